@@ -1,0 +1,12 @@
+"""Redis key names for users. Keys owned by one user carry the hash tag {uid},
+so a user's profile, timelines and follow sets live in one cluster slot."""
+
+USER_ID_COUNTER = "users:next_id"
+# login (lower-cased) -> uid: the case-insensitive uniqueness check.
+LOGIN_INDEX = "users:by_login"
+# "login:uid" members, all scored 0, for login-prefix search with ZRANGEBYLEX.
+LOGIN_SEARCH = "users:login_search"
+
+
+def user_key(uid: int) -> str:
+    return f"user:{{{uid}}}"

@@ -1,0 +1,14 @@
+from django.contrib.auth.models import User
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from . import services
+
+
+@receiver(post_save, sender=User)
+def give_every_user_a_profile(sender, instance: User, created: bool, **kwargs) -> None:
+    """createsuperuser and the admin make users too; each needs its Redis profile.
+
+    Raising here rolls back the user's insert, so no half-made user remains."""
+    if created:
+        services.ensure_profile(instance)

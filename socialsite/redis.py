@@ -1,0 +1,40 @@
+"""The one way in to Redis: every other module asks here for a client."""
+
+import asyncio
+import weakref
+
+import redis
+import redis.asyncio
+from django.conf import settings
+from django_redis import get_redis_connection
+
+
+def get_redis() -> redis.Redis:
+    """The shared, pooled sync client for the social network's data (replies decoded to str)."""
+    return get_redis_connection("data")
+
+
+_async_clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.asyncio.Redis]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def get_async_redis() -> redis.asyncio.Redis:
+    """An asyncio client for the running event loop (asyncio clients can't cross loops)."""
+    loop = asyncio.get_running_loop()
+    client = _async_clients.get(loop)
+    if client is None:
+        client = redis.asyncio.Redis.from_url(settings.REDIS_URL, decode_responses=True)
+        _async_clients[loop] = client
+    return client
+
+
+def is_redis_unavailable(error: BaseException) -> bool:
+    """True for the errors that mean the Redis server can't be reached right now."""
+    from django_redis.exceptions import ConnectionInterrupted
+
+    while error is not None:
+        if isinstance(error, (redis.ConnectionError, redis.TimeoutError, ConnectionInterrupted)):
+            return True
+        error = error.__cause__ or error.__context__
+    return False

@@ -1,0 +1,298 @@
+"""Statuses, timelines and the follow graph (Redis in Action 8.1-8.4, cluster-ready).
+
+Round trips: a post is 3 (id, store, fan-out), a timeline page 2 (ids, statuses),
+a follow or unfollow 2 (one atomic script in each user's slot)."""
+
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from accounts.services import get_users
+from socialsite.redis import get_redis
+from streaming import events
+from streaming.keys import STATUS_CHANNEL
+
+from . import fanout, jobs, keys, scripts
+
+TIMELINES = {"home": keys.home_timeline_key, "profile": keys.profile_timeline_key}
+CORE_FIELDS = frozenset({"id", "uid", "login", "message", "posted"})
+
+
+def check_message(message: str) -> str:
+    """The message to store, or ValueError saying what is wrong with it."""
+    if not isinstance(message, str) or not message.strip():
+        raise ValueError("A status can't be empty.")
+    if len(message) > settings.STATUS_MAX_LENGTH:
+        raise ValueError(f"A status is at most {settings.STATUS_MAX_LENGTH} characters.")
+    return message
+
+
+def decode_status(fields: dict) -> dict | None:
+    if not fields:
+        return None
+    status = dict(fields)
+    status["id"] = int(status["id"])
+    status["uid"] = int(status["uid"])
+    status["posted"] = float(status["posted"])
+    return status
+
+
+def _new_status(conn, uid: int, message: str, data: dict) -> dict | None:
+    """Allocates an id and builds the status hash (1 round trip); None for an unknown user."""
+    check_message(message)
+    if CORE_FIELDS & data.keys():
+        raise ValueError(f"Extra data can't replace {sorted(CORE_FIELDS & data.keys())}")
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
+    pipe.incr(keys.STATUS_ID_COUNTER)
+    login, status_id = pipe.execute()
+    if not login:
+        return None
+    extra = {name: str(value) for name, value in data.items() if value is not None}
+    return {
+        **extra,
+        "id": status_id,
+        "uid": int(uid),
+        "login": login,
+        "message": message,
+        "posted": time.time(),
+    }
+
+
+def _store(pipe, status: dict, *, home_size: int, followers: int) -> None:
+    """Queues the status hash and its author's bookkeeping (see store_status.lua)."""
+    uid = status["uid"]
+    pipe.hset(keys.status_key(status["id"]), mapping=status)
+    scripts.run(
+        pipe,
+        "store_status",
+        [
+            user_key(uid),
+            keys.profile_timeline_key(uid),
+            keys.home_timeline_key(uid),
+            keys.followers_key(uid),
+        ],
+        [status["id"], status["posted"], home_size, followers],
+    )
+
+
+def create_status(uid: int, message: str, **data) -> int | None:
+    """Stores a status on its author's profile (no fan-out); None if the user doesn't exist."""
+    conn = get_redis()
+    status = _new_status(conn, uid, message, data)
+    if status is None:
+        return None
+    pipe = conn.pipeline(transaction=False)
+    _store(pipe, status, home_size=0, followers=0)
+    pipe.execute()
+    return status["id"]
+
+
+def post_status(uid: int, message: str, **data) -> int | None:
+    """Stores a status, delivers it to home timelines and publishes it; None for an unknown user.
+
+    The first POSTS_PER_PASS followers get it before this returns, the rest by a job."""
+    conn = get_redis()
+    status = _new_status(conn, uid, message, data)
+    if status is None:
+        return None
+    home_size = settings.HOME_TIMELINE_SIZE
+    pipe = conn.pipeline(transaction=False)
+    _store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
+    flat = pipe.execute()[-1]
+    batch = list(zip(flat[::2], map(float, flat[1::2]), strict=True))
+
+    fanout.deliver(pipe, status["id"], status["posted"], (f for f, _ in batch), home_size)
+    pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
+    pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
+    rest = fanout.rest_of_fan_out(status["id"], uid, status["posted"], batch)
+    if rest:
+        kind, args = rest
+        jobs.enqueue(pipe, kind, **args)
+    events.publish(pipe, events.status_posted(status))
+    pipe.execute()
+    return status["id"]
+
+
+def get_status(status_id: int) -> dict | None:
+    return decode_status(get_redis().hgetall(keys.status_key(status_id)))
+
+
+def delete_status(uid: int, status_id: int) -> bool | None:
+    """Deletes a status if `uid` wrote it: True; False if someone else did (nothing changes);
+    None if there is no such status."""
+    return _delete(status_id, str(uid))
+
+
+def remove_status(status_id: int) -> bool | None:
+    """Deletes any status, as a moderator: True, or None if there is no such status."""
+    return _delete(status_id, "")
+
+
+def _delete(status_id: int, uid: str) -> bool | None:
+    conn = get_redis()
+    taken = scripts.run(conn, "take_status", [keys.status_key(status_id)], [uid])
+    if taken == 0:
+        return None
+    if taken == -1:
+        return False
+    status = decode_status(dict(zip(taken[::2], taken[1::2], strict=True)))
+    author = status["uid"]
+    pipe = conn.pipeline(transaction=False)
+    scripts.run(
+        pipe,
+        "unrecord_status",
+        [user_key(author), keys.profile_timeline_key(author), keys.home_timeline_key(author)],
+        [status_id],
+    )
+    pipe.zrem(keys.GLOBAL_TIMELINE, status_id)
+    events.publish(pipe, events.status_deleted(status))
+    pipe.execute()
+    return True
+
+
+@dataclass(frozen=True)
+class Page:
+    statuses: list[dict]
+    number: int
+    has_older: bool
+
+    @property
+    def has_newer(self) -> bool:
+        return self.number > 1
+
+
+def _statuses_page(key: str, page: int, count: int) -> Page:
+    """Page `page` (from 1) of the timeline at `key`, newest first: 2 round trips."""
+    if page < 1 or count < 1:
+        raise ValueError("Pages and counts start at 1.")
+    conn = get_redis()
+    start = (page - 1) * count
+    # One id more than asked tells whether an older page exists.
+    ids = conn.zrevrange(key, start, start + count)
+    pipe = conn.pipeline(transaction=False)
+    for status_id in ids[:count]:
+        pipe.hgetall(keys.status_key(status_id))
+    statuses = [s for s in map(decode_status, pipe.execute() if ids else []) if s]
+    return Page(statuses=statuses, number=page, has_older=len(ids) > count)
+
+
+def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
+    if timeline not in TIMELINES:
+        raise ValueError(f"Unknown timeline {timeline!r}")
+    return _statuses_page(TIMELINES[timeline](uid), page, count)
+
+
+def global_timeline_page(page: int = 1, count: int = 30) -> Page:
+    """The newest statuses of everyone."""
+    return _statuses_page(keys.GLOBAL_TIMELINE, page, count)
+
+
+def get_status_messages(
+    uid: int, timeline: str = "home", page: int = 1, count: int = 30
+) -> list[dict]:
+    """A page of `uid`'s home or profile timeline, newest first, without deleted statuses."""
+    return timeline_page(uid, timeline, page, count).statuses
+
+
+def follow_user(uid: int, other_uid: int) -> bool | None:
+    """Follows `other_uid` and copies their newest statuses into home: True; None if
+    already following. ValueError for yourself or an unknown user."""
+    uid, other_uid = int(uid), int(other_uid)
+    if uid == other_uid:
+        raise ValueError("You can't follow yourself.")
+    conn = get_redis()
+    now = time.time()
+    home_size = settings.HOME_TIMELINE_SIZE
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
+    scripts.run(
+        pipe,
+        "add_follower",
+        [user_key(other_uid), keys.followers_key(other_uid), keys.profile_timeline_key(other_uid)],
+        [uid, now, home_size],
+    )
+    login, followed = pipe.execute()
+    if not login or not followed:
+        raise ValueError("No such user.")
+    other_login, entries = followed
+    event = events.follow_changed(
+        "follow", {"id": uid, "login": login}, {"id": other_uid, "login": other_login}, now
+    )
+    # ZADD wants score, member: the script's reply is member, score.
+    pairs = [value for i in range(0, len(entries), 2) for value in (entries[i + 1], entries[i])]
+    added = scripts.run(
+        conn,
+        "add_following",
+        [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
+        [other_uid, now, home_size, STATUS_CHANNEL, event, *pairs],
+    )
+    return True if added else None
+
+
+def unfollow_user(uid: int, other_uid: int) -> bool | None:
+    """Unfollows `other_uid` and removes their statuses from home: True; None if not following."""
+    uid, other_uid = int(uid), int(other_uid)
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
+    scripts.run(
+        pipe,
+        "remove_follower",
+        [user_key(other_uid), keys.followers_key(other_uid), keys.profile_timeline_key(other_uid)],
+        [uid, settings.HOME_TIMELINE_SIZE],
+    )
+    login, unfollowed = pipe.execute()
+    if not login or not unfollowed:
+        return None
+    other_login, ids = unfollowed
+    event = events.follow_changed(
+        "unfollow",
+        {"id": uid, "login": login},
+        {"id": other_uid, "login": other_login},
+        time.time(),
+    )
+    removed = scripts.run(
+        conn,
+        "remove_following",
+        [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
+        [other_uid, STATUS_CHANNEL, event, *ids],
+    )
+    return True if removed else None
+
+
+def is_following(uid: int, other_uid: int) -> bool:
+    return get_redis().zscore(keys.following_key(uid), other_uid) is not None
+
+
+def _user_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:
+    if page < 1:
+        raise ValueError("Pages start at 1.")
+    start = (page - 1) * count
+    uids = get_redis().zrevrange(key, start, start + count)
+    return get_users([int(u) for u in uids[:count]]), len(uids) > count
+
+
+def followers_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
+    """Profiles of `uid`'s followers, newest follow first, and whether more follow."""
+    return _user_page(keys.followers_key(uid), page, count)
+
+
+def following_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
+    """Profiles of the users `uid` follows, newest first, and whether more follow."""
+    return _user_page(keys.following_key(uid), page, count)
+
+
+def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]:
+    """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
+
+    The two sets are in different slots, so no ZINTER: read one, test against the other."""
+    conn = get_redis()
+    following = conn.zrevrange(keys.following_key(uid), 0, 4999)
+    if not following:
+        return []
+    scores = conn.zmscore(keys.followers_key(other_uid), following)
+    common = [int(u) for u, score in zip(following, scores, strict=True) if score is not None]
+    return get_users(common[:limit])

@@ -1,0 +1,31 @@
+import itertools
+
+import pytest
+
+from accounts.services import create_user
+
+_logins = itertools.count(1)
+
+
+@pytest.fixture
+def make_user():
+    """Creates Redis profiles with fresh logins; returns the uid."""
+
+    def make(login: str | None = None) -> int:
+        return create_user(login or f"user{next(_logins)}", "Test User")
+
+    return make
+
+
+@pytest.fixture
+def followers_of(make_user):
+    """Creates `n` users who all follow `uid`; returns their uids in follow order."""
+    from timeline.services import follow_user
+
+    def make(uid: int, n: int) -> list[int]:
+        uids = [make_user() for _ in range(n)]
+        for follower in uids:
+            follow_user(follower, uid)
+        return uids
+
+    return make

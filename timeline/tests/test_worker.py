@@ -1,0 +1,96 @@
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management import call_command
+from django.test import override_settings
+
+from timeline import jobs, keys, services
+
+
+def wait_for(condition, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError("condition not met in time")
+
+
+def start_worker(passes: int) -> subprocess.Popen:
+    env = {**os.environ, "POSTS_PER_PASS": str(passes)}
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "worker"], cwd=settings.BASE_DIR, env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+@override_settings(POSTS_PER_PASS=20, JOB_CLAIM_IDLE_MS=50)
+def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
+    author = make_user()
+    fans = [make_user() for _ in range(2000)]
+    pipe = redis_conn.pipeline(transaction=False)
+    for i, fan in enumerate(fans):
+        pipe.zadd(keys.followers_key(author), {fan: i})
+    pipe.execute()
+    sid = services.post_status(author, "durable")
+
+    def delivered() -> int:
+        pipe = redis_conn.pipeline(transaction=False)
+        for fan in fans:
+            pipe.zscore(keys.home_timeline_key(fan), sid)
+        return sum(score is not None for score in pipe.execute())
+
+    worker = start_worker(passes=20)
+    try:
+        wait_for(lambda: delivered() >= 200)
+        # Freeze every write so the worker is caught holding a job, then kill it.
+        while True:
+            redis_conn.execute_command("CLIENT", "PAUSE", 5000, "WRITE")
+            held = redis_conn.xpending(keys.JOB_STREAM, keys.JOB_GROUP)["pending"]
+            if held:
+                worker.send_signal(signal.SIGKILL)
+                worker.wait()
+            redis_conn.execute_command("CLIENT", "UNPAUSE")
+            if held:
+                break
+            time.sleep(0.005)
+    finally:
+        worker.kill()
+        worker.wait()
+
+    before = delivered()
+    assert before < len(fans), "the worker finished before it could be killed"
+    assert redis_conn.xpending(keys.JOB_STREAM, keys.JOB_GROUP)["pending"] == 1
+
+    call_command("worker", burst=True)
+
+    assert delivered() == len(fans)
+    for fan in fans[::97]:
+        assert [s["id"] for s in services.get_status_messages(fan)] == [sid]
+    assert jobs.queue_stats()["in_progress"] == 0
+
+
+@override_settings(JOB_MAX_ATTEMPTS=2, JOB_CLAIM_IDLE_MS=0)
+def test_a_job_that_keeps_failing_is_moved_to_the_failed_stream(redis_conn):
+    calls = []
+
+    @jobs.handler("always_fails")
+    def always_fails(args):
+        calls.append(args)
+        raise RuntimeError("boom")
+
+    jobs.enqueue(redis_conn, "always_fails", n=1)
+    jobs.work(burst=True)
+    assert len(calls) == 2
+    stats = jobs.queue_stats()
+    assert (stats["failed"], stats["queued"], stats["in_progress"]) == (1, 0, 0)
+
+
+def test_a_job_of_an_unknown_kind_fails_at_once(redis_conn):
+    jobs.enqueue(redis_conn, "no_such_kind")
+    jobs.work(burst=True)
+    assert jobs.queue_stats()["failed"] == 1
