@@ -83,7 +83,12 @@ DATABASES = {
     "default": (
         database_from_url(os.environ["DATABASE_URL"])
         if os.environ.get("DATABASE_URL")
-        else {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "db.sqlite3"}
+        else {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH") or VAR_DIR / "db.sqlite3",
+            # A file, not memory, so a daphne started by the tests shares it.
+            "TEST": {"NAME": VAR_DIR / "test.sqlite3"},
+        }
     )
 }
 
