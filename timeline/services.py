@@ -107,10 +107,9 @@ def post_status(uid: int, message: str, **data) -> int | None:
     fanout.deliver(pipe, status["id"], status["posted"], (f for f, _ in batch), home_size)
     pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
     pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
-    rest = fanout.rest_of_fan_out(status["id"], uid, status["posted"], batch)
+    rest = fanout.rest_of_fan_out(fanout.fan_out_job(status), batch)
     if rest:
-        kind, args = rest
-        jobs.enqueue(pipe, kind, **args)
+        jobs.enqueue(pipe, rest[0], **rest[1])
     events.publish(pipe, events.status_posted(status))
     pipe.execute()
     return status["id"]
@@ -148,6 +147,9 @@ def _delete(status_id: int, uid: str) -> bool | None:
         [status_id],
     )
     pipe.zrem(keys.GLOBAL_TIMELINE, status_id)
+    # Reads skip the missing hash at once; the job cleans the ids out of homes.
+    job = fanout.fan_out_job(status, retract=True)
+    jobs.enqueue(pipe, job[0], **job[1])
     events.publish(pipe, events.status_deleted(status))
     pipe.execute()
     return True

@@ -249,3 +249,17 @@ def test_deleted_statuses_are_never_returned(make_user, redis_conn):
     # Even if an id lingers in a timeline, its missing hash hides it.
     redis_conn.delete(keys.status_key(gone))
     assert ids(services.get_status_messages(uid)) == [keep]
+
+
+@override_settings(POSTS_PER_PASS=2)
+def test_deleting_a_status_cleans_its_id_out_of_every_follower_home(
+    make_user, followers_of, redis_conn
+):
+    author = make_user()
+    fans = followers_of(author, 5)
+    sid = services.post_status(author, "soon gone")
+    jobs.work(burst=True)
+    services.delete_status(author, sid)
+    jobs.work(burst=True)
+    for fan in fans:
+        assert redis_conn.zscore(keys.home_timeline_key(fan), sid) is None
