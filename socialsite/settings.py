@@ -155,6 +155,9 @@ LOGGING = {
 # The social network (read at call time, so tests may override them).
 HOME_TIMELINE_SIZE = int(os.environ.get("HOME_TIMELINE_SIZE", 1000))
 POSTS_PER_PASS = int(os.environ.get("POSTS_PER_PASS", 1000))
+# Refilling a home after an unfollow reads up to HOME_TIMELINE_SIZE statuses of
+# each person followed, so it takes fewer people per pass than fan-out.
+REFILL_FOLLOWEES_PER_PASS = int(os.environ.get("REFILL_FOLLOWEES_PER_PASS", 100))
 GLOBAL_TIMELINE_SIZE = 1000
 STATUS_MAX_LENGTH = 280
 STATUSES_PER_PAGE = 30
