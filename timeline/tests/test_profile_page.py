@@ -31,8 +31,9 @@ def test_a_profile_page_for_a_visitor_or_yourself_has_no_relation(make_user):
 
 
 def test_a_profile_page_of_someone_you_do_not_follow(make_user):
-    me, star = make_user("viewer"), make_user("star")
-    view = services.profile_page("star", me)
+    viewer = make_user("viewer")
+    make_user("star")
+    view = services.profile_page("star", viewer)
     assert not view.is_following
     assert view.followers_in_common == []
 
