@@ -6,3 +6,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("timeline.urls")),
 ]
+
+handler400 = "socialsite.views.bad_request"
+handler403 = "socialsite.views.permission_denied"
+handler404 = "socialsite.views.page_not_found"
+handler500 = "socialsite.views.server_error"
