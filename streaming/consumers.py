@@ -10,6 +10,8 @@ import logging
 from channels.exceptions import StopConsumer
 from channels.generic.http import AsyncHttpConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
 
 from .services import StreamRefused
@@ -24,8 +26,12 @@ LINE_END = b"\r\n"
 
 def request_params(query_string: bytes, body: bytes = b"") -> dict[str, str]:
     """The query's and the form body's parameters; a repeated one joins with commas,
-    as track=a&track=b means track=a,b."""
-    query, form = QueryDict(query_string), QueryDict(body)
+    as track=a&track=b means track=a,b. StreamRefused (400) for too many fields."""
+    try:
+        query, form = QueryDict(query_string), QueryDict(body)
+    except TooManyFieldsSent:
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        raise StreamRefused(400, f"Too many parameters: at most {limit} fields.") from None
     return {name: ",".join(query.getlist(name) + form.getlist(name)) for name in {*query, *form}}
 
 
@@ -137,8 +143,8 @@ class StreamWebsocketConsumer(AsyncWebsocketConsumer):
     relaying: asyncio.Task | None = None
 
     async def connect(self) -> None:
-        params = request_params(self.scope["query_string"])
         try:
+            params = request_params(self.scope["query_string"])
             self.stream = await open_stream(stream_name(self.scope), params, self.session_user())
         except StreamRefused as refused:
             # Accepted anyway, so the refusal can say why with a close code.

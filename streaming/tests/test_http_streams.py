@@ -132,6 +132,12 @@ def test_a_body_that_is_not_a_form_is_refused(http_stream, alice_key):
     assert "x-www-form-urlencoded" in response.json()["error"]
 
 
+def test_too_many_form_fields_are_refused(http_stream, alice_key):
+    response = http_stream("POST", f"{FILTER}?identifier={alice_key}", form=[("track", "x")] * 1001)
+    assert response.status == 400
+    assert "fields" in response.json()["error"]
+
+
 def test_an_unknown_path_is_still_django_s_404(http_stream):
     assert http_stream("GET", "/statuses/nothing/here/").status == 404
 
