@@ -149,7 +149,8 @@ class StreamWebsocketConsumer(AsyncWebsocketConsumer):
         except StreamRefused as refused:
             # Accepted anyway, so the refusal can say why with a close code.
             await self.accept()
-            await self.end({"error": refused.message}, close_code(refused), refused.message)
+            error = json.dumps({"error": refused.message})
+            await self.end(error, close_code(refused), refused.message)
             return
         # Accepted once subscribed: no event published after the handshake is missed.
         await self.accept()
@@ -158,16 +159,15 @@ class StreamWebsocketConsumer(AsyncWebsocketConsumer):
     async def relay(self, stream: Stream) -> None:
         try:
             ending = await relay_safely(stream, self.send_text)
-            last = {"disconnect": {"code": ending.code, "reason": ending.reason}}
-            await self.end(last, ending.code, ending.reason)
+            await self.end(ending.line(), ending.code, ending.reason)
         finally:
             await stream.close()
 
     async def send_text(self, line: str) -> None:
         await self.send(text_data=line)
 
-    async def end(self, last: dict, code: int, reason: str) -> None:
-        await self.send(text_data=json.dumps(last))
+    async def end(self, last_frame: str, code: int, reason: str) -> None:
+        await self.send(text_data=last_frame)
         await self.close(code=code, reason=reason)
 
     async def disconnect(self, code: int) -> None:

@@ -77,7 +77,7 @@ class Stream:
             now = loop.time()
             if now >= next_beat:
                 refused = await self._renew()
-                if refused:
+                if refused is not None:
                     return Ending(close_code(refused), refused.message)
                 next_beat = now + heartbeat
             if now - last_sent >= idle:
