@@ -14,8 +14,9 @@ from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
 
+from .hub import INTERNAL_ERROR, Ending
 from .services import StreamRefused
-from .streams import INTERNAL_ERROR, STREAM_METHODS, Ending, Stream, close_code, open_stream
+from .streams import STREAM_METHODS, Stream, open_stream
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +151,7 @@ class StreamWebsocketConsumer(AsyncWebsocketConsumer):
             # Accepted anyway, so the refusal can say why with a close code.
             await self.accept()
             error = json.dumps({"error": refused.message})
-            await self.end(error, close_code(refused), refused.message)
+            await self.end(error, refused.close_code, refused.message)
             return
         # Accepted once subscribed: no event published after the handshake is missed.
         await self.accept()

@@ -39,6 +39,11 @@ class StreamRefused(Exception):
         self.status = status
         self.message = message
 
+    @property
+    def close_code(self) -> int:
+        """The WebSocket close code saying the same: 4000 + the HTTP status."""
+        return 4000 + self.status
+
 
 @dataclass(frozen=True)
 class StreamGrant:
@@ -180,21 +185,31 @@ async def open_stream(*, key: str | None, uid: int | None) -> StreamGrant:
     return StreamGrant(uid=uid, key_id=key_id, connection_id=connection_id)
 
 
-async def keep_stream(grant: StreamGrant) -> StreamRefused | None:
-    """Renews an open stream's place: None, or why it must end now (its key was
-    revoked, its owner suspended)."""
+async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
+    """Renews the places of a process's open streams, in one round trip: for each,
+    None, or why it must end now (its key was revoked, its owner suspended)."""
+    if not grants:
+        return []
     expiry = time.time() + _lifetime()
     pipe = get_async_redis().pipeline(transaction=False)
-    pipe.hget(user_key(grant.uid), "suspended")
-    pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry}, xx=True)
+    pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
+    for grant in grants:
+        pipe.hget(user_key(grant.uid), "suspended")
+        if grant.key_id:
+            connections = keys.stream_key_connections_key(grant.uid, grant.key_id)
+            pipe.exists(keys.stream_key_key(grant.uid, grant.key_id))
+            pipe.zadd(connections, {grant.connection_id: expiry}, xx=True)
+            pipe.expire(connections, math.ceil(_lifetime()))
+    replies = iter((await pipe.execute())[1:])
+    return [_renewal(grant, replies) for grant in grants]
+
+
+def _renewal(grant: StreamGrant, replies) -> StreamRefused | None:
+    suspended = next(replies)
     if grant.key_id:
-        connections = keys.stream_key_connections_key(grant.uid, grant.key_id)
-        pipe.exists(keys.stream_key_key(grant.uid, grant.key_id))
-        pipe.zadd(connections, {grant.connection_id: expiry}, xx=True)
-        pipe.expire(connections, math.ceil(_lifetime()))
-    suspended, _, *key_state = await pipe.execute()
-    if grant.key_id and not key_state[0]:
-        return StreamRefused(401, "This stream key was revoked.")
+        key_exists, _, _ = next(replies), next(replies), next(replies)
+        if not key_exists:
+            return StreamRefused(401, "This stream key was revoked.")
     if suspended == "1":
         return StreamRefused(403, _SUSPENDED)
     return None

@@ -5,11 +5,8 @@ credentials, its parameters, the key's limit) before anything is held; the
 consumers then relay its lines and close it, however it ends."""
 
 import asyncio
-import json
 import logging
-import math
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -19,32 +16,13 @@ from accounts.services import uid_for_login
 
 from . import services
 from .filters import HomeFilter, create_stream_filter
-from .hub import Hub, Listener, get_hub
+from .hub import Ending, Hub, Listener, get_hub
 from .services import StreamGrant, StreamRefused
 
 logger = logging.getLogger(__name__)
 
 # Each stream and the HTTP method that opens it (a WebSocket opens any of them).
 STREAM_METHODS = {"sample": "GET", "filter": "POST", "home": "GET"}
-# WebSocket close codes: 4000 + the HTTP status of a refusal, and this one for a
-# client that fell too far behind.
-TOO_SLOW = 4008
-INTERNAL_ERROR = 1011
-
-
-def close_code(refused: StreamRefused) -> int:
-    return 4000 + refused.status
-
-
-@dataclass(frozen=True)
-class Ending:
-    """Why an open stream ended: a close code and a reason, sent as its last line."""
-
-    code: int
-    reason: str
-
-    def line(self) -> str:
-        return json.dumps({"disconnect": {"code": self.code, "reason": self.reason}})
 
 
 class Stream:
@@ -61,44 +39,19 @@ class Stream:
         send: Callable[[str], Awaitable[None]],
         keepalive: Callable[[], Awaitable[None]] | None = None,
     ) -> Ending:
-        """Sends each matching event until the stream must end; returns why.
-
-        Every STREAM_HEARTBEAT_SECONDS it renews its place (noticing a revoked key or
-        a suspension); with `keepalive`, it calls it after STREAM_KEEPALIVE_SECONDS
-        without a line."""
-        loop = asyncio.get_running_loop()
-        heartbeat = settings.STREAM_HEARTBEAT_SECONDS
-        idle = settings.STREAM_KEEPALIVE_SECONDS if keepalive else math.inf
-        next_beat = loop.time() + heartbeat
-        last_sent = loop.time()
+        """Sends each matching event until the hub ends the stream; returns why. With
+        `keepalive`, calls it after STREAM_KEEPALIVE_SECONDS without a line."""
+        idle = settings.STREAM_KEEPALIVE_SECONDS if keepalive else None
         while True:
-            if self.listener.dropped:
-                return Ending(TOO_SLOW, self.listener.dropped)
-            now = loop.time()
-            if now >= next_beat:
-                refused = await self._renew()
-                if refused is not None:
-                    return Ending(close_code(refused), refused.message)
-                next_beat = now + heartbeat
-            if now - last_sent >= idle:
-                await keepalive()
-                last_sent = now
             try:
-                async with asyncio.timeout_at(min(next_beat, last_sent + idle)):
+                async with asyncio.timeout(idle):
                     line = await self.listener.lines.get()
             except TimeoutError:
+                await keepalive()
                 continue
-            if line is not None:
-                await send(line)
-                last_sent = loop.time()
-
-    async def _renew(self) -> StreamRefused | None:
-        try:
-            return await services.keep_stream(self.grant)
-        except RedisError as error:
-            # The hub is resubscribing meanwhile; a missed renewal is not fatal.
-            logger.warning("Could not renew stream %s: %r", self.grant.connection_id, error)
-            return None
+            if self.listener.ending is not None:
+                return self.listener.ending
+            await send(line)
 
     async def close(self) -> None:
         """Leaves the hub and gives back the stream's place (once)."""
@@ -106,7 +59,7 @@ class Stream:
             return
         self.closed = True
         await self.hub.leave(self.listener)
-        await _give_back(self.grant)
+        await _give_back(self.hub, self.grant)
 
 
 async def open_stream(name: str, params: Mapping[str, str], user=None) -> Stream:
@@ -126,24 +79,25 @@ async def open_stream(name: str, params: Mapping[str, str], user=None) -> Stream
             match = create_stream_filter(key or f"user:{uid}", name, params)
         except ValueError as error:
             raise StreamRefused(400, str(error)) from None
+    hub = get_hub()
     try:
-        grant = await services.open_stream(key=key, uid=uid)
+        async with hub.place_calls:
+            grant = await services.open_stream(key=key, uid=uid)
     except RedisError:
         raise _unavailable() from None
     try:
-        return await _start(name, grant, match)
+        return await _start(hub, name, grant, match)
     except BaseException as error:
-        await _give_back(grant)
+        await _give_back(hub, grant)
         if isinstance(error, RedisError | TimeoutError):
             raise _unavailable() from None
         raise
 
 
-async def _start(name: str, grant: StreamGrant, match) -> Stream:
-    hub = get_hub()
+async def _start(hub: Hub, name: str, grant: StreamGrant, match) -> Stream:
     if name == "home":
         match = HomeFilter(grant.uid)
-    listener = await hub.join(match)
+    listener = await hub.join(match, grant)
     if name == "home":
         # Read after joining, so a follow made meanwhile is seen by one or the other.
         try:
@@ -154,9 +108,10 @@ async def _start(name: str, grant: StreamGrant, match) -> Stream:
     return Stream(grant, hub, listener)
 
 
-async def _give_back(grant: StreamGrant) -> None:
+async def _give_back(hub: Hub, grant: StreamGrant) -> None:
     try:
-        await services.close_stream(grant)
+        async with hub.place_calls:
+            await services.close_stream(grant)
     except RedisError as error:
         # Its place expires by itself a few heartbeats from now.
         logger.warning("Could not close stream %s: %r", grant.connection_id, error)

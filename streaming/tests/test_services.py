@@ -129,7 +129,7 @@ async def test_renewed_streams_keep_their_places(alice):
         grant = await services.open_stream(key=key, uid=None)
         for _ in range(6):
             await asyncio.sleep(0.05)
-            assert await services.keep_stream(grant) is None
+            assert await services.keep_streams([grant]) == [None]
         with pytest.raises(StreamRefused):
             await services.open_stream(key=key, uid=None)
 
@@ -159,13 +159,17 @@ async def test_a_suspended_user_can_not_stream_by_key_or_session(alice, redis_co
 
 async def test_renewing_reports_a_revoked_key_and_a_suspension(alice, redis_conn):
     key = services.create_stream_key(alice)
+    other_key = services.create_stream_key(alice)
     by_key = await services.open_stream(key=key, uid=None)
+    by_other_key = await services.open_stream(key=other_key, uid=None)
     by_session = await services.open_stream(key=None, uid=alice)
+    grants = [by_key, by_other_key, by_session]
     services.revoke_stream_key(alice, by_key.key_id)
-    assert (await services.keep_stream(by_key)).status == 401
-    assert await services.keep_stream(by_session) is None
+    renewed = await services.keep_streams(grants)
+    assert [refused and refused.status for refused in renewed] == [401, None, None]
     redis_conn.hset(user_key(alice), "suspended", "1")
-    assert (await services.keep_stream(by_session)).status == 403
+    renewed = await services.keep_streams(grants)
+    assert [refused.status for refused in renewed] == [401, 403, 403]
 
 
 async def test_followed_uids_are_everyone_the_user_follows(alice):

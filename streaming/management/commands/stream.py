@@ -62,7 +62,7 @@ class Command(BaseCommand):
             while count is None or printed < count:
                 line = await listener.lines.get()
                 if line is None:
-                    raise CommandError(listener.dropped)
+                    raise CommandError(listener.ending.reason)
                 self.stdout.write(line)
                 self.stdout.flush()
                 printed += 1
