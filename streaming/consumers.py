@@ -74,7 +74,9 @@ class StreamHttpConsumer(AsyncHttpConsumer):
 
     async def respond(self, body: bytes) -> None:
         try:
-            stream = await open_stream(stream_name(self.scope), self.params(body), self.user())
+            stream = await open_stream(
+                stream_name(self.scope), self.params(body), self.scope.get("user")
+            )
         except StreamRefused as refused:
             await self.send_error(refused)
             return
@@ -114,9 +116,6 @@ class StreamHttpConsumer(AsyncHttpConsumer):
         if scheme.lower() == "bearer" and credentials.strip():
             params.setdefault("identifier", credentials.strip())
         return params
-
-    def user(self):
-        return self.scope.get("user")
 
     async def send_line(self, line: str) -> None:
         await self.send_body(line.encode() + LINE_END, more_body=True)

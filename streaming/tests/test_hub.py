@@ -8,6 +8,7 @@ from accounts.services import create_user
 from streaming.filters import create_filter
 from streaming.hub import Hub
 from streaming.keys import STATUS_CHANNEL
+from streaming.services import create_stream_key, open_stream, revoke_stream_key
 from timeline.services import delete_status, post_status
 
 
@@ -120,3 +121,18 @@ async def test_events_that_are_not_json_objects_are_skipped(alice, redis_conn):
     post_status(alice, "fine")
     assert json.loads(await next_line(listener))["message"] == "fine"
     await hub.leave(listener)
+
+
+async def test_the_hub_ends_the_streams_of_a_revoked_key_and_keeps_the_others(alice):
+    doomed_key, kept_key = create_stream_key(alice), create_stream_key(alice)
+    hub = Hub()
+    with override_settings(STREAM_HEARTBEAT_SECONDS=0.05):
+        doomed = await hub.join(everything, await open_stream(key=doomed_key, uid=None))
+        kept = await hub.join(everything, await open_stream(key=kept_key, uid=None))
+        revoke_stream_key(alice, doomed.grant.key_id)
+        assert await next_line(doomed) is None
+    assert doomed.ending.code == 4401
+    assert kept.ending is None
+    assert kept in hub.listeners
+    await hub.leave(doomed)
+    await hub.leave(kept)
