@@ -120,8 +120,6 @@ CACHES = {
         },
     },
 }
-# Pools per URL and options: "default" and "data" share a URL but not decode_responses.
-DJANGO_REDIS_CONNECTION_FACTORY = "socialsite.redis.ConnectionFactory"
 SESSION_ENGINE = "django.contrib.sessions.backends.cache"
 SESSION_CACHE_ALIAS = "default"
 
