@@ -171,3 +171,13 @@ STATUSES_PER_PAGE = 30
 # A background job not acknowledged within this time is taken over by another worker.
 JOB_CLAIM_IDLE_MS = int(os.environ.get("JOB_CLAIM_IDLE_MS", 30_000))
 JOB_MAX_ATTEMPTS = 5
+
+# The streaming API (read at call time, so tests may override them).
+STREAM_CONNECTIONS_PER_KEY = int(os.environ.get("STREAM_CONNECTIONS_PER_KEY", 2))
+# A stream silent this long gets a keep-alive newline (HTTP), so proxies keep it open.
+STREAM_KEEPALIVE_SECONDS = float(os.environ.get("STREAM_KEEPALIVE_SECONDS", 30))
+# How often an open stream renews its place and notices a revoked key or a suspension.
+STREAM_HEARTBEAT_SECONDS = 2.0
+# Lines a stream may fall behind the event channel before it is dropped as too slow.
+STREAM_QUEUE_SIZE = 1000
+STREAM_KEYS_PER_USER = 10
