@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from accounts.keys import user_key
-from accounts.services import get_users
+from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.services import AccountSuspended, get_users
 from socialsite.redis import get_redis
 from streaming import events
 from streaming.keys import STATUS_CHANNEL
@@ -40,16 +40,19 @@ def decode_status(fields: dict) -> dict | None:
 
 
 def _new_status(conn, uid: int, message: str, data: dict) -> dict | None:
-    """Allocates an id and builds the status hash (1 round trip); None for an unknown user."""
+    """Allocates an id and builds the status hash (1 round trip); None for an unknown user,
+    AccountSuspended for a suspended one."""
     check_message(message)
     if CORE_FIELDS & data.keys():
         raise ValueError(f"Extra data can't replace {sorted(CORE_FIELDS & data.keys())}")
     pipe = conn.pipeline(transaction=False)
-    pipe.hget(user_key(uid), "login")
+    pipe.hmget(user_key(uid), "login", "suspended")
     pipe.incr(keys.STATUS_ID_COUNTER)
-    login, status_id = pipe.execute()
+    (login, suspended), status_id = pipe.execute()
     if not login:
         return None
+    if suspended == "1":
+        raise AccountSuspended("This account is suspended.")
     extra = {name: str(value) for name, value in data.items() if value is not None}
     return {
         **extra,
@@ -166,8 +169,10 @@ class Page:
         return self.number > 1
 
 
-def _statuses_page(key: str, page: int, count: int) -> Page:
-    """Page `page` (from 1) of the timeline at `key`, newest first: 2 round trips."""
+def _statuses_page(key: str, page: int, count: int, *, include_suspended: bool = False) -> Page:
+    """Page `page` (from 1) of the timeline at `key`, newest first: 2 round trips.
+
+    Statuses of suspended users are left out unless `include_suspended` (moderators)."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
     conn = get_redis()
@@ -175,9 +180,12 @@ def _statuses_page(key: str, page: int, count: int) -> Page:
     # One id more than asked tells whether an older page exists.
     ids = conn.zrevrange(key, start, start + count)
     pipe = conn.pipeline(transaction=False)
+    pipe.smembers(SUSPENDED_USERS)
     for status_id in ids[:count]:
         pipe.hgetall(keys.status_key(status_id))
-    statuses = [s for s in map(decode_status, pipe.execute() if ids else []) if s]
+    suspended, *found = pipe.execute() if ids else [set()]
+    hidden = set() if include_suspended else {int(uid) for uid in suspended}
+    statuses = [s for s in map(decode_status, found) if s and s["uid"] not in hidden]
     return Page(statuses=statuses, number=page, has_older=len(ids) > count)
 
 
