@@ -11,6 +11,7 @@ LOGIN_SEARCH = "users:login_search"
 def user_key(uid: int) -> str:
     return f"user:{{{uid}}}"
 
+
 # uids of suspended users: small, read with every timeline page to hide their statuses.
 SUSPENDED_USERS = "users:suspended"
 # SCAN pattern matching every profile hash.

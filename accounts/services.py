@@ -275,8 +275,7 @@ def create_login_users(logins: list[str], password: str) -> int:
         for name in User.objects.filter(username__in=logins).values_list("username", flat=True)
     }
     # bulk_create sends no post_save, which is right: the profiles exist already.
-    made = User.objects.bulk_create(
-        [User(username=login, password=hashed) for login in logins if login.lower() not in existing],
-        batch_size=500,
-    )
-    return len(made)
+    new = [
+        User(username=login, password=hashed) for login in logins if login.lower() not in existing
+    ]
+    return len(User.objects.bulk_create(new, batch_size=500))
