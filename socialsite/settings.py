@@ -20,7 +20,7 @@ ALLOWED_HOSTS = os.environ.get(
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "socialsite.apps.SocialSiteAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
