@@ -161,3 +161,5 @@ STATUSES_PER_PAGE = 30
 # A background job not acknowledged within this time is taken over by another worker.
 JOB_CLAIM_IDLE_MS = int(os.environ.get("JOB_CLAIM_IDLE_MS", 30_000))
 JOB_MAX_ATTEMPTS = 5
+# `make run` seeds a small demo network into a store where nothing was ever posted.
+DEMO_NETWORK = env_bool("DEMO_NETWORK", True)

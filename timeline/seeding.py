@@ -22,7 +22,6 @@ from socialsite.redis import get_redis
 
 from . import activity, keys
 
-DEMO_PASSWORD = "demo"
 DAY = 86400
 # Statuses are spread over this many days, denser towards now.
 HISTORY_DAYS = 7
@@ -210,13 +209,11 @@ def _login_candidates(rng: random.Random):
 def _create_profiles(rng: random.Random, users: int) -> tuple[list[int], list[str]]:
     """Profiles with fresh logins; a login already taken gets a number appended."""
     wanted: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    for login, name in _login_candidates(rng):
-        if len(wanted) == users:
-            break
-        if login not in seen:
-            seen.add(login)
-            wanted.append((login, name))
+    seen: dict[str, int] = {}
+    for login, name in itertools.islice(_login_candidates(rng), users):
+        seen[login] = seen.get(login, 0) + 1
+        # No candidate has "_<digits>" at its end, so this can't meet another.
+        wanted.append((f"{login}_{seen[login]}" if seen[login] > 1 else login, name))
     uids: list[int | None] = [None] * users
     attempt = 0
     while pending := [i for i, uid in enumerate(uids) if uid is None]:

@@ -18,11 +18,12 @@ class Command(BaseCommand):
         self.stdout.write(f"Checked {checked}.")
         for finding in report.findings:
             self.stdout.write(f"{finding.check}: {finding.key} {finding.problem}")
-        if not report.findings:
+        count = len(report.findings)
+        problems = f"{count} problem{'s' if count != 1 else ''}"
+        if not count:
             self.stdout.write(self.style.SUCCESS("No problems found."))
         elif fix:
-            self.stdout.write(self.style.SUCCESS(f"Fixed {len(report.findings)} problems."))
+            self.stdout.write(self.style.SUCCESS(f"Fixed {problems}."))
         else:
-            self.stdout.write(
-                self.style.WARNING(f"{len(report.findings)} problems found; --fix repairs them.")
-            )
+            them = "them" if count != 1 else "it"
+            self.stdout.write(self.style.WARNING(f"{problems} found; --fix repairs {them}."))
