@@ -2,6 +2,7 @@
 the index and in the navigation sidebar as a "Redis data" section."""
 
 from django.contrib.admin import AdminSite
+from django.shortcuts import redirect
 from django.urls import path, reverse
 
 from . import admin_views
@@ -16,13 +17,12 @@ REDIS_PAGES = (
 
 
 class SocialSiteAdmin(AdminSite):
-    site_header = "socialsite administration"
-    site_title = "socialsite admin"
-
     def get_urls(self):
         view = self.admin_view
         pages = [
-            path("redis/", view(admin_views.dashboard), name="redis_dashboard"),
+            # The dashboard has its own path so the sidebar marks only the page shown.
+            path("redis/", view(lambda request: redirect("admin:redis_dashboard"))),
+            path("redis/dashboard/", view(admin_views.dashboard), name="redis_dashboard"),
             path("redis/users/", view(admin_views.users), name="redis_users"),
             path("redis/users/<int:uid>/", view(admin_views.user), name="redis_user"),
             path(

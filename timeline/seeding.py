@@ -39,13 +39,33 @@ LAST_NAMES = (  # noqa: SIM905  (word lists read better as text)
     "Abe Baker Costa Diaz Eze Fischer Garcia Haddad Ito Jensen Kim Lopez Moreau Novak "
     "Okafor Park Quispe Rossi Silva Tanaka Ueda Varga Wong Xu Yilmaz Zhang"
 ).split()
-WORDS = (  # noqa: SIM905  (word lists read better as text)
-    "just shipped the new release today and it feels great coffee first then code anyone "
-    "else watching the game tonight this weather is unreal finally finished my book reading "
-    "list for the summer trying a new recipe with friends the train was late again love "
-    "this city at night working from the park learning something new every day best concert "
-    "of the year quick run before work thinking about the future of the web"
-).split()
+SENTENCES = (
+    "Just shipped the new release and it feels great.",
+    "Coffee first, then code.",
+    "Anyone else watching the game tonight?",
+    "This weather is unreal.",
+    "Finally finished the book I started in spring.",
+    "Trying a new recipe with friends tonight.",
+    "The train was late again.",
+    "Love this city at night.",
+    "Working from the park today.",
+    "Learned something new every day this week.",
+    "Best concert of the year, hands down.",
+    "Quick run before work.",
+    "Thinking about the future of the web.",
+    "Who has a good podcast for a long drive?",
+    "Three meetings before lunch. Send help.",
+    "Sunday market haul: tomatoes, bread, flowers.",
+    "Our team just hit a big milestone!",
+    "Reading old notes and laughing at myself.",
+    "Rainy day, hot tea, good music.",
+    "Fixed the bug. It was a missing comma.",
+    "Hiking trail recommendations, anyone?",
+    "New sketch up on my page.",
+    "Can't believe how fast this year went.",
+    "Trying to learn a new language, one word a day.",
+    "Long day, great people.",
+)
 # Ordered from most to least used: tags are picked by the same kind of power law.
 TAGS = (  # noqa: SIM905  (word lists read better as text)
     "redis python django music coffee travel football photography books running food design "
@@ -266,19 +286,18 @@ def _compose_statuses(
     tag_weights = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(TAGS))))
     drafts = []
     for i in range(len(uids)):
-        count = 0
-        if per_user:
-            count = round(rng.lognormvariate(math.log(per_user) - 0.5, 1))
+        # Log-normal with mean per_user, like the follows: a few post a lot.
+        count = round(rng.lognormvariate(math.log(per_user) - 0.5, 1)) if per_user else 0
         for _ in range(count):
-            words = rng.sample(WORDS, rng.randrange(4, 14))
-            if rng.random() < 0.4:
-                words.append("#" + rng.choices(TAGS, cum_weights=tag_weights)[0])
+            parts = rng.sample(SENTENCES, 2 if rng.random() < 0.3 else 1)
             if following[i] and rng.random() < 0.3:
-                words.insert(rng.randrange(len(words)), "@" + logins[rng.choice(following[i])])
+                parts.insert(0, "@" + logins[rng.choice(following[i])])
+            if rng.random() < 0.4:
+                parts.append("#" + rng.choices(TAGS, cum_weights=tag_weights)[0])
             # Squaring crowds the times towards now, as real activity grows.
             status = {
                 "author": i,
-                "message": " ".join(words).capitalize(),
+                "message": " ".join(parts),
                 "posted": now - HISTORY_DAYS * DAY * rng.random() ** 2,
             }
             if rng.random() < 0.3:

@@ -63,7 +63,7 @@ def test_every_redis_page_renders_for_staff_inside_the_admin_layout(staff_client
         response = staff_client.get(url)
         assert response.status_code == 200, url
         html = response.content.decode()
-        assert 'class="breadcrumbs"' in html and "socialsite administration" in html, url
+        assert 'class="breadcrumbs"' in html and 'id="nav-sidebar"' in html, url
 
 
 def test_non_staff_users_are_sent_to_the_admin_login(client, network):
@@ -87,6 +87,11 @@ def test_posting_an_action_without_staff_rights_changes_nothing(client, network)
     client.post(reverse("admin:redis_status_delete", args=[network["status"]]))
     assert not accounts.get_user(network["bob"])["suspended"]
     assert services.get_status(network["status"])
+
+
+def test_the_redis_section_url_leads_staff_to_the_dashboard(staff_client):
+    response = staff_client.get("/admin/redis/")
+    assert response.url == reverse("admin:redis_dashboard")
 
 
 def test_the_admin_index_and_sidebar_link_the_redis_pages(staff_client):
