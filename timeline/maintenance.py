@@ -23,10 +23,10 @@ def _chunks(items: Iterable, size: int = CHUNK) -> Iterator[list]:
         yield chunk
 
 
-def _ranges(conn, key: str, *, withscores: bool = False) -> Iterator[list]:
+def _ranges(conn, key: str) -> Iterator[list]:
     """A sorted set's members, CHUNK at a time, by rank."""
     for start in itertools.count(0, CHUNK):
-        members = conn.zrange(key, start, start + CHUNK - 1, withscores=withscores)
+        members = conn.zrange(key, start, start + CHUNK - 1)
         if not members:
             return
         yield members
