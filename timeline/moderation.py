@@ -37,8 +37,18 @@ def delete_user(uid: int) -> dict:
         raise ValueError("No such user.")
     set_suspended(uid, True)
     release_login(uid)
+    _revoke_stream_keys(uid)
     jobs.enqueue(get_redis(), "purge_user", uid=uid, phase=PURGE_PHASES[0])
     return user
+
+
+def _revoke_stream_keys(uid: int) -> None:
+    try:
+        from streaming.services import list_stream_keys, revoke_stream_key
+    except ImportError:  # the streaming service is on its own branch until merged
+        return
+    for key in list_stream_keys(uid):
+        revoke_stream_key(uid, key["id"])
 
 
 @jobs.handler("purge_user")

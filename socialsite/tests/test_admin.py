@@ -296,3 +296,26 @@ def test_statuses_list_newest_first_and_look_up_by_id_and_author(staff_client, n
     assert [s["id"] for s in by_id.context["found"]] == [mine[0]]
     by_author = staff_client.get(reverse("admin:redis_statuses") + "?author=@Bob")
     assert [s["id"] for s in by_author.context["found"]] == mine[::-1]
+
+
+def test_stream_keys_are_listed_by_user_and_revoked_with_a_log_entry(staff_client, network):
+    streaming = pytest.importorskip("streaming.services")
+    alice = network["alice"]
+    key = streaming.create_stream_key(alice, "my bot")
+    key_id = streaming.list_stream_keys(alice)[0]["id"]
+    page = staff_client.get(reverse("admin:redis_stream_keys") + "?user=alice")
+    assert "my bot" in text(page)
+    revoke = reverse("admin:redis_stream_key_revoke", args=[alice, key_id])
+    staff_client.get(revoke)
+    assert streaming.uid_for_stream_key(key) == alice
+    staff_client.post(revoke)
+    assert streaming.uid_for_stream_key(key) is None
+    assert LogEntry.objects.get().change_message == f"Revoked stream key {key_id}."
+    assert staff_client.post(revoke).status_code == 404
+
+
+def test_deleting_a_user_revokes_their_stream_keys(staff_client, network):
+    streaming = pytest.importorskip("streaming.services")
+    key = streaming.create_stream_key(network["alice"])
+    staff_client.post(reverse("admin:redis_user_action", args=[network["alice"], "delete"]))
+    assert streaming.uid_for_stream_key(key) is None
