@@ -21,7 +21,7 @@ ALLOWED_HOSTS = os.environ.get(
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "socialsite.apps.SocialSiteAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -181,3 +181,6 @@ STREAM_HEARTBEAT_SECONDS = 2.0
 # Lines a stream may fall behind the event channel before it is dropped as too slow.
 STREAM_QUEUE_SIZE = 1000
 STREAM_KEYS_PER_USER = 10
+
+# `make run` seeds a small demo network into a store where nothing was ever posted.
+DEMO_NETWORK = env_bool("DEMO_NETWORK", True)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from accounts.keys import user_key
-from accounts.services import get_users, uid_for_login
+from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.services import AccountSuspended, get_users, uid_for_login
 from socialsite.redis import get_redis
 from streaming import events
 from streaming.keys import STATUS_CHANNEL
@@ -40,16 +40,19 @@ def decode_status(fields: dict) -> dict | None:
 
 
 def _new_status(conn, uid: int, message: str, data: dict) -> dict | None:
-    """Allocates an id and builds the status hash (1 round trip); None for an unknown user."""
+    """Allocates an id and builds the status hash (1 round trip); None for an unknown user,
+    AccountSuspended for a suspended one."""
     check_message(message)
     if CORE_FIELDS & data.keys():
         raise ValueError(f"Extra data can't replace {sorted(CORE_FIELDS & data.keys())}")
     pipe = conn.pipeline(transaction=False)
-    pipe.hget(user_key(uid), "login")
+    pipe.hmget(user_key(uid), "login", "suspended")
     pipe.incr(keys.STATUS_ID_COUNTER)
-    login, status_id = pipe.execute()
+    (login, suspended), status_id = pipe.execute()
     if not login:
         return None
+    if suspended == "1":
+        raise AccountSuspended("This account is suspended.")
     extra = {name: str(value) for name, value in data.items() if value is not None}
     return {
         **extra,
@@ -176,22 +179,30 @@ def _page_ids(client, key: str, page: int, count: int):
 
 
 def _queue_statuses(pipe, ids: list[str], count: int) -> None:
+    """Queues the (small) suspended-user set and the status hashes: `_page` reads both."""
+    pipe.smembers(SUSPENDED_USERS)
     for status_id in ids[:count]:
         pipe.hgetall(keys.status_key(status_id))
 
 
-def _page(ids: list[str], hashes: list[dict], page: int, count: int) -> Page:
-    statuses = [s for s in map(decode_status, hashes) if s]
+def _page(
+    ids: list[str], replies: list, page: int, count: int, *, include_suspended: bool = False
+) -> Page:
+    """The Page from `_queue_statuses`' replies. Statuses of suspended users are left out
+    unless `include_suspended` (moderators)."""
+    suspended, *hashes = replies
+    hidden = set() if include_suspended else {int(uid) for uid in suspended}
+    statuses = [s for s in map(decode_status, hashes) if s and s["uid"] not in hidden]
     return Page(statuses=statuses, number=page, has_older=len(ids) > count)
 
 
-def _statuses_page(key: str, page: int, count: int) -> Page:
+def _statuses_page(key: str, page: int, count: int, *, include_suspended: bool = False) -> Page:
     """Page `page` (from 1) of the timeline at `key`, newest first: 2 round trips."""
     conn = get_redis()
     ids = _page_ids(conn, key, page, count)
     pipe = conn.pipeline(transaction=False)
     _queue_statuses(pipe, ids, count)
-    return _page(ids, pipe.execute(), page, count)
+    return _page(ids, pipe.execute(), page, count, include_suspended=include_suspended)
 
 
 def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
@@ -350,7 +361,7 @@ def profile_page(
         pipe.zrevrange(keys.following_key(viewer), 0, COMMON_SCAN - 1)
     ids, *relation = pipe.execute()
     following_them, following = relation or (None, [])
-    shown = len(ids[:count])
+    shown = len(ids[:count]) + 1  # the suspended set, then the statuses
     _queue_statuses(pipe, ids, count)
     if following:
         pipe.zmscore(keys.followers_key(uid), following)

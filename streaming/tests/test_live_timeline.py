@@ -1,7 +1,6 @@
 """The live home timeline in Chromium, against the real daphne server."""
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect, sync_playwright
 
@@ -10,9 +9,6 @@ from timeline.services import delete_status, follow_user, post_status
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-# Until the site's pages (the pages branch) are merged, there is no page to test here.
-if not (settings.BASE_DIR / "templates" / "base.html").exists():
-    pytest.skip("needs the site's pages (the pages branch)", allow_module_level=True)
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from websockets.exceptions import ConnectionClosed
 
@@ -15,13 +14,6 @@ from timeline.services import delete_status, follow_user, post_status
 from .clients import subscribers, wait_for_no_streams
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-# Logging in saves a session, which fails while django-redis gives the session cache
-# the data pool (decoded replies); the pages branch brings the fix.
-needs_sessions = pytest.mark.skipif(
-    not getattr(settings, "DJANGO_REDIS_CONNECTION_FACTORY", None),
-    reason="sessions need the Redis pool fix of the pages branch",
-)
 
 
 def next_event(socket, timeout: float = 10) -> dict:
@@ -134,7 +126,6 @@ def session_cookie():
     return log_in
 
 
-@needs_sessions
 def test_the_home_socket_streams_the_logged_in_users_home_timeline(ws_stream, session_cookie):
     cookie = session_cookie("dora")
     dora, erin, fred = uid_for_login("dora"), create_user("erin", "Erin"), create_user("fred", "F")
@@ -156,7 +147,6 @@ def test_the_home_socket_needs_a_session(ws_stream):
     assert code == 4401
 
 
-@needs_sessions
 def test_a_page_on_another_site_can_not_stream_with_its_visitors_session(ws_stream, session_cookie):
     socket = ws_stream(
         "/statuses/home.json",
