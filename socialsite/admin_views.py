@@ -11,13 +11,9 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from accounts import services as accounts
+from streaming import services as streaming
 from timeline import maintenance, moderation
 from timeline import services as timeline
-
-try:
-    from streaming import services as streaming
-except ImportError:  # not merged yet: the pages say stream keys are unavailable
-    streaming = None
 
 PAGE_SIZE = 50
 CHART_BAR_WIDTH = 24
@@ -170,7 +166,7 @@ def user(request: HttpRequest, uid: int) -> HttpResponse:
             (f"Followers ({profile['followers']}, newest 20)", followers),
             (f"Following ({profile['following']}, newest 20)", following),
         ],
-        stream_keys=streaming.list_stream_keys(uid) if streaming else None,
+        stream_keys=streaming.list_stream_keys(uid),
     )
 
 
@@ -301,7 +297,7 @@ def stream_keys(request: HttpRequest) -> HttpResponse:
             messages.error(request, f"There is no user @{login}.")
             status = 400
         else:
-            keys = streaming.list_stream_keys(profile["id"]) if streaming else []
+            keys = streaming.list_stream_keys(profile["id"])
     return _render(
         request,
         "stream_keys.html",
@@ -311,14 +307,13 @@ def stream_keys(request: HttpRequest) -> HttpResponse:
         login=login,
         profile=profile,
         keys=_dated(keys, "created", "last_used"),
-        available=streaming is not None,
     )
 
 
 def stream_key_revoke(request: HttpRequest, uid: int, key_id: str) -> HttpResponse:
     profile = _profile_or_404(uid)
     login = profile["login"]
-    keys = streaming.list_stream_keys(uid) if streaming else []
+    keys = streaming.list_stream_keys(uid)
     key = next((k for k in keys if k["id"] == key_id), None)
     if key is None:
         raise Http404("No such stream key.")

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from accounts import keys as account_keys
 from socialsite.redis import get_redis
+from streaming.services import stream_stats
 
 from . import activity, jobs, keys, scripts
 
@@ -257,12 +258,8 @@ def redis_stats() -> dict:
     }
 
 
-def stream_clients() -> int | None:
-    """Connected streaming clients, or None where the streaming service isn't installed."""
-    try:
-        from streaming.services import stream_stats
-    except ImportError:
-        return None
+def stream_clients() -> int:
+    """Connected streaming clients, across server processes."""
     return stream_stats()["clients"]
 
 

@@ -21,6 +21,7 @@ from accounts.services import get_user, get_users, release_login, set_suspended
 from socialsite.redis import get_redis
 from streaming import events
 from streaming.keys import STATUS_CHANNEL
+from streaming.services import list_stream_keys, revoke_stream_key
 
 from . import jobs, keys, scripts, services
 
@@ -43,10 +44,6 @@ def delete_user(uid: int) -> dict:
 
 
 def _revoke_stream_keys(uid: int) -> None:
-    try:
-        from streaming.services import list_stream_keys, revoke_stream_key
-    except ImportError:  # the streaming service is on its own branch until merged
-        return
     for key in list_stream_keys(uid):
         revoke_stream_key(uid, key["id"])
 
