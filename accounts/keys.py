@@ -10,3 +10,14 @@ LOGIN_SEARCH = "users:login_search"
 
 def user_key(uid: int) -> str:
     return f"user:{{{uid}}}"
+
+
+# uids of suspended users: small, read with every timeline page to hide their statuses.
+SUSPENDED_USERS = "users:suspended"
+# SCAN pattern matching every profile hash.
+USER_KEY_PATTERN = user_key("*")
+
+
+def hash_tag_id(key: str) -> int:
+    """The id inside a key's {hash tag}: 42 for "user:{42}"."""
+    return int(key[key.index("{") + 1 : key.index("}")])

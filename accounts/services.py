@@ -3,6 +3,7 @@
 import re
 import time
 
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.db import transaction
 
@@ -57,6 +58,10 @@ class LoginTaken(ValueError):
     pass
 
 
+class AccountSuspended(ValueError):
+    """A suspended user tried to do something only active users may."""
+
+
 def check_login(login: str, *, allow_reserved: bool = False) -> None:
     """Raises ValueError saying why `login` can't be a login."""
     if not LOGIN_PATTERN.match(login or ""):
@@ -69,32 +74,53 @@ def create_user(login: str, name: str, *, allow_reserved: bool = False) -> int |
     """Creates the Redis profile for `login`; returns its uid, or None if the login is taken.
 
     Reserved logins are refused unless `allow_reserved` (operators' own accounts)."""
-    check_login(login, allow_reserved=allow_reserved)
+    return create_users([(login, name)], allow_reserved=allow_reserved)[0]
+
+
+def create_users(
+    profiles: list[tuple[str, str]], *, allow_reserved: bool = False
+) -> list[int | None]:
+    """Creates Redis profiles for (login, name) pairs in 3 round trips, whatever their number;
+    returns each uid, or None where the login is taken. Any bad login refuses them all."""
+    for login, _ in profiles:
+        check_login(login, allow_reserved=allow_reserved)
+    if not profiles:
+        return []
     conn = get_redis()
-    uid = conn.incr(keys.USER_ID_COUNTER)
-    # HSETNX claims the login atomically: of two concurrent signups one wins.
-    if not conn.hsetnx(keys.LOGIN_INDEX, login.lower(), uid):
-        return None
+    last = conn.incrby(keys.USER_ID_COUNTER, len(profiles))
+    pipe = conn.pipeline(transaction=False)
+    for offset, (login, _) in enumerate(profiles):
+        # HSETNX claims the login atomically: of two concurrent signups one wins.
+        pipe.hsetnx(keys.LOGIN_INDEX, login.lower(), last - len(profiles) + 1 + offset)
+    uids = [
+        last - len(profiles) + 1 + offset if claimed else None
+        for offset, claimed in enumerate(pipe.execute())
+    ]
+    created = [(login, name, uid) for (login, name), uid in zip(profiles, uids, strict=True) if uid]
     try:
-        pipe = conn.pipeline(transaction=False)
-        pipe.hset(
-            keys.user_key(uid),
-            mapping={
-                "id": uid,
-                "login": login,
-                "name": (name or login)[:NAME_MAX_LENGTH],
-                "followers": 0,
-                "following": 0,
-                "posts": 0,
-                "signup": time.time(),
-            },
-        )
-        pipe.zadd(keys.LOGIN_SEARCH, {f"{login.lower()}:{uid}": 0})
+        now = time.time()
+        for login, name, uid in created:
+            pipe.hset(
+                keys.user_key(uid),
+                mapping={
+                    "id": uid,
+                    "login": login,
+                    "name": (name or login)[:NAME_MAX_LENGTH],
+                    "followers": 0,
+                    "following": 0,
+                    "posts": 0,
+                    "signup": now,
+                },
+            )
+            pipe.zadd(keys.LOGIN_SEARCH, {f"{login.lower()}:{uid}": 0})
         pipe.execute()
     except Exception:
-        conn.hdel(keys.LOGIN_INDEX, login.lower())
+        pipe.reset()
+        for login, _, _ in created:
+            pipe.hdel(keys.LOGIN_INDEX, login.lower())
+        pipe.execute()
         raise
-    return uid
+    return uids
 
 
 def _decode_user(data: dict) -> dict | None:
@@ -177,3 +203,79 @@ def ensure_profile(user: User) -> int:
         if uid is None:
             raise LoginTaken(f"The login {user.username!r} is taken.")
     return uid
+
+
+def count_users() -> int:
+    return get_redis().hlen(keys.LOGIN_INDEX)
+
+
+SEARCH_CURSOR = re.compile(r"^[a-z0-9_]{1,30}:[0-9]+$")
+
+
+def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list[dict], str]:
+    """Profiles whose login starts with `prefix` (any case), in login order, `count` at a
+    time from the cursor `after`; also the next page's cursor ("" after the last page)."""
+    prefix = (prefix or "").strip().lower()
+    if prefix and not LOGIN_PATTERN.match(prefix):
+        raise ValueError("Logins are made of letters, digits and underscores only.")
+    if after and not (SEARCH_CURSOR.match(after) and after.startswith(prefix)):
+        raise ValueError("That page cursor is not valid for this search.")
+    if count < 1:
+        raise ValueError("Counts start at 1.")
+    # Members are "login:uid"; logins are ASCII, so "\xff" sorts after every one.
+    low = f"({after}" if after else f"[{prefix}"
+    members = get_redis().zrangebylex(keys.LOGIN_SEARCH, low, f"[{prefix}\xff", 0, count + 1)
+    users = get_users([int(member.rsplit(":", 1)[1]) for member in members[:count]])
+    return users, members[count - 1] if len(members) > count else ""
+
+
+def set_suspended(uid: int, suspended: bool) -> bool:
+    """Suspends a user (they can't log in, post or stream, and others don't see their
+    statuses) or lifts it. True if that changed something, False if it already was so."""
+    user = get_user(uid)
+    if user is None:
+        raise ValueError("No such user.")
+    if user["suspended"] == suspended:
+        return False
+    pipe = get_redis().pipeline(transaction=False)
+    if suspended:
+        pipe.hset(keys.user_key(uid), "suspended", "1")
+        pipe.sadd(keys.SUSPENDED_USERS, uid)
+    else:
+        pipe.hdel(keys.user_key(uid), "suspended")
+        pipe.srem(keys.SUSPENDED_USERS, uid)
+    pipe.execute()
+    # Django refuses inactive users at login and drops their open sessions.
+    User.objects.filter(username__iexact=user["login"]).update(is_active=not suspended)
+    return True
+
+
+def release_login(uid: int) -> None:
+    """Frees `uid`'s login for others: drops it from the login indexes and deletes the
+    Django user. The profile hash stays (its owner's data is still being removed)."""
+    conn = get_redis()
+    login = conn.hget(keys.user_key(uid), "login")
+    if not login:
+        return
+    # While the index maps the login to `uid` nobody else can claim it, so this
+    # check-then-delete can't remove a newer owner's entry.
+    if conn.hget(keys.LOGIN_INDEX, login.lower()) == str(uid):
+        conn.hdel(keys.LOGIN_INDEX, login.lower())
+    conn.zrem(keys.LOGIN_SEARCH, f"{login.lower()}:{uid}")
+    User.objects.filter(username__iexact=login).delete()
+
+
+def create_login_users(logins: list[str], password: str) -> int:
+    """Gives existing profiles Django users who log in with `password`; returns how many
+    were made (logins that already have one are skipped)."""
+    # One hash for all: hashing is deliberately slow, and seeding makes thousands.
+    hashed = make_password(password)
+    existing = {
+        name.lower()
+        for name in User.objects.filter(username__in=logins).values_list("username", flat=True)
+    }
+    # bulk_create sends no post_save, which is right: the profiles exist already.
+    new = [
+        User(username=login, password=hashed) for login in logins if login.lower() not in existing
+    ]
+    return len(User.objects.bulk_create(new, batch_size=500))

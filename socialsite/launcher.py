@@ -1,4 +1,5 @@
-"""`make run`: embedded Redis (unless REDIS_URL), migrations, worker and daphne.
+"""`make run`: embedded Redis (unless REDIS_URL), migrations, a demo network on an
+empty store (unless DEMO_NETWORK=0), worker and daphne.
 
 Ctrl-C (or SIGTERM) stops everything this started, newest first. Children run
 in their own sessions so the terminal's Ctrl-C reaches only this process, and
@@ -14,6 +15,9 @@ from pathlib import Path
 from socialsite.embedded_redis import EmbeddedRedis
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Demo users log in with this password; the seed makes the network the same every time.
+DEMO_PASSWORD = "demo"
+DEMO_NETWORK = ("--users", "50", "--follows-per-user", "8", "--posts-per-user", "20", "--seed", "1")
 
 
 def manage(*args: str) -> list[str]:
@@ -41,6 +45,9 @@ def main() -> int:
             os.environ["REDIS_URL"] = redis_server.start()
             print(f"Embedded Redis on {os.environ['REDIS_URL']} (AOF in {settings.VAR_DIR})")
         subprocess.run(manage("migrate", "--noinput", "-v", "0"), check=True)
+        if settings.DEMO_NETWORK:
+            seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
+            subprocess.run(manage(*seed), check=True)
         children.append(subprocess.Popen(manage("worker"), start_new_session=True))
         children.append(
             subprocess.Popen(

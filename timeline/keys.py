@@ -93,3 +93,25 @@ def user_lists_key(uid: int) -> str:
 def listed_in_key(uid: int) -> str:
     """List id -> time added: the lists `uid` is a member of, walked by fan-out."""
     return f"listed_in:{{{uid}}}"
+
+
+# SCAN patterns for maintenance.
+HOME_TIMELINE_PATTERN = home_timeline_key("*")
+PROFILE_TIMELINE_PATTERN = profile_timeline_key("*")
+FOLLOWERS_PATTERN = followers_key("*")
+FOLLOWING_PATTERN = following_key("*")
+STATUS_PATTERN = status_key("*")
+
+# Activity counted from the event stream. All of it shares one hash tag, so reading
+# an hour of minute buckets (ZUNION) or a day of hour counters (MGET) is one slot.
+ACTIVITY_COUNTED = "activity:{stats}:counted"
+
+
+def activity_posts_key(hour: int) -> str:
+    """Statuses posted in hour `hour` (Unix time // 3600)."""
+    return f"activity:{{stats}}:posts:{hour}"
+
+
+def activity_terms_key(kind: str, minute: int) -> str:
+    """Counts of "tags" or "mentions" in minute `minute` (Unix time // 60)."""
+    return f"activity:{{stats}}:{kind}:{minute}"

@@ -150,18 +150,22 @@ def likes_page(uid: int, page: int = 1, count: int = 30) -> services.Page:
     return services._statuses_page(keys.likes_key(uid), page, count)
 
 
-def with_originals(conn, statuses: list[dict]) -> list[dict]:
+def with_originals(statuses: list[dict], hidden: set[int]) -> list[dict]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
-    reposts), leaving out reposts whose original is gone."""
+    reposts), leaving out reposts whose original is gone or by a user in `hidden`."""
     reposts = [s for s in statuses if s.get("repost_of")]
     if not reposts:
         return statuses
-    pipe = conn.pipeline(transaction=False)
+    pipe = get_redis().pipeline(transaction=False)
     for repost in reposts:
         pipe.hgetall(keys.status_key(repost["repost_of"]))
     for repost, fields in zip(reposts, pipe.execute(), strict=True):
         repost["original"] = services.decode_status(fields)
-    return [s for s in statuses if not s.get("repost_of") or s["original"]]
+    return [
+        s
+        for s in statuses
+        if not s.get("repost_of") or (s["original"] and s["original"]["uid"] not in hidden)
+    ]
 
 
 def mark_reactions(uid: int | None, statuses: list[dict]) -> list[dict]:

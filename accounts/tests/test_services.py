@@ -1,4 +1,5 @@
 import pytest
+from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.db import IntegrityError
 
@@ -74,3 +75,74 @@ def test_a_failed_django_insert_leaves_no_profile():
 def test_superusers_get_a_profile_even_with_a_reserved_login():
     User.objects.create_superuser("admin", "admin@example.com", "a-long-password-1")
     assert services.get_user_by_login("admin")["login"] == "admin"
+
+
+def test_create_users_makes_many_profiles_and_skips_taken_logins():
+    services.create_user("taken", "T")
+    uids = services.create_users([("fresh", "F"), ("TAKEN", "T2"), ("other", "")])
+    assert uids[1] is None
+    assert [services.get_user(uid)["login"] for uid in (uids[0], uids[2])] == ["fresh", "other"]
+    assert services.get_user(uids[2])["name"] == "other"
+
+
+def test_create_users_refuses_the_batch_if_any_login_is_bad():
+    with pytest.raises(ValueError):
+        services.create_users([("good", "G"), ("bad login", "B")])
+    assert services.uid_for_login("good") is None
+
+
+def test_search_users_pages_through_a_login_prefix_in_order():
+    for login in ["Bea", "bob", "Bobby", "bolt", "carl"]:
+        services.create_user(login, login)
+    page, cursor = services.search_users("BO", count=2)
+    assert [u["login"] for u in page] == ["bob", "Bobby"]
+    page, cursor = services.search_users("bo", after=cursor, count=2)
+    assert [u["login"] for u in page] == ["bolt"]
+    assert cursor == ""
+    everyone, _ = services.search_users("", count=10)
+    assert len(everyone) == 5
+
+
+@pytest.mark.parametrize("prefix, after", [("b-o", ""), ("bo", "xx:1"), ("bo", "bo;1")])
+def test_search_users_refuses_bad_prefixes_and_cursors(prefix, after):
+    with pytest.raises(ValueError):
+        services.search_users(prefix, after=after)
+
+
+@pytest.mark.django_db
+def test_suspending_deactivates_the_django_user_and_lifting_it_reactivates():
+    services.sign_up("dora", "a-long-password-1", "Dora")
+    uid = services.uid_for_login("dora")
+    assert services.set_suspended(uid, True) is True
+    assert services.set_suspended(uid, True) is False
+    assert services.get_user(uid)["suspended"]
+    assert not User.objects.get(username="dora").is_active
+    assert services.set_suspended(uid, False) is True
+    assert not services.get_user(uid)["suspended"]
+    assert User.objects.get(username="dora").is_active
+
+
+def test_suspending_an_unknown_user_is_refused():
+    with pytest.raises(ValueError):
+        services.set_suspended(404, True)
+
+
+@pytest.mark.django_db
+def test_release_login_frees_the_login_but_keeps_the_profile():
+    services.sign_up("erin", "a-long-password-1", "Erin")
+    uid = services.uid_for_login("erin")
+    services.release_login(uid)
+    assert services.uid_for_login("erin") is None
+    assert services.search_users("erin") == ([], "")
+    assert not User.objects.filter(username="erin").exists()
+    assert services.get_user(uid)["login"] == "erin"
+    assert services.create_user("Erin", "The new Erin") not in (None, uid)
+
+
+@pytest.mark.django_db
+def test_create_login_users_lets_profiles_log_in_with_one_password():
+    uids = services.create_users([("fay", "Fay"), ("gus", "Gus")])
+    assert services.create_login_users(["fay", "gus"], "shared-secret") == 2
+    assert services.create_login_users(["fay"], "shared-secret") == 0
+    assert authenticate(username="gus", password="shared-secret").username == "gus"
+    assert services.uid_for_login("gus") == uids[1]

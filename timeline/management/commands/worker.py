@@ -1,15 +1,21 @@
 import signal
+import threading
 
 from django.core.management.base import BaseCommand
 
 from timeline import (
+    activity,
     fanout,  # noqa: F401  (registers the job handlers)
     jobs,
+    moderation,  # noqa: F401
 )
 
 
 class Command(BaseCommand):
-    help = "Runs background jobs (fan-out beyond the first pass) until stopped."
+    help = (
+        "Runs background jobs (fan-out beyond the first pass, user deletions) until stopped, "
+        "and counts the event stream for the admin dashboard."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -22,5 +28,8 @@ class Command(BaseCommand):
             # Finish the job in hand, then exit: SIGTERM is how `make run` stops us.
             for signum in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(signum, lambda *_: stopping.append(True))
+            threading.Thread(
+                target=activity.listen, args=(lambda: bool(stopping),), daemon=True
+            ).start()
         done = jobs.work(burst=burst, stop=lambda: bool(stopping))
         self.stdout.write(f"worker: {done} jobs done")

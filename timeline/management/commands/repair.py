@@ -1,0 +1,29 @@
+from django.core.management.base import BaseCommand
+
+from timeline import maintenance
+
+
+class Command(BaseCommand):
+    help = (
+        "Checks profile counters against their sets, timelines against existing statuses, "
+        "and that followers and following agree. Reports only, unless --fix."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--fix", action="store_true", help="repair what is found")
+
+    def handle(self, *args, fix: bool = False, **options):
+        report = maintenance.repair(fix=fix, progress=lambda line: self.stdout.write(f"  {line}"))
+        checked = ", ".join(f"{count} {what}" for what, count in report.checked.items())
+        self.stdout.write(f"Checked {checked}.")
+        for finding in report.findings:
+            self.stdout.write(f"{finding.check}: {finding.key} {finding.problem}")
+        count = len(report.findings)
+        problems = f"{count} problem{'s' if count != 1 else ''}"
+        if not count:
+            self.stdout.write(self.style.SUCCESS("No problems found."))
+        elif fix:
+            self.stdout.write(self.style.SUCCESS(f"Fixed {problems}."))
+        else:
+            them = "them" if count != 1 else "it"
+            self.stdout.write(self.style.WARNING(f"{problems} found; --fix repairs {them}."))

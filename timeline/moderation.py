@@ -1,0 +1,167 @@
+"""Moderators' side of users and statuses: deleting a user with everything they
+posted, and looking through statuses (hidden ones included).
+
+Deleting a user touches everyone who follows them or whom they follow, so only
+the first step runs in the request: they are suspended (their statuses vanish
+from every page at once), lose their login and Django user, and a durable job
+takes it from there, one batch per job, through these phases:
+  followers  detach each follower, taking the user's statuses out of their home
+  statuses   delete each status as a moderator would (hash, timelines, event)
+  following  unfollow everyone they follow, so those users' counts stay right
+  profile    drop the profile hash and the user's now-empty keys
+Each step re-reads what is left and is idempotent, so a job redone after a
+crash is harmless."""
+
+import time
+
+from django.conf import settings
+
+from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.services import get_user, get_users, release_login, set_suspended
+from socialsite.redis import get_redis
+from streaming import events
+from streaming.keys import STATUS_CHANNEL
+from streaming.services import list_stream_keys, revoke_stream_key
+
+from . import jobs, keys, scripts, services
+
+PURGE_BATCH = 200
+PURGE_PHASES = ("followers", "statuses", "following", "profile")
+
+
+def delete_user(uid: int) -> dict:
+    """Deletes a user and all their statuses, follows and profile; returns the profile
+    as it was. At once they can't log in or be found and their statuses are hidden;
+    the worker removes the rest."""
+    user = get_user(uid)
+    if user is None:
+        raise ValueError("No such user.")
+    set_suspended(uid, True)
+    release_login(uid)
+    _revoke_stream_keys(uid)
+    jobs.enqueue(get_redis(), "purge_user", uid=uid, phase=PURGE_PHASES[0])
+    return user
+
+
+def _revoke_stream_keys(uid: int) -> None:
+    for key in list_stream_keys(uid):
+        revoke_stream_key(uid, key["id"])
+
+
+@jobs.handler("purge_user")
+def purge_user_batch(args: dict) -> list[jobs.Job]:
+    """Runs one batch of a user's deletion; the follow-up job continues where it stopped."""
+    uid = int(args["uid"])
+    for phase in PURGE_PHASES[PURGE_PHASES.index(args["phase"]) :]:
+        if _PURGE_STEPS[phase](uid):
+            return [("purge_user", {"uid": uid, "phase": phase})]
+    return []
+
+
+def _detach_followers(uid: int) -> bool:
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
+    pipe.zrange(keys.followers_key(uid), 0, PURGE_BATCH - 1)
+    # What unfollowing would take out of a home: the newest HOME_TIMELINE_SIZE.
+    pipe.zrevrange(keys.profile_timeline_key(uid), 0, settings.HOME_TIMELINE_SIZE - 1)
+    login, followers, status_ids = pipe.execute()
+    if not followers:
+        return False
+    now = time.time()
+    for follower in get_users([int(f) for f in followers]):
+        event = events.follow_changed(
+            "unfollow",
+            {"id": follower["id"], "login": follower["login"]},
+            {"id": uid, "login": login},
+            now,
+        )
+        fid = follower["id"]
+        scripts.run(
+            pipe,
+            "remove_following",
+            [user_key(fid), keys.following_key(fid), keys.home_timeline_key(fid)],
+            [uid, STATUS_CHANNEL, event, *status_ids],
+        )
+    pipe.zrem(keys.followers_key(uid), *followers)
+    pipe.execute()
+    return True
+
+
+def _delete_statuses(uid: int) -> bool:
+    conn = get_redis()
+    status_ids = conn.zrange(keys.profile_timeline_key(uid), 0, PURGE_BATCH - 1)
+    for status_id in status_ids:
+        if services.remove_status(int(status_id)) is None:
+            # An id whose hash is already gone stays behind: drop it, or this never ends.
+            conn.zrem(keys.profile_timeline_key(uid), status_id)
+    return bool(status_ids)
+
+
+def _unfollow_everyone(uid: int) -> bool:
+    conn = get_redis()
+    others = conn.zrange(keys.following_key(uid), 0, PURGE_BATCH - 1)
+    if not others:
+        return False
+    for other in others:
+        services.unfollow_user(uid, int(other))
+    # unfollow_user leaves alone a follow of someone who no longer exists.
+    conn.zrem(keys.following_key(uid), *others)
+    return True
+
+
+def _drop_profile(uid: int) -> bool:
+    pipe = get_redis().pipeline(transaction=False)
+    # One DEL, one slot: every key here carries the hash tag {uid}.
+    pipe.delete(
+        user_key(uid),
+        keys.profile_timeline_key(uid),
+        keys.home_timeline_key(uid),
+        keys.followers_key(uid),
+        keys.following_key(uid),
+    )
+    pipe.srem(SUSPENDED_USERS, uid)
+    pipe.execute()
+    return False
+
+
+_PURGE_STEPS = {
+    "followers": _detach_followers,
+    "statuses": _delete_statuses,
+    "following": _unfollow_everyone,
+    "profile": _drop_profile,
+}
+
+
+def latest_statuses(*, before: int = 0, count: int = 50) -> tuple[list[dict], int]:
+    """Up to `count` statuses, newest first, with ids below `before` (0: from the newest),
+    hidden ones included; also the cursor for the next page (0 after the last).
+
+    Ids are handed out in posting order, so walking them down is walking back in time;
+    deleted ids are skipped, looking at most 10 windows of `count` ids per call."""
+    if before < 0 or count < 1:
+        raise ValueError("Cursors start at 0 and counts at 1.")
+    conn = get_redis()
+    top = int(conn.get(keys.STATUS_ID_COUNTER) or 0)
+    top = min(top, before - 1) if before else top
+    found: list[dict] = []
+    for _ in range(10):
+        if top < 1 or len(found) >= count:
+            break
+        window = range(top, max(top - count, 0), -1)
+        pipe = conn.pipeline(transaction=False)
+        for status_id in window:
+            pipe.hgetall(keys.status_key(status_id))
+        found += [s for s in map(services.decode_status, pipe.execute()) if s]
+        top = window[-1] - 1
+    found = found[:count]
+    if len(found) == count:
+        return found, found[-1]["id"]
+    return found, top + 1 if top >= 1 else 0
+
+
+def statuses_by(uid: int, *, page: int = 1, count: int = 50) -> services.Page:
+    """A page of `uid`'s own statuses, newest first, even while they are suspended."""
+    return services._statuses_page(
+        keys.profile_timeline_key(uid), page, count, include_suspended=True
+    )
