@@ -71,8 +71,9 @@ def retract_from_lists(pipe, status_id: int, list_ids) -> None:
 def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
     """The followers a status (or a fan-out job's args) reaches: for a reply, only the user
     it answers and those who follow them (one ZMSCORE per batch); for others, everyone."""
-    answered = status.get("in_reply_to_uid")
-    if not answered or answered == status["uid"] or not follower_uids:
+    # A new status's extra fields are still strings here, as they are stored.
+    answered = int(status.get("in_reply_to_uid") or 0)
+    if not answered or answered == int(status["uid"]) or not follower_uids:
         return follower_uids
     scores = conn.zmscore(keys.followers_key(answered), follower_uids)
     return [
