@@ -9,7 +9,7 @@ conversation reads in 2 round trips however long the chain."""
 # Annotations name services.Page lazily: services imports this module too.
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 
@@ -132,11 +132,12 @@ class Conversation:
     status: dict
     replies: list[dict]  # oldest first
     more_replies: bool
+    repost: dict | None = None  # the repost asked for, its original attached
 
 
 def conversation(status_id: int) -> Conversation | None:
-    """A status (a repost's original), the chain it replies to and its replies: 2 round
-    trips (4 for a repost). None if there is no such status."""
+    """A status, the chain it replies to and its replies: 2 round trips. For a repost,
+    its original's conversation (2 more). None if there is no such status."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hgetall(keys.status_key(status_id))
@@ -146,7 +147,11 @@ def conversation(status_id: int) -> Conversation | None:
     if status is None:
         return None
     if status.get("repost_of"):
-        return conversation(status["repost_of"])
+        view = conversation(status["repost_of"])
+        if view is None:
+            return None
+        status["original"] = view.status
+        return replace(view, repost=status)
     ancestors = status.get("ancestors", "").split()
     for other in [*ancestors, *reply_ids[:REPLIES_SHOWN]]:
         pipe.hgetall(keys.status_key(other))

@@ -1,7 +1,7 @@
 from django import forms
 from django.conf import settings
 
-from . import services
+from . import lists, services
 
 
 class StatusForm(forms.Form):
@@ -47,3 +47,19 @@ class StatusForm(forms.Form):
         if not -180 <= lon <= 180:
             raise forms.ValidationError("Longitude is between -180 and 180.")
         return f"{lat},{lon}"
+
+
+class ListNameForm(forms.Form):
+    # Not length-limited here: lists.check_name says what is wrong.
+    name = forms.CharField(
+        required=False,
+        widget=forms.TextInput(
+            attrs={"maxlength": lists.NAME_MAX_LENGTH, "aria-label": "List name"}
+        ),
+    )
+
+    def clean_name(self) -> str:
+        try:
+            return lists.check_name(self.cleaned_data["name"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None

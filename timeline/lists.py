@@ -30,6 +30,10 @@ NOT_YOURS = "That list isn't yours."
 FULL = f"A list holds at most {MEMBERS_MAX} people."
 
 
+class NoSuchList(ValueError):
+    pass
+
+
 def check_name(name: str) -> str:
     """The list name to store (trimmed), or ValueError saying what is wrong with it."""
     name = name.strip() if isinstance(name, str) else ""
@@ -42,7 +46,7 @@ def _list_id(value) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise ValueError(NO_SUCH_LIST) from None
+        raise NoSuchList(NO_SUCH_LIST) from None
 
 
 def _decode_list(fields: dict) -> dict | None:
@@ -62,7 +66,7 @@ def _owned(fields: dict, uid: int) -> dict:
     if it is someone else's."""
     the_list = _decode_list(fields)
     if the_list is None:
-        raise ValueError(NO_SUCH_LIST)
+        raise NoSuchList(NO_SUCH_LIST)
     if the_list["owner"] != int(uid):
         raise PermissionError(NOT_YOURS)
     return the_list
@@ -70,7 +74,7 @@ def _owned(fields: dict, uid: int) -> dict:
 
 def _check_owner_step(result) -> None:
     if result == 0:
-        raise ValueError(NO_SUCH_LIST)
+        raise NoSuchList(NO_SUCH_LIST)
     if result == -1:
         raise PermissionError(NOT_YOURS)
 
@@ -201,7 +205,7 @@ def add_member(uid: int, list_id: int, member_uid: int) -> None:
     if added in (-1, -2):
         # The list was deleted or filled since the check: undo step 1.
         conn.zrem(keys.listed_in_key(member["id"]), list_id)
-        raise ValueError(NO_SUCH_LIST if added == -1 else FULL)
+        raise NoSuchList(NO_SUCH_LIST) if added == -1 else ValueError(FULL)
 
 
 def remove_member(uid: int, list_id: int, member_uid: int) -> None:

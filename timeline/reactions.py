@@ -24,12 +24,16 @@ from . import jobs, keys, scripts, services
 GONE = "That status doesn't exist or was deleted."
 
 
+class StatusGone(ValueError):
+    """The status acted on doesn't exist (any more)."""
+
+
 def status_id_of(value) -> int:
     """`value` (say, a form field) as a status id; ValueError if it can't be one."""
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise ValueError(GONE) from None
+        raise StatusGone(GONE) from None
 
 
 def original(conn, status_id) -> dict:
@@ -39,7 +43,7 @@ def original(conn, status_id) -> dict:
     if status and status.get("repost_of"):
         status = services.decode_status(conn.hgetall(keys.status_key(status["repost_of"])))
     if status is None:
-        raise ValueError(GONE)
+        raise StatusGone(GONE)
     return status
 
 
@@ -66,7 +70,7 @@ def repost(uid: int, status_id: int) -> int:
         "add_to_status_set", conn, keys.reposts_key, shown["id"], ["reposts", status["id"], uid]
     )
     if claimed == 0:
-        raise ValueError(GONE)
+        raise StatusGone(GONE)
     if claimed == -1:
         raise ValueError("You already reposted that status.")
     return services.publish_status(conn, status)
@@ -110,7 +114,7 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
     if login is None:
         raise ValueError("No such user.")
     if status is None:
-        raise ValueError(GONE)
+        raise StatusGone(GONE)
     if status.get("repost_of"):
         status = {
             "id": status["repost_of"],
@@ -123,7 +127,7 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
             "add_to_status_set", conn, keys.likers_key, sid, ["likes", now, uid]
         )
         if changed == 0:
-            raise ValueError(GONE)
+            raise StatusGone(GONE)
         if changed == -1:
             raise ValueError("You already like that status.")
         pipe.zadd(keys.likes_key(uid), {sid: now})

@@ -16,7 +16,7 @@ from accounts.auth import current_uid
 from accounts.services import get_user_by_login
 from socialsite.views import error_page
 
-from . import services
+from . import reactions, services
 from .forms import StatusForm
 
 # Nine digits keep (page - 1) * count far inside Redis's 64-bit range offsets.
@@ -66,6 +66,7 @@ def _home(request: HttpRequest, uid: int, form: StatusForm, status: int = 200) -
     number = page_number(request)
     page = services.timeline_page(uid, "home", number, settings.STATUSES_PER_PAGE)
     require_page(number, page.statuses, page.has_older)
+    reactions.mark_reactions(uid, page.statuses)
     return render(request, "timeline/home.html", {"page": page, "form": form}, status=status)
 
 
@@ -82,6 +83,7 @@ def _global(request: HttpRequest, template: str) -> HttpResponse:
     number = page_number(request)
     page = services.global_timeline_page(number, settings.STATUSES_PER_PAGE)
     require_page(number, page.statuses, page.has_older)
+    reactions.mark_reactions(current_uid(request), page.statuses)
     return render(request, template, {"page": page})
 
 
@@ -100,14 +102,6 @@ def post_status(request: HttpRequest) -> HttpResponse:
     services.post_status(uid, form.cleaned_data["message"], location=form.cleaned_data["location"])
     messages.success(request, "Posted.")
     return redirect(next_url(request, reverse("home")))
-
-
-@require_GET
-def status_detail(request: HttpRequest, status_id: int) -> HttpResponse:
-    status = services.get_status(status_id)
-    if status is None:
-        raise Http404(f"There is no status {status_id}: it may have been deleted.")
-    return render(request, "timeline/status.html", {"status": status})
 
 
 @require_POST
@@ -131,6 +125,7 @@ def profile(request: HttpRequest, login: str) -> HttpResponse:
     if view is None:
         raise Http404(f"There is no user @{login}.")
     require_page(number, view.page.statuses, view.page.has_older)
+    reactions.mark_reactions(current_uid(request), view.page.statuses)
     return render(request, "timeline/profile.html", {"view": view, "page": view.page})
 
 

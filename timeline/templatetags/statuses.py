@@ -1,4 +1,4 @@
-"""Showing statuses: message text with @mentions, #tags and links marked up, and times."""
+"""Showing statuses: message text with @mentions, #tags and links linked, and times."""
 
 from datetime import UTC, datetime
 
@@ -24,18 +24,23 @@ def _mention(match) -> str:
 
 
 def _tag(match) -> str:
-    return format_html('<span class="tag">{}</span>', match[0])
+    url = reverse("tag", args=[match[1].lower()])
+    return format_html('<a class="tag" href="{}">{}</a>', url, match[0])
 
 
 MARKUP = ((LINK, _link), (MENTION, _mention), (TAG, _tag))
 
 
 @register.filter
-def linkify(message: str) -> SafeString:
-    """The message, HTML-escaped, with links and @mentions clickable and #tags marked."""
+def linkify(message: str, known: str | None = None) -> SafeString:
+    """The message, HTML-escaped, with links, @mentions and #tags clickable. Given `known`
+    (a status's `mentions`: the logins that existed, space-separated), other @mentions
+    stay plain text."""
+    linked = None if known is None else set(known.split())
     found = sorted(
         ((match.start(), match, render) for pattern, render in MARKUP
-         for match in pattern.finditer(message)),
+         for match in pattern.finditer(message)
+         if render is not _mention or linked is None or match[1].lower() in linked),
         key=lambda item: item[0],
     )  # fmt: skip
     parts, done = [], 0
@@ -47,6 +52,12 @@ def linkify(message: str) -> SafeString:
         done = match.end()
     parts.append(escape(message[done:]))
     return mark_safe("".join(parts))
+
+
+@register.filter
+def status_text(status: dict) -> SafeString:
+    """A status's message, linkified: only the @mentions of users that existed are links."""
+    return linkify(status["message"], status.get("mentions", ""))
 
 
 @register.filter

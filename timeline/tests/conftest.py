@@ -29,3 +29,13 @@ def followers_of(make_user):
         return uids
 
     return make
+
+
+@pytest.fixture
+def alice(member):
+    return member("alice")
+
+
+@pytest.fixture
+def bob(member):
+    return member("bob")

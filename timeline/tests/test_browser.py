@@ -56,3 +56,44 @@ def test_a_follower_sees_a_post_on_home_until_they_unfollow(daphne_server):
         bob.get_by_role("link", name="Home").click()
         expect(bob.locator("#timeline")).not_to_contain_text("Hello from")
         browser.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_follower_sees_a_reply_to_them_and_a_repost(daphne_server):
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        alice, bob, carol = (browser.new_context().new_page() for _ in range(3))
+        for page, login in ((alice, "alice"), (bob, "bob"), (carol, "carol")):
+            sign_up(page, daphne_server, login)
+        for page, message in ((carol, "Anyone around?"), (alice, "Big news from alice")):
+            page.get_by_label("Your status").fill(message)
+            page.get_by_role("button", name="Post").click()
+            expect(page.get_by_text("Posted.")).to_be_visible()
+        carol.goto(f"{daphne_server}/u/bob/")
+        carol.get_by_role("button", name="Follow", exact=True).click()
+        expect(carol.get_by_text("You now follow @bob.")).to_be_visible()
+
+        # Bob replies to carol's status from its page, and reposts alice's.
+        bob.goto(f"{daphne_server}/u/carol/")
+        bob.locator(".status", has_text="Anyone around?").locator(".status-time").click()
+        bob.locator("#reply").get_by_label("Your status").fill("Hi @carol, I am")
+        bob.get_by_role("button", name="Reply").click()
+        expect(bob.get_by_text("Replied.")).to_be_visible()
+        expect(bob.locator(".replies")).to_contain_text("Hi @carol, I am")
+        bob.goto(f"{daphne_server}/u/alice/")
+        news = bob.locator(".status", has_text="Big news from alice")
+        news.get_by_role("button", name="Repost").click()
+        expect(bob.get_by_text("Reposted.")).to_be_visible()
+        expect(news.get_by_role("button", name="Undo repost")).to_be_visible()
+
+        # Carol follows only bob: she gets the reply (it answers her) and the repost.
+        carol.get_by_role("link", name="Home").click()
+        reply = carol.locator("#timeline .status", has_text="Hi @carol, I am")
+        expect(reply).to_contain_text("Replying to @carol")
+        repost = carol.locator("#timeline .status.repost")
+        expect(repost).to_contain_text("Reposted by @bob")
+        expect(repost).to_contain_text("@alice")
+        expect(repost).to_contain_text("Big news from alice")
+        expect(repost).to_contain_text("1 repost")
+        browser.close()

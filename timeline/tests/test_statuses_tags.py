@@ -33,8 +33,15 @@ def test_linkify_keeps_a_fragment_or_at_sign_inside_a_link():
     assert 'class="tag"' not in text
 
 
-def test_linkify_marks_tags():
-    assert linkify("#redis rocks") == '<span class="tag">#redis</span> rocks'
+def test_linkify_links_tags_to_their_page_in_lower_case():
+    assert linkify("#Redis rocks") == '<a class="tag" href="/tags/redis/">#Redis</a> rocks'
+
+
+def test_linkify_given_the_known_mentions_leaves_the_others_plain():
+    assert linkify("@Bob and @nobody", "bob") == (
+        '<a class="mention" href="/u/Bob/">@Bob</a> and @nobody'
+    )
+    assert linkify("@nobody", "") == "@nobody"
 
 
 def test_a_link_cannot_break_out_of_its_attribute():

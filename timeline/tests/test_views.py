@@ -1,37 +1,12 @@
-import html
 import re
 import time
 
 import pytest
 from django.test import override_settings
-from django.utils.html import strip_tags
 
 from accounts.services import get_user
 from timeline import keys, services
-
-
-def page_text(response) -> str:
-    return response.content.decode()
-
-
-def shows(response, text: str) -> bool:
-    """Whether a reader sees `text` on the page (tags gone, whitespace collapsed)."""
-    return text in " ".join(html.unescape(strip_tags(page_text(response))).split())
-
-
-def status_ids(response) -> list[int]:
-    return [int(i) for i in re.findall(r'data-status-id="(\d+)"', page_text(response))]
-
-
-@pytest.fixture
-def alice(member):
-    return member("alice")
-
-
-@pytest.fixture
-def bob(member):
-    return member("bob")
-
+from timeline.tests.pages import page_text, shows, status_ids
 
 # Home and global timelines
 
@@ -346,7 +321,7 @@ def test_an_empty_first_page_is_fine(client, alice):
 # Showing a status
 
 
-def test_status_text_is_escaped_and_mentions_and_links_are_clickable(client, alice):
+def test_status_text_is_escaped_and_mentions_and_links_are_clickable(client, alice, bob):
     services.post_status(
         alice.uid, "<script>alert(1)</script> hi @bob, see https://example.org/a?b=1&c=2"
     )

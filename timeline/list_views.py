@@ -1,0 +1,141 @@
+"""Pages to manage lists of users and read their timelines."""
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.auth import current_uid
+from accounts.services import get_user, uid_for_login
+from socialsite.views import error_page
+
+from . import lists, reactions
+from .forms import ListNameForm
+from .views import USERS_PER_PAGE, _other_user, login_first, next_url, page_number, require_page
+
+
+def _list_or_404(list_id: int) -> dict:
+    the_list = lists.get_list(list_id)
+    if the_list is None:
+        raise Http404(f"There is no list {list_id}: it may have been deleted.")
+    the_list["owner_login"] = get_user(the_list["owner"])["login"]
+    return the_list
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def my_lists(request: HttpRequest) -> HttpResponse:
+    """Your lists, and a form to make one."""
+    uid = current_uid(request)
+    form = ListNameForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        list_id = lists.create_list(uid, form.cleaned_data["name"])
+        messages.success(request, "List created. Add people to it from its members page.")
+        return redirect("list", list_id)
+    context = {"title": "Your lists", "lists": lists.lists_of(uid), "form": form}
+    return render(request, "timeline/lists.html", context, status=400 if form.errors else 200)
+
+
+@require_GET
+def user_lists(request: HttpRequest, login: str) -> HttpResponse:
+    person = _other_user(login)
+    context = {"title": f"Lists by @{person['login']}", "lists": lists.lists_of(person["id"])}
+    return render(request, "timeline/lists.html", context)
+
+
+@require_GET
+def list_detail(request: HttpRequest, list_id: int) -> HttpResponse:
+    """A list's timeline: the statuses of its members."""
+    the_list = _list_or_404(list_id)
+    number = page_number(request)
+    page = lists.list_timeline_page(list_id, number, settings.STATUSES_PER_PAGE)
+    require_page(number, page.statuses, page.has_older)
+    reactions.mark_reactions(current_uid(request), page.statuses)
+    context = {"list": the_list, "page": page, "form": ListNameForm(initial=the_list)}
+    return render(request, "timeline/list.html", context)
+
+
+@require_GET
+def list_members(request: HttpRequest, list_id: int) -> HttpResponse:
+    the_list = _list_or_404(list_id)
+    number = page_number(request)
+    people, has_more = lists.members_page(list_id, number, USERS_PER_PAGE)
+    require_page(number, people, has_more)
+    context = {
+        "list": the_list,
+        "people": people,
+        "number": number,
+        "has_newer": number > 1,
+        "has_older": has_more,
+    }
+    return render(request, "timeline/list_members.html", context)
+
+
+def _change(request: HttpRequest, list_id: int, change: Callable[[int], str], back: str):
+    """Runs `change(uid)` (which returns what to tell the user), turning refusals into
+    error pages, then goes back to `next` or `back`."""
+    try:
+        done = change(current_uid(request))
+    except lists.NoSuchList as error:
+        return error_page(request, 404, str(error))
+    except PermissionError as error:
+        return error_page(request, 403, str(error))
+    except ValueError as error:
+        return error_page(request, 400, str(error))
+    messages.success(request, done)
+    return redirect(next_url(request, back))
+
+
+def _member_uid(request: HttpRequest) -> int:
+    login = request.POST.get("login", "").strip().removeprefix("@")
+    uid = uid_for_login(login)
+    if uid is None:
+        raise ValueError(f"There is no user @{login}." if login else "Say whose login.")
+    return uid
+
+
+def _list_change(view):
+    return require_POST(login_first(lambda list_id: reverse("list", args=[list_id]))(view))
+
+
+@_list_change
+def rename_list(request: HttpRequest, list_id: int) -> HttpResponse:
+    def rename(uid: int) -> str:
+        lists.rename_list(uid, list_id, request.POST.get("name", ""))
+        return "List renamed."
+
+    return _change(request, list_id, rename, reverse("list", args=[list_id]))
+
+
+@_list_change
+def delete_list(request: HttpRequest, list_id: int) -> HttpResponse:
+    def delete(uid: int) -> str:
+        lists.delete_list(uid, list_id)
+        return "List deleted."
+
+    return _change(request, list_id, delete, reverse("lists"))
+
+
+@_list_change
+def add_member(request: HttpRequest, list_id: int) -> HttpResponse:
+    def add(uid: int) -> str:
+        member = _member_uid(request)
+        lists.add_member(uid, list_id, member)
+        return f"Added @{get_user(member)['login']}."
+
+    return _change(request, list_id, add, reverse("list_members", args=[list_id]))
+
+
+@_list_change
+def remove_member(request: HttpRequest, list_id: int) -> HttpResponse:
+    def remove(uid: int) -> str:
+        member = _member_uid(request)
+        lists.remove_member(uid, list_id, member)
+        return f"Removed @{get_user(member)['login']}."
+
+    return _change(request, list_id, remove, reverse("list_members", args=[list_id]))

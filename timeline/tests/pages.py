@@ -1,0 +1,19 @@
+"""Reading the site's pages in view tests."""
+
+import html
+import re
+
+from django.utils.html import strip_tags
+
+
+def page_text(response) -> str:
+    return response.content.decode()
+
+
+def shows(response, text: str) -> bool:
+    """Whether a reader sees `text` on the page (tags gone, whitespace collapsed)."""
+    return text in " ".join(html.unescape(strip_tags(page_text(response))).split())
+
+
+def status_ids(response) -> list[int]:
+    return [int(i) for i in re.findall(r'data-status-id="(\d+)"', page_text(response))]
