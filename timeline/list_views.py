@@ -21,10 +21,11 @@ from .views import USERS_PER_PAGE, _other_user, login_first, next_url, page_numb
 
 def _list_or_404(list_id: int) -> dict:
     the_list = lists.get_list(list_id)
-    if the_list is None:
+    # A deleted user's lists go with them.
+    owner = get_user(the_list["owner"]) if the_list else None
+    if owner is None:
         raise Http404(f"There is no list {list_id}: it may have been deleted.")
-    the_list["owner_login"] = get_user(the_list["owner"])["login"]
-    return the_list
+    return {**the_list, "owner_login": owner["login"]}
 
 
 @require_http_methods(["GET", "POST"])
