@@ -6,7 +6,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-from .measure import Latency, Rate, Row
+from .measure import Rate, Row
 
 COLUMNS = ("section", "case", "ours", "baseline (same run)", "ratio", "target", "met")
 
@@ -84,7 +84,7 @@ def draw(path: Path, rows: list[Row]) -> None:
     sections = [
         s
         for s in dict.fromkeys(r.section for r in rows)
-        if any(isinstance(r.ours, Rate | Latency) for r in rows if r.section == s)
+        if any(r.baseline is not None for r in rows if r.section == s)
     ]
     figure, axes = plt.subplots(len(sections), 1, figsize=(9, 2.4 * len(sections)), squeeze=False)
     for ax, section in zip(axes[:, 0], sections, strict=True):
