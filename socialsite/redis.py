@@ -125,6 +125,12 @@ class PackedPipeline(redis.commands.CoreCommands):
                 replies.append(reply)
         return replies
 
+    def __del__(self) -> None:
+        # Dropped after a flush but before execute() (an error while queueing): the
+        # replies left on the wire make the connection useless, but not lost to the pool.
+        if self._connection is not None:
+            self._release(broken=True)
+
     def _release(self, *, broken: bool) -> None:
         if self._connection is not None:
             if broken:

@@ -36,3 +36,13 @@ def test_an_error_reply_raises_after_the_rest_ran_and_the_pool_stays_usable(redi
         pipe.execute()
     assert redis_conn.get("after") == "ran"
     assert redis_conn.ping()
+
+
+def test_a_pipeline_dropped_before_execute_gives_its_connection_back(redis_conn):
+    pool = redis_conn.connection_pool
+    pipe = PackedPipeline(redis_conn)
+    pipe.for_each_key([f"left:{{{i}}}" for i in range(5000)], ("SET", "v" * 40))
+    assert pipe._connection is not None  # flushed while queueing, replies unread
+    del pipe
+    assert not pool._in_use_connections
+    assert redis_conn.ping()
