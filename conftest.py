@@ -60,3 +60,26 @@ def daphne_server(django_db_setup, django_db_blocker):
     process.terminate()
     process.wait(timeout=10)
     log.close()
+
+
+class Member:
+    """A signed-up user: `login`, `uid` and a test `client` logged in as them."""
+
+    def __init__(self, login: str) -> None:
+        from django.contrib.auth.models import User
+        from django.test import Client
+
+        from accounts.services import uid_for_login
+
+        # No password: hashing one costs more than the rest of a test.
+        self.user = User.objects.create_user(username=login, first_name=login.title())
+        self.login = login
+        self.uid = uid_for_login(login)
+        self.client = Client()
+        self.client.force_login(self.user)
+
+
+@pytest.fixture
+def member(db):
+    """Makes Members: `member("alice")` signs up alice and logs a client in as her."""
+    return Member

@@ -1,14 +1,11 @@
-from . import services
+from .auth import current_uid
+from .services import get_user
 
 
 def profile(request) -> dict:
-    """The logged-in user's Redis profile as `profile`, read only if a template uses it."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return {"profile": None}
-
-    def load():
-        uid = services.uid_for_login(user.username)
-        return services.get_user(uid) if uid else None
-
-    return {"profile": load}
+    """`viewer_uid`: the logged-in user's uid (from the session); `profile`: their Redis
+    profile, read only if a template uses it."""
+    uid = current_uid(request)
+    if uid is None:
+        return {"viewer_uid": None, "profile": None}
+    return {"viewer_uid": uid, "profile": lambda: get_user(uid)}

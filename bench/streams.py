@@ -17,11 +17,11 @@ from urllib.parse import urlencode, urlsplit
 
 import websockets
 from django.conf import settings
-from streaming.filters import create_stream_filter
-from streaming.services import create_stream_key
 
 from socialsite.redis import get_async_redis
+from streaming.filters import create_stream_filter
 from streaming.keys import STATUS_CHANNEL
+from streaming.services import create_stream_key
 from timeline import services
 
 from . import seed
@@ -31,7 +31,7 @@ from .servers import cpu_seconds, daphne, rss_bytes
 from .web import read_head
 
 MAX_P99_MS = 150
-TRACK_WORDS = 20
+TRACK_WORDS = 100
 CONNECT_AT_ONCE = 50
 GRACE_SECONDS = 3.0
 NO_LATENCY = Latency(float("nan"), float("nan"))

@@ -9,6 +9,21 @@ import redis
 import redis.asyncio
 from django.conf import settings
 from django_redis import get_redis_connection
+from django_redis.pool import ConnectionFactory as DjangoRedisConnectionFactory
+
+
+class ConnectionFactory(DjangoRedisConnectionFactory):
+    """One connection pool per URL *and* pool options.
+
+    django-redis keys its pools by URL alone, so whichever cache alias connected first
+    imposed its options on the other: sessions ("default", pickled bytes) would get the
+    "data" pool's decode_responses, or the services bytes instead of str."""
+
+    def get_or_create_connection_pool(self, params: dict) -> redis.ConnectionPool:
+        key = (params["url"], repr(sorted(self.pool_cls_kwargs.items())))
+        if key not in self._pools:
+            self._pools[key] = self.get_connection_pool(params)
+        return self._pools[key]
 
 
 def get_redis() -> redis.Redis:

@@ -1,6 +1,7 @@
 """Settings for socialsite. Every environment variable is listed in README.md."""
 
 import os
+import warnings
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -34,6 +35,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves static/ itself (from the app and project dirs), so `make run` needs no web server.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -120,7 +123,10 @@ CACHES = {
         },
     },
 }
-SESSION_ENGINE = "django.contrib.sessions.backends.cache"
+# Pools per URL and options: "default" and "data" share a URL but not decode_responses.
+DJANGO_REDIS_CONNECTION_FACTORY = "socialsite.redis.ConnectionFactory"
+# The cache backend, except that an unreachable Redis is an error (a 503), not a logout.
+SESSION_ENGINE = "socialsite.sessions"
 SESSION_CACHE_ALIAS = "default"
 
 CHANNEL_LAYERS = {}
@@ -143,6 +149,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
+# WhiteNoise serves static/ through the finders; STATIC_ROOT exists only after a
+# collectstatic, so its absence is normal, not worth a warning at every start.
+WHITENOISE_USE_FINDERS = True
+warnings.filterwarnings("ignore", message=f"No directory at: {STATIC_ROOT}")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGGING = {
@@ -163,3 +173,13 @@ STATUSES_PER_PAGE = 30
 # A background job not acknowledged within this time is taken over by another worker.
 JOB_CLAIM_IDLE_MS = int(os.environ.get("JOB_CLAIM_IDLE_MS", 30_000))
 JOB_MAX_ATTEMPTS = 5
+
+# The streaming API (read at call time, so tests may override them).
+STREAM_CONNECTIONS_PER_KEY = int(os.environ.get("STREAM_CONNECTIONS_PER_KEY", 2))
+# A stream silent this long gets a keep-alive newline (HTTP), so proxies keep it open.
+STREAM_KEEPALIVE_SECONDS = float(os.environ.get("STREAM_KEEPALIVE_SECONDS", 30))
+# How often an open stream renews its place and notices a revoked key or a suspension.
+STREAM_HEARTBEAT_SECONDS = 2.0
+# Lines a stream may fall behind the event channel before it is dropped as too slow.
+STREAM_QUEUE_SIZE = 1000
+STREAM_KEYS_PER_USER = 10

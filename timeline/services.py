@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from accounts.keys import user_key
-from accounts.services import get_users
+from accounts.services import get_users, uid_for_login
 from socialsite.redis import PackedPipeline, get_redis
 from streaming import events
 from streaming.keys import STATUS_CHANNEL
@@ -167,19 +167,32 @@ class Page:
         return self.number > 1
 
 
-def _statuses_page(key: str, page: int, count: int) -> Page:
-    """Page `page` (from 1) of the timeline at `key`, newest first: 2 round trips."""
+def _page_ids(client, key: str, page: int, count: int):
+    """ZREVRANGE for page `page` (from 1) of the sorted set at `key`, on a connection or
+    a pipeline. One id more than asked tells whether an older page exists."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
-    conn = get_redis()
     start = (page - 1) * count
-    # One id more than asked tells whether an older page exists.
-    ids = conn.zrevrange(key, start, start + count)
-    pipe = conn.pipeline(transaction=False)
+    return client.zrevrange(key, start, start + count)
+
+
+def _queue_statuses(pipe, ids: list[str], count: int) -> None:
     for status_id in ids[:count]:
         pipe.hgetall(keys.status_key(status_id))
-    statuses = [s for s in map(decode_status, pipe.execute() if ids else []) if s]
+
+
+def _page(ids: list[str], hashes: list[dict], page: int, count: int) -> Page:
+    statuses = [s for s in map(decode_status, hashes) if s]
     return Page(statuses=statuses, number=page, has_older=len(ids) > count)
+
+
+def _statuses_page(key: str, page: int, count: int) -> Page:
+    """Page `page` (from 1) of the timeline at `key`, newest first: 2 round trips."""
+    conn = get_redis()
+    ids = _page_ids(conn, key, page, count)
+    pipe = conn.pipeline(transaction=False)
+    _queue_statuses(pipe, ids, count)
+    return _page(ids, pipe.execute(), page, count)
 
 
 def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
@@ -288,14 +301,68 @@ def following_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict]
     return _user_page(keys.following_key(uid), page, count)
 
 
+# Followers in common are looked for among this many of your newest follows.
+COMMON_SCAN = 5000
+
+
+def _in_common(following: list[str], scores: list[float | None], limit: int) -> list[int]:
+    """The first `limit` of `following` that ZMSCORE found among the other user's followers."""
+    common = [int(u) for u, score in zip(following, scores, strict=True) if score is not None]
+    return common[:limit]
+
+
 def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]:
     """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
 
     The two sets are in different slots, so no ZINTER: read one, test against the other."""
     conn = get_redis()
-    following = conn.zrevrange(keys.following_key(uid), 0, 4999)
+    following = conn.zrevrange(keys.following_key(uid), 0, COMMON_SCAN - 1)
     if not following:
         return []
     scores = conn.zmscore(keys.followers_key(other_uid), following)
-    common = [int(u) for u, score in zip(following, scores, strict=True) if score is not None]
-    return get_users(common[:limit])
+    return get_users(_in_common(following, scores, limit))
+
+
+@dataclass(frozen=True)
+class ProfilePage:
+    user: dict
+    page: Page
+    is_following: bool
+    followers_in_common: list[dict]
+
+
+def profile_page(
+    login: str, viewer_uid: int | None = None, page: int = 1, count: int = 30, common: int = 10
+) -> ProfilePage | None:
+    """`login`'s profile and a page of their statuses as `viewer_uid` (or no one) sees them:
+    whether the viewer follows them, and followers in common. None for an unknown login.
+
+    4 round trips: the uid; the status ids and the viewer's follows; the statuses and the
+    common-follower test; the profiles (theirs and the common followers')."""
+    uid = uid_for_login(login)
+    if uid is None:
+        return None
+    viewer = None if viewer_uid in (None, uid) else int(viewer_uid)
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    _page_ids(pipe, keys.profile_timeline_key(uid), page, count)
+    if viewer:
+        pipe.zscore(keys.following_key(viewer), uid)
+        pipe.zrevrange(keys.following_key(viewer), 0, COMMON_SCAN - 1)
+    ids, *relation = pipe.execute()
+    following_them, following = relation or (None, [])
+    shown = len(ids[:count])
+    _queue_statuses(pipe, ids, count)
+    if following:
+        pipe.zmscore(keys.followers_key(uid), following)
+    replies = pipe.execute()
+    common = _in_common(following, replies[shown], common) if following else []
+    users = get_users([uid, *common])
+    if not users or users[0]["id"] != uid:
+        return None
+    return ProfilePage(
+        user=users[0],
+        page=_page(ids, replies[:shown], page, count),
+        is_following=following_them is not None,
+        followers_in_common=users[1:],
+    )

@@ -1,0 +1,23 @@
+"""The logged-in user's uid, kept in the session at login so that pages don't look it
+up in Redis on every request."""
+
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+
+from . import services
+
+SESSION_UID = "uid"
+
+
+def remember_uid(request: HttpRequest, user: User) -> int:
+    uid = request.session[SESSION_UID] = services.ensure_profile(user)
+    return uid
+
+
+def current_uid(request: HttpRequest) -> int | None:
+    """The uid of the logged-in user, or None for a visitor."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    # Sessions made before the uid was kept in them get it on first use.
+    return request.session.get(SESSION_UID) or remember_uid(request, user)

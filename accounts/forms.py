@@ -1,0 +1,78 @@
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm, UsernameField
+from django.contrib.auth.models import User
+
+from . import services
+
+
+class SignupForm(forms.Form):
+    login = forms.CharField(
+        max_length=30,
+        help_text="1 to 30 letters, digits or underscores. People will @mention you by it.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
+    )
+    name = forms.CharField(
+        label="Display name",
+        max_length=services.NAME_MAX_LENGTH,
+        required=False,
+        help_text="Optional; your login if left blank.",
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean_login(self) -> str:
+        login = self.cleaned_data["login"]
+        try:
+            services.check_login(login)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+        if services.uid_for_login(login) is not None:
+            raise forms.ValidationError("That login is taken.")
+        return login
+
+    def clean(self) -> dict:
+        data = super().clean()
+        password1, password2 = data.get("password1"), data.get("password2")
+        if password1 and password2 and password1 != password2:
+            self.add_error("password2", "The two passwords differ.")
+        elif password1:
+            candidate = User(username=data.get("login", ""), first_name=data.get("name", ""))
+            try:
+                password_validation.validate_password(password1, candidate)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return data
+
+
+class LoginForm(AuthenticationForm):
+    """Logins are unique whatever their case, so any case logs in."""
+
+    username = UsernameField(
+        label="Login", widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"})
+    )
+
+    def clean(self) -> dict:
+        typed = self.cleaned_data.get("username")
+        if typed:
+            stored = User.objects.filter(username__iexact=typed).values_list("username", flat=True)
+            self.cleaned_data["username"] = stored.first() or typed
+        return super().clean()
+
+
+class SettingsForm(forms.Form):
+    # Checked by accounts.services.update_name, which says what is wrong.
+    name = forms.CharField(
+        label="Display name",
+        required=False,
+        widget=forms.TextInput(attrs={"maxlength": services.NAME_MAX_LENGTH}),
+    )

@@ -1,0 +1,108 @@
+// The live home timeline. New statuses from you and the people you follow appear at the
+// top of #timeline as they are posted, counted by an "N new statuses" bar until you
+// look; deleted ones disappear. Events come over a WebSocket opened with this page's
+// session; each status's HTML is the server's own rendering (its status page's
+// article), so nothing from the event is ever put into the page as markup.
+(function () {
+  "use strict";
+
+  const script = document.currentScript;
+  const timeline = document.getElementById("timeline");
+  if (!timeline || !("WebSocket" in window)) {
+    return;
+  }
+  const streamUrl = new URL(script.dataset.streamUrl, window.location.href);
+  streamUrl.protocol = streamUrl.protocol === "https:" ? "wss:" : "ws:";
+  // data-status-url is the URL of status 0.
+  const statusUrl = (id) => script.dataset.statusUrl.replace(/\/0\/$/, "/" + id + "/");
+  // Refusals that reconnecting won't cure: bad request, logged out, suspended, no such path.
+  const FINAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
+
+  const bar = document.createElement("button");
+  bar.type = "button";
+  bar.className = "new-statuses";
+  bar.hidden = true;
+  bar.setAttribute("aria-live", "polite");
+  timeline.before(bar);
+  let unseen = new Set();
+
+  function showCount() {
+    const count = unseen.size;
+    bar.textContent = count === 1 ? "1 new status" : count + " new statuses";
+    bar.hidden = count === 0;
+  }
+
+  bar.addEventListener("click", () => {
+    timeline.querySelectorAll(".status-new").forEach((el) => el.classList.remove("status-new"));
+    unseen = new Set();
+    showCount();
+    timeline.scrollIntoView({ behavior: "smooth", block: "start" });
+  });
+
+  function find(id) {
+    return timeline.querySelector('[data-status-id="' + id + '"]');
+  }
+
+  async function add(id) {
+    const response = await fetch(statusUrl(id), { credentials: "same-origin" });
+    if (!response.ok || find(id)) {
+      return; // deleted already, or already shown
+    }
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const article = page.querySelector('[data-status-id="' + id + '"]');
+    if (!article) {
+      return;
+    }
+    const status = document.importNode(article, true);
+    status.classList.add("status-new");
+    // Newest first, even when two fetches finish out of order.
+    const newer = Array.from(timeline.children).filter((el) => Number(el.dataset.statusId) > id);
+    const after = newer.length ? newer[newer.length - 1] : null;
+    timeline.insertBefore(status, after ? after.nextSibling : timeline.firstChild);
+    const empty = timeline.parentElement.querySelector(":scope > .empty");
+    if (empty) {
+      empty.remove();
+    }
+    unseen.add(id);
+    showCount();
+  }
+
+  function remove(id) {
+    const status = find(id);
+    if (status) {
+      status.remove();
+    }
+    unseen.delete(id);
+    showCount();
+  }
+
+  let retryDelay = 1000;
+
+  function connect() {
+    const socket = new WebSocket(streamUrl);
+    socket.addEventListener("open", () => {
+      retryDelay = 1000;
+      timeline.dataset.live = "on";
+    });
+    socket.addEventListener("message", (message) => {
+      const event = JSON.parse(message.data);
+      if (typeof event.id !== "number") {
+        return; // an error or disconnect notice: the close that follows says what to do
+      }
+      if (event.deleted) {
+        remove(event.id);
+      } else {
+        add(event.id);
+      }
+    });
+    socket.addEventListener("close", (close) => {
+      timeline.dataset.live = "off";
+      if (!FINAL_CLOSE_CODES.has(close.code)) {
+        setTimeout(connect, retryDelay);
+        retryDelay = Math.min(retryDelay * 2, 30000);
+      }
+    });
+  }
+
+  connect();
+})();

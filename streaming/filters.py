@@ -1,0 +1,255 @@
+"""Which events a stream passes on (Redis in Action 8.5.3, with the listings' bugs fixed).
+
+A filter is a callable taking one decoded event and answering whether the client
+gets it. Events are statuses (a deletion is the full status plus "deleted"), and
+follow/unfollow events, which carry "event" instead of a status's fields. The
+factories validate their arguments against Twitter's limits and raise ValueError
+naming the problem, so a request with bad parameters never opens a stream."""
+
+import math
+import random
+import re
+from collections.abc import Callable, Iterable, Mapping
+
+from accounts.services import LOGIN_PATTERN
+from timeline.text import mentions
+
+Filter = Callable[[dict], bool]
+
+SAMPLE_DEFAULT_PERCENT = 10
+TRACK_MAX_PHRASES = 400
+TRACK_MAX_PHRASE_BYTES = 60
+FOLLOW_MAX_LOGINS = 5000
+LOCATION_MAX_BOXES = 25
+FILTER_NAMES = ("track", "follow", "location")
+FOLLOW_EVENTS = ("follow", "unfollow")
+
+# Punctuation around a word doesn't count: "Redis!", "#redis" and "(redis)" are "redis".
+_WORD_EDGES = re.compile(r"^\W+|\W+$")
+
+
+def create_filter(identifier: str, method: str, name: str | None, args) -> Filter:
+    """The book's factory: method "sample" (args: the request's parameters, or the
+    percent itself) or "filter" with name "track", "follow" or "location" (args: a
+    list of strings, or one comma-separated string)."""
+    if method == "sample":
+        return sample_filter(identifier, _percent(args))
+    if method != "filter":
+        raise ValueError(f"Unknown stream method {method!r}: use sample or filter.")
+    if name == "track":
+        return track_filter(_items(args))
+    if name == "follow":
+        return follow_filter(_items(args))
+    if name == "location":
+        return location_filter(_items(args))
+    raise ValueError(f"Unknown filter {name!r}: use track, follow or location.")
+
+
+def create_stream_filter(identifier: str, method: str, params: Mapping[str, str]) -> Filter:
+    """The filter for a sample or filter request; filter.json's track, follow and
+    location may be combined, and an event passes if any of them passes it."""
+    if method == "sample":
+        return create_filter(identifier, method, None, params)
+    filters = [
+        create_filter(identifier, method, name, params[name])
+        for name in FILTER_NAMES
+        if params.get(name)
+    ]
+    if not filters:
+        raise ValueError("Give at least one of track, follow or location.")
+    if len(filters) == 1:
+        return filters[0]
+    return lambda event: any(passes(event) for passes in filters)
+
+
+def sample_filter(identifier: str, percent: int) -> Filter:
+    """`percent` of all statuses, chosen by id % 100. The choice depends only on the
+    identifier, so a client that reconnects still gets the deletions of what it got."""
+    residues = list(range(100))
+    random.Random(str(identifier)).shuffle(residues)
+    keep = frozenset(residues[:percent])
+
+    def check(event: dict) -> bool:
+        status_id = _int(event.get("id")) if "event" not in event else None
+        return status_id is not None and status_id % 100 in keep
+
+    return check
+
+
+def track_filter(phrases: list[str]) -> Filter:
+    """Statuses containing all the words of at least one phrase, ignoring case and
+    the punctuation around words."""
+    if not phrases:
+        raise ValueError("track needs at least one phrase.")
+    if len(phrases) > TRACK_MAX_PHRASES:
+        raise ValueError(f"track takes at most {TRACK_MAX_PHRASES} phrases, not {len(phrases)}.")
+    groups = []
+    for phrase in phrases:
+        if len(phrase.encode()) > TRACK_MAX_PHRASE_BYTES:
+            raise ValueError(
+                f"The track phrase {phrase[:20]!r}... is longer than "
+                f"{TRACK_MAX_PHRASE_BYTES} bytes."
+            )
+        group = words(phrase)
+        if not group:
+            raise ValueError(f"The track phrase {phrase!r} has no words.")
+        groups.append(group)
+
+    def check(event: dict) -> bool:
+        message = event.get("message")
+        if "event" in event or not isinstance(message, str):
+            return False
+        present = words(message)
+        return any(group <= present for group in groups)
+
+    return check
+
+
+def words(text: str) -> frozenset[str]:
+    """The case-folded words of `text`, without the punctuation around them."""
+    stripped = (_WORD_EDGES.sub("", word) for word in text.casefold().split())
+    return frozenset(word for word in stripped if word)
+
+
+def follow_filter(logins: list[str]) -> Filter:
+    """Statuses posted by or @mentioning one of `logins`, and follow/unfollow events
+    in which one of them follows or is followed."""
+    names = [login.removeprefix("@") for login in logins]
+    if not names:
+        raise ValueError("follow needs at least one login.")
+    if len(names) > FOLLOW_MAX_LOGINS:
+        raise ValueError(f"follow takes at most {FOLLOW_MAX_LOGINS} logins, not {len(names)}.")
+    for name in names:
+        if not LOGIN_PATTERN.match(name):
+            raise ValueError(f"{name[:40]!r} in follow is not a login.")
+    wanted = frozenset(name.lower() for name in names)
+
+    def check(event: dict) -> bool:
+        kind = event.get("event")
+        if kind in FOLLOW_EVENTS:
+            return _login(event.get("source")) in wanted or _login(event.get("target")) in wanted
+        if kind is not None:
+            return False
+        if _login(event) in wanted:
+            return True
+        message = event.get("message")
+        return isinstance(message, str) and not wanted.isdisjoint(mentions(message))
+
+    return check
+
+
+def _login(user) -> str | None:
+    login = user.get("login") if isinstance(user, dict) else None
+    return login.lower() if isinstance(login, str) else None
+
+
+def location_filter(numbers: list[str]) -> Filter:
+    """Statuses whose "lat,lon" location lies in one of the boxes, given as
+    min_lon,min_lat,max_lon,max_lat (Twitter's order: south-west corner first)."""
+    if not numbers or len(numbers) % 4:
+        raise ValueError("location takes boxes of 4 numbers each: min_lon,min_lat,max_lon,max_lat.")
+    if len(numbers) > 4 * LOCATION_MAX_BOXES:
+        raise ValueError(
+            f"location takes at most {LOCATION_MAX_BOXES} boxes, not {len(numbers) // 4}."
+        )
+    boxes = []
+    for start in range(0, len(numbers), 4):
+        where = f"location box {start // 4 + 1}"
+        min_lon, min_lat, max_lon, max_lat = (_number(n, where) for n in numbers[start : start + 4])
+        if not -180 <= min_lon <= max_lon <= 180:
+            raise ValueError(f"In {where}, longitudes must go from west to east within -180..180.")
+        if not -90 <= min_lat <= max_lat <= 90:
+            raise ValueError(f"In {where}, latitudes must go from south to north within -90..90.")
+        boxes.append((min_lon, min_lat, max_lon, max_lat))
+
+    def check(event: dict) -> bool:
+        point = parse_location(event.get("location")) if "event" not in event else None
+        if point is None:
+            return False
+        lat, lon = point
+        return any(w <= lon <= e and s <= lat <= n for w, s, e, n in boxes)
+
+    return check
+
+
+def parse_location(value) -> tuple[float, float] | None:
+    """(lat, lon) from a status's "lat,lon", or None if it has no usable location."""
+    if not isinstance(value, str):
+        return None
+    parts = value.split(",")
+    if len(parts) != 2:
+        return None
+    try:
+        lat, lon = float(parts[0]), float(parts[1])
+    except ValueError:
+        return None
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+        return None
+    return lat, lon
+
+
+def _number(text: str, where: str) -> float:
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError(f"{text[:20]!r} in {where} is not a number.") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{text[:20]!r} in {where} is not a finite number.")
+    return number
+
+
+def _items(args: str | Iterable) -> list[str]:
+    """The non-blank items of a comma-separated string or a list, stripped."""
+    items = args.split(",") if isinstance(args, str) else (str(item) for item in args or ())
+    return [item.strip() for item in items if item.strip()]
+
+
+def _percent(args) -> int:
+    """The sample percent from the request's parameters (a mapping), or given directly."""
+    value = args.get("percent") if isinstance(args, Mapping) else args
+    if isinstance(value, list | tuple):
+        value = value[-1] if value else None
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return SAMPLE_DEFAULT_PERCENT
+    try:
+        percent = int(str(value).strip())
+    except ValueError:
+        raise ValueError(f"percent must be a whole number from 1 to 100, not {value!r}.") from None
+    if not 1 <= percent <= 100:
+        raise ValueError(f"percent must be from 1 to 100, not {percent}.")
+    return percent
+
+
+class HomeFilter:
+    """The live home timeline of `uid`: statuses by them and by the users they follow.
+
+    It keeps its set of followed users current from the follow/unfollow events
+    `uid` makes, which it reads but never passes on."""
+
+    def __init__(self, uid: int, followed: Iterable[int] = ()) -> None:
+        self.uid = uid
+        self.authors = {uid, *followed}
+
+    def add_followed(self, uids: Iterable[int]) -> None:
+        self.authors.update(uids)
+
+    def __call__(self, event: dict) -> bool:
+        kind = event.get("event")
+        if kind is None:
+            return _int(event.get("uid")) in self.authors
+        source, target = event.get("source"), event.get("target")
+        if kind in FOLLOW_EVENTS and isinstance(source, dict) and isinstance(target, dict):
+            followed = _int(target.get("id"))
+            if _int(source.get("id")) == self.uid and followed is not None:
+                if kind == "follow":
+                    self.authors.add(followed)
+                else:
+                    self.authors.discard(followed)
+        return False
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None

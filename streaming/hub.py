@@ -1,0 +1,184 @@
+"""This process's side of streaming: one Redis subscription, and one renewal round
+trip per heartbeat, for all the streams it serves.
+
+Thousands of streams share one pub/sub connection: the hub decodes each event
+once, runs each stream's filter, and puts the line to send on that stream's
+bounded queue without ever waiting for it. A stream whose queue is full has
+fallen too far behind; it is ended (and told why) while the others go on. Every
+STREAM_HEARTBEAT_SECONDS the hub renews all its streams' places in one pipeline,
+and ends those whose key was revoked or whose owner was suspended.
+
+The hub works only while some stream listens: the last one to leave ends the
+subscription, so an idle process holds no Redis connection. If the connection
+drops, the hub subscribes again by itself; events published meanwhile are lost,
+as pub/sub keeps nothing for absent subscribers."""
+
+import asyncio
+import json
+import logging
+import weakref
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from socialsite.redis import get_async_redis
+
+from . import services
+from .filters import Filter
+from .keys import STATUS_CHANNEL
+from .services import StreamGrant
+
+logger = logging.getLogger(__name__)
+
+RETRY_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
+# The async client's pool refuses a 101st concurrent connection rather than wait, so
+# a burst of clients opening (or closing) streams takes turns below that.
+PLACE_CALLS = 50
+# WebSocket close codes for endings that are no refusal (those say 4000 + HTTP status).
+TOO_SLOW = 4008
+INTERNAL_ERROR = 1011
+
+
+@dataclass(frozen=True)
+class Ending:
+    """Why an open stream ended: a close code and a reason, sent as its last line."""
+
+    code: int
+    reason: str
+
+    def line(self) -> str:
+        return json.dumps({"disconnect": {"code": self.code, "reason": self.reason}})
+
+
+class Listener:
+    """A stream's place in the hub: its filter, its grant (None: not counted, as for
+    the command line), and the lines waiting to be sent."""
+
+    def __init__(self, match: Filter, grant: StreamGrant | None, size: int) -> None:
+        self.match = match
+        self.grant = grant
+        self.lines: asyncio.Queue[str | None] = asyncio.Queue(size)
+        self.ending: Ending | None = None
+
+    def end(self, ending: Ending) -> None:
+        """Ends the stream: what is still queued is dropped, and a None line wakes its reader."""
+        self.ending = ending
+        while not self.lines.empty():
+            self.lines.get_nowait()
+        self.lines.put_nowait(None)
+
+
+class Hub:
+    """Relays the event channel to the listeners of one event loop."""
+
+    def __init__(self, channel: str = STATUS_CHANNEL) -> None:
+        self.channel = channel
+        self.listeners: set[Listener] = set()
+        self._task: asyncio.Task | None = None
+        self._subscribed = asyncio.Event()
+        # Held around each stream's own Redis calls (taking and giving back its place).
+        self.place_calls = asyncio.Semaphore(PLACE_CALLS)
+
+    async def join(
+        self, match: Filter, grant: StreamGrant | None = None, *, timeout: float = 5.0
+    ) -> Listener:
+        """A new listener, returned once the subscription is live (so no event
+        published after this returns is missed). TimeoutError if Redis can't be reached."""
+        listener = Listener(match, grant, settings.STREAM_QUEUE_SIZE)
+        self.listeners.add(listener)
+        if self._task is None or self._task.done():
+            self._subscribed = asyncio.Event()
+            self._task = asyncio.create_task(self._run(self._subscribed), name="streaming-hub")
+        try:
+            async with asyncio.timeout(timeout):
+                await self._subscribed.wait()
+        except BaseException:
+            await self.leave(listener)
+            raise
+        return listener
+
+    async def leave(self, listener: Listener) -> None:
+        """Forgets a listener; the last one out ends the subscription."""
+        self.listeners.discard(listener)
+        if not self.listeners and self._task is not None:
+            task, self._task = self._task, None
+            task.cancel()
+            await asyncio.wait({task})
+
+    def dispatch(self, raw: str) -> None:
+        """Queues one published event for every listener whose filter passes it."""
+        try:
+            event = json.loads(raw)
+        except ValueError:
+            logger.warning("Ignoring an event that is not JSON: %.200r", raw)
+            return
+        if not isinstance(event, dict):
+            return
+        # Clients that got a status get its deletion as the id alone.
+        line = json.dumps({"id": event.get("id"), "deleted": True}) if event.get("deleted") else raw
+        for listener in list(self.listeners):
+            try:
+                if listener.match(event):
+                    listener.lines.put_nowait(line)
+            except asyncio.QueueFull:
+                behind = f"The stream fell more than {listener.lines.maxsize} events behind."
+                self._end(listener, Ending(TOO_SLOW, behind))
+            except Exception:
+                # One stream's broken filter must not end everyone's subscription.
+                logger.exception("A stream's filter failed on %.200r", raw)
+                self._end(listener, Ending(INTERNAL_ERROR, "The stream's filter failed."))
+
+    def _end(self, listener: Listener, ending: Ending) -> None:
+        self.listeners.discard(listener)
+        listener.end(ending)
+
+    async def _run(self, subscribed: asyncio.Event) -> None:
+        async with asyncio.TaskGroup() as group:
+            group.create_task(self._listen(subscribed))
+            group.create_task(self._renew())
+
+    async def _listen(self, subscribed: asyncio.Event) -> None:
+        failures = 0
+        while True:
+            pubsub = get_async_redis().pubsub()
+            try:
+                await pubsub.subscribe(self.channel)
+                async for message in pubsub.listen():
+                    if message["type"] == "subscribe":
+                        subscribed.set()
+                        failures = 0
+                    elif message["type"] == "message":
+                        self.dispatch(message["data"])
+            except Exception as error:
+                logger.warning("The event subscription failed (%r); subscribing again", error)
+            finally:
+                subscribed.clear()
+                await pubsub.aclose()
+            await asyncio.sleep(RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)])
+            failures += 1
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(settings.STREAM_HEARTBEAT_SECONDS)
+            counted = [listener for listener in self.listeners if listener.grant is not None]
+            try:
+                refusals = await services.keep_streams([lsn.grant for lsn in counted])
+            except Exception as error:
+                # A missed renewal costs nothing: places last a few heartbeats.
+                logger.warning("Could not renew the streams' places: %r", error)
+                continue
+            for listener, refused in zip(counted, refusals, strict=True):
+                if refused is not None:
+                    self._end(listener, Ending(refused.close_code, refused.message))
+
+
+_hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
+
+
+def get_hub() -> Hub:
+    """The hub of the running event loop (one per server process)."""
+    loop = asyncio.get_running_loop()
+    hub = _hubs.get(loop)
+    if hub is None:
+        hub = _hubs[loop] = Hub()
+    return hub

@@ -1,0 +1,241 @@
+"""Stream keys, the streams open on them, and the numbers an operator watches.
+
+A stream key is shown once, when it is made; Redis keeps only its SHA-256. The
+key names its owner and its id (`ssk_<uid>_<id>_<secret>`), so checking it reads
+only its owner's slot: no global index to keep in step with the per-user records.
+
+Every open stream holds a place, renewed by its server every
+STREAM_HEARTBEAT_SECONDS and forgotten a few heartbeats after its server stops
+renewing it, so a crashed process never holds a key's slots for good."""
+
+import hashlib
+import hmac
+import math
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from socialsite.redis import get_async_redis, get_redis
+from timeline.keys import following_key
+
+from . import keys
+
+KEY_NAME_MAX_LENGTH = 50
+_KEY_PATTERN = re.compile(r"ssk_([1-9][0-9]{0,17})_([0-9a-f]{12})_[A-Za-z0-9_-]{32}")
+_OPEN_STREAM_LUA = (Path(__file__).parent / "lua" / "open_stream.lua").read_text()
+_SUSPENDED = "This account is suspended and can't stream."
+
+
+class StreamRefused(Exception):
+    """Why a stream can't open (or go on): the HTTP status that says so, and a message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+    @property
+    def close_code(self) -> int:
+        """The WebSocket close code saying the same: 4000 + the HTTP status."""
+        return 4000 + self.status
+
+
+@dataclass(frozen=True)
+class StreamGrant:
+    """An open stream's place: whose it is, the key it is open on (None: the
+    user's logged-in session), and its connection id."""
+
+    uid: int
+    key_id: str | None
+    connection_id: str
+
+
+def _digest(key: str) -> str:
+    # The key carries 192 random bits, so a fast hash is enough to store it safely.
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _parse_key(key: str) -> tuple[int, str] | None:
+    match = _KEY_PATTERN.fullmatch(key or "")
+    return (int(match[1]), match[2]) if match else None
+
+
+def _lifetime() -> float:
+    """Seconds an unrenewed stream keeps its place: a few missed heartbeats."""
+    return 5 * settings.STREAM_HEARTBEAT_SECONDS
+
+
+def create_stream_key(uid: int, name: str = "") -> str:
+    """Makes a stream key for `uid` and returns it: the only time it can be read.
+
+    ValueError for a name too long, an unknown user, or a user with too many keys."""
+    name = (name or "").strip()
+    if len(name) > KEY_NAME_MAX_LENGTH:
+        raise ValueError(f"A key's name is at most {KEY_NAME_MAX_LENGTH} characters.")
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.exists(user_key(uid))
+    pipe.zcard(keys.stream_keys_key(uid))
+    exists, count = pipe.execute()
+    if not exists:
+        raise ValueError("No such user.")
+    if count >= settings.STREAM_KEYS_PER_USER:
+        raise ValueError(f"You already have {count} stream keys; revoke one first.")
+    key_id = secrets.token_hex(6)
+    key = f"ssk_{uid}_{key_id}_{secrets.token_urlsafe(24)}"
+    now = time.time()
+    pipe = conn.pipeline(transaction=True)
+    pipe.hset(
+        keys.stream_key_key(uid, key_id),
+        mapping={"digest": _digest(key), "name": name, "created": now},
+    )
+    pipe.zadd(keys.stream_keys_key(uid), {key_id: now})
+    pipe.execute()
+    return key
+
+
+def list_stream_keys(uid: int) -> list[dict]:
+    """`uid`'s stream keys, newest first: id, name, created, last_used (None: never)."""
+    conn = get_redis()
+    key_ids = conn.zrevrange(keys.stream_keys_key(uid), 0, -1)
+    pipe = conn.pipeline(transaction=False)
+    for key_id in key_ids:
+        pipe.hgetall(keys.stream_key_key(uid, key_id))
+    records = pipe.execute() if key_ids else []
+    return [
+        {
+            "id": key_id,
+            "name": record.get("name", ""),
+            "created": float(record["created"]),
+            "last_used": float(record["last_used"]) if "last_used" in record else None,
+        }
+        for key_id, record in zip(key_ids, records, strict=True)
+        if record
+    ]
+
+
+def revoke_stream_key(uid: int, key_id: str) -> bool:
+    """Deletes one of `uid`'s stream keys: True, or False if they have no such key.
+    Streams open on it end at their next heartbeat."""
+    pipe = get_redis().pipeline(transaction=True)
+    pipe.zrem(keys.stream_keys_key(uid), key_id)
+    pipe.delete(keys.stream_key_key(uid, key_id), keys.stream_key_connections_key(uid, key_id))
+    removed, _ = pipe.execute()
+    return bool(removed)
+
+
+def uid_for_stream_key(key: str) -> int | None:
+    """The owner of a valid stream key, or None for an unknown or revoked one."""
+    parsed = _parse_key(key)
+    if parsed is None:
+        return None
+    uid, key_id = parsed
+    digest = get_redis().hget(keys.stream_key_key(uid, key_id), "digest")
+    return uid if digest and hmac.compare_digest(digest, _digest(key)) else None
+
+
+async def open_stream(*, key: str | None, uid: int | None) -> StreamGrant:
+    """Takes a place for a new stream on `key`, or else for the logged-in user `uid`
+    (whose session streams have no per-key limit).
+
+    StreamRefused: 401 no or unknown key, 403 suspended owner, 429 the key's streams
+    are all open."""
+    conn = get_async_redis()
+    now = time.time()
+    expiry = now + _lifetime()
+    connection_id = secrets.token_hex(8)
+    key_id = None
+    if key:
+        parsed = _parse_key(key)
+        if parsed is None:
+            raise StreamRefused(401, "Unknown stream key.")
+        uid, key_id = parsed
+        limit = settings.STREAM_CONNECTIONS_PER_KEY
+        opened = await conn.eval(
+            _OPEN_STREAM_LUA,
+            3,
+            keys.stream_key_key(uid, key_id),
+            keys.stream_key_connections_key(uid, key_id),
+            user_key(uid),
+            _digest(key),
+            now,
+            connection_id,
+            expiry,
+            limit,
+            math.ceil(_lifetime()),
+        )
+        if opened == -1:
+            raise StreamRefused(401, "Unknown stream key.")
+        if opened == -2:
+            raise StreamRefused(403, _SUSPENDED)
+        if opened == 0:
+            raise StreamRefused(
+                429, f"This key already has {limit} open streams, the most allowed."
+            )
+    elif uid is None:
+        raise StreamRefused(401, "Give your stream key as the identifier parameter.")
+    elif await conn.hget(user_key(uid), "suspended") == "1":
+        raise StreamRefused(403, _SUSPENDED)
+    await conn.zadd(keys.OPEN_STREAMS, {connection_id: expiry})
+    return StreamGrant(uid=uid, key_id=key_id, connection_id=connection_id)
+
+
+async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
+    """Renews the places of a process's open streams, in one round trip: for each,
+    None, or why it must end now (its key was revoked, its owner suspended)."""
+    if not grants:
+        return []
+    expiry = time.time() + _lifetime()
+    pipe = get_async_redis().pipeline(transaction=False)
+    pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
+    for grant in grants:
+        pipe.hget(user_key(grant.uid), "suspended")
+        if grant.key_id:
+            connections = keys.stream_key_connections_key(grant.uid, grant.key_id)
+            pipe.exists(keys.stream_key_key(grant.uid, grant.key_id))
+            pipe.zadd(connections, {grant.connection_id: expiry}, xx=True)
+            pipe.expire(connections, math.ceil(_lifetime()))
+    replies = iter((await pipe.execute())[1:])
+    return [_renewal(grant, replies) for grant in grants]
+
+
+def _renewal(grant: StreamGrant, replies) -> StreamRefused | None:
+    suspended = next(replies)
+    if grant.key_id:
+        key_exists, _, _ = next(replies), next(replies), next(replies)
+        if not key_exists:
+            return StreamRefused(401, "This stream key was revoked.")
+    if suspended == "1":
+        return StreamRefused(403, _SUSPENDED)
+    return None
+
+
+async def close_stream(grant: StreamGrant) -> None:
+    """Gives back an ended stream's place."""
+    pipe = get_async_redis().pipeline(transaction=False)
+    pipe.zrem(keys.OPEN_STREAMS, grant.connection_id)
+    if grant.key_id:
+        pipe.zrem(keys.stream_key_connections_key(grant.uid, grant.key_id), grant.connection_id)
+    await pipe.execute()
+
+
+async def followed_uids(uid: int) -> list[int]:
+    """Everyone `uid` follows (the authors of their live home timeline besides them)."""
+    return [int(u) for u in await get_async_redis().zrange(following_key(uid), 0, -1)]
+
+
+def stream_stats() -> dict:
+    """For the operators' dashboard: `clients`, the streams open across all server
+    processes, and `subscriptions`, the processes (and command-line streams)
+    subscribed to the event channel."""
+    pipe = get_redis().pipeline(transaction=False)
+    pipe.zremrangebyscore(keys.OPEN_STREAMS, "-inf", time.time())
+    pipe.zcard(keys.OPEN_STREAMS)
+    pipe.pubsub_numsub(keys.STATUS_CHANNEL)
+    _, clients, numsub = pipe.execute()
+    return {"clients": clients, "subscriptions": dict(numsub).get(keys.STATUS_CHANNEL, 0)}

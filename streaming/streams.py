@@ -1,0 +1,127 @@
+"""A stream from its request to its last line, whichever protocol carries it.
+
+`open_stream` checks everything that can refuse a stream (the stream's name, its
+credentials, its parameters, the key's limit) before anything is held; the
+consumers then relay its lines and close it, however it ends."""
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from redis import RedisError
+
+from accounts.services import uid_for_login
+
+from . import services
+from .filters import HomeFilter, create_stream_filter
+from .hub import Ending, Hub, Listener, get_hub
+from .services import StreamGrant, StreamRefused
+
+logger = logging.getLogger(__name__)
+
+# Each stream and the HTTP method that opens it (a WebSocket opens any of them).
+STREAM_METHODS = {"sample": "GET", "filter": "POST", "home": "GET"}
+
+
+class Stream:
+    """An open stream: its place (grant) and its listener in this process's hub."""
+
+    def __init__(self, grant: StreamGrant, hub: Hub, listener: Listener) -> None:
+        self.grant = grant
+        self.hub = hub
+        self.listener = listener
+        self.closed = False
+
+    async def relay(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        keepalive: Callable[[], Awaitable[None]] | None = None,
+    ) -> Ending:
+        """Sends each matching event until the hub ends the stream; returns why. With
+        `keepalive`, calls it after STREAM_KEEPALIVE_SECONDS without a line."""
+        idle = settings.STREAM_KEEPALIVE_SECONDS if keepalive else None
+        while True:
+            try:
+                async with asyncio.timeout(idle):
+                    line = await self.listener.lines.get()
+            except TimeoutError:
+                await keepalive()
+                continue
+            if self.listener.ending is not None:
+                return self.listener.ending
+            await send(line)
+
+    async def close(self) -> None:
+        """Leaves the hub and gives back the stream's place (once)."""
+        if self.closed:
+            return
+        self.closed = True
+        await self.hub.leave(self.listener)
+        await _give_back(self.hub, self.grant)
+
+
+async def open_stream(name: str, params: Mapping[str, str], user=None) -> Stream:
+    """Opens the stream `name` (sample, filter or home) for a request's parameters and
+    its logged-in `user`, if any; StreamRefused says why it can't be opened."""
+    if name not in STREAM_METHODS:
+        raise StreamRefused(
+            404, "No such stream: use /statuses/sample.json, filter.json or home.json."
+        )
+    key = params.get("identifier") or None
+    uid = None if key else await _session_uid(user)
+    if not key and uid is None:
+        raise StreamRefused(401, "Give your stream key as the identifier parameter.")
+    match = None
+    if name != "home":
+        try:
+            match = create_stream_filter(key or f"user:{uid}", name, params)
+        except ValueError as error:
+            raise StreamRefused(400, str(error)) from None
+    hub = get_hub()
+    try:
+        async with hub.place_calls:
+            grant = await services.open_stream(key=key, uid=uid)
+    except RedisError:
+        raise _unavailable() from None
+    try:
+        return await _start(hub, name, grant, match)
+    except BaseException as error:
+        await _give_back(hub, grant)
+        if isinstance(error, RedisError | TimeoutError):
+            raise _unavailable() from None
+        raise
+
+
+async def _start(hub: Hub, name: str, grant: StreamGrant, match) -> Stream:
+    if name == "home":
+        match = HomeFilter(grant.uid)
+    listener = await hub.join(match, grant)
+    if name == "home":
+        # Read after joining, so a follow made meanwhile is seen by one or the other.
+        try:
+            match.add_followed(await services.followed_uids(grant.uid))
+        except BaseException:
+            await hub.leave(listener)
+            raise
+    return Stream(grant, hub, listener)
+
+
+async def _give_back(hub: Hub, grant: StreamGrant) -> None:
+    try:
+        async with hub.place_calls:
+            await services.close_stream(grant)
+    except RedisError as error:
+        # Its place expires by itself a few heartbeats from now.
+        logger.warning("Could not close stream %s: %r", grant.connection_id, error)
+
+
+def _unavailable() -> StreamRefused:
+    return StreamRefused(503, "Streaming is unavailable right now; try again shortly.")
+
+
+async def _session_uid(user) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return await sync_to_async(uid_for_login)(user.username)

@@ -1,0 +1,87 @@
+"""Clients for the streaming endpoints, and waits for another process's cleanup."""
+
+import json
+import socket
+import time
+from urllib.parse import urlsplit
+
+from streaming.keys import STATUS_CHANNEL
+from streaming.services import stream_stats
+
+
+class ChunkedResponse:
+    """An HTTP/1.1 request on a raw socket, its response read chunk by chunk as sent."""
+
+    def __init__(self, base_url: str, method: str, path: str, *, body=b"", headers=None) -> None:
+        url = urlsplit(base_url)
+        self.sock = socket.create_connection((url.hostname, url.port), timeout=10)
+        head = {"Host": url.netloc, **(headers or {})}
+        if body:
+            head.setdefault("Content-Type", "application/x-www-form-urlencoded")
+            head["Content-Length"] = str(len(body))
+        lines = [f"{method} {path} HTTP/1.1", *(f"{k}: {v}" for k, v in head.items())]
+        self.sock.sendall("\r\n".join(lines).encode() + b"\r\n\r\n" + body)
+        self.buffer = b""
+        status_line, *header_lines = self._read_until(b"\r\n\r\n").decode().split("\r\n")
+        self.status = int(status_line.split()[1])
+        self.headers = {
+            name.lower(): value.strip()
+            for name, _, value in (line.partition(":") for line in header_lines)
+        }
+
+    def _read_until(self, marker: bytes) -> bytes:
+        while marker not in self.buffer:
+            data = self.sock.recv(65536)
+            if not data:
+                raise ConnectionError("the server closed the connection")
+            self.buffer += data
+        found, self.buffer = self.buffer.split(marker, 1)
+        return found
+
+    def _read_exactly(self, size: int) -> bytes:
+        while len(self.buffer) < size:
+            data = self.sock.recv(65536)
+            if not data:
+                raise ConnectionError("the server closed the connection")
+            self.buffer += data
+        found, self.buffer = self.buffer[:size], self.buffer[size:]
+        return found
+
+    def next_chunk(self, timeout: float = 10) -> bytes:
+        """The next chunk's data (b"" for the last one)."""
+        self.sock.settimeout(timeout)
+        size = int(self._read_until(b"\r\n"), 16)
+        data = self._read_exactly(size)
+        assert self._read_exactly(2) == b"\r\n"
+        return data
+
+    def next_event(self, timeout: float = 10) -> dict:
+        """The next chunk, which must be exactly one JSON line."""
+        chunk = self.next_chunk(timeout)
+        assert chunk.endswith(b"\r\n") and chunk.count(b"\n") == 1, chunk
+        return json.loads(chunk)
+
+    def json(self) -> dict:
+        """The whole body of a non-streaming (error) response."""
+        return json.loads(self._read_exactly(int(self.headers["content-length"])))
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def subscribers(redis_conn) -> int:
+    return dict(redis_conn.pubsub_numsub(STATUS_CHANNEL))[STATUS_CHANNEL]
+
+
+def wait_until(condition, timeout: float = 15, message: str = "condition") -> None:
+    """Polls `condition` (cleanup in another process happens a moment after a close)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{message} still false after {timeout}s")
+        time.sleep(0.05)
+
+
+def wait_for_no_streams(redis_conn) -> None:
+    wait_until(lambda: subscribers(redis_conn) == 0, message="no subscriber left")
+    wait_until(lambda: stream_stats()["clients"] == 0, message="no client left")

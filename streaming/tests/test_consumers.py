@@ -1,0 +1,115 @@
+"""The consumers in this process (channels' communicators), where its tasks can be counted
+and a client's pace controlled."""
+
+import asyncio
+import json
+
+from channels.testing import ApplicationCommunicator, WebsocketCommunicator
+from django.test import override_settings
+
+from socialsite.asgi import application
+from streaming.hub import get_hub
+from streaming.services import stream_stats
+from timeline.services import post_status
+
+from .clients import subscribers
+
+
+def http_scope(path: str, query: str, method: str = "GET") -> dict:
+    return {
+        "type": "http",
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+
+
+async def open_http_stream(query: str) -> ApplicationCommunicator:
+    communicator = ApplicationCommunicator(application, http_scope("/statuses/sample.json", query))
+    await communicator.send_input({"type": "http.request", "body": b""})
+    assert (await communicator.receive_output(5))["status"] == 200
+    assert (await communicator.receive_output(5))["body"] == b""
+    return communicator
+
+
+async def test_a_closed_http_stream_leaves_no_task_no_subscription_and_no_client(
+    alice_key, redis_conn
+):
+    tasks_before = len(asyncio.all_tasks())
+    communicators = [await open_http_stream(f"identifier={alice_key}") for _ in range(2)]
+    assert subscribers(redis_conn) == 1
+    assert len(asyncio.all_tasks()) > tasks_before
+    for communicator in communicators:
+        await communicator.send_input({"type": "http.disconnect"})
+        await communicator.wait()
+    assert len(asyncio.all_tasks()) == tasks_before
+    assert subscribers(redis_conn) == 0
+    assert stream_stats()["clients"] == 0
+    assert not get_hub().listeners
+
+
+async def test_a_closed_socket_leaves_no_task_no_subscription_and_no_client(alice_key, redis_conn):
+    tasks_before = len(asyncio.all_tasks())
+    communicator = WebsocketCommunicator(
+        application, f"/statuses/sample.json?identifier={alice_key}"
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    assert subscribers(redis_conn) == 1
+    await communicator.disconnect()
+    assert len(asyncio.all_tasks()) == tasks_before
+    assert subscribers(redis_conn) == 0
+    assert stream_stats()["clients"] == 0
+
+
+async def test_a_silent_http_stream_sends_keepalive_newlines(alice_key):
+    with override_settings(STREAM_KEEPALIVE_SECONDS=0.05):
+        communicator = await open_http_stream(f"identifier={alice_key}")
+        for _ in range(2):
+            keepalive = await communicator.receive_output(5)
+            assert (keepalive["body"], keepalive["more_body"]) == (b"\r\n", True)
+        await communicator.send_input({"type": "http.disconnect"})
+        await communicator.wait()
+
+
+async def test_a_client_too_slow_for_its_stream_is_dropped_while_another_gets_everything(
+    alice, alice_key
+):
+    """The first line's send never completes until released, as if the client's
+    connection were stuck; the stream's queue fills and the hub drops it."""
+    sent, released = [], asyncio.Event()
+
+    async def stuck_send(message):
+        sent.append(message)
+        if message.get("body"):
+            await released.wait()
+
+    inputs = asyncio.Queue()
+    await inputs.put({"type": "http.request", "body": b""})
+    scope = http_scope("/statuses/sample.json", f"identifier={alice_key}&percent=100")
+    with override_settings(STREAM_QUEUE_SIZE=2):
+        app = asyncio.create_task(application(scope, inputs.get, stuck_send))
+        while len(sent) < 2:  # the headers and the empty first part
+            await asyncio.sleep(0.01)
+        other = await get_hub().join(lambda event: True)
+        for n in range(5):
+            post_status(alice, f"status {n}")
+            async with asyncio.timeout(5):
+                assert json.loads(await other.lines.get())["message"] == f"status {n}"
+        released.set()
+        while sent[-1].get("more_body", True):
+            await asyncio.sleep(0.01)
+        await get_hub().leave(other)
+    first, last = json.loads(sent[2]["body"]), json.loads(sent[-1]["body"])
+    assert first["message"] == "status 0"
+    assert last["disconnect"]["code"] == 4008
+    assert "fell more than 2 events behind" in last["disconnect"]["reason"]
+    await inputs.put({"type": "http.disconnect"})
+    await app
+    assert stream_stats()["clients"] == 0

@@ -1,0 +1,185 @@
+import asyncio
+
+import pytest
+from django.test import override_settings
+
+from accounts.keys import user_key
+from accounts.services import create_user
+from streaming import keys, services
+from streaming.services import StreamRefused
+
+
+@pytest.fixture
+def alice():
+    return create_user("alice", "Alice")
+
+
+def test_a_new_key_is_listed_with_its_name_but_stored_only_as_a_hash(alice, redis_conn):
+    key = services.create_stream_key(alice, "  my bot ")
+    [listed] = services.list_stream_keys(alice)
+    assert listed["name"] == "my bot"
+    assert listed["last_used"] is None
+    assert listed["id"] in key
+    stored = redis_conn.hgetall(keys.stream_key_key(alice, listed["id"]))
+    assert key not in stored.values()
+    assert all(key not in redis_conn.dump(k).decode("latin-1") for k in redis_conn.scan_iter())
+
+
+def test_keys_resolve_to_their_owner_until_revoked(alice):
+    key = services.create_stream_key(alice)
+    assert services.uid_for_stream_key(key) == alice
+    [listed] = services.list_stream_keys(alice)
+    assert services.revoke_stream_key(alice, listed["id"]) is True
+    assert services.uid_for_stream_key(key) is None
+    assert services.list_stream_keys(alice) == []
+
+
+def test_revoking_someone_elses_or_an_unknown_key_changes_nothing(alice):
+    bob = create_user("bob", "Bob")
+    key = services.create_stream_key(alice)
+    [listed] = services.list_stream_keys(alice)
+    assert services.revoke_stream_key(bob, listed["id"]) is False
+    assert services.revoke_stream_key(alice, "nonsense") is False
+    assert services.uid_for_stream_key(key) == alice
+
+
+@pytest.mark.parametrize(
+    "key", ["", "nonsense", "ssk_1_000000000000_" + "x" * 32, "ssk_1_abc_def", None]
+)
+def test_made_up_keys_resolve_to_nobody(alice, key):
+    services.create_stream_key(alice)
+    assert services.uid_for_stream_key(key) is None
+
+
+def test_a_tampered_key_resolves_to_nobody(alice):
+    key = services.create_stream_key(alice)
+    tampered = key[:-1] + ("A" if key[-1] != "A" else "B")
+    assert services.uid_for_stream_key(tampered) is None
+
+
+def test_keys_list_newest_first(alice):
+    services.create_stream_key(alice, "first")
+    services.create_stream_key(alice, "second")
+    assert [k["name"] for k in services.list_stream_keys(alice)] == ["second", "first"]
+
+
+def test_a_name_over_50_characters_is_refused_and_nothing_is_made(alice):
+    with pytest.raises(ValueError, match="at most 50"):
+        services.create_stream_key(alice, "x" * 51)
+    assert services.list_stream_keys(alice) == []
+
+
+def test_an_unknown_user_gets_no_key(redis_conn):
+    with pytest.raises(ValueError, match="No such user"):
+        services.create_stream_key(999)
+    assert redis_conn.dbsize() == 0
+
+
+@override_settings(STREAM_KEYS_PER_USER=2)
+def test_a_user_has_a_limited_number_of_keys(alice):
+    services.create_stream_key(alice)
+    services.create_stream_key(alice)
+    with pytest.raises(ValueError, match="revoke one first"):
+        services.create_stream_key(alice)
+    assert len(services.list_stream_keys(alice)) == 2
+
+
+async def test_opening_a_stream_records_its_use_and_counts_it(alice):
+    key = services.create_stream_key(alice)
+    grant = await services.open_stream(key=key, uid=None)
+    assert grant.uid == alice
+    assert services.stream_stats()["clients"] == 1
+    assert services.list_stream_keys(alice)[0]["last_used"] is not None
+    await services.close_stream(grant)
+    assert services.stream_stats()["clients"] == 0
+
+
+async def test_a_key_opens_at_most_its_limit_of_streams_at_once(alice):
+    key = services.create_stream_key(alice)
+    first = await services.open_stream(key=key, uid=None)
+    await services.open_stream(key=key, uid=None)
+    with pytest.raises(StreamRefused) as refused:
+        await services.open_stream(key=key, uid=None)
+    assert refused.value.status == 429
+    await services.close_stream(first)
+    await services.open_stream(key=key, uid=None)
+
+
+async def test_the_limit_is_per_key(alice):
+    one, two = services.create_stream_key(alice), services.create_stream_key(alice)
+    with override_settings(STREAM_CONNECTIONS_PER_KEY=1):
+        await services.open_stream(key=one, uid=None)
+        await services.open_stream(key=two, uid=None)
+
+
+async def test_streams_a_dead_process_stopped_renewing_free_their_places(alice):
+    key = services.create_stream_key(alice)
+    with override_settings(STREAM_HEARTBEAT_SECONDS=0.05, STREAM_CONNECTIONS_PER_KEY=1):
+        await services.open_stream(key=key, uid=None)
+        with pytest.raises(StreamRefused):
+            await services.open_stream(key=key, uid=None)
+        await asyncio.sleep(0.3)
+        await services.open_stream(key=key, uid=None)
+        assert services.stream_stats()["clients"] == 1
+
+
+async def test_renewed_streams_keep_their_places(alice):
+    key = services.create_stream_key(alice)
+    with override_settings(STREAM_HEARTBEAT_SECONDS=0.05, STREAM_CONNECTIONS_PER_KEY=1):
+        grant = await services.open_stream(key=key, uid=None)
+        for _ in range(6):
+            await asyncio.sleep(0.05)
+            assert await services.keep_streams([grant]) == [None]
+        with pytest.raises(StreamRefused):
+            await services.open_stream(key=key, uid=None)
+
+
+@pytest.mark.parametrize("key", ["nonsense", "ssk_1_000000000000_" + "x" * 32])
+async def test_unknown_keys_are_refused_with_401(alice, key):
+    with pytest.raises(StreamRefused) as refused:
+        await services.open_stream(key=key, uid=None)
+    assert refused.value.status == 401
+
+
+async def test_no_key_and_no_session_is_refused_with_401():
+    with pytest.raises(StreamRefused) as refused:
+        await services.open_stream(key=None, uid=None)
+    assert refused.value.status == 401
+
+
+async def test_a_suspended_user_can_not_stream_by_key_or_session(alice, redis_conn):
+    key = services.create_stream_key(alice)
+    redis_conn.hset(user_key(alice), "suspended", "1")
+    for credentials in [{"key": key, "uid": None}, {"key": None, "uid": alice}]:
+        with pytest.raises(StreamRefused) as refused:
+            await services.open_stream(**credentials)
+        assert refused.value.status == 403
+    assert services.stream_stats()["clients"] == 0
+
+
+async def test_renewing_reports_a_revoked_key_and_a_suspension(alice, redis_conn):
+    key = services.create_stream_key(alice)
+    other_key = services.create_stream_key(alice)
+    by_key = await services.open_stream(key=key, uid=None)
+    by_other_key = await services.open_stream(key=other_key, uid=None)
+    by_session = await services.open_stream(key=None, uid=alice)
+    grants = [by_key, by_other_key, by_session]
+    services.revoke_stream_key(alice, by_key.key_id)
+    renewed = await services.keep_streams(grants)
+    assert [refused and refused.status for refused in renewed] == [401, None, None]
+    redis_conn.hset(user_key(alice), "suspended", "1")
+    renewed = await services.keep_streams(grants)
+    assert [refused.status for refused in renewed] == [401, 403, 403]
+
+
+async def test_followed_uids_are_everyone_the_user_follows(alice):
+    from timeline.services import follow_user
+
+    bob, carol = create_user("bob", "Bob"), create_user("carol", "Carol")
+    follow_user(alice, bob)
+    follow_user(alice, carol)
+    assert sorted(await services.followed_uids(alice)) == [bob, carol]
+
+
+def test_stream_stats_start_at_zero():
+    assert services.stream_stats() == {"clients": 0, "subscriptions": 0}

@@ -1,0 +1,42 @@
+"""Stream keys on the settings page: create (shown once), revoke."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from accounts.services import ensure_profile
+
+from . import services
+from .forms import StreamKeyForm
+
+
+@require_POST
+@login_required
+@never_cache
+def create_key(request: HttpRequest) -> HttpResponse:
+    """Makes a stream key and shows it, this once (never cached: it is a secret)."""
+    form = StreamKeyForm(request.POST)
+    if form.is_valid():
+        name = form.cleaned_data["name"]
+        try:
+            key = services.create_stream_key(ensure_profile(request.user), name)
+        except ValueError as error:
+            form.add_error("name", str(error))
+        else:
+            return render(request, "streaming/key_created.html", {"key": key, "name": name})
+    for errors in form.errors.values():
+        messages.error(request, " ".join(errors))
+    return redirect("accounts:settings")
+
+
+@require_POST
+@login_required
+def revoke_key(request: HttpRequest, key_id: str) -> HttpResponse:
+    if services.revoke_stream_key(ensure_profile(request.user), key_id):
+        messages.success(request, "The stream key is revoked; streams using it are ending.")
+    else:
+        messages.error(request, "You have no such stream key.")
+    return redirect("accounts:settings")

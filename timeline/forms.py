@@ -1,0 +1,49 @@
+from django import forms
+from django.conf import settings
+
+from . import services
+
+
+class StatusForm(forms.Form):
+    # Not stripped or length-limited here: services.check_message says what is wrong.
+    message = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 3,
+                "maxlength": settings.STATUS_MAX_LENGTH,
+                "placeholder": "What's happening?",
+                "aria-label": "Your status",
+            }
+        ),
+    )
+    location = forms.CharField(
+        required=False,
+        help_text="Optional: latitude,longitude, e.g. 48.8584,2.2945",
+        widget=forms.TextInput(attrs={"placeholder": "lat,lon (optional)"}),
+    )
+
+    def clean_message(self) -> str:
+        try:
+            return services.check_message(self.cleaned_data["message"].strip())
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean_location(self) -> str | None:
+        """ "lat,lon" in degrees, stored as two plain numbers; None when left blank."""
+        location = self.cleaned_data["location"]
+        if not location:
+            return None
+        try:
+            lat, lon = (float(part) for part in location.split(","))
+        except ValueError:
+            raise forms.ValidationError(
+                'A location is "latitude,longitude", e.g. 48.8584,2.2945.'
+            ) from None
+        # float() accepts "nan" and "inf": both fail these comparisons.
+        if not -90 <= lat <= 90:
+            raise forms.ValidationError("Latitude is between -90 and 90.")
+        if not -180 <= lon <= 180:
+            raise forms.ValidationError("Longitude is between -180 and 180.")
+        return f"{lat},{lon}"

@@ -1,0 +1,366 @@
+import html
+import re
+import time
+
+import pytest
+from django.test import override_settings
+from django.utils.html import strip_tags
+
+from accounts.services import get_user
+from timeline import keys, services
+
+
+def page_text(response) -> str:
+    return response.content.decode()
+
+
+def shows(response, text: str) -> bool:
+    """Whether a reader sees `text` on the page (tags gone, whitespace collapsed)."""
+    return text in " ".join(html.unescape(strip_tags(page_text(response))).split())
+
+
+def status_ids(response) -> list[int]:
+    return [int(i) for i in re.findall(r'data-status-id="(\d+)"', page_text(response))]
+
+
+@pytest.fixture
+def alice(member):
+    return member("alice")
+
+
+@pytest.fixture
+def bob(member):
+    return member("bob")
+
+
+# Home and global timelines
+
+
+def test_a_visitor_gets_the_welcome_and_the_global_timeline(client, alice):
+    sid = services.post_status(alice.uid, "hello world")
+    response = client.get("/")
+    assert response.status_code == 200
+    assert shows(response, "Sign up")
+    assert status_ids(response) == [sid]
+    assert 'id="timeline"' not in page_text(response)
+
+
+def test_a_member_gets_their_home_timeline_with_the_post_box(alice, bob):
+    services.follow_user(bob.uid, alice.uid)
+    sid = services.post_status(alice.uid, "for my followers")
+    response = bob.client.get("/")
+    assert response.status_code == 200
+    assert 'id="timeline"' in page_text(response)
+    assert 'action="/statuses/"' in page_text(response)
+    assert sid in status_ids(response)
+
+
+def test_the_global_timeline_shows_everyones_newest_first(client, alice, bob):
+    first = services.post_status(alice.uid, "first")
+    second = services.post_status(bob.uid, "second")
+    response = client.get("/timeline/")
+    assert response.status_code == 200
+    assert status_ids(response) == [second, first]
+
+
+def test_an_empty_home_says_what_to_do(alice):
+    response = alice.client.get("/")
+    assert response.status_code == 200
+    assert shows(response, "Your home timeline is empty.")
+
+
+# Posting
+
+
+def test_posting_stores_the_status_and_shows_it_on_home(alice, redis_conn):
+    response = alice.client.post("/statuses/", {"message": "  my first status  "}, follow=True)
+    assert response.status_code == 200
+    assert shows(response, "Posted.")
+    (status,) = services.get_status_messages(alice.uid)
+    assert status["message"] == "my first status"
+    assert "location" not in status
+    assert status_ids(response) == [status["id"]]
+    assert get_user(alice.uid)["posts"] == 1
+
+
+def test_posting_with_a_location_stores_it(alice):
+    alice.client.post("/statuses/", {"message": "here", "location": " 48.8584, 2.2945 "})
+    (status,) = services.get_status_messages(alice.uid)
+    assert status["location"] == "48.8584,2.2945"
+
+
+def nothing_was_posted(member, redis_conn) -> bool:
+    return get_user(member.uid)["posts"] == 0 and redis_conn.get(keys.STATUS_ID_COUNTER) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        ("", "A status can't be empty."),
+        ("   \n ", "A status can't be empty."),
+        ("x" * 281, "A status is at most 280 characters."),
+    ],
+)
+def test_an_empty_blank_or_too_long_message_is_refused(alice, redis_conn, message, error):
+    response = alice.client.post("/statuses/", {"message": message})
+    assert response.status_code == 400
+    assert shows(response, error)
+    assert nothing_was_posted(alice, redis_conn)
+
+
+def test_a_280_character_message_is_posted(alice):
+    alice.client.post("/statuses/", {"message": "é" * 280})
+    assert len(services.get_status_messages(alice.uid)) == 1
+
+
+@pytest.mark.parametrize(
+    ("location", "error"),
+    [
+        ("paris", 'A location is "latitude,longitude"'),
+        ("1,2,3", 'A location is "latitude,longitude"'),
+        ("91,0", "Latitude is between -90 and 90."),
+        ("nan,0", "Latitude is between -90 and 90."),
+        ("0,-180.5", "Longitude is between -180 and 180."),
+        ("0,inf", "Longitude is between -180 and 180."),
+    ],
+)
+def test_a_bad_location_is_refused(alice, redis_conn, location, error):
+    response = alice.client.post("/statuses/", {"message": "hi", "location": location})
+    assert response.status_code == 400
+    assert shows(response, error)
+    assert nothing_was_posted(alice, redis_conn)
+
+
+def test_posting_while_logged_out_goes_to_the_login_page(client, redis_conn):
+    response = client.post("/statuses/", {"message": "anonymous"})
+    assert response.status_code == 302
+    assert response.url == "/accounts/login/?next=/"
+    assert redis_conn.get(keys.STATUS_ID_COUNTER) is None
+
+
+def test_the_post_url_only_takes_posts(alice):
+    assert alice.client.get("/statuses/").status_code == 405
+
+
+# One status, and deleting
+
+
+def test_a_status_has_its_own_page(client, alice):
+    sid = services.post_status(alice.uid, "look at me")
+    response = client.get(f"/statuses/{sid}/")
+    assert response.status_code == 200
+    assert status_ids(response) == [sid]
+    assert shows(response, "look at me")
+
+
+def test_an_unknown_status_is_not_found(client):
+    response = client.get("/statuses/42/")
+    assert response.status_code == 404
+    assert shows(response, "There is no status 42")
+
+
+def test_the_author_sees_a_delete_button_and_others_do_not(alice, bob):
+    sid = services.post_status(alice.uid, "mine")
+    assert f'action="/statuses/{sid}/delete/"' in page_text(alice.client.get(f"/statuses/{sid}/"))
+    assert "/delete/" not in page_text(bob.client.get(f"/statuses/{sid}/"))
+
+
+def test_the_author_can_delete_their_status(alice):
+    sid = services.post_status(alice.uid, "oops")
+    response = alice.client.post(f"/statuses/{sid}/delete/", {"next": f"/statuses/{sid}/"})
+    # Not back to the page of the status that is gone.
+    assert response.url == "/"
+    assert services.get_status(sid) is None
+    assert get_user(alice.uid)["posts"] == 0
+    assert shows(alice.client.get("/"), "Your status is deleted.")
+
+
+def test_deleting_someone_elses_status_is_forbidden_and_keeps_it(alice, bob):
+    sid = services.post_status(alice.uid, "not yours")
+    response = bob.client.post(f"/statuses/{sid}/delete/")
+    assert response.status_code == 403
+    assert shows(response, "You can only delete your own statuses.")
+    assert services.get_status(sid)["message"] == "not yours"
+    assert get_user(alice.uid)["posts"] == 1
+
+
+def test_deleting_while_logged_out_goes_to_the_login_page(client, alice):
+    sid = services.post_status(alice.uid, "safe")
+    response = client.post(f"/statuses/{sid}/delete/")
+    assert response.status_code == 302
+    assert response.url == f"/accounts/login/?next=/statuses/{sid}/"
+    assert services.get_status(sid)
+
+
+def test_deleting_an_unknown_status_is_not_found(alice):
+    assert alice.client.post("/statuses/42/delete/").status_code == 404
+
+
+# Profiles and following
+
+
+def test_a_profile_shows_counts_statuses_and_a_follow_button(alice, bob):
+    sid = services.post_status(alice.uid, "about me")
+    response = bob.client.get("/u/alice/")
+    assert response.status_code == 200
+    assert status_ids(response) == [sid]
+    assert shows(response, "1 status")
+    assert shows(response, "0 followers")
+    assert 'action="/u/alice/follow/"' in page_text(response)
+
+
+def test_a_profile_is_found_whatever_the_case_of_the_login(client, alice):
+    assert client.get("/u/ALICE/").status_code == 200
+
+
+def test_your_own_profile_has_no_follow_button(alice):
+    response = alice.client.get("/u/alice/")
+    assert "/follow/" not in page_text(response)
+
+
+def test_a_profile_you_follow_offers_unfollow_and_followers_in_common(alice, bob, member):
+    carol = member("carol")
+    services.follow_user(bob.uid, carol.uid)
+    services.follow_user(carol.uid, alice.uid)
+    services.follow_user(bob.uid, alice.uid)
+    response = bob.client.get("/u/alice/")
+    assert 'action="/u/alice/unfollow/"' in page_text(response)
+    assert shows(response, "Followed by people you follow:")
+    assert 'href="/u/carol/"' in page_text(response)
+
+
+def test_an_unknown_user_is_not_found(client):
+    response = client.get("/u/nobody/")
+    assert response.status_code == 404
+    assert shows(response, "There is no user @nobody.")
+
+
+def test_following_and_unfollowing_change_the_graph_and_the_home_timeline(alice, bob):
+    sid = services.post_status(alice.uid, "follow me")
+    response = bob.client.post("/u/alice/follow/", follow=True)
+    assert shows(response, "You now follow @alice.")
+    assert services.is_following(bob.uid, alice.uid)
+    assert get_user(alice.uid)["followers"] == 1
+    assert status_ids(bob.client.get("/")) == [sid]
+
+    response = bob.client.post("/u/alice/unfollow/", follow=True)
+    assert shows(response, "You no longer follow @alice.")
+    assert not services.is_following(bob.uid, alice.uid)
+    assert get_user(alice.uid)["followers"] == 0
+    assert status_ids(bob.client.get("/")) == []
+
+
+def test_following_goes_back_to_a_next_page_on_this_site_only(alice, bob):
+    assert bob.client.post("/u/alice/follow/", {"next": "/timeline/"}).url == "/timeline/"
+    response = bob.client.post("/u/alice/unfollow/", {"next": "https://evil.example/"})
+    assert response.url == "/u/alice/"
+
+
+def test_following_twice_says_so_and_changes_nothing(alice, bob):
+    services.follow_user(bob.uid, alice.uid)
+    response = bob.client.post("/u/alice/follow/", follow=True)
+    assert shows(response, "You already follow @alice.")
+    assert get_user(alice.uid)["followers"] == 1
+    assert get_user(bob.uid)["following"] == 1
+
+
+def test_unfollowing_someone_you_do_not_follow_says_so(alice, bob):
+    response = bob.client.post("/u/alice/unfollow/", follow=True)
+    assert shows(response, "You weren't following @alice.")
+    assert get_user(bob.uid)["following"] == 0
+
+
+def test_following_yourself_is_refused_and_changes_nothing(alice):
+    response = alice.client.post("/u/alice/follow/")
+    assert response.status_code == 400
+    assert shows(response, "You can't follow yourself.")
+    assert get_user(alice.uid)["followers"] == get_user(alice.uid)["following"] == 0
+
+
+def test_following_an_unknown_user_is_not_found(alice):
+    response = alice.client.post("/u/nobody/follow/")
+    assert response.status_code == 404
+    assert shows(response, "There is no user @nobody.")
+    assert get_user(alice.uid)["following"] == 0
+
+
+def test_following_while_logged_out_goes_to_the_login_page(client, alice):
+    response = client.post("/u/alice/follow/")
+    assert response.status_code == 302
+    assert response.url == "/accounts/login/?next=/u/alice/"
+    assert get_user(alice.uid)["followers"] == 0
+
+
+def test_followers_and_following_pages_list_people(client, alice, bob, member):
+    carol = member("carol")
+    services.follow_user(bob.uid, alice.uid)
+    services.follow_user(carol.uid, alice.uid)
+    followers = client.get("/u/alice/followers/")
+    assert followers.status_code == 200
+    assert shows(followers, "People following @alice")
+    assert re.findall(r'href="/u/(\w+)/"><strong>', page_text(followers)) == ["carol", "bob"]
+    following = client.get("/u/bob/following/")
+    assert shows(following, "People @bob follows")
+    assert re.findall(r'href="/u/(\w+)/"><strong>', page_text(following)) == ["alice"]
+    assert client.get("/u/nobody/followers/").status_code == 404
+
+
+# Pages of a timeline
+
+
+@override_settings(STATUSES_PER_PAGE=2)
+def test_timelines_page_with_newer_and_older_links(client, alice):
+    sids = [services.post_status(alice.uid, f"status {n}") for n in range(5)]
+    first = client.get("/timeline/")
+    assert status_ids(first) == sids[:2:-1]
+    assert 'href="?page=2"' in page_text(first)
+    assert "Newer" not in page_text(first)
+    last = client.get("/u/alice/?page=3")
+    assert status_ids(last) == [sids[0]]
+    assert 'href="?page=2"' in page_text(last)
+    assert "Older" not in page_text(last)
+
+
+@pytest.mark.parametrize("url", ["/timeline/?page=4", "/u/alice/?page=4", "/?page=9"])
+@override_settings(STATUSES_PER_PAGE=2)
+def test_a_page_past_the_end_is_not_found(alice, url):
+    for n in range(5):
+        services.post_status(alice.uid, f"status {n}")
+    response = alice.client.get(url)
+    assert response.status_code == 404
+    assert shows(response, "There is no page")
+
+
+@pytest.mark.parametrize("number", ["0", "-1", "abc", "1.5", "99999999999999999999"])
+def test_a_page_number_that_is_not_one_is_not_found(client, number):
+    response = client.get(f"/timeline/?page={number}")
+    assert response.status_code == 404
+    assert shows(response, "is not a page number")
+
+
+def test_an_empty_first_page_is_fine(client, alice):
+    assert client.get("/u/alice/?page=1").status_code == 200
+    assert client.get("/u/alice/followers/?page=2").status_code == 404
+
+
+# Showing a status
+
+
+def test_status_text_is_escaped_and_mentions_and_links_are_clickable(client, alice):
+    services.post_status(
+        alice.uid, "<script>alert(1)</script> hi @bob, see https://example.org/a?b=1&c=2"
+    )
+    text = page_text(client.get("/timeline/"))
+    assert "<script>alert(1)" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert '<a class="mention" href="/u/bob/">@bob</a>' in text
+    assert 'href="https://example.org/a?b=1&amp;c=2"' in text
+
+
+def test_times_are_relative_with_the_exact_time_in_the_markup(client, alice, redis_conn):
+    sid = services.post_status(alice.uid, "a while ago")
+    redis_conn.hset(keys.status_key(sid), "posted", time.time() - 3 * 60 - 5)
+    text = page_text(client.get(f"/statuses/{sid}/"))
+    assert re.search(
+        r'<time datetime="\d{4}-\d\d-\d\dT[^"]+" title="[^"]+ UTC">3\xa0minutes ago</time>', text
+    )

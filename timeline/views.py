@@ -1,0 +1,193 @@
+import re
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.auth import current_uid
+from accounts.services import get_user_by_login
+from socialsite.views import error_page
+
+from . import services
+from .forms import StatusForm
+
+# Nine digits keep (page - 1) * count far inside Redis's 64-bit range offsets.
+PAGE_NUMBER = re.compile(r"[1-9][0-9]{0,8}")
+USERS_PER_PAGE = 50
+
+
+def page_number(request: HttpRequest) -> int:
+    raw = request.GET.get("page", "1")
+    if not PAGE_NUMBER.fullmatch(raw):
+        raise Http404(f"{raw!r} is not a page number: pages are numbered 1, 2, 3…")
+    return int(raw)
+
+
+def require_page(number: int, shown: list, has_more: bool) -> None:
+    """Page 1 may be empty (a new timeline); a later page must show or promise something."""
+    if number > 1 and not shown and not has_more:
+        raise Http404(f"There is no page {number} here.")
+
+
+def next_url(request: HttpRequest, default: str) -> str:
+    """Where a form asked to go back to (`next`), if it's on this site; else `default`."""
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return default
+
+
+def login_first(then: Callable[..., str]):
+    """For POST-only views: visitors go to the login page, then to `then(**url_kwargs)`
+    (a page they can GET), rather than be bounced back to a POST-only URL."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request: HttpRequest, **kwargs) -> HttpResponse:
+            if not request.user.is_authenticated:
+                messages.info(request, "Log in first.")
+                return redirect_to_login(then(**kwargs))
+            return view(request, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+def _home(request: HttpRequest, uid: int, form: StatusForm, status: int = 200) -> HttpResponse:
+    number = page_number(request)
+    page = services.timeline_page(uid, "home", number, settings.STATUSES_PER_PAGE)
+    require_page(number, page.statuses, page.has_older)
+    return render(request, "timeline/home.html", {"page": page, "form": form}, status=status)
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """Your home timeline and the post box; for visitors, a welcome and the global timeline."""
+    uid = current_uid(request)
+    if uid is not None:
+        return _home(request, uid, StatusForm())
+    return _global(request, "timeline/welcome.html")
+
+
+def _global(request: HttpRequest, template: str) -> HttpResponse:
+    number = page_number(request)
+    page = services.global_timeline_page(number, settings.STATUSES_PER_PAGE)
+    require_page(number, page.statuses, page.has_older)
+    return render(request, template, {"page": page})
+
+
+@require_GET
+def global_timeline(request: HttpRequest) -> HttpResponse:
+    return _global(request, "timeline/global.html")
+
+
+@require_POST
+@login_first(lambda: reverse("home"))
+def post_status(request: HttpRequest) -> HttpResponse:
+    uid = current_uid(request)
+    form = StatusForm(request.POST)
+    if not form.is_valid():
+        return _home(request, uid, form, status=400)
+    services.post_status(uid, form.cleaned_data["message"], location=form.cleaned_data["location"])
+    messages.success(request, "Posted.")
+    return redirect(next_url(request, reverse("home")))
+
+
+@require_GET
+def status_detail(request: HttpRequest, status_id: int) -> HttpResponse:
+    status = services.get_status(status_id)
+    if status is None:
+        raise Http404(f"There is no status {status_id}: it may have been deleted.")
+    return render(request, "timeline/status.html", {"status": status})
+
+
+@require_POST
+@login_first(lambda status_id: reverse("status", args=[status_id]))
+def delete_status(request: HttpRequest, status_id: int) -> HttpResponse:
+    deleted = services.delete_status(current_uid(request), status_id)
+    if deleted is None:
+        raise Http404(f"There is no status {status_id}: it may have been deleted already.")
+    if not deleted:
+        raise PermissionDenied("You can only delete your own statuses.")
+    messages.success(request, "Your status is deleted.")
+    back = next_url(request, reverse("home"))
+    return redirect(reverse("home") if back == reverse("status", args=[status_id]) else back)
+
+
+@require_GET
+def profile(request: HttpRequest, login: str) -> HttpResponse:
+    """A user's statuses, counts, follow button and the followers you have in common."""
+    number = page_number(request)
+    view = services.profile_page(login, current_uid(request), number, settings.STATUSES_PER_PAGE)
+    if view is None:
+        raise Http404(f"There is no user @{login}.")
+    require_page(number, view.page.statuses, view.page.has_older)
+    return render(request, "timeline/profile.html", {"view": view, "page": view.page})
+
+
+def _other_user(login: str) -> dict:
+    user = get_user_by_login(login)
+    if user is None:
+        raise Http404(f"There is no user @{login}.")
+    return user
+
+
+@require_POST
+@login_first(lambda login: reverse("profile", args=[login]))
+def follow(request: HttpRequest, login: str) -> HttpResponse:
+    other = _other_user(login)
+    try:
+        followed = services.follow_user(current_uid(request), other["id"])
+    except ValueError as error:
+        return error_page(request, 400, str(error))
+    if followed:
+        messages.success(request, f"You now follow @{other['login']}.")
+    else:
+        messages.info(request, f"You already follow @{other['login']}.")
+    return redirect(next_url(request, reverse("profile", args=[other["login"]])))
+
+
+@require_POST
+@login_first(lambda login: reverse("profile", args=[login]))
+def unfollow(request: HttpRequest, login: str) -> HttpResponse:
+    other = _other_user(login)
+    if services.unfollow_user(current_uid(request), other["id"]):
+        messages.success(request, f"You no longer follow @{other['login']}.")
+    else:
+        messages.info(request, f"You weren't following @{other['login']}.")
+    return redirect(next_url(request, reverse("profile", args=[other["login"]])))
+
+
+def _people(request: HttpRequest, login: str, list_page, title: str) -> HttpResponse:
+    person = _other_user(login)
+    number = page_number(request)
+    people, has_more = list_page(person["id"], number, USERS_PER_PAGE)
+    require_page(number, people, has_more)
+    context = {
+        "title": title.format(login=person["login"]),
+        "person": person,
+        "people": people,
+        "number": number,
+        "has_newer": number > 1,
+        "has_older": has_more,
+    }
+    return render(request, "timeline/people.html", context)
+
+
+@require_GET
+def followers(request: HttpRequest, login: str) -> HttpResponse:
+    return _people(request, login, services.followers_page, "People following @{login}")
+
+
+@require_GET
+def following(request: HttpRequest, login: str) -> HttpResponse:
+    return _people(request, login, services.following_page, "People @{login} follows")
