@@ -10,7 +10,7 @@ from django.conf import settings
 
 from accounts.keys import SUSPENDED_USERS, user_key
 from accounts.services import AccountSuspended, get_users, uid_for_login
-from socialsite.redis import get_redis
+from socialsite.redis import PackedPipeline, get_redis
 from streaming import events
 from streaming.keys import STATUS_CHANNEL
 
@@ -107,6 +107,7 @@ def post_status(uid: int, message: str, **data) -> int | None:
     flat = pipe.execute()[-1]
     batch = list(zip(flat[::2], map(float, flat[1::2]), strict=True))
 
+    pipe = PackedPipeline(conn)
     fanout.deliver(pipe, status["id"], status["posted"], (f for f, _ in batch), home_size)
     pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
     pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)

@@ -21,14 +21,14 @@ def wait_for(condition, timeout=20.0):
 
 
 def start_worker(passes: int) -> subprocess.Popen:
-    env = {**os.environ, "POSTS_PER_PASS": str(passes)}
+    env = {**os.environ, "POSTS_PER_PASS": str(passes), "FAN_OUT_JOB_SIZE": str(passes)}
     return subprocess.Popen(
         [sys.executable, "manage.py", "worker"], cwd=settings.BASE_DIR, env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
 
 
-@override_settings(POSTS_PER_PASS=20, JOB_CLAIM_IDLE_MS=50)
+@override_settings(POSTS_PER_PASS=20, FAN_OUT_JOB_SIZE=20, JOB_CLAIM_IDLE_MS=50)
 def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
     author = make_user()
     fans = [make_user() for _ in range(2000)]
