@@ -46,9 +46,12 @@ def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
 
     worker = start_worker(passes=20)
     try:
-        wait_for(lambda: delivered() >= 200)
+        # Followers are served in follow order: one look says 200 have it, and the
+        # worker (fast, and done within a second) is caught early in its run.
+        wait_for(lambda: redis_conn.zscore(keys.home_timeline_key(fans[199]), sid) is not None)
         # Freeze every write so the worker is caught holding a job, then kill it.
         while True:
+            assert worker.poll() is None, "the worker finished before it could be caught"
             redis_conn.execute_command("CLIENT", "PAUSE", 5000, "WRITE")
             held = redis_conn.xpending(keys.JOB_STREAM, keys.JOB_GROUP)["pending"]
             if held:
