@@ -17,6 +17,10 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# Speed and memory figures, each beside a baseline from the same run (see README).
+bench: $(STAMP)
+	$(BIN)/python -m bench $(BENCH_ARGS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -6,6 +6,7 @@ follow/unfollow events, which carry "event" instead of a status's fields. The
 factories validate their arguments against Twitter's limits and raise ValueError
 naming the problem, so a request with bad parameters never opens a stream."""
 
+import functools
 import math
 import random
 import re
@@ -62,18 +63,29 @@ def create_stream_filter(identifier: str, method: str, params: Mapping[str, str]
     return lambda event: any(passes(event) for passes in filters)
 
 
-def sample_filter(identifier: str, percent: int) -> Filter:
+class SampleFilter:
     """`percent` of all statuses, chosen by id % 100. The choice depends only on the
-    identifier, so a client that reconnects still gets the deletions of what it got."""
-    residues = list(range(100))
-    random.Random(str(identifier)).shuffle(residues)
-    keep = frozenset(residues[:percent])
+    identifier, so a client that reconnects still gets the deletions of what it got.
+    The hub files these by `residues`: thousands of sample streams don't each look
+    at every event."""
 
-    def check(event: dict) -> bool:
-        status_id = _int(event.get("id")) if "event" not in event else None
-        return status_id is not None and status_id % 100 in keep
+    def __init__(self, identifier: str, percent: int) -> None:
+        residues = list(range(100))
+        random.Random(str(identifier)).shuffle(residues)
+        self.residues = frozenset(residues[:percent])
 
-    return check
+    def __call__(self, event: dict) -> bool:
+        return sample_residue(event) in self.residues
+
+
+def sample_residue(event: dict) -> int | None:
+    """What a sample keeps or leaves out of `event`: a status's id % 100 (None for others)."""
+    status_id = _int(event.get("id")) if "event" not in event else None
+    return None if status_id is None else status_id % 100
+
+
+def sample_filter(identifier: str, percent: int) -> Filter:
+    return SampleFilter(identifier, percent)
 
 
 def track_filter(phrases: list[str]) -> Filter:
@@ -105,6 +117,8 @@ def track_filter(phrases: list[str]) -> Filter:
     return check
 
 
+# Every track stream asks for the words of the same status: split it once.
+@functools.lru_cache(maxsize=256)
 def words(text: str) -> frozenset[str]:
     """The case-folded words of `text`, without the punctuation around them."""
     stripped = (_WORD_EDGES.sub("", word) for word in text.casefold().split())

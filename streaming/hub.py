@@ -24,7 +24,7 @@ from django.conf import settings
 from socialsite.redis import get_async_redis
 
 from . import services
-from .filters import Filter
+from .filters import Filter, SampleFilter, sample_residue
 from .keys import STATUS_CHANNEL
 from .services import StreamGrant
 
@@ -74,6 +74,9 @@ class Hub:
     def __init__(self, channel: str = STATUS_CHANNEL) -> None:
         self.channel = channel
         self.listeners: set[Listener] = set()
+        # Sample listeners by the residues they take; every other filter sees every event.
+        self._sampling: dict[int, set[Listener]] = {}
+        self._unsampled: set[Listener] = set()
         self._task: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         # Held around each stream's own Redis calls (taking and giving back its place).
@@ -85,7 +88,7 @@ class Hub:
         """A new listener, returned once the subscription is live (so no event
         published after this returns is missed). TimeoutError if Redis can't be reached."""
         listener = Listener(match, grant, settings.STREAM_QUEUE_SIZE)
-        self.listeners.add(listener)
+        self._add(listener)
         if self._task is None or self._task.done():
             self._subscribed = asyncio.Event()
             self._task = asyncio.create_task(self._run(self._subscribed), name="streaming-hub")
@@ -99,7 +102,7 @@ class Hub:
 
     async def leave(self, listener: Listener) -> None:
         """Forgets a listener; the last one out ends the subscription."""
-        self.listeners.discard(listener)
+        self._remove(listener)
         if not self.listeners and self._task is not None:
             task, self._task = self._task, None
             task.cancel()
@@ -116,7 +119,7 @@ class Hub:
             return
         # Clients that got a status get its deletion as the id alone.
         line = json.dumps({"id": event.get("id"), "deleted": True}) if event.get("deleted") else raw
-        for listener in list(self.listeners):
+        for listener in self._candidates(event):
             try:
                 if listener.match(event):
                     listener.lines.put_nowait(line)
@@ -129,8 +132,28 @@ class Hub:
                 self._end(listener, Ending(INTERNAL_ERROR, "The stream's filter failed."))
 
     def _end(self, listener: Listener, ending: Ending) -> None:
-        self.listeners.discard(listener)
+        self._remove(listener)
         listener.end(ending)
+
+    def _add(self, listener: Listener) -> None:
+        self.listeners.add(listener)
+        if isinstance(listener.match, SampleFilter):
+            for residue in listener.match.residues:
+                self._sampling.setdefault(residue, set()).add(listener)
+        else:
+            self._unsampled.add(listener)
+
+    def _remove(self, listener: Listener) -> None:
+        self.listeners.discard(listener)
+        self._unsampled.discard(listener)
+        if isinstance(listener.match, SampleFilter):
+            for residue in listener.match.residues:
+                self._sampling[residue].discard(listener)
+
+    def _candidates(self, event: dict) -> list[Listener]:
+        """The listeners whose filter may pass `event`: a sample stream only sees the
+        statuses of its residues, so thousands of them don't each look at every event."""
+        return [*self._unsampled, *self._sampling.get(sample_residue(event), ())]
 
     async def _run(self, subscribed: asyncio.Event) -> None:
         async with asyncio.TaskGroup() as group:

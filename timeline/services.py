@@ -10,7 +10,7 @@ from django.conf import settings
 
 from accounts.keys import SUSPENDED_USERS, user_key
 from accounts.services import AccountSuspended, get_users, uid_for_login
-from socialsite.redis import get_redis
+from socialsite.redis import PackedPipeline, get_redis
 from streaming import events
 from streaming.keys import STATUS_CHANNEL
 
@@ -139,6 +139,7 @@ def publish_status(conn, status: dict) -> int:
     batch = list(zip(flat[::2], map(float, flat[1::2]), strict=True))
     followers = fanout.reply_audience(conn, status, [f for f, _ in batch])
 
+    pipe = PackedPipeline(conn)
     repost_of = status.get("repost_of")
     fanout.deliver(pipe, status["id"], status["posted"], followers, home_size, repost_of=repost_of)
     fanout.deliver_to_lists(

@@ -177,7 +177,7 @@ def test_a_reply_to_yourself_reaches_all_your_followers(make_user, followers_of)
         assert ids(services.get_status_messages(fan)) == [second, first]
 
 
-@override_settings(POSTS_PER_PASS=2)
+@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
 def test_the_reply_rule_holds_for_followers_reached_by_the_worker(make_user):
     author, answered = make_user(), make_user()
     fans = [make_user() for _ in range(6)]

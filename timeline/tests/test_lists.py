@@ -113,7 +113,7 @@ def test_reposts_by_members_reach_the_list_timeline(make_user):
     assert timeline(list_id) == [repost]
 
 
-@override_settings(POSTS_PER_PASS=2)
+@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
 def test_fan_out_past_the_first_pass_reaches_every_list(make_user):
     author = make_user()
     owners = [make_user() for _ in range(5)]
@@ -127,7 +127,7 @@ def test_fan_out_past_the_first_pass_reaches_every_list(make_user):
     assert all(timeline(list_id) == [sid] for list_id in list_ids)
 
 
-@override_settings(POSTS_PER_PASS=2)
+@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
 def test_deleting_a_status_cleans_its_id_out_of_every_list_timeline(make_user, redis_conn):
     author = make_user()
     owners = [make_user() for _ in range(5)]

@@ -1,0 +1,54 @@
+"""`python -m bench [--quick | --big] [--only PART ...] [--out DIR]`
+
+Starts a throwaway real redis-server (and, for the HTTP and streaming parts, real
+daphne processes), runs the parts, prints the table and writes DIR/latest.json and
+DIR/latest.png."""
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from socialsite.embedded_redis import throwaway
+
+from . import plan as plans
+
+PARTS = ("fan_out", "posts", "pages", "memory", "web", "streams")
+RESULTS = Path(__file__).parent / "results"
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="tiny sizes: seconds, for the tests")
+    size.add_argument("--big", action="store_true", help="adds the 1,000,000-follower fan-out")
+    parser.add_argument("--only", nargs="+", choices=PARTS, help="run only these parts")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where results go")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    plan = plans.QUICK if args.quick else plans.BIG if args.big else plans.DEFAULT
+    server = throwaway()
+    try:
+        os.environ["REDIS_URL"] = server.start()
+        # daphne and the bench share this server's directory for SQLite and logs.
+        os.environ["SOCIALSITE_VAR_DIR"] = str(server.data_dir)
+        os.environ["DJANGO_SETTINGS_MODULE"] = "socialsite.settings"
+        os.environ.setdefault("LOG_LEVEL", "WARNING")
+        import django
+
+        django.setup()
+        from .runner import run
+
+        return run(plan, args.only or PARTS, args.out, server.data_dir, time.monotonic())
+    finally:
+        server.stop()
+        shutil.rmtree(server.data_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

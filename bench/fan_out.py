@@ -1,0 +1,92 @@
+"""1. Fan-out: home-timeline deliveries per second for a post to N followers."""
+
+import time
+
+import hiredis
+from django.conf import settings
+
+from timeline import jobs, keys, services
+
+from . import book, seed
+from .context import Context
+from .measure import Row, rates_interleaved
+
+TARGET = 0.5
+
+
+def raw_limit(conn, followers: list[int], status_id: int, chunk: int = 10_000) -> float:
+    """The yardstick: the same ZADD + trim per follower, packed before the clock starts,
+    then written and every reply drained, a chunk at a time. Returns the seconds taken."""
+    home_size = settings.HOME_TIMELINE_SIZE
+    chunks = [
+        b"".join(
+            hiredis.pack_command(("ZADD", keys.home_timeline_key(uid), time.time(), status_id))
+            + hiredis.pack_command(
+                ("ZREMRANGEBYRANK", keys.home_timeline_key(uid), 0, -home_size - 1)
+            )
+            for uid in followers[start : start + chunk]
+        )
+        for start in range(0, len(followers), chunk)
+    ]
+    connection = conn.connection_pool.get_connection()
+    try:
+        started = time.perf_counter()
+        for packed, count in zip(chunks, range(len(followers), 0, -chunk), strict=True):
+            connection.send_packed_command([packed])
+            reader, replies = hiredis.Reader(), 0
+            while replies < 2 * min(count, chunk):
+                reader.feed(connection._sock.recv(1 << 16))
+                while reader.gets() is not False:
+                    replies += 1
+        return time.perf_counter() - started
+    finally:
+        conn.connection_pool.release(connection)
+
+
+def run(ctx: Context) -> list[Row]:
+    conn = ctx.conn
+    jobs.ensure_group(conn)
+    rows = []
+    for size in ctx.plan.fan_out_sizes:
+        author = seed.user("star")
+        followers = seed.bulk_followers(conn, author, size)
+        ids = iter(range(-1, -1_000_000, -1))  # the raw runs' fake status ids
+
+        def raw() -> float:
+            return raw_limit(conn, followers, next(ids))  # noqa: B023
+
+        def ours() -> float:
+            start = time.perf_counter()
+            services.post_status(author, "fan-out")  # noqa: B023
+            jobs.work(burst=True)
+            return time.perf_counter() - start
+
+        def by_the_book() -> float:
+            start = time.perf_counter()
+            book.post_status(conn, author, "fan-out, by the book")  # noqa: B023
+            book.run_deferred()
+            return time.perf_counter() - start
+
+        raw()  # every home timeline exists from here on, as on a live site
+        rates = rates_interleaved(
+            {"raw": raw, "ours": ours, "book": by_the_book},
+            size,
+            ctx.plan.fan_out_repeats,
+            "deliveries",
+        )
+        case = f"{size:,} followers"
+        raw_name = "raw ZADD+trim, pre-packed"
+        rows.append(
+            Row(
+                "fan-out",
+                case,
+                rates["ours"],
+                raw_name,
+                rates["raw"],
+                target=f">= {TARGET:.0%} of raw",
+                met=rates["ours"].per_s >= TARGET * rates["raw"].per_s,
+            )
+        )
+        rows.append(Row("fan-out", f"{case}: the book's", rates["book"], raw_name, rates["raw"]))
+        seed.drop_homes(conn, followers)
+    return rows

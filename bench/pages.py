@@ -1,0 +1,71 @@
+"""3. Reading: a home-timeline page of 30 statuses, and 4. following and unfollowing
+a user whose profile holds 1,000 statuses."""
+
+from timeline import keys, services
+
+from . import book, seed
+from .context import Context
+from .measure import Row, time_interleaved
+
+PAGE_SIZE = 30
+MAX_PAGE_ROUND_TRIPS = 2
+
+
+def author_with_statuses(count: int) -> int:
+    author = seed.user("writer")
+    for i in range(count):
+        services.create_status(author, f"status {i} " + "x" * 90)
+    return author
+
+
+def run(ctx: Context) -> list[Row]:
+    conn, plan = ctx.conn, ctx.plan
+    author = author_with_statuses(plan.profile_statuses)
+    reader = seed.user("reader")
+    services.follow_user(reader, author)
+    home = keys.home_timeline_key(reader)
+    page = time_interleaved(
+        {
+            "ours": lambda _: services.get_status_messages(reader, count=PAGE_SIZE),
+            "raw": lambda _: conn.zrevrange(home, 0, PAGE_SIZE - 1),
+            "book": lambda _: book.get_status_messages(conn, reader, count=PAGE_SIZE),
+        },
+        plan.page_samples,
+        ctx.counter,
+    )
+    case = f"home, {PAGE_SIZE} of {conn.zcard(home):,}"
+    rows = [
+        Row(
+            "home page",
+            case,
+            page["ours"],
+            "one raw ZREVRANGE",
+            page["raw"],
+            target=f"<= {MAX_PAGE_ROUND_TRIPS} RT (ideal 1)",
+            met=page["ours"].round_trips <= MAX_PAGE_ROUND_TRIPS,
+        ),
+        Row("home page", f"{case}: the book's", page["book"], "one raw ZREVRANGE", page["raw"]),
+    ]
+
+    ours_user, book_user = seed.user("follower"), seed.user("follower")
+    follows = time_interleaved(
+        {
+            "follow": lambda _: services.follow_user(ours_user, author),
+            "book follow": lambda _: book.follow_user(conn, book_user, author),
+            "unfollow": lambda _: services.unfollow_user(ours_user, author),
+            "book unfollow": lambda _: book.unfollow_user(conn, book_user, author),
+        },
+        plan.follow_samples,
+        ctx.counter,
+    )
+    for action in ("follow", "unfollow"):
+        rows.append(
+            Row(
+                action,
+                f"{plan.profile_statuses:,}-status profile",
+                follows[action],
+                f"the book's {action}_user",
+                follows[f"book {action}"],
+            )
+        )
+    return rows

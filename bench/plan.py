@@ -1,0 +1,47 @@
+"""How big each part of the bench runs: `--quick` (seconds, for the test suite), the
+default (a few minutes), `--big` (adds the 1,000,000-follower fan-out)."""
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class Plan:
+    name: str
+    fan_out_sizes: tuple[int, ...] = (10_000, 100_000)
+    fan_out_repeats: int = 3
+    post_followers: tuple[int, ...] = (0, 100, 1_000)
+    post_samples: int = 200
+    page_samples: int = 1_000
+    follow_samples: int = 200
+    profile_statuses: int = 1_000
+    network_users: int = 1_000
+    network_follows_each: int = 50
+    network_posts_each: int = 10
+    http_connections: int = 100
+    http_seconds: float = 8.0
+    ws_clients: int = 2_000
+    chunked_clients: int = 500
+    posts_per_s: int = 200
+    stream_seconds: float = 15.0
+
+
+DEFAULT = Plan(name="default")
+BIG = replace(DEFAULT, name="big", fan_out_sizes=(10_000, 100_000, 1_000_000))
+QUICK = Plan(
+    name="quick",
+    fan_out_sizes=(2_000, 5_000),
+    fan_out_repeats=1,
+    post_samples=20,
+    page_samples=50,
+    follow_samples=10,
+    profile_statuses=200,
+    network_users=50,
+    network_follows_each=5,
+    network_posts_each=2,
+    http_connections=10,
+    http_seconds=1.0,
+    ws_clients=20,
+    chunked_clients=5,
+    posts_per_s=20,
+    stream_seconds=2.0,
+)

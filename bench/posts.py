@@ -1,0 +1,42 @@
+"""2. Posting: latency and Redis round trips per post, by number of followers."""
+
+from timeline import jobs, services
+
+from . import book, seed
+from .context import Context
+from .measure import Row, time_interleaved
+
+MAX_ROUND_TRIPS = 3
+
+
+def run(ctx: Context) -> list[Row]:
+    rows = []
+    for size in ctx.plan.post_followers:
+        author = seed.user("poster")
+        followers = seed.bulk_followers(ctx.conn, author, size)
+        message = "x" * 100
+        latencies = time_interleaved(
+            {
+                "ours": lambda _: services.post_status(author, message),  # noqa: B023
+                "book": lambda _: book.post_status(ctx.conn, author, message),  # noqa: B023
+            },
+            ctx.plan.post_samples,
+            ctx.counter,
+        )
+        # A full first pass queues work to look for more followers: run it off the clock.
+        jobs.work(burst=True)
+        book.run_deferred()
+        seed.drop_homes(ctx.conn, followers)
+        ours = latencies["ours"]
+        rows.append(
+            Row(
+                "post",
+                f"{size:,} followers",
+                ours,
+                "the book's post_status",
+                latencies["book"],
+                target=f"<= {MAX_ROUND_TRIPS} RT" if size == 1_000 else "",
+                met=ours.round_trips <= MAX_ROUND_TRIPS if size == 1_000 else None,
+            )
+        )
+    return rows

@@ -1,0 +1,34 @@
+"""Runs the chosen parts against the configured (throwaway) Redis and reports."""
+
+import importlib
+import time
+from pathlib import Path
+
+from django.conf import settings
+
+from socialsite.redis import get_redis
+
+from . import report
+from .context import Context
+from .plan import Plan
+from .roundtrips import count_round_trips
+
+
+def run(plan: Plan, parts: tuple[str, ...], out: Path, var_dir: Path, started: float) -> int:
+    conn = get_redis()
+    ctx = Context(plan, conn, count_round_trips(conn), settings.REDIS_URL, var_dir)
+    info = report.machine(conn)
+    print(f"bench ({plan.name}) on {info['nproc']} x {info['cpu']}, Redis {info['redis']}")
+    rows = []
+    for part in parts:
+        part_started = time.monotonic()
+        part_rows = importlib.import_module(f"bench.{part}").run(ctx)
+        print(f"  {part}: {time.monotonic() - part_started:.1f} s", flush=True)
+        rows.extend(part_rows)
+        conn.flushdb()
+    print(report.table(rows))
+    out.mkdir(parents=True, exist_ok=True)
+    report.write_json(out / "latest.json", plan.name, info, rows, time.monotonic() - started)
+    report.draw(out / "latest.png", rows)
+    print(f"wrote {out / 'latest.json'} and {out / 'latest.png'}")
+    return 0

@@ -1,0 +1,251 @@
+"""6. Streaming: 2,000 WebSocket and 500 chunked-HTTP clients on one daphne process
+while 200 statuses a second are posted: publish-to-receive latency, events lost, and
+the daphne process's memory per client.
+
+Most clients take a 1% sample, a tenth track one of twenty words: the server runs
+every client's filter on every status, and each client receives a few statuses a
+second (the bench's own client, in Python, must keep up too). What each client
+should get comes from the site's own filters, run here on every status posted."""
+
+import asyncio
+import json
+import resource
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from urllib.parse import urlencode, urlsplit
+
+import websockets
+from django.conf import settings
+
+from socialsite.redis import get_async_redis
+from streaming.filters import create_stream_filter
+from streaming.keys import STATUS_CHANNEL
+from streaming.services import create_stream_key
+from timeline import services
+
+from . import seed
+from .context import Context
+from .measure import Latency, Row, Size, latency_of
+from .servers import cpu_seconds, daphne, rss_bytes
+from .web import read_head
+
+MAX_P99_MS = 150
+TRACK_WORDS = 100
+CONNECT_AT_ONCE = 50
+GRACE_SECONDS = 3.0
+NO_LATENCY = Latency(float("nan"), float("nan"))
+
+
+@dataclass
+class Client:
+    identifier: str
+    stream: str  # "sample" or "filter"
+    params: dict
+    received: dict[int, float] = field(default_factory=dict)  # status id -> latency (s)
+    ended: str = ""
+
+    def receive(self, line: bytes, at: float) -> None:
+        if not line.strip():
+            return  # a keep-alive
+        event = json.loads(line)
+        if "disconnect" in event or "error" in event:
+            self.ended = line.decode()
+        elif "id" in event and not event.get("deleted"):
+            self.received[event["id"]] = at - event["posted"]
+
+    def websocket_url(self, base: str) -> str:
+        query = urlencode({"identifier": self.identifier, **self.params})
+        return f"ws://{urlsplit(base).netloc}/statuses/{self.stream}.json?{query}"
+
+
+def make_clients(count: int) -> list[Client]:
+    """`count` clients on stream keys of their own (a key may hold only a few streams)."""
+    per_user = settings.STREAM_KEYS_PER_USER * settings.STREAM_CONNECTIONS_PER_KEY
+    clients = []
+    owner = None
+    for i in range(count):
+        if i % per_user == 0:
+            owner = seed.user("streamer")
+        if i % settings.STREAM_CONNECTIONS_PER_KEY == 0:
+            key = create_stream_key(owner, f"bench {i}")
+        if i % 10 == 9:
+            clients.append(Client(key, "filter", {"track": f"word{i % TRACK_WORDS}"}))
+        else:
+            clients.append(Client(key, "sample", {"percent": "1"}))
+    return clients
+
+
+async def websocket_client(client: Client, base: str, ready: asyncio.Event) -> None:
+    async with websockets.connect(client.websocket_url(base), max_queue=None) as ws:
+        ready.set()
+        async for message in ws:
+            client.receive(message.encode() if isinstance(message, str) else message, time.time())
+
+
+async def chunked_client(client: Client, base: str, ready: asyncio.Event) -> None:
+    url = urlsplit(base)
+    reader, writer = await asyncio.open_connection(url.hostname, url.port)
+    path = f"/statuses/{client.stream}.json"
+    query = urlencode({"identifier": client.identifier, **client.params})
+    if client.stream == "filter":  # filter.json takes its parameters as a form
+        head = f"POST {path} HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        request = f"{head}Content-Length: {len(query)}\r\nHost: {url.netloc}\r\n\r\n{query}"
+    else:
+        request = f"GET {path}?{query} HTTP/1.1\r\nHost: {url.netloc}\r\n\r\n"
+    try:
+        writer.write(request.encode())
+        status, _ = await read_head(reader)
+        if status != 200:
+            client.ended = f"HTTP {status}"
+            return
+        ready.set()
+        buffer = b""
+        while size := int((await reader.readuntil(b"\r\n")).strip(), 16):
+            buffer += (await reader.readexactly(size + 2))[:-2]
+            *lines, buffer = buffer.split(b"\r\n")
+            for line in lines:
+                client.receive(line, time.time())
+    finally:
+        writer.close()
+
+
+def publish(rate: int, seconds: float) -> list[dict]:
+    """Posts `rate` statuses a second for `seconds` from a few authors; returns them."""
+    authors = [seed.user("talker") for _ in range(5)]
+    posted = []
+    start = time.perf_counter()
+    for n in range(int(rate * seconds)):
+        delay = start + n / rate - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        uid = authors[n % len(authors)]
+        message = f"status {n} about word{n % TRACK_WORDS} and more"
+        posted.append(services.get_status(services.post_status(uid, message)))
+    return posted
+
+
+async def connect_all(clients: list[Client], base: str, ws_count: int) -> list[asyncio.Task]:
+    """Starts every client, a few at a time, each once its stream is open (or refused);
+    returns their tasks in the clients' order."""
+    gate = asyncio.Semaphore(CONNECT_AT_ONCE)
+
+    async def start(i: int, client: Client) -> asyncio.Task:
+        async with gate:
+            ready = asyncio.Event()
+            kind = websocket_client if i < ws_count else chunked_client
+            task = asyncio.create_task(kind(client, base, ready))
+            waiting = asyncio.create_task(ready.wait())
+            await asyncio.wait([waiting, task], return_when=asyncio.FIRST_COMPLETED)
+            waiting.cancel()
+            return task
+
+    return list(await asyncio.gather(*(start(i, c) for i, c in enumerate(clients))))
+
+
+async def raw_subscriber(latencies: list[float], ready: asyncio.Event) -> None:
+    """The baseline: one plain redis-py subscriber to the channel the site publishes on."""
+    async with get_async_redis().pubsub() as pubsub:
+        await pubsub.subscribe(STATUS_CHANNEL)
+        ready.set()
+        async for message in pubsub.listen():
+            if message["type"] == "message":
+                event = json.loads(message["data"])
+                if "posted" in event and not event.get("deleted"):
+                    latencies.append(time.time() - event["posted"])
+
+
+async def session(ctx: Context, base: str, pid: int) -> dict:
+    plan = ctx.plan
+    clients = make_clients(plan.ws_clients + plan.chunked_clients)
+    rss_before = rss_bytes(pid)
+    started = time.perf_counter()
+    tasks = await connect_all(clients, base, plan.ws_clients)
+    connect_seconds = time.perf_counter() - started
+    failed = [c for c, t in zip(clients, tasks, strict=True) if t.done()]
+    rss_after = rss_bytes(pid)
+    cpu_before = cpu_seconds(pid), time.process_time()
+
+    raw_latencies: list[float] = []
+    subscribed = asyncio.Event()
+    tasks.append(asyncio.create_task(raw_subscriber(raw_latencies, subscribed)))
+    await subscribed.wait()
+    posted = await asyncio.to_thread(publish, plan.posts_per_s, plan.stream_seconds)
+    await asyncio.sleep(GRACE_SECONDS)
+    server_cpu, client_cpu = cpu_seconds(pid) - cpu_before[0], time.process_time() - cpu_before[1]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+    latencies, lost, expected = [], 0, 0
+    filters = {}
+    for client in clients:
+        key = (client.identifier, client.stream, tuple(client.params.items()))
+        if key not in filters:
+            filters[key] = create_stream_filter(client.identifier, client.stream, client.params)
+        wanted = [s["id"] for s in posted if filters[key](s)]
+        expected += len(wanted)
+        lost += sum(1 for sid in wanted if sid not in client.received)
+        latencies += client.received.values()
+    return {
+        "clients": len(clients),
+        "failed": len(failed),
+        "ended": dict(Counter(c.ended[:80] for c in clients if c.ended)),
+        "daphne_cpu_s": server_cpu,
+        "bench_cpu_s": client_cpu,
+        "connect_seconds": connect_seconds,
+        "posts": len(posted),
+        "expected": expected,
+        "lost": lost,
+        "latency": latency_of(latencies) if latencies else NO_LATENCY,
+        "raw_latency": latency_of(raw_latencies) if raw_latencies else NO_LATENCY,
+        "rss_per_client": (rss_after - rss_before) / len(clients),
+    }
+
+
+def raise_fd_limit(wanted: int) -> int:
+    """The soft limit on open files, raised toward `wanted` as far as the hard limit allows."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def run(ctx: Context) -> list[Row]:
+    plan = ctx.plan
+    # Each client holds a socket here and one in daphne (which inherits the limit).
+    fd_limit = raise_fd_limit(4 * (plan.ws_clients + plan.chunked_clients) + 1024)
+    with daphne(ctx.var_dir) as (base, process):
+        result = asyncio.run(session(ctx, base, process.pid))
+    case = (
+        f"{plan.ws_clients:,} WS + {plan.chunked_clients:,} chunked,"
+        f" {plan.posts_per_s}/s for {plan.stream_seconds:g} s"
+    )
+    latency = result["latency"]
+    notes = {k: v for k, v in result.items() if "latency" not in k} | {"fd_soft_limit": fd_limit}
+    return [
+        Row(
+            "streaming",
+            f"{case}: publish to receive",
+            latency,
+            "one raw Redis subscriber",
+            result["raw_latency"],
+            target=f"p99 <= {MAX_P99_MS} ms",
+            met=latency.p99_ms <= MAX_P99_MS,
+            notes=notes,
+        ),
+        Row(
+            "streaming",
+            f"{case}: events lost of {result['expected']:,}",
+            Size(result["lost"], "events"),
+            target="0",
+            met=result["lost"] == 0 and not result["failed"],
+        ),
+        Row(
+            "streaming",
+            "daphne memory per client",
+            Size(result["rss_per_client"], "B"),
+            notes={"connect_seconds": result["connect_seconds"]},
+        ),
+    ]

@@ -1,0 +1,25 @@
+import json
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+
+def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
+    # The bench starts its own Redis and daphne, as `make bench` does.
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "SOCIALSITE_VAR_DIR"}}
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path)],
+        cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=110,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    results = json.loads((tmp_path / "latest.json").read_text())
+    sections = {row["section"] for row in results["rows"]}
+    assert {"fan-out", "post", "home page", "follow", "unfollow", "memory"} <= sections
+    assert {"http", "streaming"} <= sections
+    timings = [row for row in results["rows"] if row["ours"]["kind"] in {"latency", "rate"}]
+    # Every timing has its same-run baseline, but the bare view, which is one.
+    assert all(row["baseline"] for row in timings if not row["case"].startswith("bare view"))
+    assert (tmp_path / "latest.png").stat().st_size > 0
+    assert "| fan-out" in done.stdout

@@ -1,0 +1,132 @@
+"""5. HTTP: the home and profile pages under 100 concurrent keep-alive connections
+through daphne, beside a bare Django view on the same server in the same run."""
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from django.core.management import call_command
+from django.test import Client
+
+from accounts.services import get_user, sign_up, uid_for_login
+from timeline import services
+
+from .context import Context
+from .measure import Latency, Rate, Row, latency_of
+from .pages import author_with_statuses
+from .servers import daphne
+
+TARGET = 0.5
+ROUNDS = 2
+
+
+@dataclass
+class Load:
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+
+    def rate(self) -> Rate:
+        return Rate(len(self.latencies) / self.seconds, "req")
+
+    def latency(self) -> Latency:
+        return latency_of(self.latencies)
+
+
+async def read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
+    """An HTTP/1.1 response's status and headers (names lower-cased)."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = (line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), {name.lower(): value for name, value in headers}
+
+
+async def _read_response(reader: asyncio.StreamReader) -> int:
+    """Reads one HTTP/1.1 response (Content-Length or chunked); returns its status."""
+    status, headers = await read_head(reader)
+    if "content-length" in headers:
+        await reader.readexactly(int(headers["content-length"]))
+    elif headers.get("transfer-encoding") == "chunked":
+        while size := int((await reader.readuntil(b"\r\n")).strip(), 16):
+            await reader.readexactly(size + 2)
+        await reader.readuntil(b"\r\n")
+    return status
+
+
+async def _hammer(base: str, path: str, cookie: str, connections: int, seconds: float) -> Load:
+    """`connections` keep-alive connections, each asking for `path` again as soon as answered."""
+    url = urlsplit(base)
+    request = (f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n\r\n").encode()
+    load = Load()
+
+    async def client(deadline: float) -> None:
+        reader, writer = await asyncio.open_connection(url.hostname, url.port)
+        try:
+            while time.perf_counter() < deadline:
+                start = time.perf_counter()
+                writer.write(request)
+                if await _read_response(reader) == 200:
+                    load.latencies.append(time.perf_counter() - start)
+                else:
+                    load.errors += 1
+        finally:
+            writer.close()
+
+    start = time.perf_counter()
+    await asyncio.gather(*(client(start + seconds) for _ in range(connections)))
+    load.seconds = time.perf_counter() - start
+    return load
+
+
+def logged_in_reader(profile_statuses: int) -> tuple[str, str]:
+    """A signed-up user following a busy author: (session cookie, the author's login)."""
+    call_command("migrate", verbosity=0, interactive=False)
+    user = sign_up("benchreader", "a long bench password", "Bench Reader")
+    author = author_with_statuses(profile_statuses)
+    services.follow_user(uid_for_login(user.username), author)
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}", get_user(author)["login"]
+
+
+def run(ctx: Context) -> list[Row]:
+    plan = ctx.plan
+    cookie, author_login = logged_in_reader(plan.profile_statuses)
+    paths = {"bare view": "/bench/bare/", "home": "/", "profile": f"/u/{author_login}/"}
+    loads = {name: Load() for name in paths}
+    with daphne(ctx.var_dir) as (base, _):
+        for path in paths.values():  # warm-up: imports, templates, connections
+            asyncio.run(_hammer(base, path, cookie, 2, 0.3))
+        for _ in range(ROUNDS):
+            for name, path in paths.items():
+                got = asyncio.run(
+                    _hammer(base, path, cookie, plan.http_connections, plan.http_seconds / ROUNDS)
+                )
+                loads[name].seconds += got.seconds
+                loads[name].latencies += got.latencies
+                loads[name].errors += got.errors
+    bare = loads["bare view"]
+    rows = [
+        Row("http", f"bare view, {plan.http_connections} conns", bare.rate(), notes=_notes(bare))
+    ]
+    for name in ("home", "profile"):
+        load = loads[name]
+        rows.append(
+            Row(
+                "http",
+                f"{name} page, {plan.http_connections} conns",
+                load.rate(),
+                "bare Django view",
+                bare.rate(),
+                target=f">= {TARGET:.0%} of bare",
+                met=load.rate().per_s >= TARGET * bare.rate().per_s and not load.errors,
+                notes=_notes(load),
+            )
+        )
+    return rows
+
+
+def _notes(load: Load) -> dict:
+    latency = load.latency()
+    return {"p50_ms": latency.p50_ms, "p99_ms": latency.p99_ms, "errors": load.errors}

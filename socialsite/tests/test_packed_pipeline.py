@@ -1,0 +1,48 @@
+import pytest
+import redis
+
+from socialsite.redis import PackedPipeline
+
+
+def test_a_packed_pipeline_runs_its_commands_in_order_and_returns_raw_replies(redis_conn):
+    pipe = PackedPipeline(redis_conn)
+    pipe.set("a", "1")
+    pipe.incr("a")
+    pipe.get("a")
+    assert pipe.execute() == [b"OK", 2, b"2"]
+
+
+def test_for_each_key_queues_every_command_for_every_key(redis_conn):
+    pipe = PackedPipeline(redis_conn)
+    pipe.for_each_key(["z:{1}", "z:{2}"], ("ZADD", 5, "x"), ("ZADD", 6, "y"))
+    assert pipe.execute() == [1, 1, 1, 1]
+    assert redis_conn.zrange("z:{2}", 0, -1, withscores=True) == [("x", 5.0), ("y", 6.0)]
+
+
+def test_a_pipeline_larger_than_one_write_gets_every_reply(redis_conn):
+    pipe = PackedPipeline(redis_conn)
+    keys = [f"big:{{{i}}}" for i in range(5000)]
+    pipe.for_each_key(keys, ("SET", "v" * 40))
+    assert len(pipe.execute()) == 5000
+    assert redis_conn.get(keys[-1]) == "v" * 40
+
+
+def test_an_error_reply_raises_after_the_rest_ran_and_the_pool_stays_usable(redis_conn):
+    redis_conn.set("text", "not a number")
+    pipe = PackedPipeline(redis_conn)
+    pipe.incr("text")
+    pipe.set("after", "ran")
+    with pytest.raises(redis.ResponseError):
+        pipe.execute()
+    assert redis_conn.get("after") == "ran"
+    assert redis_conn.ping()
+
+
+def test_a_pipeline_dropped_before_execute_gives_its_connection_back(redis_conn):
+    pool = redis_conn.connection_pool
+    pipe = PackedPipeline(redis_conn)
+    pipe.for_each_key([f"left:{{{i}}}" for i in range(5000)], ("SET", "v" * 40))
+    assert pipe._connection is not None  # flushed while queueing, replies unread
+    del pipe
+    assert not pool._in_use_connections
+    assert redis_conn.ping()
