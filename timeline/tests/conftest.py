@@ -1,8 +1,10 @@
 import itertools
+import json
 
 import pytest
 
 from accounts.services import create_user
+from streaming.keys import STATUS_CHANNEL
 
 _logins = itertools.count(1)
 
@@ -39,3 +41,20 @@ def alice(member):
 @pytest.fixture
 def bob(member):
     return member("bob")
+
+
+@pytest.fixture
+def events(redis_conn):
+    """Collects what is published on the status channel from here on."""
+    pubsub = redis_conn.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(STATUS_CHANNEL)
+    pubsub.get_message(timeout=1)
+
+    def published() -> list[dict]:
+        found = []
+        while message := pubsub.get_message(timeout=0.2):
+            found.append(json.loads(message["data"]))
+        return found
+
+    yield published
+    pubsub.close()

@@ -1,31 +1,11 @@
-import json
-
 import pytest
 from django.test import override_settings
 
-from streaming.keys import STATUS_CHANNEL
 from timeline import conversations, jobs, keys, reactions, services
 
 
 def ids(statuses):
     return [s["id"] for s in statuses]
-
-
-@pytest.fixture
-def events(redis_conn):
-    """Collects what is published on the status channel from here on."""
-    pubsub = redis_conn.pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(STATUS_CHANNEL)
-    pubsub.get_message(timeout=1)
-
-    def published() -> list[dict]:
-        found = []
-        while message := pubsub.get_message(timeout=0.2):
-            found.append(json.loads(message["data"]))
-        return found
-
-    yield published
-    pubsub.close()
 
 
 # Mentions
