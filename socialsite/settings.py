@@ -167,6 +167,9 @@ HOME_TIMELINE_SIZE = int(os.environ.get("HOME_TIMELINE_SIZE", 1000))
 POSTS_PER_PASS = int(os.environ.get("POSTS_PER_PASS", 1000))
 # Followers past the first pass are reached by background jobs of this many each.
 FAN_OUT_JOB_SIZE = int(os.environ.get("FAN_OUT_JOB_SIZE", 10_000))
+# Refilling a home after an unfollow reads up to HOME_TIMELINE_SIZE statuses of
+# each person followed, so it takes fewer people per pass than fan-out.
+REFILL_FOLLOWEES_PER_PASS = int(os.environ.get("REFILL_FOLLOWEES_PER_PASS", 100))
 GLOBAL_TIMELINE_SIZE = 1000
 STATUS_MAX_LENGTH = 280
 STATUSES_PER_PAGE = 30

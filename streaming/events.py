@@ -25,3 +25,18 @@ def follow_changed(kind: str, source: dict, target: dict, created: float) -> str
 def publish(client, payload: str) -> None:
     """Publishes on `client` (a connection or a pipeline, to publish with the write)."""
     client.publish(STATUS_CHANNEL, payload)
+
+
+def activity(kind: str, source: dict, target: dict, target_object: dict, created: float) -> str:
+    """What a user did to another's status or about another user, as Twitter's user streams
+    told it: kind is "like", "unlike", "list_member_added" or "list_member_removed"; source
+    and target are {"id", "login"}; target_object is the status or the list."""
+    return json.dumps(
+        {
+            "event": kind,
+            "source": source,
+            "target": target,
+            "target_object": target_object,
+            "created": created,
+        }
+    )

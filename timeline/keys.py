@@ -32,6 +32,69 @@ def following_key(uid: int) -> str:
     return f"following:{{{uid}}}"
 
 
+def shown_reposts_key(timeline_key: str) -> str:
+    """Original id -> id of the repost that put it in the timeline (same slot as the timeline)."""
+    return f"{timeline_key}:reposts"
+
+
+# Conversations. A status's reply, repost and like sets share its slot, so each
+# count changes in one script with the set it counts.
+def mentions_timeline_key(uid: int) -> str:
+    return f"mentions:{{{uid}}}"
+
+
+def tag_timeline_key(tag: str) -> str:
+    return f"tag:{{{tag}}}"
+
+
+def replies_key(status_id: int) -> str:
+    """Reply id -> posted."""
+    return f"replies:{{{status_id}}}"
+
+
+def reposts_key(status_id: int) -> str:
+    """Reposter uid -> id of their repost."""
+    return f"reposts:{{{status_id}}}"
+
+
+def likers_key(status_id: int) -> str:
+    """Liker uid -> time liked."""
+    return f"likers:{{{status_id}}}"
+
+
+def likes_key(uid: int) -> str:
+    """Status id -> time liked: the user's likes page."""
+    return f"likes:{{{uid}}}"
+
+
+# Lists. A list's hash, members and timeline share the list's own slot; the
+# owner's index and each member's "listed in" set live in those users' slots.
+LIST_ID_COUNTER = "lists:next_id"
+
+
+def list_key(list_id: int) -> str:
+    return f"list:{{{list_id}}}"
+
+
+def list_members_key(list_id: int) -> str:
+    """Member uid -> time added."""
+    return f"list:{{{list_id}}}:members"
+
+
+def list_timeline_key(list_id: int) -> str:
+    return f"list:{{{list_id}}}:timeline"
+
+
+def user_lists_key(uid: int) -> str:
+    """List id -> time created: the lists `uid` owns."""
+    return f"lists:{{{uid}}}"
+
+
+def listed_in_key(uid: int) -> str:
+    """List id -> time added: the lists `uid` is a member of, walked by fan-out."""
+    return f"listed_in:{{{uid}}}"
+
+
 # SCAN patterns for maintenance.
 HOME_TIMELINE_PATTERN = home_timeline_key("*")
 PROFILE_TIMELINE_PATTERN = profile_timeline_key("*")

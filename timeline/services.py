@@ -14,10 +14,21 @@ from socialsite.redis import PackedPipeline, get_redis
 from streaming import events
 from streaming.keys import STATUS_CHANNEL
 
-from . import fanout, jobs, keys, scripts
+from . import conversations, fanout, jobs, keys, reactions, refill, scripts
 
 TIMELINES = {"home": keys.home_timeline_key, "profile": keys.profile_timeline_key}
 CORE_FIELDS = frozenset({"id", "uid", "login", "message", "posted"})
+# Counts kept by conversations and reactions: absent means 0.
+COUNT_FIELDS = ("replies", "reposts", "likes")
+REFERENCE_FIELDS = ("in_reply_to", "in_reply_to_uid", "repost_of", "repost_of_uid")
+# Set only by the services that vouch for them, never as a post's extra data.
+RESERVED_FIELDS = (
+    CORE_FIELDS
+    | set(COUNT_FIELDS)
+    | set(REFERENCE_FIELDS)
+    | {"in_reply_to_login", "ancestors", "mentions", "mention_ids"}
+    | {"repost_of_login", "repost_of_posted"}
+)
 
 
 def check_message(message: str) -> str:
@@ -36,6 +47,11 @@ def decode_status(fields: dict) -> dict | None:
     status["id"] = int(status["id"])
     status["uid"] = int(status["uid"])
     status["posted"] = float(status["posted"])
+    for field in COUNT_FIELDS:
+        status[field] = int(status.get(field, 0))
+    for field in REFERENCE_FIELDS:
+        if field in status:
+            status[field] = int(status[field])
     return status
 
 
@@ -94,26 +110,49 @@ def create_status(uid: int, message: str, **data) -> int | None:
 
 
 def post_status(uid: int, message: str, **data) -> int | None:
-    """Stores a status, delivers it to home timelines and publishes it; None for an unknown user.
+    """Stores a status, delivers it to home and list timelines and publishes it; None for an
+    unknown user. `in_reply_to=<status id>` makes it a reply (ValueError if that is gone).
 
     The first POSTS_PER_PASS followers get it before this returns, the rest by a job."""
     conn = get_redis()
+    reserved = RESERVED_FIELDS & (data.keys() - {"in_reply_to"})
+    if reserved:
+        raise ValueError(f"Extra data can't set {sorted(reserved)}")
+    data = conversations.reply_data(conn, data)
     status = _new_status(conn, uid, message, data)
     if status is None:
         return None
+    return publish_status(conn, status)
+
+
+def publish_status(conn, status: dict) -> int:
+    """Stores a status built by _new_status, delivers it, indexes it and publishes it:
+    2 round trips (3 for a reply). For services that set its reserved fields themselves."""
+    uid = status["uid"]
     home_size = settings.HOME_TIMELINE_SIZE
     pipe = conn.pipeline(transaction=False)
+    lookups = conversations.queue_lookups(pipe, status)
+    pipe.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
     _store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
-    flat = pipe.execute()[-1]
+    results = pipe.execute()
+    found, lists, flat = results[:lookups], results[lookups], results[-1]
     batch = list(zip(flat[::2], map(float, flat[1::2]), strict=True))
+    followers = fanout.reply_audience(conn, status, [f for f, _ in batch])
 
     pipe = PackedPipeline(conn)
-    fanout.deliver(pipe, status["id"], status["posted"], (f for f, _ in batch), home_size)
-    pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
-    pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
-    rest = fanout.rest_of_fan_out(fanout.fan_out_job(status), batch)
-    if rest:
-        jobs.enqueue(pipe, rest[0], **rest[1])
+    repost_of = status.get("repost_of")
+    fanout.deliver(pipe, status["id"], status["posted"], followers, home_size, repost_of=repost_of)
+    fanout.deliver_to_lists(
+        pipe, status["id"], status["posted"], [i for i, _ in lists], home_size, repost_of=repost_of
+    )
+    conversations.index(pipe, status, found)
+    if not repost_of:
+        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
+        pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
+    for audience, done in (("followers", batch), ("lists", lists)):
+        rest = fanout.rest_of_fan_out(fanout.fan_out_job(status, audience=audience), done)
+        if rest:
+            jobs.enqueue(pipe, rest[0], **rest[1])
     events.publish(pipe, events.status_posted(status))
     pipe.execute()
     return status["id"]
@@ -151,9 +190,12 @@ def _delete(status_id: int, uid: str) -> bool | None:
         [status_id],
     )
     pipe.zrem(keys.GLOBAL_TIMELINE, status_id)
-    # Reads skip the missing hash at once; the job cleans the ids out of homes.
-    job = fanout.fan_out_job(status, retract=True)
-    jobs.enqueue(pipe, job[0], **job[1])
+    conversations.forget(pipe, status)
+    reactions.forget(pipe, status)
+    # Reads skip the missing hash at once; the jobs clean the ids out of homes and lists.
+    for audience in fanout.AUDIENCES:
+        job = fanout.fan_out_job(status, retract=True, audience=audience)
+        jobs.enqueue(pipe, job[0], **job[1])
     events.publish(pipe, events.status_deleted(status))
     pipe.execute()
     return True
@@ -189,11 +231,12 @@ def _queue_statuses(pipe, ids: list[str], count: int) -> None:
 def _page(
     ids: list[str], replies: list, page: int, count: int, *, include_suspended: bool = False
 ) -> Page:
-    """The Page from `_queue_statuses`' replies. Statuses of suspended users are left out
-    unless `include_suspended` (moderators)."""
+    """The Page from `_queue_statuses`' replies (1 more round trip if it shows reposts).
+    Statuses of suspended users are left out unless `include_suspended` (moderators)."""
     suspended, *hashes = replies
     hidden = set() if include_suspended else {int(uid) for uid in suspended}
     statuses = [s for s in map(decode_status, hashes) if s and s["uid"] not in hidden]
+    statuses = reactions.with_originals(statuses, hidden)
     return Page(statuses=statuses, number=page, has_older=len(ids) > count)
 
 
@@ -287,7 +330,11 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
         [other_uid, STATUS_CHANNEL, event, *ids],
     )
-    return True if removed else None
+    if not removed:
+        return None
+    job = refill.refill_job(uid)
+    jobs.enqueue(conn, job[0], **job[1])
+    return True
 
 
 def is_following(uid: int, other_uid: int) -> bool:

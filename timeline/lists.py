@@ -1,0 +1,236 @@
+"""Named lists of users (Redis in Action 8.4's exercises "Lists of users" and
+"Updating lists").
+
+A list's hash, members and timeline share the list's own slot; the owner's
+index of lists and each member's "listed in" set live in those users' slots.
+So adding or removing a member is two idempotent steps, like a follow: the
+member's slot ("listed in", and their newest statuses), then the list's
+(members, timeline). Posts reach list timelines by the fan-out path, which
+walks the author's "listed in" set as it walks their followers. Lists are
+public; only their owner changes them. Following a member is not required."""
+
+# Annotations name services.Page lazily: services imports this module too.
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from socialsite.redis import get_redis
+from streaming import events
+from streaming.keys import STATUS_CHANNEL
+
+from . import keys, scripts, services
+
+NAME_MAX_LENGTH = 25
+MEMBERS_MAX = 5000  # Twitter's limit
+NO_SUCH_LIST = "No such list."
+NOT_YOURS = "That list isn't yours."
+FULL = f"A list holds at most {MEMBERS_MAX} people."
+
+
+def check_name(name: str) -> str:
+    """The list name to store (trimmed), or ValueError saying what is wrong with it."""
+    name = name.strip() if isinstance(name, str) else ""
+    if not 1 <= len(name) <= NAME_MAX_LENGTH:
+        raise ValueError(f"A list name is 1 to {NAME_MAX_LENGTH} characters.")
+    return name
+
+
+def _list_id(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError(NO_SUCH_LIST) from None
+
+
+def _decode_list(fields: dict) -> dict | None:
+    if not fields:
+        return None
+    return {
+        "id": int(fields["id"]),
+        "owner": int(fields["owner"]),
+        "name": fields["name"],
+        "members": int(fields.get("members", 0)),
+        "created": float(fields["created"]),
+    }
+
+
+def _owned(fields: dict, uid: int) -> dict:
+    """The list in `fields` if `uid` owns it; ValueError if there is none, PermissionError
+    if it is someone else's."""
+    the_list = _decode_list(fields)
+    if the_list is None:
+        raise ValueError(NO_SUCH_LIST)
+    if the_list["owner"] != int(uid):
+        raise PermissionError(NOT_YOURS)
+    return the_list
+
+
+def _check_owner_step(result) -> None:
+    if result == 0:
+        raise ValueError(NO_SUCH_LIST)
+    if result == -1:
+        raise PermissionError(NOT_YOURS)
+
+
+def get_list(list_id) -> dict | None:
+    """The list's id, owner, name, members (a count) and created, or None."""
+    try:
+        return _decode_list(get_redis().hgetall(keys.list_key(_list_id(list_id))))
+    except ValueError:
+        return None
+
+
+def lists_of(uid: int) -> list[dict]:
+    """The lists `uid` owns, newest first: 2 round trips."""
+    conn = get_redis()
+    list_ids = conn.zrevrange(keys.user_lists_key(uid), 0, -1)
+    pipe = conn.pipeline(transaction=False)
+    for list_id in list_ids:
+        pipe.hgetall(keys.list_key(list_id))
+    return [the_list for the_list in map(_decode_list, pipe.execute()) if the_list]
+
+
+def create_list(uid: int, name: str) -> int:
+    """Creates a list owned by `uid`; returns its id. ValueError for a bad name."""
+    name = check_name(name)
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.exists(user_key(uid))
+    pipe.incr(keys.LIST_ID_COUNTER)
+    exists, list_id = pipe.execute()
+    if not exists:
+        raise ValueError("No such user.")
+    now = time.time()
+    # The list before its index entry: a crash in between leaves no dangling entry.
+    fields = {"id": list_id, "owner": uid, "name": name, "members": 0, "created": now}
+    pipe.hset(keys.list_key(list_id), mapping=fields)
+    pipe.zadd(keys.user_lists_key(uid), {list_id: now})
+    pipe.execute()
+    return list_id
+
+
+def rename_list(uid: int, list_id: int, name: str) -> None:
+    """Renames `uid`'s list. ValueError for a bad name or no such list; PermissionError
+    for someone else's list."""
+    name = check_name(name)
+    list_id = _list_id(list_id)
+    _check_owner_step(
+        scripts.run(get_redis(), "rename_list", [keys.list_key(list_id)], [uid, name])
+    )
+
+
+def delete_list(uid: int, list_id: int) -> None:
+    """Deletes `uid`'s list, its members and timeline. ValueError for no such list;
+    PermissionError for someone else's."""
+    list_id = _list_id(list_id)
+    conn = get_redis()
+    members = scripts.run(
+        conn,
+        "take_list",
+        [
+            keys.list_key(list_id),
+            keys.list_members_key(list_id),
+            keys.list_timeline_key(list_id),
+            keys.shown_reposts_key(keys.list_timeline_key(list_id)),
+        ],
+        [uid],
+    )
+    if not isinstance(members, list):
+        _check_owner_step(members)
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrem(keys.user_lists_key(uid), list_id)
+    for member in members:
+        pipe.zrem(keys.listed_in_key(member), list_id)
+    pipe.execute()
+
+
+def _prepare_member_change(conn, uid: int, list_id, member_uid) -> tuple[dict, dict, dict, bool]:
+    """Checks a membership change (1 round trip): the list (ValueError if none,
+    PermissionError if not `uid`'s), owner and member as {"id", "login"} (ValueError for
+    an unknown member), and whether they are on the list now."""
+    list_id = _list_id(list_id)
+    try:
+        member_uid = int(member_uid)
+    except (TypeError, ValueError):
+        raise ValueError("No such user.") from None
+    pipe = conn.pipeline(transaction=False)
+    pipe.hgetall(keys.list_key(list_id))
+    pipe.hget(user_key(uid), "login")
+    pipe.hget(user_key(member_uid), "login")
+    pipe.zscore(keys.list_members_key(list_id), member_uid)
+    fields, owner_login, member_login, member_since = pipe.execute()
+    the_list = _owned(fields, uid)
+    if member_login is None:
+        raise ValueError("No such user.")
+    owner = {"id": int(uid), "login": owner_login}
+    member = {"id": member_uid, "login": member_login}
+    return the_list, owner, member, member_since is not None
+
+
+def _list_keys(list_id: int) -> list[str]:
+    return [keys.list_key(list_id), keys.list_members_key(list_id), keys.list_timeline_key(list_id)]
+
+
+def add_member(uid: int, list_id: int, member_uid: int) -> None:
+    """Adds a user to `uid`'s list and copies their newest statuses into its timeline.
+    ValueError for no such list or user, a member already, or a full list;
+    PermissionError for someone else's list."""
+    conn = get_redis()
+    the_list, owner, member, is_member = _prepare_member_change(conn, uid, list_id, member_uid)
+    if is_member:
+        raise ValueError(f"{member['login']} is already on this list.")
+    if the_list["members"] >= MEMBERS_MAX:
+        raise ValueError(FULL)
+    list_id, now, size = the_list["id"], time.time(), settings.HOME_TIMELINE_SIZE
+    pipe = conn.pipeline(transaction=False)
+    pipe.zadd(keys.listed_in_key(member["id"]), {list_id: now})
+    pipe.zrevrange(keys.profile_timeline_key(member["id"]), 0, size - 1, withscores=True)
+    entries = pipe.execute()[1]
+    target = {"id": list_id, "name": the_list["name"]}
+    event = events.activity("list_member_added", owner, member, target, now)
+    pairs = [value for status_id, score in entries for value in (score, status_id)]
+    added = scripts.run(
+        conn,
+        "add_list_member",
+        _list_keys(list_id),
+        [uid, member["id"], now, size, MEMBERS_MAX, STATUS_CHANNEL, event, *pairs],
+    )
+    if added in (-1, -2):
+        # The list was deleted or filled since the check: undo step 1.
+        conn.zrem(keys.listed_in_key(member["id"]), list_id)
+        raise ValueError(NO_SUCH_LIST if added == -1 else FULL)
+
+
+def remove_member(uid: int, list_id: int, member_uid: int) -> None:
+    """Removes a user from `uid`'s list and their statuses from its timeline. ValueError
+    for no such list or user, or someone not on it; PermissionError for someone else's list."""
+    conn = get_redis()
+    the_list, owner, member, is_member = _prepare_member_change(conn, uid, list_id, member_uid)
+    if not is_member:
+        raise ValueError(f"{member['login']} isn't on this list.")
+    list_id = the_list["id"]
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrem(keys.listed_in_key(member["id"]), list_id)
+    pipe.zrevrange(keys.profile_timeline_key(member["id"]), 0, settings.HOME_TIMELINE_SIZE - 1)
+    status_ids = pipe.execute()[1]
+    target = {"id": list_id, "name": the_list["name"]}
+    event = events.activity("list_member_removed", owner, member, target, time.time())
+    scripts.run(
+        conn,
+        "remove_list_member",
+        _list_keys(list_id),
+        [uid, member["id"], STATUS_CHANNEL, event, *status_ids],
+    )
+
+
+def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
+    """Profiles of the list's members, the latest added first, and whether more follow."""
+    return services._user_page(keys.list_members_key(_list_id(list_id)), page, count)
+
+
+def list_timeline_page(list_id: int, page: int = 1, count: int = 30) -> services.Page:
+    """Statuses of the list's members, newest first."""
+    return services._statuses_page(keys.list_timeline_key(_list_id(list_id)), page, count)

@@ -1,0 +1,62 @@
+"""The round trips of the post and page paths stay fixed as conversations add to them."""
+
+import pytest
+from redis.connection import AbstractConnection
+
+from timeline import lists, reactions, services
+
+
+@pytest.fixture
+def round_trips(monkeypatch):
+    """Counts what the client sends to Redis: one send per command or pipeline."""
+    sent = []
+    send = AbstractConnection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(command)
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counting)
+
+    def count(action) -> int:
+        sent.clear()
+        action()
+        return len(sent)
+
+    return count
+
+
+@pytest.fixture
+def busy_author(make_user, followers_of):
+    """An author with followers, on a list, who mentions and tags."""
+    author = make_user("author")
+    make_user("friend")
+    followers_of(author, 3)
+    owner = make_user()
+    lists.add_member(owner, lists.create_list(owner, "l"), author)
+    return author
+
+
+def test_a_post_with_mentions_tags_and_lists_is_three_round_trips(busy_author, round_trips):
+    assert round_trips(lambda: services.post_status(busy_author, "@friend look #redis")) == 3
+
+
+def test_a_reply_adds_two_round_trips_finding_and_applying_the_reply_rule(
+    busy_author, make_user, round_trips
+):
+    parent = services.post_status(make_user(), "question")
+
+    def reply():
+        services.post_status(busy_author, "answer", in_reply_to=parent)
+
+    assert round_trips(reply) == 5
+
+
+def test_a_page_is_two_round_trips_and_one_more_when_it_shows_reposts(
+    busy_author, make_user, round_trips
+):
+    for i in range(5):
+        services.post_status(busy_author, f"status {i}")
+    assert round_trips(lambda: services.timeline_page(busy_author, "profile")) == 2
+    reactions.repost(busy_author, services.post_status(make_user(), "share"))
+    assert round_trips(lambda: services.timeline_page(busy_author, "profile")) == 3
