@@ -9,8 +9,13 @@ import time
 
 import pytest
 from django.conf import settings
+from playwright.sync_api import expect
 
 from socialsite.redis import get_redis
+
+# CI machines are small and shared: browser assertions wait longer than Playwright's 5 s
+# before they count as failures (a passing check returns as soon as it holds).
+expect.set_options(timeout=20_000)
 
 
 @pytest.fixture(autouse=True)

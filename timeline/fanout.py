@@ -57,7 +57,7 @@ def deliver(
 
 
 def deliver_to_lists(
-    pipe: PackedPipeline, status_id: int, posted: float, list_ids, size: int, *, repost_of=None
+    pipe, status_id: int, posted: float, list_ids, size: int, *, repost_of=None
 ) -> None:
     """Queues on `pipe` the addition of one status to each list's timeline (a script, so a
     list deleted meanwhile isn't recreated)."""
@@ -71,8 +71,9 @@ def retract(pipe: PackedPipeline, status_id: int, follower_uids) -> None:
     pipe.for_each_key(map(keys.home_timeline_key, follower_uids), ("ZREM", status_id))
 
 
-def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
-    pipe.for_each_key(map(keys.list_timeline_key, list_ids), ("ZREM", status_id))
+def retract_from_lists(pipe, status_id: int, list_ids) -> None:
+    for list_id in list_ids:
+        pipe.zrem(keys.list_timeline_key(list_id), status_id)
 
 
 def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
@@ -149,14 +150,14 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)
     elif exists:
-        reached = members
+        targets = members
         if audience is AUDIENCES["followers"]:
-            reached = reply_audience(conn, args, members)
+            targets = reply_audience(conn, args, members)
         audience.deliver(
             pipe,
             args["status_id"],
             args["posted"],
-            reached,
+            targets,
             settings.HOME_TIMELINE_SIZE,
             repost_of=args["repost_of"],
         )
@@ -170,6 +171,6 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     if cursor:
         after_score, skip = float(cursor[0]), cursor[1]
     else:
-        # The last one unfollowed meanwhile: count on our place, as near as is known.
+        # The last one left meanwhile: count on our place, as near as is known.
         after_score, skip = args["after_score"], args["skip"] + size
     return [("fanout", {**args, "after_score": after_score, "skip": skip})]
