@@ -21,10 +21,19 @@ def pytest_load_initial_conftests(early_config, parser, args):
         os.environ["REDIS_URL"] = _server.start()
         # Subprocesses (daphne, workers) must share the test database file.
         os.environ.setdefault("SOCIALSITE_VAR_DIR", str(_server.data_dir))
-    return (yield)
+    try:
+        return (yield)
+    except BaseException:
+        # pytest_unconfigure never runs if Django fails to set up: stop the server here.
+        _stop_server()
+        raise
 
 
 def pytest_unconfigure(config):
+    _stop_server()
+
+
+def _stop_server() -> None:
     global _server
     if _server is not None:
         _server.stop()
