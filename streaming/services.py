@@ -21,13 +21,14 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite.redis import get_async_redis, get_redis
+from timeline import scripts
 from timeline.keys import following_key
 
 from . import keys
 
 KEY_NAME_MAX_LENGTH = 50
 _KEY_PATTERN = re.compile(r"ssk_([1-9][0-9]{0,17})_([0-9a-f]{12})_[A-Za-z0-9_-]{32}")
-_OPEN_STREAM_LUA = (Path(__file__).parent / "lua" / "open_stream.lua").read_text()
+LUA_DIR = Path(__file__).parent / "lua"
 _SUSPENDED = "This account is suspended and can't stream."
 
 
@@ -156,18 +157,16 @@ async def open_stream(*, key: str | None, uid: int | None) -> StreamGrant:
             raise StreamRefused(401, "Unknown stream key.")
         uid, key_id = parsed
         limit = settings.STREAM_CONNECTIONS_PER_KEY
-        opened = await conn.eval(
-            _OPEN_STREAM_LUA,
-            3,
-            keys.stream_key_key(uid, key_id),
-            keys.stream_key_connections_key(uid, key_id),
-            user_key(uid),
-            _digest(key),
-            now,
-            connection_id,
-            expiry,
-            limit,
-            math.ceil(_lifetime()),
+        opened = await scripts.run(
+            conn,
+            "open_stream",
+            [
+                keys.stream_key_key(uid, key_id),
+                keys.stream_key_connections_key(uid, key_id),
+                user_key(uid),
+            ],
+            [_digest(key), now, connection_id, expiry, limit, math.ceil(_lifetime())],
+            lua_dir=LUA_DIR,
         )
         if opened == -1:
             raise StreamRefused(401, "Unknown stream key.")

@@ -11,10 +11,11 @@ LUA_DIR = Path(__file__).parent / "lua"
 
 
 @cache
-def source(name: str) -> str:
-    return (LUA_DIR / f"{name}.lua").read_text()
+def source(name: str, lua_dir: Path = LUA_DIR) -> str:
+    return (lua_dir / f"{name}.lua").read_text()
 
 
-def run(client, name: str, keys: list[str], args: list) -> object:
-    """EVAL `lua/<name>.lua` on `client` (a connection or a pipeline)."""
-    return client.eval(source(name), len(keys), *keys, *args)
+def run(client, name: str, keys: list[str], args: list, *, lua_dir: Path = LUA_DIR) -> object:
+    """EVAL `<lua_dir>/<name>.lua` (this app's `lua/` unless told) on `client`: a
+    connection, a pipeline, or an asyncio client (then await the result)."""
+    return client.eval(source(name, lua_dir), len(keys), *keys, *args)
