@@ -47,6 +47,8 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "socialsite.urls"
 ASGI_APPLICATION = "socialsite.asgi.application"
+# Django requests served at once by one daphne process (streams don't count): see asgi.py.
+HTTP_CONCURRENCY = int(os.environ.get("HTTP_CONCURRENCY", "8"))
 
 TEMPLATES = [
     {
@@ -61,6 +63,12 @@ TEMPLATES = [
                 "accounts.context_processors.profile",
             ],
         },
+    },
+    {
+        # Only for status cards (<app>/jinja2/): see timeline/templatetags/statuses.py.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "socialsite.jinja2.environment"},
     },
 ]
 
