@@ -190,26 +190,38 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
     if not grants:
         return []
     expiry = time.time() + _lifetime()
+    # One script per owner rather than four commands per stream: thousands of streams
+    # share a few hundred owners, and this runs on the event loop that relays them.
+    owners: dict[int, dict[str | None, list[str]]] = {}
+    for grant in grants:
+        owners.setdefault(grant.uid, {}).setdefault(grant.key_id, []).append(grant.connection_id)
     pipe = get_async_redis().pipeline(transaction=False)
     pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
-    for grant in grants:
-        pipe.hget(user_key(grant.uid), "suspended")
-        if grant.key_id:
-            connections = keys.stream_key_connections_key(grant.uid, grant.key_id)
-            pipe.exists(keys.stream_key_key(grant.uid, grant.key_id))
-            pipe.zadd(connections, {grant.connection_id: expiry}, xx=True)
-            pipe.expire(connections, math.ceil(_lifetime()))
-    replies = iter((await pipe.execute())[1:])
-    return [_renewal(grant, replies) for grant in grants]
+    for uid, streams in owners.items():
+        owner_keys, args = [user_key(uid)], [expiry, math.ceil(_lifetime())]
+        for key_id, connection_ids in streams.items():
+            if key_id:
+                owner_keys += [
+                    keys.stream_key_key(uid, key_id),
+                    keys.stream_key_connections_key(uid, key_id),
+                ]
+                args += [len(connection_ids), *connection_ids]
+        scripts.run(pipe, "keep_streams", owner_keys, args, lua_dir=LUA_DIR)
+    suspended, revoked = set(), set()
+    for (uid, streams), (owner_suspended, *exists) in zip(
+        owners.items(), (await pipe.execute())[1:], strict=True
+    ):
+        if owner_suspended:
+            suspended.add(uid)
+        key_ids = [key_id for key_id in streams if key_id]
+        revoked.update((uid, key_id) for key_id, e in zip(key_ids, exists, strict=True) if not e)
+    return [_renewal(grant, suspended, revoked) for grant in grants]
 
 
-def _renewal(grant: StreamGrant, replies) -> StreamRefused | None:
-    suspended = next(replies)
-    if grant.key_id:
-        key_exists, _, _ = next(replies), next(replies), next(replies)
-        if not key_exists:
-            return StreamRefused(401, "This stream key was revoked.")
-    if suspended == "1":
+def _renewal(grant: StreamGrant, suspended: set, revoked: set) -> StreamRefused | None:
+    if (grant.uid, grant.key_id) in revoked:
+        return StreamRefused(401, "This stream key was revoked.")
+    if grant.uid in suspended:
         return StreamRefused(403, _SUSPENDED)
     return None
 

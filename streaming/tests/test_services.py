@@ -134,6 +134,21 @@ async def test_renewed_streams_keep_their_places(alice):
             await services.open_stream(key=key, uid=None)
 
 
+async def test_renewing_keeps_every_place_of_several_owners_and_keys(alice):
+    bob = create_user("bob", "Bob")
+    stream_keys = [services.create_stream_key(uid) for uid in (alice, bob, alice)]
+    with override_settings(STREAM_HEARTBEAT_SECONDS=0.05, STREAM_CONNECTIONS_PER_KEY=2):
+        grants = [await services.open_stream(key=key, uid=None) for key in stream_keys * 2]
+        grants.append(await services.open_stream(key=None, uid=bob))
+        for _ in range(6):
+            await asyncio.sleep(0.05)
+            assert await services.keep_streams(grants) == [None] * len(grants)
+        for key in stream_keys:
+            with pytest.raises(StreamRefused):
+                await services.open_stream(key=key, uid=None)
+        assert services.stream_stats()["clients"] == len(grants)
+
+
 @pytest.mark.parametrize("key", ["nonsense", "ssk_1_000000000000_" + "x" * 32])
 async def test_unknown_keys_are_refused_with_401(alice, key):
     with pytest.raises(StreamRefused) as refused:
