@@ -1,7 +1,6 @@
 """HTTP and WebSocket entry point: the streaming endpoints go to their consumers,
 every other HTTP request to Django."""
 
-import asyncio
 import gc
 import os
 
@@ -26,23 +25,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
+from socialsite.concurrency import at_most  # noqa: E402
 from streaming.consumers import StreamHttpConsumer, StreamWebsocketConsumer  # noqa: E402
 
 STREAM_PATH = r"^statuses/(?P<stream>[^/]+)\.json$"
-
-
-def at_most(limit: int, app):
-    """`app`, with at most `limit` requests inside it at once; the rest wait their turn.
-    Django runs each request's sync code in a thread of its own: with 100 requests in
-    flight, 100 threads fight over the GIL and asgiref's locks, and a page cost 1.5-3x
-    its CPU time (the bench's pages: 35 -> 45 req/s with the limit)."""
-    gate = asyncio.Semaphore(limit)
-
-    async def limited(scope, receive, send):
-        async with gate:
-            await app(scope, receive, send)
-
-    return limited
 
 
 application = ProtocolTypeRouter(

@@ -98,4 +98,15 @@ def test_a_follower_sees_a_reply_to_them_and_a_repost(daphne_server):
         expect(repost).to_contain_text("@alice")
         expect(repost).to_contain_text("Big news from alice")
         expect(repost).to_contain_text("1 repost")
+
+        # The cards' buttons all submit the page's one form, each to its own action.
+        repost.get_by_role("button", name="Like").click()
+        expect(carol.get_by_text("Liked.")).to_be_visible()
+        expect(repost.get_by_role("button", name="Unlike")).to_be_visible()
+        expect(repost).to_contain_text("1 like")
+        carol.goto(f"{daphne_server}/u/carol/")
+        mine = carol.locator(".status", has_text="Anyone around?")
+        mine.get_by_role("button", name="Delete").click()
+        expect(carol.get_by_text("Your status is deleted.")).to_be_visible()
+        expect(carol.locator(".status", has_text="Anyone around?")).to_have_count(0)
         browser.close()

@@ -2,9 +2,10 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
-from timeline.display import ago, linkify, posted_at
+from timeline.display import ago, linkify, posted_at, url
 
 
 def test_linkify_escapes_html():
@@ -72,3 +73,17 @@ def test_posted_at_is_an_aware_utc_datetime():
     moment = posted_at(0.0)
     assert moment.year == 1970
     assert moment.utcoffset() == timedelta(0)
+
+
+@pytest.mark.parametrize(
+    ("name", "arg"),
+    [("status", 7), ("delete_status", 123456789), ("profile", "Bob_1"), ("tag", "redis")],
+)
+def test_url_matches_reverse(name, arg):
+    assert url(name, arg) == reverse(name, args=[arg])
+
+
+def test_url_follows_a_changed_urlconf(settings):
+    assert url("status", 7) == "/statuses/7/"
+    settings.ROOT_URLCONF = "timeline.tests.prefixed_urls"
+    assert url("status", 7) == "/prefix/statuses/7/"
