@@ -1,7 +1,8 @@
 """Statuses, timelines and the follow graph (Redis in Action 8.1-8.4, cluster-ready).
 
 Round trips: a post is 3 (id, store, fan-out), a timeline page 2 (ids, statuses),
-a follow or unfollow 2 (one atomic script in each user's slot)."""
+a follow 2 (one atomic script in each user's slot), an unfollow 3 (the same, then
+the job that refills home, queued only if something was removed)."""
 
 import time
 from dataclasses import dataclass
