@@ -3,6 +3,7 @@ every other HTTP request to Django."""
 
 import gc
 import os
+import re
 
 from django.core.asgi import get_asgi_application
 
@@ -16,7 +17,8 @@ django_asgi_app = get_asgi_application()
 # collected, so they are promoted, and that growth of the old generation triggers a full
 # collection every ~20 s at 5,000 messages/s, sooner as the delays pile up. Collecting
 # young objects every 50,000 allocations lets them die first: no full collection in 90 s
-# of that load (the streaming bench), and young collections of about a millisecond.
+# of that load (the streaming bench), and young collections of about a millisecond. The
+# middle generation is collected every 20 young collections (Python's default is 10).
 gc.set_threshold(50_000, 20, 10)
 
 # These need Django set up first.
@@ -36,6 +38,8 @@ application = ProtocolTypeRouter(
         "http": URLRouter(
             [
                 re_path(STREAM_PATH, AuthMiddlewareStack(StreamHttpConsumer.as_asgi())),
+                # Static files are cheap and the error pages need them: they don't queue.
+                re_path(rf"^{re.escape(settings.STATIC_URL.lstrip('/'))}", django_asgi_app),
                 re_path(r"", at_most(settings.HTTP_CONCURRENCY, django_asgi_app)),
             ]
         ),

@@ -4,6 +4,8 @@ import os
 import warnings
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR", BASE_DIR / "var"))
 
@@ -43,16 +45,20 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Serves static/ itself (from the app and project dirs), so `make run` needs no web
     # server. Last, not first as WhiteNoise suggests: it is the one middleware that can't
-    # run async, and Django runs each async-capable middleware outside it with thread
-    # hops of its own; inside it they run in the request's one thread. A bare view
-    # through daphne: 290 -> 480 req/s.
+    # run async. Under ASGI, Django runs the async-capable middleware listed after it
+    # async, each with thread hops of its own (about a dozen a request); listed before
+    # it, they run in the request's one thread. A bare view through daphne: 290 -> 449
+    # req/s in the bench.
     "whitenoise.middleware.WhiteNoiseMiddleware",
 ]
 
 ROOT_URLCONF = "socialsite.urls"
 ASGI_APPLICATION = "socialsite.asgi.application"
-# Django requests served at once by one daphne process (streams don't count): see asgi.py.
+# Django requests served at once by one daphne process (streams and static files don't
+# count): see socialsite/concurrency.py.
 HTTP_CONCURRENCY = int(os.environ.get("HTTP_CONCURRENCY", "2"))
+if HTTP_CONCURRENCY < 1:
+    raise ImproperlyConfigured(f"HTTP_CONCURRENCY must be 1 or more, not {HTTP_CONCURRENCY}")
 
 TEMPLATES = [
     {
@@ -72,7 +78,11 @@ TEMPLATES = [
         # Only for status cards (<app>/jinja2/): see timeline/templatetags/statuses.py.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "APP_DIRS": True,
-        "OPTIONS": {"environment": "socialsite.jinja2.environment"},
+        "OPTIONS": {
+            "environment": "socialsite.jinja2.environment",
+            "trim_blocks": True,
+            "lstrip_blocks": True,
+        },
     },
 ]
 

@@ -1,6 +1,6 @@
 """Showing statuses: message text with @mentions, #tags and links linked, times, and
-the URLs a status card links to. Plain functions, registered as filters for both
-template engines (timeline/templatetags/statuses.py and socialsite/jinja2.py)."""
+the URLs a status card links to. Plain functions, given to the status card's Jinja2
+environment (socialsite/jinja2.py); `posted_at` is a Django filter too."""
 
 import functools
 from datetime import UTC, datetime
@@ -31,14 +31,16 @@ def _url_shape(name: str) -> tuple[str, str]:
 def url(name: str, arg: int | str) -> str:
     """reverse(name, args=[arg]) for a URL with one argument, at a fraction of the cost:
     reverse() takes ~25 µs, and a page of 30 status cards links ~200 URLs of a few
-    shapes."""
+    shapes. Unlike reverse() it doesn't check `arg` against the URL's pattern (cards
+    pass ids, logins and tags, which fit), and it assumes one URLconf and script prefix
+    per process (the site sets no per-request urlconf)."""
     before, after = _url_shape(name)
     return f"{before}{quote(str(arg), safe=_PATH_SAFE)}{after}"
 
 
 @receiver(setting_changed)
 def _forget_url_shapes(*, setting: str, **kwargs) -> None:
-    if setting == "ROOT_URLCONF":
+    if setting in ("ROOT_URLCONF", "FORCE_SCRIPT_NAME"):
         _url_shape.cache_clear()
 
 

@@ -1,4 +1,4 @@
-"""Status filters for Django templates, and the tags that show status cards."""
+"""The tags that show status cards in Django templates, and `posted_at`."""
 
 from django import template
 from django.template import engines
@@ -7,10 +7,7 @@ from django.utils.safestring import SafeString, mark_safe
 from timeline import display
 
 register = template.Library()
-register.filter("linkify", display.linkify)
-register.filter("status_text", display.status_text)
 register.filter("posted_at", display.posted_at)
-register.filter("ago", display.ago)
 
 
 @register.simple_tag(takes_context=True)

@@ -1,0 +1,44 @@
+"""The status card template (Jinja2) on its own: counts, buttons and escaping."""
+
+import re
+import time
+
+from timeline.templatetags.statuses import status_cards
+
+
+def card(viewer_uid=None, **fields):
+    status = {
+        "id": 5, "uid": 1, "login": "alice", "message": "hello", "posted": time.time(),
+        "replies": 0, "reposts": 0, "likes": 0, **fields,
+    }  # fmt: skip
+    html = status_cards({"viewer_uid": viewer_uid}, [status])
+    return re.sub(r"\s+", " ", html)
+
+
+def test_counts_read_in_the_singular_and_the_plural():
+    assert "0 replies" in card() and "0 reposts" in card() and "0 likes" in card()
+    one = card(replies=1, reposts=1, likes=1)
+    assert "1 reply<" in one and "1 repost<" in one and "1 like<" in one
+    two = card(replies=2, reposts=2, likes=2)
+    assert "2 replies" in two and "2 reposts" in two and "2 likes" in two
+
+
+def test_what_users_wrote_is_escaped():
+    html = card(login="<b>x</b>", location='"><img src=x>', message="<script>alert(1)</script>")
+    assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
+    assert '"><img' not in html and "&#34;&gt;&lt;img src=x&gt;" in html
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_buttons_submit_the_page_form_and_only_the_author_may_delete():
+    assert "<button" not in card(viewer_uid=None)
+    someone_else = card(viewer_uid=2, liked=True)
+    assert 'form="status-actions" formaction="/statuses/5/unlike/"' in someone_else
+    assert 'formaction="/statuses/5/repost/"' in someone_else
+    assert "delete" not in someone_else
+    assert 'formaction="/statuses/5/delete/"' in card(viewer_uid=1)
+
+
+def test_a_deleted_status_in_a_conversation_reads_as_deleted():
+    html = status_cards({"viewer_uid": None}, [None])
+    assert "This status was deleted." in html
