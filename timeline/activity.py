@@ -30,7 +30,8 @@ def record(client, status: dict, *, deleted: bool = False, now: float | None = N
     now = time.time() if now is None else now
     posted = float(status["posted"])
     hour, minute = int(posted // 3600), int(posted // 60)
-    message = status.get("message", "")
+    # A repost carries its original's message: its words were counted with the original.
+    message = "" if status.get("repost_of") else status.get("message", "")
     tags, mentions = text.tags(message), text.mentions(message)
     scripts.run(
         client,
@@ -66,6 +67,7 @@ def record_event(payload: str) -> bool:
         log.warning("activity: unreadable event %.200r", payload)
         return False
     status["message"] = str(event.get("message", ""))
+    status["repost_of"] = event.get("repost_of")
     record(get_redis(), status, deleted=bool(event.get("deleted")))
     return True
 

@@ -49,6 +49,13 @@ def test_a_deletion_takes_back_its_tags_but_not_the_post(redis_conn):
     assert activity.posts_per_hour(now=NOW)[-1][1] == 2
 
 
+def test_a_repost_counts_as_a_post_but_its_words_only_once(redis_conn):
+    activity.record(redis_conn, status(1, "#redis with @bob"), now=NOW)
+    activity.record(redis_conn, {**status(2, "#redis with @bob"), "repost_of": 1}, now=NOW)
+    assert activity.trending(now=NOW) == {"tags": [("redis", 1)], "mentions": [("bob", 1)]}
+    assert activity.posts_per_hour(now=NOW)[-1][1] == 2
+
+
 def test_follow_events_and_garbage_are_not_counted(redis_conn):
     follow = events.follow_changed("follow", {"id": 1, "login": "a"}, {"id": 2, "login": "b"}, 1)
     assert activity.record_event(follow) is False
