@@ -2,16 +2,17 @@
 
 Written straight into Redis with pipelines rather than through follow_user and
 post_status one call at a time, but left exactly as if the users had followed
-and then posted: counters equal their sets, home timelines hold the newest
-HOME_TIMELINE_SIZE statuses of each user and the people they follow, and the
-global timeline and the dashboard's activity counts are filled in."""
+and then posted: counters equal their sets, home, mentions and tag timelines hold
+their newest HOME_TIMELINE_SIZE statuses, and the global timeline and the
+dashboard's activity counts are filled in."""
 
 import heapq
 import itertools
 import math
 import random
 import time
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -20,7 +21,7 @@ from accounts.keys import user_key
 from accounts.services import create_login_users, create_users
 from socialsite.redis import get_redis
 
-from . import activity, keys
+from . import activity, keys, text
 
 DAY = 86400
 # Statuses are spread over this many days, denser towards now.
@@ -165,14 +166,24 @@ def seed_network(
             writes.count(pipe.zadd(keys.profile_timeline_key(uids[i]), profile))
     writes.flush("statuses")
 
-    home_size = settings.HOME_TIMELINE_SIZE
     for i in range(users):
         sources = [by_author[i], *(by_author[j] for j in following[i])]
-        newest = heapq.nlargest(home_size, itertools.chain(*sources), key=_posted)
-        if newest:
-            home = {s["id"]: s["posted"] for s in newest}
-            writes.count(pipe.zadd(keys.home_timeline_key(uids[i]), home))
+        writes.newest_into(keys.home_timeline_key(uids[i]), itertools.chain(*sources))
     writes.flush("home timelines")
+
+    # As conversations.index() does for a post: the mentioned (existing) users' mentions
+    # timelines, and one timeline per tag.
+    mentioning, tagged = defaultdict(list), defaultdict(list)
+    for status in statuses:
+        if "mention_ids" in status:
+            mentioning[int(status["mention_ids"])].append(status)
+        for tag in text.tags(status["message"]):
+            tagged[tag].append(status)
+    for uid, mentions in mentioning.items():
+        writes.newest_into(keys.mentions_timeline_key(uid), mentions)
+    for tag, tagged_statuses in tagged.items():
+        writes.newest_into(keys.tag_timeline_key(tag), tagged_statuses)
+    writes.flush("mentions and tag timelines")
 
     newest = heapq.nlargest(settings.GLOBAL_TIMELINE_SIZE, statuses, key=_posted)
     if newest:
@@ -200,6 +211,12 @@ class _Writes:
         self.pipe = get_redis().pipeline(transaction=False)
         self.progress = progress
         self.sent = 0
+
+    def newest_into(self, timeline_key: str, statuses: Iterable[dict]) -> None:
+        """Writes the newest HOME_TIMELINE_SIZE of `statuses` into a timeline."""
+        newest = heapq.nlargest(settings.HOME_TIMELINE_SIZE, statuses, key=_posted)
+        if newest:
+            self.count(self.pipe.zadd(timeline_key, {s["id"]: s["posted"] for s in newest}))
 
     def count(self, _pipe) -> None:
         if len(self.pipe) >= PIPELINE_SIZE:
@@ -290,8 +307,12 @@ def _compose_statuses(
         count = round(rng.lognormvariate(math.log(per_user) - 0.5, 1)) if per_user else 0
         for _ in range(count):
             parts = rng.sample(SENTENCES, 2 if rng.random() < 0.3 else 1)
+            mention = {}
             if following[i] and rng.random() < 0.3:
-                parts.insert(0, "@" + logins[rng.choice(following[i])])
+                j = rng.choice(following[i])
+                parts.insert(0, "@" + logins[j])
+                # The fields a post records for the mentions of existing users.
+                mention = {"mentions": logins[j].lower(), "mention_ids": str(uids[j])}
             if rng.random() < 0.4:
                 parts.append("#" + rng.choices(TAGS, cum_weights=tag_weights)[0])
             # Squaring crowds the times towards now, as real activity grows.
@@ -299,6 +320,7 @@ def _compose_statuses(
                 "author": i,
                 "message": " ".join(parts),
                 "posted": now - HISTORY_DAYS * DAY * rng.random() ** 2,
+                **mention,
             }
             if rng.random() < 0.3:
                 lat, lon = rng.choice(CITIES)

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from django.test import override_settings
 
 from accounts.services import get_user, uid_for_login
-from timeline import activity, keys, maintenance, seeding, services, text
+from timeline import activity, display, keys, maintenance, seeding, services, text
 
 
 def network(redis_conn) -> dict:
@@ -61,6 +61,24 @@ def test_a_seeded_network_looks_real(redis_conn):
     assert any("location" in s for s in located)
     # The dashboard shows the last day's posts as if it had been listening.
     assert sum(count for _, count in activity.posts_per_hour()) > 0
+
+
+def test_seeded_mentions_and_tags_are_indexed_as_a_post_indexes_them(redis_conn):
+    seeding.seed_network(users=60, follows_per_user=8, posts_per_user=6, seed=3)
+    statuses = services.global_timeline_page(count=1000).statuses
+    mentioning = [s for s in statuses if text.mentions(s["message"])]
+    tagged = [s for s in statuses if text.tags(s["message"])]
+    assert mentioning and tagged
+    for status in mentioning:
+        login = text.mentions(status["message"])[0]
+        assert status["mentions"] == login
+        mentioned = uid_for_login(login)
+        assert status["mention_ids"] == str(mentioned)
+        assert redis_conn.zscore(keys.mentions_timeline_key(mentioned), status["id"])
+        assert f'href="/u/{login}/"' in display.status_text(status)
+    for status in tagged:
+        for tag in text.tags(status["message"]):
+            assert redis_conn.zscore(keys.tag_timeline_key(tag), status["id"])
 
 
 def test_the_same_seed_gives_the_same_network(redis_conn):
