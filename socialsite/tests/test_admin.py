@@ -169,6 +169,26 @@ def test_suspending_hides_statuses_blocks_login_and_posting_and_is_logged(
     assert entry.change_message == "Suspended."
 
 
+def test_moderators_still_see_a_suspended_users_statuses_in_the_admin(staff_client, network):
+    alice, status_id = network["alice"], network["status"]
+    reply = services.post_status(network["bob"], "an answer", in_reply_to=status_id)
+    accounts.set_suspended(alice, True)
+    # Hidden on the site...
+    assert staff_client.get(f"/statuses/{status_id}/").status_code == 404
+    # ...but not in the admin.
+    for url in (
+        reverse("admin:redis_user", args=[alice]),
+        reverse("admin:redis_statuses"),
+        reverse("admin:redis_statuses") + f"?id={status_id}",
+        reverse("admin:redis_statuses") + "?author=alice",
+    ):
+        response = staff_client.get(url)
+        assert response.status_code == 200, url
+        assert "hello #redis @bob" in text(response), url
+    latest = staff_client.get(reverse("admin:redis_statuses"))
+    assert [s["id"] for s in latest.context["found"]] == [reply, status_id]
+
+
 def test_lifting_a_suspension_restores_everything(staff_client, network, client):
     alice, bob = network["alice"], network["bob"]
     staff_client.post(reverse("admin:redis_user_action", args=[alice, "suspend"]))
