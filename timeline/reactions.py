@@ -173,6 +173,26 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
     return int(pipe.execute()[1] or 0)
 
 
+def take_back_likes(uid: int, *, count: int) -> bool:
+    """Takes back the next `count` likes of a user being deleted (timeline.moderation), each
+    status's count falling only if the like was still in its set; False when none is left.
+
+    No "unlike" events: the user is gone, which streams already learn from the
+    deletion's other events, and like counts are read afresh with every page."""
+    conn = get_redis()
+    liked = conn.zrange(keys.likes_key(uid), 0, count - 1)
+    if not liked:
+        return False
+    pipe = conn.pipeline(transaction=False)
+    for status_id in liked:
+        args = ["likes", uid, ""]
+        _in_status_set("remove_from_status_set", pipe, keys.likers_key, status_id, args)
+    # Last, so a batch cut short is found and redone (the script counts nothing twice).
+    pipe.zrem(keys.likes_key(uid), *liked)
+    pipe.execute()
+    return True
+
+
 def likes_page(uid: int, page: int = 1, count: int = 30) -> services.Page:
     """The statuses `uid` likes, the latest liked first (for `uid`'s eyes only)."""
     return services._statuses_page(keys.likes_key(uid), page, count)
