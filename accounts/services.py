@@ -262,6 +262,8 @@ def release_login(uid: int) -> None:
     if conn.hget(keys.LOGIN_INDEX, login.lower()) == str(uid):
         conn.hdel(keys.LOGIN_INDEX, login.lower())
     conn.zrem(keys.LOGIN_SEARCH, f"{login.lower()}:{uid}")
+    # Last: with the login already unmapped, the post_delete signal (signals.py) sees a
+    # user whose purge is under way and doesn't start another.
     User.objects.filter(username__iexact=login).delete()
 
 

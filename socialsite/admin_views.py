@@ -187,7 +187,7 @@ USER_ACTIONS = {
         [
             "Their login and Django user go now, and their statuses are hidden at once.",
             "The worker then deletes every status (from every timeline), their follows "
-            "both ways and their profile.",
+            "both ways, their likes, their lists and list memberships, and their profile.",
             "This can't be undone.",
         ],
     ),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from django.conf import settings
 
-from accounts.keys import LOGIN_INDEX
+from accounts.keys import LOGIN_INDEX, SUSPENDED_USERS
 from socialsite.redis import get_redis
 
 from . import keys, reactions, scripts, services, text
@@ -128,7 +128,7 @@ def tag_page(tag: str, page: int = 1, count: int = 30) -> services.Page:
 
 @dataclass(frozen=True)
 class Conversation:
-    ancestors: list[dict | None]  # oldest first; None where one was deleted
+    ancestors: list[dict | None]  # oldest first; None where one was deleted (or is hidden)
     status: dict
     replies: list[dict]  # oldest first
     more_replies: bool
@@ -137,13 +137,24 @@ class Conversation:
 
 def conversation(status_id: int) -> Conversation | None:
     """A status, the chain it replies to and its replies: 2 round trips. For a repost,
-    its original's conversation (2 more). None if there is no such status."""
+    its original's conversation (2 more). None if there is no such status.
+
+    A suspended user's statuses read as deleted, as they do in timelines: None for
+    their status (or a repost of it, or their repost), a gap in the chain, and their
+    replies left out. Moderators see them in the admin, which doesn't come here."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
+    # The suspended set is small and read in the same round trip, as timeline pages do.
+    pipe.smembers(SUSPENDED_USERS)
     pipe.hgetall(keys.status_key(status_id))
     pipe.zrange(keys.replies_key(status_id), 0, REPLIES_SHOWN)
-    fields, reply_ids = pipe.execute()
-    status = services.decode_status(fields)
+    suspended, fields, reply_ids = pipe.execute()
+    hidden = {int(uid) for uid in suspended}
+
+    def shown(status: dict | None) -> dict | None:
+        return status if status and status["uid"] not in hidden else None
+
+    status = shown(services.decode_status(fields))
     if status is None:
         return None
     if status.get("repost_of"):
@@ -155,7 +166,7 @@ def conversation(status_id: int) -> Conversation | None:
     ancestors = status.get("ancestors", "").split()
     for other in [*ancestors, *reply_ids[:REPLIES_SHOWN]]:
         pipe.hgetall(keys.status_key(other))
-    found = list(map(services.decode_status, pipe.execute()))
+    found = [shown(services.decode_status(fields)) for fields in pipe.execute()]
     return Conversation(
         ancestors=found[: len(ancestors)],
         status=status,

@@ -17,6 +17,7 @@ import time
 from django.conf import settings
 
 from accounts.keys import user_key
+from accounts.services import get_users
 from socialsite.redis import get_redis
 from streaming import events
 from streaming.keys import STATUS_CHANNEL
@@ -228,6 +229,83 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> None:
         _list_keys(list_id),
         [uid, member["id"], STATUS_CHANNEL, event, *status_ids],
     )
+
+
+# Deleting a user (timeline.moderation): their memberships and their own lists go in
+# batches, each step idempotent, so a job redone after a crash changes nothing twice.
+
+
+def leave_every_list(uid: int, *, count: int) -> bool:
+    """Takes a user being deleted off the next `count` lists they are on, with their
+    statuses, as their owners removing them would; False when they are on none."""
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrange(keys.listed_in_key(uid), 0, count - 1)
+    pipe.hget(user_key(uid), "login")
+    # Runs before their statuses are deleted, while these ids still say what to take out.
+    pipe.zrevrange(keys.profile_timeline_key(uid), 0, settings.HOME_TIMELINE_SIZE - 1)
+    list_ids, login, status_ids = pipe.execute()
+    if not list_ids:
+        return False
+    for list_id in list_ids:
+        pipe.hgetall(keys.list_key(list_id))
+    found = [the_list for the_list in map(_decode_list, pipe.execute()) if the_list]
+    owners = {owner["id"]: owner["login"] for owner in get_users([f["owner"] for f in found])}
+    member, now = {"id": int(uid), "login": login}, time.time()
+    for the_list in found:
+        owner = {"id": the_list["owner"], "login": owners.get(the_list["owner"])}
+        target = {"id": the_list["id"], "name": the_list["name"]}
+        event = events.activity("list_member_removed", owner, member, target, now)
+        # The script leaves the list alone unless uid is on it, so a redone batch
+        # counts nothing twice; a list deleted meanwhile (-1) has nothing left to fix.
+        scripts.run(
+            pipe,
+            "remove_list_member",
+            _list_keys(the_list["id"]),
+            [the_list["owner"], uid, STATUS_CHANNEL, event, *status_ids],
+        )
+    # Last, so a batch cut short is found and redone.
+    pipe.zrem(keys.listed_in_key(uid), *list_ids)
+    pipe.execute()
+    return True
+
+
+def delete_lists_of(uid: int, *, count: int) -> bool:
+    """Deletes the lists of a user being deleted, taking about `count` members off them;
+    False when none is left. Call it until it is.
+
+    Unlike delete_list this walks the members in batches (a list may have thousands),
+    and drops the list's hash first: the list is gone for readers and for fan-out
+    (add_to_timeline.lua skips a list without one) while its members are walked."""
+    conn = get_redis()
+    list_ids = conn.zrange(keys.user_lists_key(uid), 0, count - 1)
+    for list_id in list_ids:
+        count -= _delete_list_batch(conn, uid, int(list_id), count)
+        if count <= 0:
+            break
+    return bool(list_ids)
+
+
+def _delete_list_batch(conn, uid: int, list_id: int, count: int) -> int:
+    """Takes up to `count` members off a deleted user's list, or, when none are left,
+    deletes what remains of it. Returns how much it did (at least 1)."""
+    members_key = keys.list_members_key(list_id)
+    pipe = conn.pipeline(transaction=False)
+    pipe.delete(keys.list_key(list_id))
+    pipe.zrange(members_key, 0, count - 1)
+    members = pipe.execute()[1]
+    if members:
+        for member in members:
+            pipe.zrem(keys.listed_in_key(member), list_id)
+        # After their "listed in" entries, so a batch cut short is found and redone.
+        pipe.zrem(members_key, *members)
+        pipe.execute()
+        return len(members)
+    timeline = keys.list_timeline_key(list_id)
+    pipe.delete(members_key, timeline, keys.shown_reposts_key(timeline))
+    pipe.zrem(keys.user_lists_key(uid), list_id)
+    pipe.execute()
+    return 1
 
 
 def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:

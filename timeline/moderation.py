@@ -5,12 +5,18 @@ Deleting a user touches everyone who follows them or whom they follow, so only
 the first step runs in the request: they are suspended (their statuses vanish
 from every page at once), lose their login and Django user, and a durable job
 takes it from there, one batch per job, through these phases:
-  followers  detach each follower, taking the user's statuses out of their home
-  statuses   delete each status as a moderator would (hash, timelines, event)
-  following  unfollow everyone they follow, so those users' counts stay right
-  profile    drop the profile hash and the user's now-empty keys
+  followers    detach each follower, taking the user's statuses out of their home
+  memberships  leave the lists they are on, taking their statuses out of those
+               timelines (before the statuses go: their ids say what to take out)
+  statuses     delete each status as a moderator would (hash, timelines, mentions,
+               tags, replies, reposts of it, likes of it, event)
+  likes        take back their likes, so those statuses' counts and likers stay right
+  lists        delete their lists, with the members' "listed in" entries
+  following    unfollow everyone they follow, so those users' counts stay right
+  profile      drop the profile hash and the user's now-empty keys
 Each step re-reads what is left and is idempotent, so a job redone after a
-crash is harmless."""
+crash is harmless. Keys of two users are never written in one step (they are in
+different cluster slots): each such step changes one side, then the other."""
 
 import time
 
@@ -23,16 +29,24 @@ from streaming import events
 from streaming.keys import STATUS_CHANNEL
 from streaming.services import list_stream_keys, revoke_stream_key
 
-from . import jobs, keys, scripts, services
+from . import jobs, keys, lists, reactions, scripts, services
 
 PURGE_BATCH = 200
-PURGE_PHASES = ("followers", "statuses", "following", "profile")
+PURGE_PHASES = (
+    "followers",
+    "memberships",
+    "statuses",
+    "likes",
+    "lists",
+    "following",
+    "profile",
+)
 
 
 def delete_user(uid: int) -> dict:
-    """Deletes a user and all their statuses, follows and profile; returns the profile
-    as it was. At once they can't log in or be found and their statuses are hidden;
-    the worker removes the rest."""
+    """Deletes a user and all their statuses, follows, likes, lists, list memberships and
+    profile; returns the profile as it was. At once they can't log in or be found and
+    their statuses are hidden; the worker removes the rest."""
     user = get_user(uid)
     if user is None:
         raise ValueError("No such user.")
@@ -110,15 +124,39 @@ def _unfollow_everyone(uid: int) -> bool:
     return True
 
 
+def _leave_lists(uid: int) -> bool:
+    return lists.leave_every_list(uid, count=PURGE_BATCH)
+
+
+def _take_back_likes(uid: int) -> bool:
+    return reactions.take_back_likes(uid, count=PURGE_BATCH)
+
+
+def _delete_lists(uid: int) -> bool:
+    return lists.delete_lists_of(uid, count=PURGE_BATCH)
+
+
 def _drop_profile(uid: int) -> bool:
+    # List owners can still add the user while the profile exists (during the phases
+    # above): such late memberships are undone before the key that records them goes.
+    if _leave_lists(uid):
+        return True
     pipe = get_redis().pipeline(transaction=False)
-    # One DEL, one slot: every key here carries the hash tag {uid}.
+    home = keys.home_timeline_key(uid)
+    # One DEL, one slot: every key here carries the hash tag {uid}. The sets the
+    # phases above emptied are gone already (Redis drops an empty set); this also
+    # takes the timelines that only ever pointed at others' statuses.
     pipe.delete(
         user_key(uid),
         keys.profile_timeline_key(uid),
-        keys.home_timeline_key(uid),
+        home,
+        keys.shown_reposts_key(home),
         keys.followers_key(uid),
         keys.following_key(uid),
+        keys.mentions_timeline_key(uid),
+        keys.likes_key(uid),
+        keys.user_lists_key(uid),
+        keys.listed_in_key(uid),
     )
     pipe.srem(SUSPENDED_USERS, uid)
     pipe.execute()
@@ -127,7 +165,10 @@ def _drop_profile(uid: int) -> bool:
 
 _PURGE_STEPS = {
     "followers": _detach_followers,
+    "memberships": _leave_lists,
     "statuses": _delete_statuses,
+    "likes": _take_back_likes,
+    "lists": _delete_lists,
     "following": _unfollow_everyone,
     "profile": _drop_profile,
 }

@@ -15,7 +15,7 @@ import time
 
 from django.conf import settings
 
-from accounts.keys import user_key
+from accounts.keys import SUSPENDED_USERS, user_key
 from socialsite.redis import get_redis
 from streaming import events
 
@@ -36,13 +36,32 @@ def status_id_of(value) -> int:
         raise StatusGone(GONE) from None
 
 
-def original(conn, status_id) -> dict:
+def _hidden_uids(suspended) -> set[int]:
+    return {int(uid) for uid in suspended}
+
+
+def _is_hidden(status: dict, hidden: set[int]) -> bool:
+    """Whether `status` reads as deleted: its author, or its original's, is suspended."""
+    return status["uid"] in hidden or status.get("repost_of_uid") in hidden
+
+
+def original(conn, status_id, *, hide_suspended: bool = True) -> dict:
     """The status `status_id`, or its original if it is a repost (1 more round trip);
-    ValueError if it is gone or `status_id` isn't an id."""
-    status = services.decode_status(conn.hgetall(keys.status_key(status_id_of(status_id))))
+    StatusGone if it is gone, `status_id` isn't an id, or (unless not `hide_suspended`)
+    a suspended user wrote it or its original: everyone else sees those as deleted, so
+    nobody may answer or repost them."""
+    pipe = conn.pipeline(transaction=False)
+    # Read with the status, as timeline pages do: the set is small.
+    pipe.smembers(SUSPENDED_USERS)
+    pipe.hgetall(keys.status_key(status_id_of(status_id)))
+    suspended, fields = pipe.execute()
+    hidden = _hidden_uids(suspended) if hide_suspended else set()
+    status = services.decode_status(fields)
+    if status and _is_hidden(status, hidden):
+        status = None
     if status and status.get("repost_of"):
         status = services.decode_status(conn.hgetall(keys.status_key(status["repost_of"])))
-    if status is None:
+    if status is None or status["uid"] in hidden:
         raise StatusGone(GONE)
     return status
 
@@ -80,7 +99,8 @@ def undo_repost(uid: int, status_id: int) -> None:
     """Deletes `uid`'s repost of a status (given the original or any repost of it), which
     takes it out of every timeline; ValueError if they haven't reposted it."""
     conn = get_redis()
-    shown = original(conn, status_id)
+    # Taking back your own repost stays possible after its original's author is suspended.
+    shown = original(conn, status_id, hide_suspended=False)
     repost_id = conn.zscore(keys.reposts_key(shown["id"]), uid)
     if repost_id is None:
         raise ValueError("You haven't reposted that status.")
@@ -104,16 +124,20 @@ def unlike(uid: int, status_id: int) -> int:
 
 
 def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
-    # 3 round trips: the liker and the status, the status's slot, the liker's slot.
+    # 3 round trips: the liker, the status and the suspended set; the status's slot; the
+    # liker's slot.
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
     pipe.hgetall(keys.status_key(status_id_of(status_id)))
-    login, fields = pipe.execute()
+    pipe.smembers(SUSPENDED_USERS)
+    login, fields, suspended = pipe.execute()
     status = services.decode_status(fields)
     if login is None:
         raise ValueError("No such user.")
-    if status is None:
+    # A suspended user's status reads as deleted, so it can't be liked; a like given
+    # before the suspension can still be taken back.
+    if status is None or (liking and _is_hidden(status, _hidden_uids(suspended))):
         raise StatusGone(GONE)
     if status.get("repost_of"):
         status = {
@@ -147,6 +171,26 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
     )
     events.publish(pipe, event)
     return int(pipe.execute()[1] or 0)
+
+
+def take_back_likes(uid: int, *, count: int) -> bool:
+    """Takes back the next `count` likes of a user being deleted (timeline.moderation), each
+    status's count falling only if the like was still in its set; False when none is left.
+
+    No "unlike" events: the user is gone, which streams already learn from the
+    deletion's other events, and like counts are read afresh with every page."""
+    conn = get_redis()
+    liked = conn.zrange(keys.likes_key(uid), 0, count - 1)
+    if not liked:
+        return False
+    pipe = conn.pipeline(transaction=False)
+    for status_id in liked:
+        args = ["likes", uid, ""]
+        _in_status_set("remove_from_status_set", pipe, keys.likers_key, status_id, args)
+    # Last, so a batch cut short is found and redone (the script counts nothing twice).
+    pipe.zrem(keys.likes_key(uid), *liked)
+    pipe.execute()
+    return True
 
 
 def likes_page(uid: int, page: int = 1, count: int = 30) -> services.Page:

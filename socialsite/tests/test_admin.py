@@ -1,4 +1,5 @@
 import html
+import json
 
 import pytest
 from django.contrib.admin.models import CHANGE, DELETION, LogEntry
@@ -169,6 +170,26 @@ def test_suspending_hides_statuses_blocks_login_and_posting_and_is_logged(
     assert entry.change_message == "Suspended."
 
 
+def test_moderators_still_see_a_suspended_users_statuses_in_the_admin(staff_client, network):
+    alice, status_id = network["alice"], network["status"]
+    reply = services.post_status(network["bob"], "an answer", in_reply_to=status_id)
+    accounts.set_suspended(alice, True)
+    # Hidden on the site...
+    assert staff_client.get(f"/statuses/{status_id}/").status_code == 404
+    # ...but not in the admin.
+    for url in (
+        reverse("admin:redis_user", args=[alice]),
+        reverse("admin:redis_statuses"),
+        reverse("admin:redis_statuses") + f"?id={status_id}",
+        reverse("admin:redis_statuses") + "?author=alice",
+    ):
+        response = staff_client.get(url)
+        assert response.status_code == 200, url
+        assert "hello #redis @bob" in text(response), url
+    latest = staff_client.get(reverse("admin:redis_statuses"))
+    assert [s["id"] for s in latest.context["found"]] == [reply, status_id]
+
+
 def test_lifting_a_suspension_restores_everything(staff_client, network, client):
     alice, bob = network["alice"], network["bob"]
     staff_client.post(reverse("admin:redis_user_action", args=[alice, "suspend"]))
@@ -321,3 +342,68 @@ def test_deleting_a_user_revokes_their_stream_keys(staff_client, network):
     key = streaming.create_stream_key(network["alice"])
     staff_client.post(reverse("admin:redis_user_action", args=[network["alice"], "delete"]))
     assert streaming.uid_for_stream_key(key) is None
+
+
+# Deleting through Django's own Users page goes through the same purge.
+
+
+@pytest.fixture
+def superuser_client(client):
+    boss = User.objects.create_superuser("boss", password="boss-password-1")
+    client.force_login(boss)
+    return client
+
+
+def purge_jobs(redis_conn) -> list[dict]:
+    return [
+        json.loads(fields["args"])
+        for _, fields in redis_conn.xrange(keys.JOB_STREAM)
+        if fields["kind"] == "purge_user"
+    ]
+
+
+def test_deleting_a_user_on_djangos_users_page_purges_their_redis_data(
+    superuser_client, network, redis_conn, django_capture_on_commit_callbacks
+):
+    alice, bob = network["alice"], network["bob"]
+    url = reverse("admin:auth_user_delete", args=[network["alice_user"].pk])
+    before = snapshot(redis_conn)
+    assert superuser_client.get(url).status_code == 200  # the confirmation changes nothing
+    assert changed(before, snapshot(redis_conn)) == set()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = superuser_client.post(url, {"post": "yes"})
+    assert response.status_code == 302
+    assert not User.objects.filter(username="alice").exists()
+    assert accounts.uid_for_login("alice") is None
+    assert services.get_status_messages(bob) == []
+    call_command("worker", burst=True)
+    assert accounts.get_user(alice) is None
+    assert services.get_status(network["status"]) is None
+    assert accounts.get_user(bob)["following"] == 0
+    assert redis_conn.smembers(SUSPENDED_USERS) == set()
+
+
+def test_the_users_pages_bulk_delete_purges_each_user(
+    superuser_client, network, django_capture_on_commit_callbacks
+):
+    carol = User.objects.create_user("carol")
+    chosen = [network["alice_user"].pk, carol.pk]
+    with django_capture_on_commit_callbacks(execute=True):
+        superuser_client.post(
+            reverse("admin:auth_user_changelist"),
+            {"action": "delete_selected", "_selected_action": chosen, "post": "yes"},
+        )
+    assert not User.objects.filter(pk__in=chosen).exists()
+    call_command("worker", burst=True)
+    assert accounts.get_user(network["alice"]) is None
+    assert accounts.uid_for_login("carol") is None
+
+
+def test_deleting_on_the_redis_page_purges_once_though_it_deletes_the_django_user(
+    staff_client, network, redis_conn, django_capture_on_commit_callbacks
+):
+    alice = network["alice"]
+    with django_capture_on_commit_callbacks(execute=True):
+        staff_client.post(reverse("admin:redis_user_action", args=[alice, "delete"]))
+    assert not User.objects.filter(username="alice").exists()
+    assert purge_jobs(redis_conn) == [{"uid": alice, "phase": "followers"}]

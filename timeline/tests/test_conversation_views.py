@@ -1,5 +1,6 @@
 import pytest
 
+from accounts.services import set_suspended
 from timeline import keys, reactions, services
 from timeline.tests.pages import page_text, shows, status_ids
 
@@ -57,6 +58,50 @@ def test_replying_to_a_deleted_status_is_not_found_and_stores_nothing(alice, bob
     assert response.status_code == 404
     assert shows(response, "That status doesn't exist or was deleted.")
     assert services.get_status_messages(bob.uid, "profile") == []
+
+
+# Suspended authors: their statuses read as deleted on the status page too
+
+
+def test_a_suspended_users_status_page_is_not_found_for_visitors_and_users(client, alice, bob):
+    theirs = services.post_status(alice.uid, "soon hidden")
+    set_suspended(alice.uid, True)
+    for reader in (client, bob.client):
+        response = reader.get(f"/statuses/{theirs}/")
+        assert response.status_code == 404
+        assert shows(response, f"There is no status {theirs}: it may have been deleted.")
+        assert not shows(response, "soon hidden")
+
+
+def test_a_suspended_users_statuses_in_a_conversation_read_as_deleted(client, member, alice, bob):
+    carol = member("carol")
+    root = services.post_status(alice.uid, "alice asks")
+    middle = services.post_status(bob.uid, "bob answers", in_reply_to=root)
+    alices_reply = services.post_status(alice.uid, "alice again", in_reply_to=middle)
+    carols_reply = services.post_status(carol.uid, "carol too", in_reply_to=middle)
+    set_suspended(alice.uid, True)
+    for reader in (client, carol.client):
+        response = reader.get(f"/statuses/{middle}/")
+        assert response.status_code == 200
+        assert status_ids(response) == [middle, carols_reply]
+        assert shows(response, "This status was deleted.")
+        assert not shows(response, "alice asks") and not shows(response, "alice again")
+    assert reader.get(f"/statuses/{alices_reply}/").status_code == 404
+
+
+@pytest.mark.parametrize("action", ["reply", "repost", "like"])
+def test_reacting_to_a_suspended_users_status_is_not_found_and_changes_nothing(
+    alice, bob, redis_conn, action
+):
+    sid = services.post_status(alice.uid, "soon hidden")
+    set_suspended(alice.uid, True)
+    before = services.get_status(sid)
+    response = bob.client.post(f"/statuses/{sid}/{action}/", {"message": "hello?"})
+    assert response.status_code == 404
+    assert shows(response, "That status doesn't exist or was deleted.")
+    assert services.get_status(sid) == before
+    assert services.get_status_messages(bob.uid, "profile") == []
+    assert redis_conn.exists(keys.likes_key(bob.uid), keys.likers_key(sid)) == 0
 
 
 # Reposts

@@ -1,6 +1,7 @@
 import pytest
 from django.test import override_settings
 
+from accounts.services import set_suspended
 from timeline import conversations, jobs, keys, reactions, services
 
 
@@ -215,3 +216,60 @@ def test_a_reply_event_says_what_it_answers(make_user, events):
     reply = services.post_status(bob, "a", in_reply_to=parent)
     (event,) = events()
     assert (event["id"], event["in_reply_to"]) == (reply, str(parent))
+
+
+# Suspended authors: their statuses read as deleted in conversations too
+
+
+@pytest.mark.django_db
+def test_there_is_no_conversation_for_a_suspended_users_status_or_a_repost_of_it(make_user):
+    author, reposter = make_user(), make_user()
+    theirs = services.post_status(author, "soon hidden")
+    repost = reactions.repost(reposter, theirs)
+    set_suspended(author, True)
+    assert conversations.conversation(theirs) is None
+    assert conversations.conversation(repost) is None
+    set_suspended(author, False)
+    assert conversations.conversation(theirs).status["id"] == theirs
+
+
+@pytest.mark.django_db
+def test_a_suspended_users_repost_has_no_conversation(make_user):
+    author, reposter = make_user(), make_user()
+    original = services.post_status(author, "fine")
+    repost = reactions.repost(reposter, original)
+    set_suspended(reposter, True)
+    assert conversations.conversation(repost) is None
+    assert conversations.conversation(original).status["id"] == original
+
+
+@pytest.mark.django_db
+def test_a_suspended_users_status_in_the_chain_is_a_gap_and_their_replies_are_left_out(
+    make_user,
+):
+    alice, bob = make_user(), make_user()
+    root = services.post_status(bob, "root")
+    middle = services.post_status(alice, "middle", in_reply_to=root)
+    leaf = services.post_status(bob, "leaf", in_reply_to=middle)
+    bobs_reply = services.post_status(bob, "bob answers", in_reply_to=middle)
+    alices_reply = services.post_status(alice, "alice answers", in_reply_to=middle)
+    set_suspended(bob, True)
+    view = conversations.conversation(middle)
+    assert view.ancestors == [None]
+    assert ids(view.replies) == [alices_reply]
+    assert conversations.conversation(alices_reply).ancestors[0] is None
+    assert conversations.conversation(leaf) is None
+    assert conversations.conversation(bobs_reply) is None
+
+
+@pytest.mark.django_db
+def test_replying_to_a_suspended_users_status_is_refused_and_stores_nothing(make_user):
+    author, replier = make_user(), make_user()
+    parent = services.post_status(author, "q")
+    repost = reactions.repost(make_user(), parent)
+    set_suspended(author, True)
+    for target in (parent, repost):
+        with pytest.raises(reactions.StatusGone, match="doesn't exist or was deleted"):
+            services.post_status(replier, "a", in_reply_to=target)
+    assert services.get_status(parent)["replies"] == 0
+    assert services.get_status_messages(replier, "profile") == []

@@ -1,8 +1,9 @@
 import pytest
 from django.core.management import call_command
 
+from accounts.keys import user_key
 from accounts.services import AccountSuspended, get_user, set_suspended, uid_for_login
-from timeline import maintenance, moderation, services
+from timeline import keys, lists, maintenance, moderation, reactions, services
 
 
 def ids(statuses):
@@ -81,3 +82,184 @@ def test_latest_statuses_walks_back_by_id_skipping_deleted_ones(make_user):
 def test_latest_statuses_refuses_a_negative_cursor():
     with pytest.raises(ValueError):
         moderation.latest_statuses(before=-1)
+
+
+# Deleting a user leaves nothing of theirs behind: likes, lists, list memberships,
+# mentions and tags, with everyone else's counts right.
+
+
+def user_keys(uid: int) -> list[str]:
+    """Every key that holds a user's own data."""
+    home = keys.home_timeline_key(uid)
+    return [
+        user_key(uid),
+        keys.profile_timeline_key(uid),
+        home,
+        keys.shown_reposts_key(home),
+        keys.followers_key(uid),
+        keys.following_key(uid),
+        keys.mentions_timeline_key(uid),
+        keys.likes_key(uid),
+        keys.user_lists_key(uid),
+        keys.listed_in_key(uid),
+    ]
+
+
+def list_keys(list_id: int) -> list[str]:
+    timeline = keys.list_timeline_key(list_id)
+    return [
+        keys.list_key(list_id),
+        keys.list_members_key(list_id),
+        timeline,
+        keys.shown_reposts_key(timeline),
+    ]
+
+
+def members(redis_conn, list_id: int) -> list[int]:
+    return [int(m) for m in redis_conn.zrange(keys.list_members_key(list_id), 0, -1)]
+
+
+@pytest.fixture
+def leaving_network(make_user):
+    """`leaving` likes, reposts, replies, mentions, tags, owns a list and is on one;
+    `ann`, `ben` and `cat` are the others."""
+    leaving, ann, ben, cat = make_user("leaving"), make_user("ann"), make_user("ben"), make_user()
+    services.follow_user(ann, leaving)
+    anns = services.post_status(ann, "ann's, liked by two")
+    bens = services.post_status(ben, "ben's, liked by one")
+    reactions.like(cat, anns)
+    reactions.like(leaving, anns)
+    reactions.like(leaving, bens)
+    theirs = lists.create_list(leaving, "theirs")
+    lists.add_member(leaving, theirs, ann)
+    lists.add_member(leaving, theirs, ben)
+    anns_list = lists.create_list(ann, "ann's")
+    lists.add_member(ann, anns_list, ben)
+    lists.add_member(ann, anns_list, leaving)
+    tagged = services.post_status(leaving, "hi @ann #farewell")
+    reply = services.post_status(leaving, "a reply", in_reply_to=bens)
+    repost = reactions.repost(leaving, anns)
+    mention = services.post_status(ben, "bye @leaving")
+    return {
+        "leaving": leaving,
+        "ann": ann,
+        "ben": ben,
+        "cat": cat,
+        "anns": anns,
+        "bens": bens,
+        "theirs": theirs,
+        "anns_list": anns_list,
+        "posted": [tagged, reply, repost],
+        "mention": mention,
+    }
+
+
+@pytest.mark.django_db
+def test_deleting_a_user_takes_back_their_likes_lists_and_memberships(leaving_network, redis_conn):
+    n = leaving_network
+    leaving, ann, ben, cat = n["leaving"], n["ann"], n["ben"], n["cat"]
+    on_anns_list = redis_conn.zrange(keys.list_timeline_key(n["anns_list"]), 0, -1)
+    assert set(map(str, n["posted"])) <= set(on_anns_list)
+    assert redis_conn.zrange(keys.mentions_timeline_key(ann), 0, -1) == [str(n["posted"][0])]
+
+    moderation.delete_user(leaving)
+    call_command("worker", burst=True)
+
+    assert redis_conn.exists(*user_keys(leaving)) == 0
+    # Likes: the counts and likers lose exactly their like.
+    anns, bens = services.get_status(n["anns"]), services.get_status(n["bens"])
+    assert (anns["likes"], bens["likes"]) == (1, 0)
+    assert redis_conn.zrange(keys.likers_key(n["anns"]), 0, -1) == [str(cat)]
+    assert redis_conn.exists(keys.likers_key(n["bens"])) == 0
+    # Their reply and repost are uncounted with the statuses.
+    assert (anns["reposts"], bens["replies"]) == (0, 0)
+    # Their list is gone, and its members aren't "listed in" it any more.
+    assert redis_conn.exists(*list_keys(n["theirs"])) == 0
+    assert lists.get_list(n["theirs"]) is None
+    for member in (ann, ben):
+        listed_in = redis_conn.zrange(keys.listed_in_key(member), 0, -1)
+        assert str(n["theirs"]) not in listed_in
+    assert redis_conn.zrange(keys.listed_in_key(ben), 0, -1) == [str(n["anns_list"])]
+    # They are off ann's list, with their statuses, and its count is right.
+    assert members(redis_conn, n["anns_list"]) == [ben]
+    assert lists.get_list(n["anns_list"])["members"] == 1
+    timeline = redis_conn.zrange(keys.list_timeline_key(n["anns_list"]), 0, -1)
+    assert timeline == [str(n["bens"]), str(n["mention"])]  # ben's own stay
+    # Mentions and tags: theirs are out of others' timelines; their own mentions go.
+    assert redis_conn.zrange(keys.mentions_timeline_key(ann), 0, -1) == []
+    assert redis_conn.exists(keys.tag_timeline_key("farewell")) == 0
+    assert services.get_status(n["mention"])  # others' statuses stay
+    assert maintenance.repair().findings == []
+
+
+@pytest.mark.django_db
+def test_a_deleted_users_data_goes_in_batches_when_there_is_a_lot(
+    make_user, monkeypatch, redis_conn
+):
+    monkeypatch.setattr(moderation, "PURGE_BATCH", 2)
+    leaving = make_user("leaving")
+    others = [make_user() for _ in range(5)]
+    liked = [services.post_status(other, "like me") for other in others]
+    for status_id in liked:
+        reactions.like(leaving, status_id)
+    owned = [lists.create_list(leaving, f"list {i}") for i in range(3)]
+    for list_id in owned:
+        for other in others:
+            lists.add_member(leaving, list_id, other)
+    theirs = [lists.create_list(other, "with leaving") for other in others]
+    for other, list_id in zip(others, theirs, strict=True):
+        lists.add_member(other, list_id, leaving)
+
+    moderation.delete_user(leaving)
+    call_command("worker", burst=True)
+
+    assert redis_conn.exists(*user_keys(leaving)) == 0
+    assert [services.get_status(s)["likes"] for s in liked] == [0] * 5
+    for list_id in owned:
+        assert redis_conn.exists(*list_keys(list_id)) == 0
+    for other, list_id in zip(others, theirs, strict=True):
+        assert redis_conn.exists(keys.listed_in_key(other)) == 0  # only ever on theirs
+        assert members(redis_conn, list_id) == []
+        assert lists.get_list(list_id)["members"] == 0
+
+
+@pytest.mark.django_db
+def test_redoing_a_purge_step_cut_short_counts_nothing_twice(make_user, redis_conn):
+    leaving, owner, fan = make_user("leaving"), make_user(), make_user()
+    status_id = services.post_status(owner, "liked")
+    reactions.like(fan, status_id)
+    reactions.like(leaving, status_id)
+    list_id = lists.create_list(owner, "l")
+    lists.add_member(owner, list_id, fan)
+    lists.add_member(owner, list_id, leaving)
+    set_suspended(leaving, True)
+
+    assert reactions.take_back_likes(leaving, count=10)
+    assert lists.leave_every_list(leaving, count=10)
+    # As if each batch died before its last write: the user's side still names them.
+    redis_conn.zadd(keys.likes_key(leaving), {status_id: 1})
+    redis_conn.zadd(keys.listed_in_key(leaving), {list_id: 1})
+    assert reactions.take_back_likes(leaving, count=10)
+    assert lists.leave_every_list(leaving, count=10)
+    assert not reactions.take_back_likes(leaving, count=10)
+    assert not lists.leave_every_list(leaving, count=10)
+
+    assert services.get_status(status_id)["likes"] == 1
+    assert lists.get_list(list_id)["members"] == 1
+    assert members(redis_conn, list_id) == [fan]
+
+
+@pytest.mark.django_db
+def test_a_list_membership_added_while_the_purge_runs_is_undone_too(make_user, redis_conn):
+    leaving, owner = make_user("leaving"), make_user()
+    list_id = lists.create_list(owner, "late")
+    set_suspended(leaving, True)
+    # The earlier phases found no memberships; the profile still exists, so the owner
+    # can add them before the last phase runs.
+    lists.add_member(owner, list_id, leaving)
+    args = {"uid": leaving, "phase": "profile"}
+    while follow_ups := moderation.purge_user_batch(args):
+        ((_, args),) = follow_ups
+    assert redis_conn.exists(*user_keys(leaving)) == 0
+    assert members(redis_conn, list_id) == []
+    assert lists.get_list(list_id)["members"] == 0

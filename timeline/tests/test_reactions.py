@@ -1,7 +1,7 @@
 import pytest
 from django.test import override_settings
 
-from accounts.services import get_user
+from accounts.services import get_user, set_suspended
 from timeline import jobs, keys, reactions, services
 
 
@@ -274,3 +274,65 @@ def test_marking_reactions_tells_what_the_viewer_liked_and_reposted(make_user):
     statuses = reactions.mark_reactions(viewer, services.get_status_messages(author, "profile"))
     marks = {s["id"]: (s["liked"], s["reposted"]) for s in statuses}
     assert marks == {liked: (True, False), reposted: (False, True)}
+
+
+# Suspended authors: their statuses read as deleted, so nobody reacts to them
+
+
+def _reaction_keys(redis_conn, *names) -> dict:
+    return {name: redis_conn.dump(name) for name in names}
+
+
+@pytest.mark.django_db
+def test_reposting_or_liking_a_suspended_users_status_is_refused_and_changes_nothing(
+    make_user, redis_conn
+):
+    author, fan = make_user(), make_user()
+    sid = services.post_status(author, "soon hidden")
+    set_suspended(author, True)
+    watched = [keys.status_key(sid), keys.reposts_key(sid), keys.likers_key(sid)]
+    watched += [keys.likes_key(fan), keys.profile_timeline_key(fan), keys.STATUS_ID_COUNTER]
+    before = _reaction_keys(redis_conn, *watched)
+    for react in (reactions.repost, reactions.like):
+        with pytest.raises(reactions.StatusGone, match="doesn't exist or was deleted"):
+            react(fan, sid)
+    assert _reaction_keys(redis_conn, *watched) == before
+    assert get_user(fan)["posts"] == 0
+
+
+@pytest.mark.django_db
+def test_a_repost_of_a_suspended_users_status_cant_be_reposted_or_liked(make_user):
+    author, reposter, fan = make_user(), make_user(), make_user()
+    original = services.post_status(author, "hi")
+    repost = reactions.repost(reposter, original)
+    set_suspended(author, True)
+    for react in (reactions.repost, reactions.like):
+        with pytest.raises(reactions.StatusGone):
+            react(fan, repost)
+    assert services.get_status(original)["likes"] == 0
+    assert services.get_status(original)["reposts"] == 1
+
+
+@pytest.mark.django_db
+def test_a_suspended_users_repost_cant_be_reposted_or_liked(make_user):
+    author, reposter, fan = make_user(), make_user(), make_user()
+    original = services.post_status(author, "hi")
+    repost = reactions.repost(reposter, original)
+    set_suspended(reposter, True)
+    for react in (reactions.repost, reactions.like):
+        with pytest.raises(reactions.StatusGone):
+            react(fan, repost)
+    assert reactions.like(fan, original) == 1
+
+
+@pytest.mark.django_db
+def test_likes_and_reposts_made_before_a_suspension_can_still_be_taken_back(make_user):
+    author, fan = make_user(), make_user()
+    sid = services.post_status(author, "hi")
+    reactions.like(fan, sid)
+    reactions.repost(fan, sid)
+    set_suspended(author, True)
+    assert reactions.unlike(fan, sid) == 0
+    reactions.undo_repost(fan, sid)
+    assert services.get_status(sid)["reposts"] == 0
+    assert get_user(fan)["posts"] == 0

@@ -1,0 +1,81 @@
+"""Deleting a Django user, however it happens, purges their Redis data."""
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.db import transaction
+
+from accounts import services
+from timeline import keys
+from timeline import services as timeline
+
+pytestmark = pytest.mark.django_db
+
+
+def purge_jobs(redis_conn) -> list[dict]:
+    queued = redis_conn.xrange(keys.JOB_STREAM) if redis_conn.exists(keys.JOB_STREAM) else []
+    return [json.loads(f["args"]) for _, f in queued if f["kind"] == "purge_user"]
+
+
+@pytest.fixture
+def alice():
+    """alice (a Django user) posts; bob follows her."""
+    user = User.objects.create_user("alice", first_name="Alice")
+    uid = services.uid_for_login("alice")
+    bob = services.create_user("bob", "Bob")
+    timeline.follow_user(bob, uid)
+    status_id = timeline.post_status(uid, "hello")
+    return {"user": user, "uid": uid, "bob": bob, "status": status_id}
+
+
+def test_deleting_the_django_user_purges_their_redis_data(
+    alice, redis_conn, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        alice["user"].delete()
+    # At once, as the Redis admin's delete: no login, nothing shown.
+    assert services.uid_for_login("alice") is None
+    assert timeline.get_status_messages(alice["bob"]) == []
+    assert purge_jobs(redis_conn) == [{"uid": alice["uid"], "phase": "followers"}]
+    call_command("worker", burst=True)
+    assert services.get_user(alice["uid"]) is None
+    assert timeline.get_status(alice["status"]) is None
+    assert services.get_user(alice["bob"])["following"] == 0
+
+
+def test_deleting_users_in_bulk_purges_each(alice, django_capture_on_commit_callbacks):
+    User.objects.create_user("carol")
+    carol = services.uid_for_login("carol")
+    with django_capture_on_commit_callbacks(execute=True):
+        User.objects.filter(username__in=["alice", "carol"]).delete()
+    call_command("worker", burst=True)
+    assert services.get_user(alice["uid"]) is None and services.get_user(carol) is None
+
+
+def test_a_rolled_back_deletion_leaves_the_redis_data_alone(
+    alice, redis_conn, django_capture_on_commit_callbacks
+):
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        alice["user"].delete()
+        raise RuntimeError("changed my mind")
+    assert callbacks == []
+    assert User.objects.filter(username="alice").exists()
+    assert services.uid_for_login("alice") == alice["uid"]
+    assert not services.get_user(alice["uid"])["suspended"]
+    assert purge_jobs(redis_conn) == []
+
+
+def test_a_django_user_without_a_profile_is_deleted_quietly(
+    redis_conn, django_capture_on_commit_callbacks
+):
+    user = User.objects.create_user("dave")
+    services.delete_profile(services.uid_for_login("dave"))
+    with django_capture_on_commit_callbacks(execute=True):
+        user.delete()
+    assert purge_jobs(redis_conn) == []
