@@ -53,10 +53,18 @@ def test_the_home_page_shows_followed_users_new_statuses_and_drops_deleted_ones(
         )
         expect(page.locator(".new-statuses")).to_have_text("2 new statuses")
         assert timeline.locator(f'[data-status-id="{unfollowed}"]').count() == 0
+        # Fan-out's reply rule: the reader follows the writer, not whom the writer answers.
+        reply = post_status(writer, "@stranger no", in_reply_to=unfollowed)
+        later = post_status(reader, "after the reply")
+        expect(timeline.locator("[data-status-id]").first).to_have_attribute(
+            "data-status-id", str(later)
+        )
+        assert timeline.locator(f'[data-status-id="{reply}"]').count() == 0
+        expect(page.locator(".new-statuses")).to_have_text("3 new statuses")
 
         delete_status(writer, first)
         expect(status).to_have_count(0)
-        expect(page.locator(".new-statuses")).to_have_text("1 new status")
+        expect(page.locator(".new-statuses")).to_have_text("2 new statuses")
         page.locator(".new-statuses").click()
         expect(page.locator(".new-statuses")).to_be_hidden()
         browser.close()
