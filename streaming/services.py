@@ -22,7 +22,7 @@ from django.conf import settings
 from accounts.keys import user_key
 from socialsite.redis import get_async_redis, get_redis
 from timeline import scripts
-from timeline.keys import following_key
+from timeline.keys import following_key, home_timeline_key, shown_reposts_key
 
 from . import keys
 
@@ -235,9 +235,35 @@ async def close_stream(grant: StreamGrant) -> None:
     await pipe.execute()
 
 
-async def followed_uids(uid: int) -> list[int]:
-    """Everyone `uid` follows (the authors of their live home timeline besides them)."""
-    return [int(u) for u in await get_async_redis().zrange(following_key(uid), 0, -1)]
+@dataclass(frozen=True)
+class HomeState:
+    """What a live home stream knows of its owner's home when it (re)reads it: whom
+    they follow, the home's `newest` entries as (id, score), newest first (`complete`:
+    all of them), and `shown`, for the reposts among those that the repost rule counts,
+    original id -> repost id."""
+
+    followed: list[int]
+    newest: list[tuple[int, float]]
+    shown: dict[int, int]
+    complete: bool
+
+
+async def home_state(uid: int, count: int) -> HomeState:
+    """`uid`'s following and the `count` newest entries of their home: 1 round trip."""
+    followed, flat, shown = await scripts.run(
+        get_async_redis(),
+        "home_state",
+        [following_key(uid), home_timeline_key(uid), shown_reposts_key(home_timeline_key(uid))],
+        [count],
+        lua_dir=LUA_DIR,
+    )
+    newest = [(int(flat[i]), float(flat[i + 1])) for i in range(0, len(flat), 2)]
+    return HomeState(
+        followed=[int(u) for u in followed],
+        newest=newest,
+        shown={int(shown[i]): int(shown[i + 1]) for i in range(0, len(shown), 2)},
+        complete=len(newest) < count,
+    )
 
 
 def stream_stats() -> dict:

@@ -23,15 +23,20 @@ logger = logging.getLogger(__name__)
 
 # Each stream and the HTTP method that opens it (a WebSocket opens any of them).
 STREAM_METHODS = {"sample": "GET", "filter": "POST", "home": "GET"}
+RELOAD_RETRY_SECONDS = 1.0
 
 
 class Stream:
     """An open stream: its place (grant) and its listener in this process's hub."""
 
-    def __init__(self, grant: StreamGrant, hub: Hub, listener: Listener) -> None:
+    def __init__(
+        self, grant: StreamGrant, hub: Hub, listener: Listener, keeper: asyncio.Task | None = None
+    ) -> None:
         self.grant = grant
         self.hub = hub
         self.listener = listener
+        # A home stream's task that keeps its filter's picture of home current.
+        self.keeper = keeper
         self.closed = False
 
     async def relay(
@@ -58,6 +63,9 @@ class Stream:
         if self.closed:
             return
         self.closed = True
+        if self.keeper is not None:
+            self.keeper.cancel()
+            await asyncio.wait({self.keeper})
         await self.hub.leave(self.listener)
         await _give_back(self.hub, self.grant)
 
@@ -95,17 +103,36 @@ async def open_stream(name: str, params: Mapping[str, str], user=None) -> Stream
 
 
 async def _start(hub: Hub, name: str, grant: StreamGrant, match) -> Stream:
-    if name == "home":
-        match = HomeFilter(grant.uid)
+    if name != "home":
+        return Stream(grant, hub, await hub.join(match, grant))
+    match = HomeFilter(grant.uid)
     listener = await hub.join(match, grant)
-    if name == "home":
-        # Read after joining, so a follow made meanwhile is seen by one or the other.
+    # Read after joining, so a follow or a post made meanwhile is seen by one or the other.
+    try:
+        await _load_home(match, grant.uid)
+    except BaseException:
+        await hub.leave(listener)
+        raise
+    keeper = asyncio.create_task(_keep_home_current(match, grant.uid), name="home-state")
+    return Stream(grant, hub, listener, keeper)
+
+
+async def _load_home(match: HomeFilter, uid: int) -> None:
+    match.begin_load()
+    match.load(await services.home_state(uid, match.keep))
+
+
+async def _keep_home_current(match: HomeFilter, uid: int) -> None:
+    """Reads home again whenever the home filter finds what it knows of it out of date."""
+    while True:
+        await match.stale.wait()
         try:
-            match.add_followed(await services.followed_uids(grant.uid))
-        except BaseException:
-            await hub.leave(listener)
-            raise
-    return Stream(grant, hub, listener)
+            await _load_home(match, uid)
+        except Exception as error:
+            # Until then the filter decides on what it knew; it asks again.
+            logger.warning("Could not read the home of %s again: %r", uid, error)
+            match.stale.set()
+            await asyncio.sleep(RELOAD_RETRY_SECONDS)
 
 
 async def _give_back(hub: Hub, grant: StreamGrant) -> None:

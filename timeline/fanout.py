@@ -76,19 +76,45 @@ def retract_from_lists(pipe, status_id: int, list_ids) -> None:
         pipe.zrem(keys.list_timeline_key(list_id), status_id)
 
 
+def answered_uid(status: dict) -> int | None:
+    """The user a reply answers, when the reply rule narrows its audience: then it reaches
+    only those of the author's followers who are that user or follow them. None for a
+    status that reaches all its author's followers (not a reply, or one to themselves)."""
+    # A new status's extra fields are still strings here, as they are stored.
+    answered = int(status.get("in_reply_to_uid") or 0)
+    return answered if answered and answered != int(status["uid"]) else None
+
+
+def reply_reaches(answered: int, follower_uid: int, *, follows_answered: bool) -> bool:
+    """The reply rule for one of the author's followers (see answered_uid)."""
+    return follows_answered or follower_uid == answered
+
+
 def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
     """The followers a status (or a fan-out job's args) reaches: for a reply, only the user
     it answers and those who follow them (one ZMSCORE per batch); for others, everyone."""
-    # A new status's extra fields are still strings here, as they are stored.
-    answered = int(status.get("in_reply_to_uid") or 0)
-    if not answered or answered == int(status["uid"]) or not follower_uids:
+    answered = answered_uid(status)
+    if answered is None or not follower_uids:
         return follower_uids
     scores = conn.zmscore(keys.followers_key(answered), follower_uids)
     return [
         uid
         for uid, score in zip(follower_uids, scores, strict=True)
-        if score is not None or int(uid) == answered
+        if reply_reaches(answered, int(uid), follows_answered=score is not None)
     ]
+
+
+def repost_falls_off(rank: Callable[[int], int | None], original: int, shown: int | None) -> bool:
+    """add_to_timeline.lua's repost rule, for code that keeps a timeline's newest entries
+    itself (the live home timeline): a repost of `original` stays out if the timeline shows
+    the original, or `shown` (the repost of it that it last took in), among its
+    REPOST_FALLOFF newest. `rank(id)` is an entry's place from the newest (0), or None."""
+
+    def recent(status_id: int) -> bool:
+        place = rank(status_id)
+        return place is not None and place < REPOST_FALLOFF
+
+    return recent(original) or (shown is not None and recent(shown))
 
 
 @dataclass(frozen=True)

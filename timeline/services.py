@@ -250,6 +250,16 @@ def _statuses_page(key: str, page: int, count: int, *, include_suspended: bool =
     return _page(ids, pipe.execute(), page, count, include_suspended=include_suspended)
 
 
+def shown_status(status_id: int) -> dict | None:
+    """One status as a timeline would show it (a repost with its "original"); None if it
+    is gone, or hidden as its author's (or its original's author's) are suspended.
+    1 round trip, 2 for a repost."""
+    pipe = get_redis().pipeline(transaction=False)
+    _queue_statuses(pipe, [status_id], 1)
+    statuses = _page([status_id], pipe.execute(), 1, 1).statuses
+    return statuses[0] if statuses else None
+
+
 def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")

@@ -7,6 +7,7 @@ urlpatterns = [
     path("timeline/", views.global_timeline, name="global"),
     path("statuses/", views.post_status, name="post_status"),
     path("statuses/<int:status_id>/", conversation_views.status_detail, name="status"),
+    path("statuses/<int:status_id>/card/", views.status_card, name="status_card"),
     path("statuses/<int:status_id>/reply/", conversation_views.reply, name="reply"),
     path("statuses/<int:status_id>/repost/", conversation_views.repost, name="repost"),
     path("statuses/<int:status_id>/unrepost/", conversation_views.undo_repost, name="unrepost"),

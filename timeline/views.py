@@ -4,9 +4,10 @@ from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -102,6 +103,23 @@ def post_status(request: HttpRequest) -> HttpResponse:
     services.post_status(uid, form.cleaned_data["message"], location=form.cleaned_data["location"])
     messages.success(request, "Posted.")
     return redirect(next_url(request, reverse("home")))
+
+
+@require_GET
+@login_required
+def status_card(request: HttpRequest, status_id: int) -> HttpResponse:
+    """One status's card as the viewer's timelines show it, and nothing else: the live
+    home timeline fetches new statuses here, as a whole page would show (and so use up)
+    the messages waiting for the viewer's next page, such as "Posted."."""
+    status = services.shown_status(status_id)
+    if status is None:
+        # Plain text, not the 404 page: that page shows (and uses up) the messages too.
+        return HttpResponseNotFound(
+            f"There is no status {status_id}: it may have been deleted.",
+            content_type="text/plain; charset=utf-8",
+        )
+    reactions.mark_reactions(current_uid(request), [status])
+    return render(request, "timeline/status_card.html", {"status": status})
 
 
 @require_POST

@@ -1,8 +1,10 @@
 // The live home timeline. New statuses from you and the people you follow appear at the
 // top of #timeline as they are posted, counted by an "N new statuses" bar until you
 // look; deleted ones disappear. Events come over a WebSocket opened with this page's
-// session; each status's HTML is the server's own rendering (its status page's
-// article), so nothing from the event is ever put into the page as markup.
+// session; each status's HTML is the server's own rendering (its card, alone, from
+// /statuses/<id>/card/), so nothing from the event is ever put into the page as markup.
+// The card, not the status page: a page would show, and so use up, the messages
+// waiting for the next one ("Posted.").
 (function () {
   "use strict";
 
@@ -13,8 +15,8 @@
   }
   const streamUrl = new URL(script.dataset.streamUrl, window.location.href);
   streamUrl.protocol = streamUrl.protocol === "https:" ? "wss:" : "ws:";
-  // data-status-url is the URL of status 0.
-  const statusUrl = (id) => script.dataset.statusUrl.replace(/\/0\/$/, "/" + id + "/");
+  // data-card-url is the URL of status 0's card.
+  const cardUrl = (id) => script.dataset.cardUrl.replace(/\/0\/card\/$/, "/" + id + "/card/");
   // Refusals that reconnecting won't cure: bad request, logged out, suspended, no such path.
   const FINAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
 
@@ -44,12 +46,14 @@
   }
 
   async function add(id) {
-    const response = await fetch(statusUrl(id), { credentials: "same-origin" });
+    // A logged-out session is sent to the login page: not followed, since that page
+    // would use up the messages too.
+    const response = await fetch(cardUrl(id), { credentials: "same-origin", redirect: "manual" });
     if (!response.ok || find(id)) {
-      return; // deleted already, or already shown
+      return; // deleted already (or hidden), logged out, or already shown
     }
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
-    const article = page.querySelector('[data-status-id="' + id + '"]');
+    const card = new DOMParser().parseFromString(await response.text(), "text/html");
+    const article = card.querySelector('[data-status-id="' + id + '"]');
     if (!article) {
       return;
     }

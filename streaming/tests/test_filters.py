@@ -7,6 +7,8 @@ from streaming.filters import (
     sample_filter,
     words,
 )
+from streaming.services import HomeState
+from timeline.fanout import REPOST_FALLOFF
 
 
 def status(status_id=1, login="alice", message="hello", uid=1, **extra):
@@ -229,18 +231,109 @@ def test_a_filter_request_with_one_bad_filter_is_refused():
         create_stream_filter("k", "filter", {"track": "redis", "location": "1,2"})
 
 
+def home(uid=1, followed=(), newest=(), shown=None, complete=True) -> HomeFilter:
+    """A home filter for `uid` that has read their home: `newest` as (id, posted) pairs."""
+    check = HomeFilter(uid)
+    check.load(HomeState(list(followed), list(newest), shown or {}, complete))
+    return check
+
+
+def post(status_id, uid, posted=None, **extra):
+    """A status event posted at `posted` (default: its id, so ids order time)."""
+    return status(status_id, uid=uid, posted=float(posted or status_id), **extra)
+
+
 def test_home_passes_statuses_by_the_user_and_those_they_follow():
-    check = HomeFilter(1, [2])
+    check = home(1, followed=[2])
     assert check(status(uid=1))
     assert check(status(uid=2, deleted=True))
     assert not check(status(uid=3))
 
 
 def test_home_follows_the_users_follows_and_unfollows_without_passing_them_on():
-    check = HomeFilter(1)
+    check = home(1)
     assert not check(follow_event("follow", "me", "carol", source_id=1, target_id=3))
+    assert check.stale.is_set()
     assert check(status(uid=3))
     assert not check(follow_event("unfollow", "me", "carol", source_id=1, target_id=3))
     assert not check(status(uid=3))
+    check.stale.clear()
     check(follow_event("follow", "dave", "erin", source_id=4, target_id=5))
     assert not check(status(uid=5))
+    assert not check.stale.is_set()
+
+
+def test_home_passes_a_reply_only_if_the_user_follows_whom_it_answers_or_is_them():
+    check = home(1, followed=[2, 3])
+    assert not check(post(10, 2, in_reply_to=5, in_reply_to_uid=4))
+    assert check(post(11, 2, in_reply_to=6, in_reply_to_uid=3))
+    assert check(post(12, 2, in_reply_to=7, in_reply_to_uid=1))
+    # Answering themselves (a thread) or the user's own replies: no rule.
+    assert check(post(13, 2, in_reply_to=8, in_reply_to_uid=2))
+    assert check(post(14, 1, in_reply_to=9, in_reply_to_uid=4))
+
+
+def test_home_passes_the_deletion_of_a_reply_it_left_out():
+    check = home(1, followed=[2])
+    reply = post(10, 2, in_reply_to=5, in_reply_to_uid=4)
+    assert not check(reply)
+    assert check({**reply, "deleted": True})
+
+
+def test_home_leaves_out_a_repost_whose_original_is_among_its_newest_entries():
+    newest = [(i, float(i)) for i in range(100, 100 - REPOST_FALLOFF, -1)]
+    check = home(1, followed=[2], newest=newest, complete=False)
+    assert not check(post(200, 2, repost_of=100 - REPOST_FALLOFF + 1))
+    assert check(post(201, 2, repost_of=100 - REPOST_FALLOFF))
+    # Now 201 shows that original, and the next repost of it stays out.
+    assert not check(post(202, 2, repost_of=100 - REPOST_FALLOFF))
+
+
+def test_home_takes_a_repost_once_its_original_and_last_repost_fall_off():
+    check = home(1, followed=[2], newest=[(5, 5.0)])
+    assert not check(post(10, 2, repost_of=5))
+    for status_id in range(11, 11 + REPOST_FALLOFF):
+        assert check(post(status_id, 2))
+    assert check(post(100, 2, repost_of=5))
+    assert not check(post(101, 2, repost_of=5))
+    for status_id in range(102, 102 + REPOST_FALLOFF):
+        check(post(status_id, 2))
+    assert check(post(200, 2, repost_of=5))
+
+
+def test_home_passes_the_users_own_reposts_whatever_it_shows():
+    check = home(1, followed=[2], newest=[(5, 5.0)])
+    assert check(post(10, 1, repost_of=5))
+    # Their own repost isn't one the repost rule counts.
+    assert check(post(11, 2, repost_of=6))
+    assert not check(post(12, 2, repost_of=6))
+
+
+def test_home_uses_the_reposts_home_showed_when_it_was_read():
+    check = home(1, followed=[2], newest=[(20, 20.0), (5, 5.0)], shown={3: 20})
+    assert not check(post(30, 2, repost_of=3))
+    assert check(post(31, 2, repost_of=4))
+
+
+def test_home_forgets_deleted_entries_and_asks_to_read_home_when_it_knows_too_few():
+    newest = [(i, float(i)) for i in range(REPOST_FALLOFF + 1, 0, -1)]
+    check = home(1, followed=[2], newest=newest, complete=False)
+    assert not check(post(100, 2, repost_of=REPOST_FALLOFF + 1))
+    assert check(post(REPOST_FALLOFF + 1, 2, deleted=True))
+    assert check(post(101, 2, repost_of=REPOST_FALLOFF + 1))
+    assert not check.stale.is_set()
+    check(post(1, 2, deleted=True))
+    check(post(2, 2, deleted=True))
+    assert check.stale.is_set()
+
+
+def test_home_replays_what_passed_while_it_read_home_on_what_it_read():
+    check = HomeFilter(1)
+    check.begin_load()
+    assert check(post(10, 1))
+    assert check(post(11, 1, deleted=True))
+    check.load(HomeState([2], [(11, 11.0), (5, 5.0)], {}, True))
+    # 10 is known, 11 is gone: 10 is the newest entry, and reposting 5 is not allowed.
+    assert not check(post(20, 2, repost_of=10))
+    assert not check(post(21, 2, repost_of=5))
+    assert check(post(22, 2, repost_of=11))

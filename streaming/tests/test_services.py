@@ -187,13 +187,37 @@ async def test_renewing_reports_a_revoked_key_and_a_suspension(alice, redis_conn
     assert [refused.status for refused in renewed] == [401, 403, 403]
 
 
-async def test_followed_uids_are_everyone_the_user_follows(alice):
-    from timeline.services import follow_user
+async def test_home_state_is_the_follows_the_newest_entries_and_the_reposts_counted(alice):
+    from timeline import reactions
+    from timeline.services import follow_user, post_status
+
+    bob, carol, dave = (create_user(login, login.title()) for login in ("bob", "carol", "dave"))
+    follow_user(alice, bob)
+    follow_user(alice, carol)
+    older = post_status(carol, "older")
+    original = post_status(dave, "not followed")
+    counted = reactions.repost(bob, original)
+    mine = post_status(alice, "mine")
+    state = await services.home_state(alice, 2)
+    assert sorted(state.followed) == [bob, carol]
+    assert [status_id for status_id, _ in state.newest] == [mine, counted]
+    assert state.shown == {original: counted}
+    assert not state.complete
+    state = await services.home_state(alice, 10)
+    assert [status_id for status_id, _ in state.newest] == [mine, counted, older]
+    assert state.complete
+
+
+async def test_home_state_leaves_out_counted_reposts_older_than_the_entries_read(alice):
+    from timeline import reactions
+    from timeline.services import follow_user, post_status
 
     bob, carol = create_user("bob", "Bob"), create_user("carol", "Carol")
     follow_user(alice, bob)
-    follow_user(alice, carol)
-    assert sorted(await services.followed_uids(alice)) == [bob, carol]
+    reactions.repost(bob, post_status(carol, "not followed"))
+    newer = post_status(bob, "newer")
+    state = await services.home_state(alice, 1)
+    assert state.newest == [(newer, state.newest[0][1])] and state.shown == {}
 
 
 def test_stream_stats_start_at_zero():

@@ -9,7 +9,8 @@ from websockets.exceptions import ConnectionClosed
 from accounts.keys import user_key
 from accounts.services import create_user, sign_up, uid_for_login
 from streaming.services import list_stream_keys, revoke_stream_key
-from timeline.services import delete_status, follow_user, post_status
+from timeline import reactions
+from timeline.services import delete_status, follow_user, get_status_messages, post_status
 
 from .clients import subscribers, wait_for_no_streams
 
@@ -140,6 +141,24 @@ def test_the_home_socket_streams_the_logged_in_users_home_timeline(ws_stream, se
     assert next_event(socket)["id"] == newly_followed
     delete_status(erin, followed)
     assert next_event(socket) == {"id": followed, "deleted": True}
+
+
+def test_the_home_socket_leaves_out_what_fan_out_leaves_out_of_home(ws_stream, session_cookie):
+    cookie = session_cookie("dora")
+    dora = uid_for_login("dora")
+    erin, fred, gina = (create_user(login, login.title()) for login in ("erin", "fred", "gina"))
+    follow_user(dora, erin)
+    follow_user(dora, gina)
+    recent = post_status(erin, "already in dora's home")
+    socket = ws_stream("/statuses/home.json", additional_headers={"Cookie": cookie})
+    # A reply to someone dora doesn't follow, and a repost of what her home already shows.
+    post_status(erin, "@fred yes", in_reply_to=post_status(fred, "anyone?"))
+    reactions.repost(gina, recent)
+    question = post_status(gina, "anyone?")
+    answered = post_status(erin, "@gina yes", in_reply_to=question)
+    assert [next_event(socket)["id"] for _ in range(2)] == [question, answered]
+    # As the stored home: nothing live that a reload would take away.
+    assert [s["id"] for s in get_status_messages(dora)] == [answered, question, recent]
 
 
 def test_the_home_socket_needs_a_session(ws_stream):

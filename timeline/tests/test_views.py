@@ -4,8 +4,8 @@ import time
 import pytest
 from django.test import override_settings
 
-from accounts.services import get_user
-from timeline import keys, services
+from accounts.services import get_user, set_suspended
+from timeline import keys, reactions, services
 from timeline.tests.pages import page_text, shows, status_ids
 
 # Home and global timelines
@@ -169,6 +169,64 @@ def test_deleting_while_logged_out_goes_to_the_login_page(client, alice):
 
 def test_deleting_an_unknown_status_is_not_found(alice):
     assert alice.client.post("/statuses/42/delete/").status_code == 404
+
+
+# A status's card alone (the live home timeline's fetch)
+
+
+def test_a_status_card_is_the_card_alone_as_the_viewer_sees_it(alice, bob):
+    sid = services.post_status(alice.uid, "card me")
+    reactions.like(bob.uid, sid)
+    response = bob.client.get(f"/statuses/{sid}/card/")
+    assert response.status_code == 200
+    assert status_ids(response) == [sid]
+    text = page_text(response)
+    assert text.lstrip().startswith("<article") and text.rstrip().endswith("</article>")
+    assert shows(response, "card me") and shows(response, "Unlike")
+    assert f'formaction="/statuses/{sid}/delete/"' in page_text(
+        alice.client.get(f"/statuses/{sid}/card/")
+    )
+
+
+def test_a_repost_card_shows_its_original(alice, bob):
+    original = services.post_status(alice.uid, "worth repeating")
+    repost = reactions.repost(bob.uid, original)
+    response = alice.client.get(f"/statuses/{repost}/card/")
+    assert status_ids(response) == [repost]
+    assert shows(response, "Reposted by @bob") and shows(response, "worth repeating")
+
+
+def test_fetching_a_card_leaves_the_messages_for_the_next_page(alice):
+    alice.client.post("/statuses/", {"message": "posted just now"})
+    (status,) = services.get_status_messages(alice.uid)
+    card = alice.client.get(f"/statuses/{status['id']}/card/")
+    assert not shows(card, "Posted.")
+    assert shows(alice.client.get("/"), "Posted.")
+
+
+def test_a_missing_card_is_a_plain_not_found_that_leaves_the_messages(alice):
+    sid = services.post_status(alice.uid, "soon gone")
+    alice.client.post(f"/statuses/{sid}/delete/")
+    response = alice.client.get(f"/statuses/{sid}/card/")
+    assert response.status_code == 404
+    assert response.content.decode() == f"There is no status {sid}: it may have been deleted."
+    assert shows(alice.client.get("/"), "Your status is deleted.")
+
+
+def test_the_card_of_a_suspended_users_status_is_not_found(alice, bob):
+    sid = services.post_status(alice.uid, "then suspended")
+    repost = reactions.repost(bob.uid, sid)
+    set_suspended(alice.uid, True)
+    assert bob.client.get(f"/statuses/{sid}/card/").status_code == 404
+    assert bob.client.get(f"/statuses/{repost}/card/").status_code == 404
+
+
+def test_a_card_needs_a_login_and_a_get(client, alice):
+    sid = services.post_status(alice.uid, "members only")
+    response = client.get(f"/statuses/{sid}/card/")
+    assert response.status_code == 302
+    assert response.url == f"/accounts/login/?next=/statuses/{sid}/card/"
+    assert alice.client.post(f"/statuses/{sid}/card/").status_code == 405
 
 
 # Profiles and following

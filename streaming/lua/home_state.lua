@@ -1,0 +1,27 @@
+-- What a live home stream needs to know of its owner's home, read at once, in the
+-- owner's slot: whom they follow, the home's newest entries, and which of those are
+-- the reposts the home last took in for their originals (the repost rule's "shown").
+-- KEYS[1] their following  KEYS[2] their home timeline
+-- KEYS[3] the reposts shown in it (original id -> repost id)
+-- ARGV[1] how many of the newest entries to read
+-- Returns {followed uids}, {id, score, ... newest first}, {original id, repost id, ...}.
+local following = redis.call('ZRANGE', KEYS[1], 0, -1)
+local newest = redis.call('ZREVRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+local shown = {}
+if #newest > 0 then
+  local entries, low, high = {}, math.huge, -math.huge
+  for i = 1, #newest, 2 do
+    local id = tonumber(newest[i])
+    entries[id] = true
+    low, high = math.min(low, id), math.max(high, id)
+  end
+  -- Scored by repost id: only the range of the ids read can hold theirs.
+  local found = redis.call('ZRANGE', KEYS[3], low, high, 'BYSCORE', 'WITHSCORES')
+  for i = 1, #found, 2 do
+    if entries[tonumber(found[i + 1])] then
+      shown[#shown + 1] = found[i]
+      shown[#shown + 1] = found[i + 1]
+    end
+  end
+end
+return {following, newest, shown}
