@@ -1,5 +1,6 @@
 """The live home timeline in Chromium, against the real daphne server."""
 
+import contextlib
 import re
 import time
 
@@ -22,6 +23,21 @@ CHROMIUM_ARGS = [
 ]
 
 
+@contextlib.contextmanager
+def live_home(daphne_server: str, session: str):
+    """Chromium on the home page, logged in with the `session` cookie."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        context = browser.new_context()
+        context.add_cookies([{"name": "sessionid", "value": session, "url": daphne_server}])
+        page = context.new_page()
+        page.goto(f"{daphne_server}/")
+        yield page
+        browser.close()
+
+
 def test_the_home_page_shows_followed_users_new_statuses_and_drops_deleted_ones(daphne_server):
     # Everything that touches the ORM happens before Playwright starts its event loop.
     client = Client()
@@ -31,14 +47,7 @@ def test_the_home_page_shows_followed_users_new_statuses_and_drops_deleted_ones(
     stranger = create_user("stranger", "Stranger")
     follow_user(reader, writer)
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
-        context = browser.new_context()
-        context.add_cookies([{"name": "sessionid", "value": session, "url": daphne_server}])
-        page = context.new_page()
-        page.goto(f"{daphne_server}/")
+    with live_home(daphne_server, session) as page:
         timeline = page.locator("#timeline")
         expect(timeline).to_have_attribute("data-live", "on")
 
@@ -67,7 +76,6 @@ def test_the_home_page_shows_followed_users_new_statuses_and_drops_deleted_ones(
         expect(page.locator(".new-statuses")).to_have_text("2 new statuses")
         page.locator(".new-statuses").click()
         expect(page.locator(".new-statuses")).to_be_hidden()
-        browser.close()
 
 
 def wait_for(page, condition, timeout: float = 20) -> None:
@@ -83,14 +91,7 @@ def test_posting_on_the_live_home_page_still_shows_the_posted_message(daphne_ser
     client.force_login(sign_up("poster", "a long password 123", "Poster"))
     session = client.cookies["sessionid"].value
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
-        context = browser.new_context()
-        context.add_cookies([{"name": "sessionid", "value": session, "url": daphne_server}])
-        page = context.new_page()
-        page.goto(f"{daphne_server}/")
+    with live_home(daphne_server, session) as page:
         expect(page.locator("#timeline")).to_have_attribute("data-live", "on")
         # The page a status is posted from hears it live and fetches it while the browser
         # follows the post's redirect home. Made certain here rather than left to chance:
@@ -112,4 +113,3 @@ def test_posting_on_the_live_home_page_still_shows_the_posted_message(daphne_ser
         posts[0].fulfill(status=302, headers={"Location": posted.headers["location"]})
         expect(page.locator(".messages")).to_have_text("Posted.")
         expect(page.locator("#timeline [data-status-id]")).to_contain_text("hello, live home")
-        browser.close()
