@@ -59,14 +59,18 @@ class Stream:
             await send(line)
 
     async def close(self) -> None:
-        """Leaves the hub and gives back the stream's place (once)."""
+        """Leaves the hub and gives back the stream's place (once). Leaving comes
+        before any wait: should the closing task be cancelled (a disconnect cancels the
+        relaying task, which closes), the listener is gone all the same, and the place,
+        no longer renewed, expires by itself."""
         if self.closed:
             return
         self.closed = True
         if self.keeper is not None:
             self.keeper.cancel()
-            await asyncio.wait({self.keeper})
         await self.hub.leave(self.listener)
+        if self.keeper is not None:
+            await asyncio.wait({self.keeper})
         await _give_back(self.hub, self.grant)
 
 

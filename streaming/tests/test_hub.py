@@ -9,6 +9,7 @@ from streaming.filters import create_filter
 from streaming.hub import Hub
 from streaming.keys import STATUS_CHANNEL
 from streaming.services import create_stream_key, open_stream, revoke_stream_key
+from streaming.streams import Stream
 from timeline.services import delete_status, post_status
 
 
@@ -136,3 +137,27 @@ async def test_the_hub_ends_the_streams_of_a_revoked_key_and_keeps_the_others(al
     assert kept in hub.listeners
     await hub.leave(doomed)
     await hub.leave(kept)
+
+
+async def test_a_stream_cancelled_while_it_closes_has_left_the_hub(alice):
+    hub = Hub()
+    grant = await open_stream(key=create_stream_key(alice), uid=None)
+    listener = await hub.join(everything, grant)
+    keeper_stopping = asyncio.Event()
+
+    async def slow_to_stop():
+        try:
+            await asyncio.Event().wait()
+        finally:
+            keeper_stopping.set()
+            await asyncio.sleep(0.2)
+
+    keeper = asyncio.create_task(slow_to_stop())
+    await asyncio.sleep(0)
+    stream = Stream(grant, hub, listener, keeper)
+    closing = asyncio.create_task(stream.close())
+    await keeper_stopping.wait()
+    closing.cancel()
+    await asyncio.wait({closing})
+    await stream.close()  # a second close does nothing
+    assert listener not in hub.listeners
