@@ -103,6 +103,9 @@ def undo_repost(uid: int, status_id: int) -> None:
     shown = original(conn, status_id, hide_suspended=False)
     repost_id = conn.zscore(keys.reposts_key(shown["id"]), uid)
     if repost_id is None:
+        # To everyone else a suspended user's status reads as deleted: say so here too,
+        # rather than tell who is suspended.
+        original(conn, status_id)
         raise ValueError("You haven't reposted that status.")
     if services.delete_status(uid, int(repost_id)) is None:
         # Claimed by a repost that died before its status was stored: drop the claim.
@@ -137,7 +140,8 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
         raise ValueError("No such user.")
     # A suspended user's status reads as deleted, so it can't be liked; a like given
     # before the suspension can still be taken back.
-    if status is None or (liking and _is_hidden(status, _hidden_uids(suspended))):
+    hidden = status is not None and _is_hidden(status, _hidden_uids(suspended))
+    if status is None or (liking and hidden):
         raise StatusGone(GONE)
     if status.get("repost_of"):
         status = {
@@ -159,7 +163,8 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
         if not _in_status_set(
             "remove_from_status_set", conn, keys.likers_key, sid, ["likes", uid, ""]
         ):
-            raise ValueError("You don't like that status.")
+            # As for liking it: a hidden status reads as deleted, not as "not liked".
+            raise StatusGone(GONE) if hidden else ValueError("You don't like that status.")
         pipe.zrem(keys.likes_key(uid), sid)
     pipe.hget(keys.status_key(sid), "likes")
     event = events.activity(
