@@ -8,6 +8,7 @@ from django.core.management import call_command
 from django.db import transaction
 
 from accounts import services
+from accounts.keys import user_key
 from timeline import keys
 from timeline import services as timeline
 
@@ -71,11 +72,13 @@ def test_a_rolled_back_deletion_leaves_the_redis_data_alone(
     assert purge_jobs(redis_conn) == []
 
 
-def test_a_django_user_without_a_profile_is_deleted_quietly(
-    redis_conn, django_capture_on_commit_callbacks
+def test_a_django_user_whose_profile_is_gone_is_deleted_with_a_warning(
+    redis_conn, django_capture_on_commit_callbacks, caplog
 ):
     user = User.objects.create_user("dave")
-    services.delete_profile(services.uid_for_login("dave"))
+    # The login still maps to a uid, but the profile hash is gone.
+    redis_conn.delete(user_key(services.uid_for_login("dave")))
     with django_capture_on_commit_callbacks(execute=True):
         user.delete()
     assert purge_jobs(redis_conn) == []
+    assert "had no Redis profile left to purge" in caplog.text

@@ -27,6 +27,8 @@
   bar.setAttribute("aria-live", "polite");
   timeline.before(bar);
   let unseen = new Set();
+  // Deleted while its card was being fetched: the card must not appear after all.
+  const deleted = new Set();
 
   function showCount() {
     const count = unseen.size;
@@ -48,11 +50,20 @@
   async function add(id) {
     // A logged-out session is sent to the login page: not followed, since that page
     // would use up the messages too.
-    const response = await fetch(cardUrl(id), { credentials: "same-origin", redirect: "manual" });
-    if (!response.ok || find(id)) {
-      return; // deleted already (or hidden), logged out, or already shown
+    let html;
+    try {
+      const response = await fetch(cardUrl(id), { credentials: "same-origin", redirect: "manual" });
+      if (!response.ok) {
+        return; // deleted already (or hidden), or logged out
+      }
+      html = await response.text();
+    } catch (error) {
+      return; // offline for a moment: the status shows on the next reload
     }
-    const card = new DOMParser().parseFromString(await response.text(), "text/html");
+    if (deleted.has(id) || find(id)) {
+      return;
+    }
+    const card = new DOMParser().parseFromString(html, "text/html");
     const article = card.querySelector('[data-status-id="' + id + '"]');
     if (!article) {
       return;
@@ -72,6 +83,7 @@
   }
 
   function remove(id) {
+    deleted.add(id);
     const status = find(id);
     if (status) {
       status.remove();
