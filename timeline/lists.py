@@ -152,10 +152,13 @@ def delete_list(uid: int, list_id: int) -> None:
     pipe.execute()
 
 
-def _prepare_member_change(conn, uid: int, list_id, member_uid) -> tuple[dict, dict, dict, bool]:
+def _prepare_member_change(
+    conn, uid: int, list_id, member_uid, *, adding: bool
+) -> tuple[dict, dict, dict, bool]:
     """Checks a membership change (1 round trip): the list (ValueError if none,
     PermissionError if not `uid`'s), owner and member as {"id", "login"} (ValueError for
-    an unknown member), and whether they are on the list now."""
+    an unknown member, or when `adding` a suspended one), and whether they are on the
+    list now."""
     list_id = _list_id(list_id)
     try:
         member_uid = int(member_uid)
@@ -164,11 +167,13 @@ def _prepare_member_change(conn, uid: int, list_id, member_uid) -> tuple[dict, d
     pipe = conn.pipeline(transaction=False)
     pipe.hgetall(keys.list_key(list_id))
     pipe.hget(user_key(uid), "login")
-    pipe.hget(user_key(member_uid), "login")
+    pipe.hmget(user_key(member_uid), "login", "suspended")
     pipe.zscore(keys.list_members_key(list_id), member_uid)
-    fields, owner_login, member_login, member_since = pipe.execute()
+    fields, owner_login, (member_login, suspended), member_since = pipe.execute()
     the_list = _owned(fields, uid)
-    if member_login is None:
+    # A suspended user reads as gone; refusing them also keeps a purge (which suspends
+    # first) from racing a new membership.
+    if member_login is None or (adding and suspended == "1"):
         raise ValueError("No such user.")
     owner = {"id": int(uid), "login": owner_login}
     member = {"id": member_uid, "login": member_login}
@@ -184,7 +189,9 @@ def add_member(uid: int, list_id: int, member_uid: int) -> None:
     ValueError for no such list or user, a member already, or a full list;
     PermissionError for someone else's list."""
     conn = get_redis()
-    the_list, owner, member, is_member = _prepare_member_change(conn, uid, list_id, member_uid)
+    the_list, owner, member, is_member = _prepare_member_change(
+        conn, uid, list_id, member_uid, adding=True
+    )
     if is_member:
         raise ValueError(f"{member['login']} is already on this list.")
     if the_list["members"] >= MEMBERS_MAX:
@@ -213,7 +220,9 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> None:
     """Removes a user from `uid`'s list and their statuses from its timeline. ValueError
     for no such list or user, or someone not on it; PermissionError for someone else's list."""
     conn = get_redis()
-    the_list, owner, member, is_member = _prepare_member_change(conn, uid, list_id, member_uid)
+    the_list, owner, member, is_member = _prepare_member_change(
+        conn, uid, list_id, member_uid, adding=False
+    )
     if not is_member:
         raise ValueError(f"{member['login']} isn't on this list.")
     list_id = the_list["id"]

@@ -3,6 +3,7 @@ import json
 import pytest
 from django.test import override_settings
 
+from accounts.services import set_suspended
 from streaming.keys import STATUS_CHANNEL
 from timeline import jobs, keys, lists, reactions, services
 
@@ -165,6 +166,20 @@ def test_adding_an_unknown_user_is_refused_and_changes_nothing(make_user, redis_
             lists.add_member(owner, list_id, nobody)
     assert lists.get_list(list_id)["members"] == 0
     assert redis_conn.exists(keys.list_members_key(list_id)) == 0
+
+
+@pytest.mark.django_db
+def test_adding_a_suspended_user_is_refused_but_removing_one_is_not(make_user, redis_conn):
+    owner, member, later = make_user(), make_user(), make_user()
+    list_id = lists.create_list(owner, "l")
+    lists.add_member(owner, list_id, later)
+    set_suspended(member, True)
+    set_suspended(later, True)
+    with pytest.raises(ValueError, match="No such user"):
+        lists.add_member(owner, list_id, member)
+    assert redis_conn.exists(keys.listed_in_key(member)) == 0
+    lists.remove_member(owner, list_id, later)
+    assert lists.get_list(list_id)["members"] == 0
 
 
 def test_adding_to_someone_elses_list_is_refused_and_changes_nothing(make_user, redis_conn):

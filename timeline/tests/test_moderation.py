@@ -253,10 +253,10 @@ def test_redoing_a_purge_step_cut_short_counts_nothing_twice(make_user, redis_co
 def test_a_list_membership_added_while_the_purge_runs_is_undone_too(make_user, redis_conn):
     leaving, owner = make_user("leaving"), make_user()
     list_id = lists.create_list(owner, "late")
-    set_suspended(leaving, True)
-    # The earlier phases found no memberships; the profile still exists, so the owner
-    # can add them before the last phase runs.
+    # An add that checked the member before their purge suspended them, and wrote after
+    # the memberships phase: the profile phase still finds it.
     lists.add_member(owner, list_id, leaving)
+    set_suspended(leaving, True)
     args = {"uid": leaving, "phase": "profile"}
     while follow_ups := moderation.purge_user_batch(args):
         ((_, args),) = follow_ups
