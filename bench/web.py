@@ -15,7 +15,7 @@ from timeline import services
 from .context import Context
 from .measure import Latency, Rate, Row, latency_of
 from .pages import author_with_statuses
-from .servers import daphne
+from .servers import cpu_seconds, daphne
 
 TARGET = 0.5
 ROUNDS = 2
@@ -26,6 +26,7 @@ class Load:
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
+    server_cpu: float = 0.0  # daphne's CPU seconds while under this load
 
     def rate(self) -> Rate:
         return Rate(len(self.latencies) / self.seconds, "req")
@@ -95,14 +96,16 @@ def run(ctx: Context) -> list[Row]:
     cookie, author_login = logged_in_reader(plan.profile_statuses)
     paths = {"bare view": "/bench/bare/", "home": "/", "profile": f"/u/{author_login}/"}
     loads = {name: Load() for name in paths}
-    with daphne(ctx.var_dir) as (base, _):
+    with daphne(ctx.var_dir) as (base, process):
         for path in paths.values():  # warm-up: imports, templates, connections
             asyncio.run(_hammer(base, path, cookie, 2, 0.3))
         for _ in range(ROUNDS):
             for name, path in paths.items():
+                cpu_before = cpu_seconds(process.pid)
                 got = asyncio.run(
                     _hammer(base, path, cookie, plan.http_connections, plan.http_seconds / ROUNDS)
                 )
+                loads[name].server_cpu += cpu_seconds(process.pid) - cpu_before
                 loads[name].seconds += got.seconds
                 loads[name].latencies += got.latencies
                 loads[name].errors += got.errors
@@ -129,4 +132,11 @@ def run(ctx: Context) -> list[Row]:
 
 def _notes(load: Load) -> dict:
     latency = load.latency()
-    return {"p50_ms": latency.p50_ms, "p99_ms": latency.p99_ms, "errors": load.errors}
+    # CPU per request tells a page's own cost apart from waiting: daphne runs on one core.
+    cpu_ms = 1000 * load.server_cpu / max(1, len(load.latencies))
+    return {
+        "p50_ms": latency.p50_ms,
+        "p99_ms": latency.p99_ms,
+        "errors": load.errors,
+        "daphne_cpu_ms_per_request": cpu_ms,
+    }
