@@ -24,13 +24,13 @@ ANCESTORS_KEPT = 50
 REPLIES_SHOWN = 100
 
 
-def reply_data(conn, data: dict) -> dict:
+def reply_data(data: dict) -> dict:
     """A new status's extra `data` with `in_reply_to` turned into the reply's fields:
     1 round trip (2 answering a repost, which answers its original). ValueError if the
     status answered is gone."""
     if data.get("in_reply_to") is None:
         return data
-    parent = reactions.original(conn, data["in_reply_to"])
+    parent = reactions.original(data["in_reply_to"])
     ancestors = [*parent.get("ancestors", "").split(), str(parent["id"])][-ANCESTORS_KEPT:]
     return {
         **data,
@@ -149,10 +149,10 @@ def conversation(status_id: int) -> Conversation | None:
     pipe.hgetall(keys.status_key(status_id))
     pipe.zrange(keys.replies_key(status_id), 0, REPLIES_SHOWN)
     suspended, fields, reply_ids = pipe.execute()
-    hidden = {int(uid) for uid in suspended}
+    hidden = services.hidden_uids(suspended)
 
     def shown(status: dict | None) -> dict | None:
-        return status if status and status["uid"] not in hidden else None
+        return status if status and not services.is_hidden(status, hidden) else None
 
     status = shown(services.decode_status(fields))
     if status is None:

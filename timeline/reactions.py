@@ -36,34 +36,15 @@ def status_id_of(value) -> int:
         raise StatusGone(GONE) from None
 
 
-def _hidden_uids(suspended) -> set[int]:
-    return {int(uid) for uid in suspended}
-
-
-def _is_hidden(status: dict, hidden: set[int]) -> bool:
-    """Whether `status` reads as deleted: its author, or its original's, is suspended."""
-    return status["uid"] in hidden or status.get("repost_of_uid") in hidden
-
-
-def original(conn, status_id, *, hide_suspended: bool = True) -> dict:
+def original(status_id, *, hide_suspended: bool = True) -> dict:
     """The status `status_id`, or its original if it is a repost (1 more round trip);
     StatusGone if it is gone, `status_id` isn't an id, or (unless not `hide_suspended`)
     a suspended user wrote it or its original: everyone else sees those as deleted, so
     nobody may answer or repost them."""
-    pipe = conn.pipeline(transaction=False)
-    # Read with the status, as timeline pages do: the set is small.
-    pipe.smembers(SUSPENDED_USERS)
-    pipe.hgetall(keys.status_key(status_id_of(status_id)))
-    suspended, fields = pipe.execute()
-    hidden = _hidden_uids(suspended) if hide_suspended else set()
-    status = services.decode_status(fields)
-    if status and _is_hidden(status, hidden):
-        status = None
-    if status and status.get("repost_of"):
-        status = services.decode_status(conn.hgetall(keys.status_key(status["repost_of"])))
-    if status is None or status["uid"] in hidden:
+    shown = services.shown_status(status_id_of(status_id), include_suspended=not hide_suspended)
+    if shown is None:
         raise StatusGone(GONE)
-    return status
+    return shown.get("original") or shown
 
 
 def _in_status_set(action: str, client, set_key, status_id: int, args: list):
@@ -74,7 +55,7 @@ def repost(uid: int, status_id: int) -> int:
     """Reposts a status (given a repost, its original) to `uid`'s followers and lists;
     returns the repost's id. ValueError if the status is gone or `uid` reposted it already."""
     conn = get_redis()
-    shown = original(conn, status_id)
+    shown = original(status_id)
     fields = {
         "repost_of": shown["id"],
         "repost_of_uid": shown["uid"],
@@ -100,12 +81,12 @@ def undo_repost(uid: int, status_id: int) -> None:
     takes it out of every timeline; ValueError if they haven't reposted it."""
     conn = get_redis()
     # Taking back your own repost stays possible after its original's author is suspended.
-    shown = original(conn, status_id, hide_suspended=False)
+    shown = original(status_id, hide_suspended=False)
     repost_id = conn.zscore(keys.reposts_key(shown["id"]), uid)
     if repost_id is None:
         # To everyone else a suspended user's status reads as deleted: say so here too,
         # rather than tell who is suspended.
-        original(conn, status_id)
+        original(status_id)
         raise ValueError("You haven't reposted that status.")
     if services.delete_status(uid, int(repost_id)) is None:
         # Claimed by a repost that died before its status was stored: drop the claim.
@@ -140,7 +121,7 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
         raise ValueError("No such user.")
     # A suspended user's status reads as deleted, so it can't be liked; a like given
     # before the suspension can still be taken back.
-    hidden = status is not None and _is_hidden(status, _hidden_uids(suspended))
+    hidden = status is not None and services.is_hidden(status, services.hidden_uids(suspended))
     if status is None or (liking and hidden):
         raise StatusGone(GONE)
     if status.get("repost_of"):
@@ -203,9 +184,10 @@ def likes_page(uid: int, page: int = 1, count: int = 30) -> services.Page:
     return services._statuses_page(keys.likes_key(uid), page, count)
 
 
-def with_originals(statuses: list[dict], hidden: set[int]) -> list[dict]:
+def with_originals(statuses: list[dict]) -> list[dict]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
-    reposts), leaving out reposts whose original is gone or by a user in `hidden`."""
+    reposts), leaving out reposts whose original is gone. (Reposts of hidden users'
+    statuses were left out already: a repost names its original's author.)"""
     reposts = [s for s in statuses if s.get("repost_of")]
     if not reposts:
         return statuses
@@ -214,11 +196,7 @@ def with_originals(statuses: list[dict], hidden: set[int]) -> list[dict]:
         pipe.hgetall(keys.status_key(repost["repost_of"]))
     for repost, fields in zip(reposts, pipe.execute(), strict=True):
         repost["original"] = services.decode_status(fields)
-    return [
-        s
-        for s in statuses
-        if not s.get("repost_of") or (s["original"] and s["original"]["uid"] not in hidden)
-    ]
+    return [s for s in statuses if not s.get("repost_of") or s["original"]]
 
 
 def mark_reactions(uid: int | None, statuses: list[dict]) -> list[dict]:

@@ -119,7 +119,7 @@ def post_status(uid: int, message: str, **data) -> int | None:
     reserved = RESERVED_FIELDS & (data.keys() - {"in_reply_to"})
     if reserved:
         raise ValueError(f"Extra data can't set {sorted(reserved)}")
-    data = conversations.reply_data(conn, data)
+    data = conversations.reply_data(data)
     status = _new_status(conn, uid, message, data)
     if status is None:
         return None
@@ -222,6 +222,17 @@ def _page_ids(client, key: str, page: int, count: int):
     return client.zrevrange(key, start, start + count)
 
 
+def hidden_uids(suspended) -> set[int]:
+    """The uids whose statuses read as deleted to everyone but moderators, from a read
+    of SUSPENDED_USERS (made in the same round trip as the statuses)."""
+    return {int(uid) for uid in suspended}
+
+
+def is_hidden(status: dict, hidden: set[int]) -> bool:
+    """Whether `status` reads as deleted: its author, or its original's, is in `hidden`."""
+    return status["uid"] in hidden or status.get("repost_of_uid") in hidden
+
+
 def _queue_statuses(pipe, ids: list[str], count: int) -> None:
     """Queues the (small) suspended-user set and the status hashes: `_page` reads both."""
     pipe.smembers(SUSPENDED_USERS)
@@ -235,9 +246,9 @@ def _page(
     """The Page from `_queue_statuses`' replies (1 more round trip if it shows reposts).
     Statuses of suspended users are left out unless `include_suspended` (moderators)."""
     suspended, *hashes = replies
-    hidden = set() if include_suspended else {int(uid) for uid in suspended}
-    statuses = [s for s in map(decode_status, hashes) if s and s["uid"] not in hidden]
-    statuses = reactions.with_originals(statuses, hidden)
+    hidden = set() if include_suspended else hidden_uids(suspended)
+    statuses = [s for s in map(decode_status, hashes) if s and not is_hidden(s, hidden)]
+    statuses = reactions.with_originals(statuses)
     return Page(statuses=statuses, number=page, has_older=len(ids) > count)
 
 
@@ -250,13 +261,14 @@ def _statuses_page(key: str, page: int, count: int, *, include_suspended: bool =
     return _page(ids, pipe.execute(), page, count, include_suspended=include_suspended)
 
 
-def shown_status(status_id: int) -> dict | None:
+def shown_status(status_id: int, *, include_suspended: bool = False) -> dict | None:
     """One status as a timeline would show it (a repost with its "original"); None if it
-    is gone, or hidden as its author's (or its original's author's) are suspended.
-    1 round trip, 2 for a repost."""
+    is gone, or (unless `include_suspended`) hidden as its author's (or its original's
+    author's) are suspended. 1 round trip, 2 for a repost."""
     pipe = get_redis().pipeline(transaction=False)
     _queue_statuses(pipe, [status_id], 1)
-    statuses = _page([status_id], pipe.execute(), 1, 1).statuses
+    replies = pipe.execute()
+    statuses = _page([status_id], replies, 1, 1, include_suspended=include_suspended).statuses
     return statuses[0] if statuses else None
 
 
