@@ -110,7 +110,7 @@ def forget(pipe, status: dict) -> None:
 
 def mentions_page(uid: int, page: int = 1, count: int = 30) -> services.Page:
     """Statuses that @mention `uid`, newest first."""
-    return services._statuses_page(keys.mentions_timeline_key(uid), page, count)
+    return services.statuses_page(keys.mentions_timeline_key(uid), page, count)
 
 
 def check_tag(tag: str) -> str:
@@ -123,7 +123,7 @@ def check_tag(tag: str) -> str:
 
 def tag_page(tag: str, page: int = 1, count: int = 30) -> services.Page:
     """Statuses tagged #`tag` (any case), newest first."""
-    return services._statuses_page(keys.tag_timeline_key(check_tag(tag)), page, count)
+    return services.statuses_page(keys.tag_timeline_key(check_tag(tag)), page, count)
 
 
 @dataclass(frozen=True)

@@ -319,9 +319,9 @@ def _delete_list_batch(conn, uid: int, list_id: int, count: int) -> int:
 
 def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
     """Profiles of the list's members, the latest added first, and whether more follow."""
-    return services._user_page(keys.list_members_key(_list_id(list_id)), page, count)
+    return services.users_page(keys.list_members_key(_list_id(list_id)), page, count)
 
 
 def list_timeline_page(list_id: int, page: int = 1, count: int = 30) -> services.Page:
     """Statuses of the list's members, newest first."""
-    return services._statuses_page(keys.list_timeline_key(_list_id(list_id)), page, count)
+    return services.statuses_page(keys.list_timeline_key(_list_id(list_id)), page, count)

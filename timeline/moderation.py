@@ -203,6 +203,6 @@ def latest_statuses(*, before: int = 0, count: int = 50) -> tuple[list[dict], in
 
 def statuses_by(uid: int, *, page: int = 1, count: int = 50) -> services.Page:
     """A page of `uid`'s own statuses, newest first, even while they are suspended."""
-    return services._statuses_page(
+    return services.statuses_page(
         keys.profile_timeline_key(uid), page, count, include_suspended=True
     )

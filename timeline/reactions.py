@@ -63,7 +63,7 @@ def repost(uid: int, status_id: int) -> int:
         "repost_of_posted": shown["posted"],
         "mentions": shown.get("mentions"),
     }
-    status = services._new_status(conn, uid, shown["message"], fields)
+    status = services.new_status(conn, uid, shown["message"], fields)
     if status is None:
         raise ValueError("No such user.")
     claimed = _in_status_set(
@@ -181,7 +181,7 @@ def take_back_likes(uid: int, *, count: int) -> bool:
 
 def likes_page(uid: int, page: int = 1, count: int = 30) -> services.Page:
     """The statuses `uid` likes, the latest liked first (for `uid`'s eyes only)."""
-    return services._statuses_page(keys.likes_key(uid), page, count)
+    return services.statuses_page(keys.likes_key(uid), page, count)
 
 
 def with_originals(statuses: list[dict]) -> list[dict]:

@@ -56,7 +56,7 @@ def decode_status(fields: dict) -> dict | None:
     return status
 
 
-def _new_status(conn, uid: int, message: str, data: dict) -> dict | None:
+def new_status(conn, uid: int, message: str, data: dict) -> dict | None:
     """Allocates an id and builds the status hash (1 round trip); None for an unknown user,
     AccountSuspended for a suspended one."""
     check_message(message)
@@ -101,7 +101,7 @@ def _store(pipe, status: dict, *, home_size: int, followers: int) -> None:
 def create_status(uid: int, message: str, **data) -> int | None:
     """Stores a status on its author's profile (no fan-out); None if the user doesn't exist."""
     conn = get_redis()
-    status = _new_status(conn, uid, message, data)
+    status = new_status(conn, uid, message, data)
     if status is None:
         return None
     pipe = conn.pipeline(transaction=False)
@@ -120,14 +120,14 @@ def post_status(uid: int, message: str, **data) -> int | None:
     if reserved:
         raise ValueError(f"Extra data can't set {sorted(reserved)}")
     data = conversations.reply_data(data)
-    status = _new_status(conn, uid, message, data)
+    status = new_status(conn, uid, message, data)
     if status is None:
         return None
     return publish_status(conn, status)
 
 
 def publish_status(conn, status: dict) -> int:
-    """Stores a status built by _new_status, delivers it, indexes it and publishes it:
+    """Stores a status built by new_status, delivers it, indexes it and publishes it:
     2 round trips (3 for a reply). For services that set its reserved fields themselves."""
     uid = status["uid"]
     home_size = settings.HOME_TIMELINE_SIZE
@@ -233,11 +233,13 @@ def is_hidden(status: dict, hidden: set[int]) -> bool:
     return status["uid"] in hidden or status.get("repost_of_uid") in hidden
 
 
-def _queue_statuses(pipe, ids: list[str], count: int) -> None:
-    """Queues the (small) suspended-user set and the status hashes: `_page` reads both."""
+def _queue_statuses(pipe, ids: list[str], count: int) -> int:
+    """Queues the (small) suspended-user set and the status hashes, which `_page` reads;
+    returns how many replies they add."""
     pipe.smembers(SUSPENDED_USERS)
     for status_id in ids[:count]:
         pipe.hgetall(keys.status_key(status_id))
+    return 1 + len(ids[:count])
 
 
 def _page(
@@ -252,7 +254,7 @@ def _page(
     return Page(statuses=statuses, number=page, has_older=len(ids) > count)
 
 
-def _statuses_page(key: str, page: int, count: int, *, include_suspended: bool = False) -> Page:
+def statuses_page(key: str, page: int, count: int, *, include_suspended: bool = False) -> Page:
     """Page `page` (from 1) of the timeline at `key`, newest first: 2 round trips."""
     conn = get_redis()
     ids = _page_ids(conn, key, page, count)
@@ -275,12 +277,12 @@ def shown_status(status_id: int, *, include_suspended: bool = False) -> dict | N
 def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
-    return _statuses_page(TIMELINES[timeline](uid), page, count)
+    return statuses_page(TIMELINES[timeline](uid), page, count)
 
 
 def global_timeline_page(page: int = 1, count: int = 30) -> Page:
     """The newest statuses of everyone."""
-    return _statuses_page(keys.GLOBAL_TIMELINE, page, count)
+    return statuses_page(keys.GLOBAL_TIMELINE, page, count)
 
 
 def get_status_messages(
@@ -364,22 +366,21 @@ def is_following(uid: int, other_uid: int) -> bool:
     return get_redis().zscore(keys.following_key(uid), other_uid) is not None
 
 
-def _user_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:
-    if page < 1:
-        raise ValueError("Pages start at 1.")
-    start = (page - 1) * count
-    uids = get_redis().zrevrange(key, start, start + count)
+def users_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:
+    """Page `page` (from 1) of the profiles in the sorted set at `key`, newest first, and
+    whether an older page exists: 2 round trips."""
+    uids = _page_ids(get_redis(), key, page, count)
     return get_users([int(u) for u in uids[:count]]), len(uids) > count
 
 
 def followers_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
     """Profiles of `uid`'s followers, newest follow first, and whether more follow."""
-    return _user_page(keys.followers_key(uid), page, count)
+    return users_page(keys.followers_key(uid), page, count)
 
 
 def following_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
     """Profiles of the users `uid` follows, newest first, and whether more follow."""
-    return _user_page(keys.following_key(uid), page, count)
+    return users_page(keys.following_key(uid), page, count)
 
 
 # Followers in common are looked for among this many of your newest follows.
@@ -432,8 +433,7 @@ def profile_page(
         pipe.zrevrange(keys.following_key(viewer), 0, COMMON_SCAN - 1)
     ids, *relation = pipe.execute()
     following_them, following = relation or (None, [])
-    shown = len(ids[:count]) + 1  # the suspended set, then the statuses
-    _queue_statuses(pipe, ids, count)
+    shown = _queue_statuses(pipe, ids, count)
     if following:
         pipe.zmscore(keys.followers_key(uid), following)
     replies = pipe.execute()
