@@ -75,7 +75,10 @@ class StreamHttpConsumer(AsyncHttpConsumer):
     async def respond(self, body: bytes) -> None:
         try:
             stream = await open_stream(
-                stream_name(self.scope), self.params(body), self.scope.get("user")
+                stream_name(self.scope),
+                self.params(body),
+                self.scope.get("user"),
+                self.scope.get("session"),
             )
         except StreamRefused as refused:
             await self.send_error(refused)
@@ -145,7 +148,9 @@ class StreamWebsocketConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         try:
             params = request_params(self.scope["query_string"])
-            self.stream = await open_stream(stream_name(self.scope), params, self.session_user())
+            user = self.session_user()
+            session = self.scope.get("session") if user is not None else None
+            self.stream = await open_stream(stream_name(self.scope), params, user, session)
         except StreamRefused as refused:
             # Accepted anyway, so the refusal can say why with a close code.
             await self.accept()

@@ -12,6 +12,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from redis import RedisError
 
+from accounts.auth import SESSION_UID
 from accounts.services import uid_for_login
 
 from . import services
@@ -74,15 +75,16 @@ class Stream:
         await _give_back(self.hub, self.grant)
 
 
-async def open_stream(name: str, params: Mapping[str, str], user=None) -> Stream:
+async def open_stream(name: str, params: Mapping[str, str], user=None, session=None) -> Stream:
     """Opens the stream `name` (sample, filter or home) for a request's parameters and
-    its logged-in `user`, if any; StreamRefused says why it can't be opened."""
+    its logged-in `user` and their `session`, if any; StreamRefused says why it can't
+    be opened."""
     if name not in STREAM_METHODS:
         raise StreamRefused(
             404, "No such stream: use /statuses/sample.json, filter.json or home.json."
         )
     key = params.get("identifier") or None
-    uid = None if key else await _session_uid(user)
+    uid = None if key else await _session_uid(user, session)
     if not key and uid is None:
         raise StreamRefused(401, "Give your stream key as the identifier parameter.")
     match = None
@@ -152,7 +154,10 @@ def _unavailable() -> StreamRefused:
     return StreamRefused(503, "Streaming is unavailable right now; try again shortly.")
 
 
-async def _session_uid(user) -> int | None:
+async def _session_uid(user, session) -> int | None:
     if user is None or not user.is_authenticated:
         return None
-    return await sync_to_async(uid_for_login)(user.username)
+    # Login keeps the uid in the session, as pages read it (accounts.auth): no Redis
+    # lookup per live page; sessions older than that look it up.
+    uid = session.get(SESSION_UID) if session is not None else None
+    return uid or await sync_to_async(uid_for_login)(user.username)

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from accounts.services import ensure_profile
+from accounts.auth import current_uid
 
 from . import services
 from .forms import StreamKeyForm
@@ -22,7 +22,7 @@ def create_key(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         name = form.cleaned_data["name"]
         try:
-            key = services.create_stream_key(ensure_profile(request.user), name)
+            key = services.create_stream_key(current_uid(request), name)
         except ValueError as error:
             form.add_error("name", str(error))
         else:
@@ -35,7 +35,7 @@ def create_key(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def revoke_key(request: HttpRequest, key_id: str) -> HttpResponse:
-    if services.revoke_stream_key(ensure_profile(request.user), key_id):
+    if services.revoke_stream_key(current_uid(request), key_id):
         messages.success(request, "The stream key is revoked; streams using it are ending.")
     else:
         messages.error(request, "You have no such stream key.")
