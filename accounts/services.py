@@ -205,10 +205,6 @@ def ensure_profile(user: User) -> int:
     return uid
 
 
-def count_users() -> int:
-    return get_redis().hlen(keys.LOGIN_INDEX)
-
-
 SEARCH_CURSOR = re.compile(r"^[a-z0-9_]{1,30}:[0-9]+$")
 
 

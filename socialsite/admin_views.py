@@ -11,6 +11,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from accounts import services as accounts
+from accounts.auth import current_uid
 from streaming import services as streaming
 from timeline import maintenance, moderation
 from timeline import services as timeline
@@ -200,7 +201,7 @@ def user_action(request: HttpRequest, uid: int, action: str) -> HttpResponse:
     profile = _profile_or_404(uid)
     login = profile["login"]
     page = reverse("admin:redis_user", args=[uid])
-    if accounts.uid_for_login(request.user.username) == uid:
+    if current_uid(request) == uid:
         messages.error(request, f"You can't {action} your own account.")
         return redirect(page)
     verb, details = USER_ACTIONS[action]

@@ -40,8 +40,9 @@ def handler(kind: str) -> Callable[[Handler], Handler]:
     return register
 
 
-def enqueue(client, kind: str, **args) -> None:
+def enqueue(client, job: Job) -> None:
     """Queues a job on `client` (a connection, or a pipeline to queue it with other writes)."""
+    kind, args = job
     client.xadd(keys.JOB_STREAM, {"kind": kind, "args": json.dumps(args)})
 
 
@@ -57,8 +58,8 @@ def _run(conn: redis.Redis, message_id: str, fields: dict) -> None:
     kind = fields.get("kind", "")
     follow_ups = _handlers[kind](json.loads(fields["args"]))
     with conn.pipeline(transaction=True) as pipe:
-        for follow_kind, follow_args in follow_ups:
-            enqueue(pipe, follow_kind, **follow_args)
+        for follow_up in follow_ups:
+            enqueue(pipe, follow_up)
         pipe.xack(keys.JOB_STREAM, keys.JOB_GROUP, message_id)
         pipe.xdel(keys.JOB_STREAM, message_id)
         pipe.execute()

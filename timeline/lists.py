@@ -9,9 +9,6 @@ member's slot ("listed in", and their newest statuses), then the list's
 walks the author's "listed in" set as it walks their followers. Lists are
 public; only their owner changes them. Following a member is not required."""
 
-# Annotations name services.Page lazily: services imports this module too.
-from __future__ import annotations
-
 import time
 
 from django.conf import settings

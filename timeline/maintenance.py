@@ -18,7 +18,8 @@ COUNTERS = ("followers", "following", "posts")
 Progress = Callable[[str], None]
 
 
-def _chunks(items: Iterable, size: int = CHUNK) -> Iterator[list]:
+def chunks(items: Iterable, size: int = CHUNK) -> Iterator[list]:
+    """`items` in lists of `size` (the last may be shorter)."""
     iterator = iter(items)
     while chunk := list(itertools.islice(iterator, size)):
         yield chunk
@@ -140,7 +141,7 @@ def _check_follows(conn, report: RepairReport, progress: Progress) -> None:
         pipe.exists(keys.user_key(followed))
     replies = pipe.execute()
     for (follower, followed), (following_score, followers_score, exists) in zip(
-        ordered, _chunks(replies, 3), strict=True
+        ordered, chunks(replies, 3), strict=True
     ):
         if (following_score is None) == (followers_score is None):
             continue  # whole again (or wholly gone) since the scan
@@ -180,7 +181,7 @@ def _one_sided(conn, pattern: str, other_side, counted: dict, progress: Progress
 def _check_counters(conn, report: RepairReport, progress: Progress) -> None:
     """Profile counters that differ from the size of the set they count."""
     users = 0
-    for user_keys in _chunks(conn.scan_iter(match=account_keys.USER_KEY_PATTERN, count=CHUNK)):
+    for user_keys in chunks(conn.scan_iter(match=account_keys.USER_KEY_PATTERN, count=CHUNK)):
         pipe = conn.pipeline(transaction=False)
         for key in user_keys:
             uid = account_keys.hash_tag_id(key)
@@ -189,7 +190,7 @@ def _check_counters(conn, report: RepairReport, progress: Progress) -> None:
             pipe.zcard(keys.following_key(uid))
             pipe.zcard(keys.profile_timeline_key(uid))
         fixes = conn.pipeline(transaction=False)
-        for key, (counters, *sizes) in zip(user_keys, _chunks(pipe.execute(), 4), strict=True):
+        for key, (counters, *sizes) in zip(user_keys, chunks(pipe.execute(), 4), strict=True):
             wrong = [
                 f"{name} {counter} (the set has {size})"
                 for name, counter, size in zip(COUNTERS, counters, sizes, strict=True)
@@ -227,7 +228,7 @@ def network_totals() -> dict[str, int]:
     conn = get_redis()
     totals = {"users": 0, "statuses": 0, "follows": 0}
     logins = conn.hscan_iter(account_keys.LOGIN_INDEX, count=CHUNK)
-    for chunk in _chunks(uid for _, uid in logins):
+    for chunk in chunks(uid for _, uid in logins):
         pipe = conn.pipeline(transaction=False)
         for uid in chunk:
             pipe.hmget(account_keys.user_key(uid), "posts", "following")

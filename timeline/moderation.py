@@ -53,7 +53,7 @@ def delete_user(uid: int) -> dict:
     set_suspended(uid, True)
     release_login(uid)
     _revoke_stream_keys(uid)
-    jobs.enqueue(get_redis(), "purge_user", uid=uid, phase=PURGE_PHASES[0])
+    jobs.enqueue(get_redis(), ("purge_user", {"uid": uid, "phase": PURGE_PHASES[0]}))
     return user
 
 
@@ -137,8 +137,9 @@ def _delete_lists(uid: int) -> bool:
 
 
 def _drop_profile(uid: int) -> bool:
-    # List owners can still add the user while the profile exists (during the phases
-    # above): such late memberships are undone before the key that records them goes.
+    # An add already past its check when the purge suspended the user can still land
+    # (lists refuse suspended members after that): such late memberships are undone
+    # before the key that records them goes.
     if _leave_lists(uid):
         return True
     pipe = get_redis().pipeline(transaction=False)

@@ -223,7 +223,7 @@ def forget(pipe, status: dict) -> None:
         args = ["reposts", status["uid"], status["id"]]
         _in_status_set("remove_from_status_set", pipe, keys.reposts_key, status["repost_of"], args)
     if status["reposts"] or status["likes"]:
-        jobs.enqueue(pipe, "forget_reactions", status_id=status["id"])
+        jobs.enqueue(pipe, ("forget_reactions", {"status_id": status["id"]}))
 
 
 @jobs.handler("forget_reactions")

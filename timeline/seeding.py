@@ -22,6 +22,7 @@ from accounts.services import create_login_users, create_users
 from socialsite.redis import get_redis
 
 from . import activity, keys, text
+from .maintenance import chunks
 
 DAY = 86400
 # Statuses are spread over this many days, denser towards now.
@@ -255,18 +256,13 @@ def _create_profiles(rng: random.Random, users: int) -> tuple[list[int], list[st
     attempt = 0
     while pending := [i for i, uid in enumerate(uids) if uid is None]:
         attempt += 1
-        for chunk in _chunks(pending, 1000):
+        for chunk in chunks(pending):
             suffix = f"_{attempt}" if attempt > 1 else ""
             batch = [(wanted[i][0][: 30 - len(suffix)] + suffix, wanted[i][1]) for i in chunk]
             for i, (login, name), uid in zip(chunk, batch, create_users(batch), strict=True):
                 if uid:
                     uids[i], wanted[i] = uid, (login, name)
     return uids, [login for login, _ in wanted]
-
-
-def _chunks(items: list, size: int):
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 def _pick_follows(rng: random.Random, users: int, per_user: int) -> list[list[int]]:

@@ -153,7 +153,7 @@ def publish_status(conn, status: dict) -> int:
     for audience, done in (("followers", batch), ("lists", lists)):
         rest = fanout.rest_of_fan_out(fanout.fan_out_job(status, audience=audience), done)
         if rest:
-            jobs.enqueue(pipe, rest[0], **rest[1])
+            jobs.enqueue(pipe, rest)
     events.publish(pipe, events.status_posted(status))
     pipe.execute()
     return status["id"]
@@ -195,8 +195,7 @@ def _delete(status_id: int, uid: str) -> bool | None:
     reactions.forget(pipe, status)
     # Reads skip the missing hash at once; the jobs clean the ids out of homes and lists.
     for audience in fanout.AUDIENCES:
-        job = fanout.fan_out_job(status, retract=True, audience=audience)
-        jobs.enqueue(pipe, job[0], **job[1])
+        jobs.enqueue(pipe, fanout.fan_out_job(status, retract=True, audience=audience))
     events.publish(pipe, events.status_deleted(status))
     pipe.execute()
     return True
@@ -357,8 +356,7 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     )
     if not removed:
         return None
-    job = refill.refill_job(uid)
-    jobs.enqueue(conn, job[0], **job[1])
+    jobs.enqueue(conn, refill.refill_job(uid))
     return True
 
 

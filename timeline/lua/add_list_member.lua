@@ -16,9 +16,9 @@ end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
   return -2
 end
-if redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[2]) == 1 then
-  redis.call('HINCRBY', KEYS[1], 'members', 1)
-end
+-- Not a member (checked above): the ZADD adds one.
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'members', 1)
 -- Chunks keep each ZADD's arguments well under Lua's stack limit.
 for i = 8, #ARGV, 1000 do
   redis.call('ZADD', KEYS[3], unpack(ARGV, i, math.min(i + 999, #ARGV)))

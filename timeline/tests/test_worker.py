@@ -86,7 +86,7 @@ def test_a_job_that_keeps_failing_is_moved_to_the_failed_stream(redis_conn):
         calls.append(args)
         raise RuntimeError("boom")
 
-    jobs.enqueue(redis_conn, "always_fails", n=1)
+    jobs.enqueue(redis_conn, ("always_fails", {"n": 1}))
     jobs.work(burst=True)
     assert len(calls) == 2
     stats = jobs.queue_stats()
@@ -94,6 +94,6 @@ def test_a_job_that_keeps_failing_is_moved_to_the_failed_stream(redis_conn):
 
 
 def test_a_job_of_an_unknown_kind_fails_at_once(redis_conn):
-    jobs.enqueue(redis_conn, "no_such_kind")
+    jobs.enqueue(redis_conn, ("no_such_kind", {}))
     jobs.work(burst=True)
     assert jobs.queue_stats()["failed"] == 1
