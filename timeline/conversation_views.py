@@ -3,7 +3,6 @@ reply, repost and like buttons."""
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,11 +11,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.auth import current_uid
-from socialsite.views import error_page
 
 from . import conversations, reactions, services
 from .forms import StatusForm
-from .views import _other_user, login_first, next_url, page_number, require_page
+from .views import _other_user, login_first, next_url, refused, statuses_page
 
 
 def _status_page(request: HttpRequest, status_id: int, form: StatusForm, status: int = 200):
@@ -42,25 +40,18 @@ def reply(request: HttpRequest, status_id: int) -> HttpResponse:
     if not form.is_valid():
         return _status_page(request, status_id, form, status=400)
     data = form.cleaned_data
-    try:
-        services.post_status(
-            current_uid(request), data["message"], location=data["location"], in_reply_to=status_id
-        )
-    except reactions.StatusGone as error:
-        return error_page(request, 404, str(error))
-    except ValueError as error:
-        return error_page(request, 400, str(error))
-    messages.success(request, "Replied.")
-    return redirect(next_url(request, reverse("status", args=[status_id])))
+
+    def answer(uid: int, parent: int) -> None:
+        services.post_status(uid, data["message"], location=data["location"], in_reply_to=parent)
+
+    return _react(request, status_id, answer, "Replied.")
 
 
 def _react(request: HttpRequest, status_id: int, action: Callable, done: str) -> HttpResponse:
     try:
         action(current_uid(request), status_id)
-    except reactions.StatusGone as error:
-        return error_page(request, 404, str(error))
     except ValueError as error:
-        return error_page(request, 400, str(error))
+        return refused(request, error)
     messages.success(request, done)
     return redirect(next_url(request, reverse("status", args=[status_id])))
 
@@ -80,22 +71,14 @@ like = _reaction_view(reactions.like, "Liked.")
 unlike = _reaction_view(reactions.unlike, "Like taken back.")
 
 
-def _statuses(request: HttpRequest, read_page: Callable, context: dict) -> HttpResponse:
-    """A page of statuses from `read_page(number, count)` under the title in `context`."""
-    number = page_number(request)
-    page = read_page(number, settings.STATUSES_PER_PAGE)
-    require_page(number, page.statuses, page.has_older)
-    reactions.mark_reactions(current_uid(request), page.statuses)
-    return render(request, "timeline/statuses.html", {**context, "page": page})
-
-
 @require_GET
 def mentions(request: HttpRequest, login: str) -> HttpResponse:
     """Statuses that @mention a user."""
     person = _other_user(login)
-    return _statuses(
+    return statuses_page(
         request,
         lambda number, count: conversations.mentions_page(person["id"], number, count),
+        "timeline/statuses.html",
         {"title": f"Mentions of @{person['login']}", "empty": "Nobody has mentioned them yet."},
     )
 
@@ -107,9 +90,10 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
         name = conversations.check_tag(tag)
     except ValueError as error:
         raise Http404(str(error)) from None
-    return _statuses(
+    return statuses_page(
         request,
         lambda number, count: conversations.tag_page(name, number, count),
+        "timeline/statuses.html",
         {"title": f"#{name}", "empty": "No statuses with this tag."},
     )
 
@@ -119,8 +103,9 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
 def likes(request: HttpRequest) -> HttpResponse:
     """The statuses you like: only ever your own likes."""
     uid = current_uid(request)
-    return _statuses(
+    return statuses_page(
         request,
         lambda number, count: reactions.likes_page(uid, number, count),
+        "timeline/statuses.html",
         {"title": "Your likes", "lede": "Only you can see this page.", "empty": "No likes yet."},
     )

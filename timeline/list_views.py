@@ -2,7 +2,6 @@
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,11 +11,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.auth import current_uid
 from accounts.services import get_user, uid_for_login
-from socialsite.views import error_page
 
-from . import lists, reactions
+from . import lists
 from .forms import ListNameForm
-from .views import USERS_PER_PAGE, _other_user, login_first, next_url, page_number, require_page
+from .views import (
+    USERS_PER_PAGE,
+    _other_user,
+    login_first,
+    next_url,
+    page_number,
+    refused,
+    require_page,
+    statuses_page,
+)
 
 
 def _list_or_404(list_id: int) -> dict:
@@ -53,12 +60,12 @@ def user_lists(request: HttpRequest, login: str) -> HttpResponse:
 def list_detail(request: HttpRequest, list_id: int) -> HttpResponse:
     """A list's timeline: the statuses of its members."""
     the_list = _list_or_404(list_id)
-    number = page_number(request)
-    page = lists.list_timeline_page(list_id, number, settings.STATUSES_PER_PAGE)
-    require_page(number, page.statuses, page.has_older)
-    reactions.mark_reactions(current_uid(request), page.statuses)
-    context = {"list": the_list, "page": page, "form": ListNameForm(initial=the_list)}
-    return render(request, "timeline/list.html", context)
+    return statuses_page(
+        request,
+        lambda number, count: lists.list_timeline_page(list_id, number, count),
+        "timeline/list.html",
+        {"list": the_list, "form": ListNameForm(initial=the_list)},
+    )
 
 
 @require_GET
@@ -77,17 +84,13 @@ def list_members(request: HttpRequest, list_id: int) -> HttpResponse:
     return render(request, "timeline/list_members.html", context)
 
 
-def _change(request: HttpRequest, list_id: int, change: Callable[[int], str], back: str):
+def _change(request: HttpRequest, change: Callable[[int], str], back: str):
     """Runs `change(uid)` (which returns what to tell the user), turning refusals into
     error pages, then goes back to `next` or `back`."""
     try:
         done = change(current_uid(request))
-    except lists.NoSuchList as error:
-        return error_page(request, 404, str(error))
-    except PermissionError as error:
-        return error_page(request, 403, str(error))
-    except ValueError as error:
-        return error_page(request, 400, str(error))
+    except (ValueError, PermissionError) as error:
+        return refused(request, error)
     messages.success(request, done)
     return redirect(next_url(request, back))
 
@@ -110,7 +113,7 @@ def rename_list(request: HttpRequest, list_id: int) -> HttpResponse:
         lists.rename_list(uid, list_id, request.POST.get("name", ""))
         return "List renamed."
 
-    return _change(request, list_id, rename, reverse("list", args=[list_id]))
+    return _change(request, rename, reverse("list", args=[list_id]))
 
 
 @_list_change
@@ -119,24 +122,23 @@ def delete_list(request: HttpRequest, list_id: int) -> HttpResponse:
         lists.delete_list(uid, list_id)
         return "List deleted."
 
-    return _change(request, list_id, delete, reverse("lists"))
+    return _change(request, delete, reverse("lists"))
 
 
-@_list_change
-def add_member(request: HttpRequest, list_id: int) -> HttpResponse:
-    def add(uid: int) -> str:
-        member = _member_uid(request)
-        lists.add_member(uid, list_id, member)
-        return f"Added @{get_user(member)['login']}."
+def _member_change(change: Callable[[int, int, int], None], done: str):
+    """The view adding someone to a list, or removing them, by the login posted."""
 
-    return _change(request, list_id, add, reverse("list_members", args=[list_id]))
+    @_list_change
+    def view(request: HttpRequest, list_id: int) -> HttpResponse:
+        def change_member(uid: int) -> str:
+            member = _member_uid(request)
+            change(uid, list_id, member)
+            return f"{done} @{get_user(member)['login']}."
+
+        return _change(request, change_member, reverse("list_members", args=[list_id]))
+
+    return view
 
 
-@_list_change
-def remove_member(request: HttpRequest, list_id: int) -> HttpResponse:
-    def remove(uid: int) -> str:
-        member = _member_uid(request)
-        lists.remove_member(uid, list_id, member)
-        return f"Removed @{get_user(member)['login']}."
-
-    return _change(request, list_id, remove, reverse("list_members", args=[list_id]))
+add_member = _member_change(lists.add_member, "Added")
+remove_member = _member_change(lists.remove_member, "Removed")

@@ -17,7 +17,7 @@ from accounts.auth import current_uid
 from accounts.services import get_user_by_login
 from socialsite.views import error_page
 
-from . import reactions, services
+from . import lists, reactions, services
 from .forms import StatusForm
 
 # Nine digits keep (page - 1) * count far inside Redis's 64-bit range offsets.
@@ -63,12 +63,33 @@ def login_first(then: Callable[..., str]):
     return decorator
 
 
-def _home(request: HttpRequest, uid: int, form: StatusForm, status: int = 200) -> HttpResponse:
+def statuses_page(
+    request: HttpRequest, read_page: Callable, template: str, context: dict, status: int = 200
+) -> HttpResponse:
+    """`template` with the page of statuses `read_page(number, count)` reads for the
+    request's page number (404 past the last), marked with the viewer's likes and reposts."""
     number = page_number(request)
-    page = services.timeline_page(uid, "home", number, settings.STATUSES_PER_PAGE)
+    page = read_page(number, settings.STATUSES_PER_PAGE)
     require_page(number, page.statuses, page.has_older)
-    reactions.mark_reactions(uid, page.statuses)
-    return render(request, "timeline/home.html", {"page": page, "form": form}, status=status)
+    reactions.mark_reactions(current_uid(request), page.statuses)
+    return render(request, template, {**context, "page": page}, status=status)
+
+
+def refused(request: HttpRequest, error: Exception) -> HttpResponse:
+    """The error page for a service's refusal: 404 for what is gone, 403 for what is
+    someone else's, 400 for the rest."""
+    if isinstance(error, reactions.StatusGone | lists.NoSuchList):
+        return error_page(request, 404, str(error))
+    if isinstance(error, PermissionError):
+        return error_page(request, 403, str(error))
+    return error_page(request, 400, str(error))
+
+
+def _home(request: HttpRequest, uid: int, form: StatusForm, status: int = 200) -> HttpResponse:
+    def read_page(number: int, count: int) -> services.Page:
+        return services.timeline_page(uid, "home", number, count)
+
+    return statuses_page(request, read_page, "timeline/home.html", {"form": form}, status)
 
 
 @require_GET
@@ -81,11 +102,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _global(request: HttpRequest, template: str) -> HttpResponse:
-    number = page_number(request)
-    page = services.global_timeline_page(number, settings.STATUSES_PER_PAGE)
-    require_page(number, page.statuses, page.has_older)
-    reactions.mark_reactions(current_uid(request), page.statuses)
-    return render(request, template, {"page": page})
+    return statuses_page(request, services.global_timeline_page, template, {})
 
 
 @require_GET
@@ -161,7 +178,7 @@ def follow(request: HttpRequest, login: str) -> HttpResponse:
     try:
         followed = services.follow_user(current_uid(request), other["id"])
     except ValueError as error:
-        return error_page(request, 400, str(error))
+        return refused(request, error)
     if followed:
         messages.success(request, f"You now follow @{other['login']}.")
     else:
