@@ -2,56 +2,19 @@
 
 import contextlib
 import os
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from django.conf import settings
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from socialsite.servers import throwaway_daphne
 
 
 @contextlib.contextmanager
 def daphne(var_dir: Path) -> Iterator[tuple[str, subprocess.Popen]]:
     """Serves the site (with the bench's bare view) on a free port; yields (base URL, process)."""
-    port = free_port()
-    log_path = var_dir / f"daphne-{port}.log"
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.settings"}
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "socialsite.asgi:application"],
-            cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            _wait_for(port, process, log_path)
-            yield f"http://127.0.0.1:{port}", process
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def _wait_for(port: int, process: subprocess.Popen, log_path: Path) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(log_path.read_text()[-2000:]) from None
-            time.sleep(0.1)
+    with throwaway_daphne(var_dir, env) as served:
+        yield served
 
 
 def rss_bytes(pid: int) -> int:

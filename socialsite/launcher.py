@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from socialsite.embedded_redis import EmbeddedRedis
+from socialsite.servers import daphne_command
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Demo users log in with this password; the seed makes the network the same every time.
@@ -49,21 +50,7 @@ def main() -> int:
             seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
             subprocess.run(manage(*seed), check=True)
         children.append(subprocess.Popen(manage("worker"), start_new_session=True))
-        children.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    port,
-                    "socialsite.asgi:application",
-                ],
-                start_new_session=True,
-            )  # fmt: skip
-        )
+        children.append(subprocess.Popen(daphne_command(port), start_new_session=True))
         print(f"Serving http://127.0.0.1:{port}/ (Ctrl-C stops everything)")
         while not stopping and all(child.poll() is None for child in children):
             time.sleep(0.5)
