@@ -342,22 +342,25 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     if not login or not unfollowed:
         return None
     other_login, ids = unfollowed
-    event = events.follow_changed(
-        "unfollow",
-        {"id": uid, "login": login},
-        {"id": other_uid, "login": other_login},
-        time.time(),
-    )
-    removed = scripts.run(
-        conn,
-        "remove_following",
-        [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
-        [other_uid, STATUS_CHANNEL, event, *ids],
-    )
-    if not removed:
+    follower, followed = {"id": uid, "login": login}, {"id": other_uid, "login": other_login}
+    if not unfollowing(conn, follower, followed, ids):
         return None
     jobs.enqueue(conn, refill.refill_job(uid))
     return True
+
+
+def unfollowing(client, follower: dict, followed: dict, ids: list) -> object:
+    """Step 2 of an unfollow, in the follower's slot: forgets `followed` and takes
+    `ids` (their newest statuses) out of home, and publishes the unfollow. On a
+    connection, whether they were followed; on a pipeline, queued."""
+    event = events.follow_changed("unfollow", follower, followed, time.time())
+    uid = follower["id"]
+    return scripts.run(
+        client,
+        "remove_following",
+        [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
+        [followed["id"], STATUS_CHANNEL, event, *ids],
+    )
 
 
 def is_following(uid: int, other_uid: int) -> bool:
