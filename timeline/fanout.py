@@ -117,16 +117,22 @@ def repost_falls_off(rank: Callable[[int], int | None], original: int, shown: in
     return recent(original) or (shown is not None and recent(shown))
 
 
+def everyone(conn, status: dict, members: list[str]) -> list[str]:
+    """Lists take every status of their members, replies too."""
+    return members
+
+
 @dataclass(frozen=True)
 class Audience:
     members: Callable[[int], str]  # the author's set to walk
+    reach: Callable  # (conn, status, members) -> the members a status reaches
     deliver: Callable
     retract: Callable
 
 
 AUDIENCES = {
-    "followers": Audience(keys.followers_key, deliver, retract),
-    "lists": Audience(keys.listed_in_key, deliver_to_lists, retract_from_lists),
+    "followers": Audience(keys.followers_key, reply_audience, deliver, retract),
+    "lists": Audience(keys.listed_in_key, everyone, deliver_to_lists, retract_from_lists),
 }
 
 
@@ -176,14 +182,11 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)
     elif exists:
-        targets = members
-        if audience is AUDIENCES["followers"]:
-            targets = reply_audience(conn, args, members)
         audience.deliver(
             pipe,
             args["status_id"],
             args["posted"],
-            targets,
+            audience.reach(conn, args, members),
             settings.HOME_TIMELINE_SIZE,
             repost_of=args["repost_of"],
         )
