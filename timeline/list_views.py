@@ -14,16 +14,7 @@ from accounts.services import get_user, uid_for_login
 
 from . import lists
 from .forms import ListNameForm
-from .views import (
-    USERS_PER_PAGE,
-    _other_user,
-    login_first,
-    next_url,
-    page_number,
-    refused,
-    require_page,
-    statuses_page,
-)
+from .views import _other_user, login_first, next_url, people_page, refused, statuses_page
 
 
 def _list_or_404(list_id: int) -> dict:
@@ -71,17 +62,12 @@ def list_detail(request: HttpRequest, list_id: int) -> HttpResponse:
 @require_GET
 def list_members(request: HttpRequest, list_id: int) -> HttpResponse:
     the_list = _list_or_404(list_id)
-    number = page_number(request)
-    people, has_more = lists.members_page(list_id, number, USERS_PER_PAGE)
-    require_page(number, people, has_more)
-    context = {
-        "list": the_list,
-        "people": people,
-        "number": number,
-        "has_newer": number > 1,
-        "has_older": has_more,
-    }
-    return render(request, "timeline/list_members.html", context)
+    return people_page(
+        request,
+        lambda number, count: lists.members_page(list_id, number, count),
+        "timeline/list_members.html",
+        {"list": the_list},
+    )
 
 
 def _change(request: HttpRequest, change: Callable[[int], str], back: str):

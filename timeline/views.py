@@ -197,20 +197,26 @@ def unfollow(request: HttpRequest, login: str) -> HttpResponse:
     return redirect(next_url(request, reverse("profile", args=[other["login"]])))
 
 
+def people_page(
+    request: HttpRequest, read_page: Callable, template: str, context: dict
+) -> HttpResponse:
+    """`template` with the page of profiles `read_page(number, count)` reads (with
+    whether there are more) for the request's page number, 404 past the last."""
+    number = page_number(request)
+    people, has_more = read_page(number, USERS_PER_PAGE)
+    require_page(number, people, has_more)
+    pages = {"number": number, "has_newer": number > 1, "has_older": has_more}
+    return render(request, template, {**context, "people": people, **pages})
+
+
 def _people(request: HttpRequest, login: str, list_page, title: str) -> HttpResponse:
     person = _other_user(login)
-    number = page_number(request)
-    people, has_more = list_page(person["id"], number, USERS_PER_PAGE)
-    require_page(number, people, has_more)
-    context = {
-        "title": title.format(login=person["login"]),
-        "person": person,
-        "people": people,
-        "number": number,
-        "has_newer": number > 1,
-        "has_older": has_more,
-    }
-    return render(request, "timeline/people.html", context)
+    return people_page(
+        request,
+        lambda number, count: list_page(person["id"], number, count),
+        "timeline/people.html",
+        {"title": title.format(login=person["login"]), "person": person},
+    )
 
 
 @require_GET
