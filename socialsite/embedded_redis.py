@@ -30,13 +30,18 @@ def redis_server_binary() -> str:
     return str(bundled)
 
 
+def socket_path(data_dir: Path) -> Path:
+    """Where a server started on `data_dir` listens: `make run`'s is the default REDIS_URL."""
+    return Path(data_dir) / "redis.sock"
+
+
 class EmbeddedRedis:
     """Starts and stops one redis-server; `persistent` turns on the append-only file."""
 
     def __init__(self, data_dir: Path, *, persistent: bool) -> None:
         self.data_dir = Path(data_dir)
         self.persistent = persistent
-        self.socket = self.data_dir / "redis.sock"
+        self.socket = socket_path(self.data_dir)
         self.process: subprocess.Popen | None = None
 
     @property

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from socialsite.embedded_redis import socket_path
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR", BASE_DIR / "var"))
 
@@ -119,8 +121,7 @@ DATABASES = {
 
 # With no REDIS_URL, `make run` starts the embedded server on this socket, so
 # manage.py commands run beside it find the same data.
-EMBEDDED_REDIS_SOCKET = VAR_DIR / "redis.sock"
-REDIS_URL = os.environ.get("REDIS_URL") or f"unix://{EMBEDDED_REDIS_SOCKET}"
+REDIS_URL = os.environ.get("REDIS_URL") or f"unix://{socket_path(VAR_DIR)}"
 
 _redis_options = {
     "CLIENT_CLASS": "django_redis.client.DefaultClient",
