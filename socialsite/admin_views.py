@@ -53,21 +53,6 @@ def _int_param(request: HttpRequest, name: str, default: int) -> int:
     return int(value)
 
 
-def _dated(items: list[dict], *fields: str) -> list[dict]:
-    """`items` with a datetime `<field>_at` beside each Unix-time field, for templates."""
-    return [
-        {
-            **item,
-            **{
-                f"{name}_at": datetime.fromtimestamp(item[name], UTC)
-                for name in fields
-                if item.get(name) is not None
-            },
-        }
-        for item in items
-    ]
-
-
 def _profile_or_404(uid: int) -> dict:
     profile = accounts.get_user(uid)
     if profile is None:
@@ -146,7 +131,7 @@ def users(request: HttpRequest) -> HttpResponse:
         crumbs=[("Users", None)],
         status=status,
         query=query,
-        found=_dated(found, "signup"),
+        found=found,
         after=after,
         next_after=next_after,
     )
@@ -161,8 +146,8 @@ def user(request: HttpRequest, uid: int) -> HttpResponse:
         "user.html",
         f"@{profile['login']}",
         crumbs=[("Users", reverse("admin:redis_users")), (f"@{profile['login']}", None)],
-        profile=_dated([profile], "signup")[0],
-        statuses=_dated(moderation.statuses_by(uid, count=20).statuses, "posted"),
+        profile=profile,
+        statuses=moderation.statuses_by(uid, count=20).statuses,
         follows=[
             (f"Followers ({profile['followers']}, newest 20)", followers),
             (f"Following ({profile['following']}, newest 20)", following),
@@ -259,7 +244,7 @@ def statuses(request: HttpRequest) -> HttpResponse:
         "Statuses",
         crumbs=[("Statuses", None)],
         status=status,
-        found=_dated(found, "posted"),
+        found=found,
         author=author,
         status_id=request.GET.get("id", ""),
         next_url=next_url,
@@ -307,7 +292,7 @@ def stream_keys(request: HttpRequest) -> HttpResponse:
         status=status,
         login=login,
         profile=profile,
-        keys=_dated(keys, "created", "last_used"),
+        keys=keys,
     )
 
 
