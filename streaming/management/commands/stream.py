@@ -3,7 +3,7 @@ import contextlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from streaming.filters import FILTER_NAMES, create_stream_filter
+from streaming.filters import FILTER_NAMES, SAMPLE_DEFAULT_PERCENT, create_stream_filter
 from streaming.hub import get_hub
 
 
@@ -17,9 +17,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--sample",
             nargs="?",
-            const="10",
+            const=str(SAMPLE_DEFAULT_PERCENT),
             metavar="PERCENT",
-            help="A sample of all statuses (default 10 percent).",
+            help=f"A sample of all statuses (default {SAMPLE_DEFAULT_PERCENT} percent).",
         )
         parser.add_argument("--track", action="append", help="Comma-separated phrases.")
         parser.add_argument("--follow", action="append", help="Comma-separated logins.")
