@@ -9,27 +9,17 @@ from django.test import Client
 from playwright.sync_api import expect, sync_playwright
 
 from accounts.services import create_user, sign_up, uid_for_login
+from socialsite.testing.browser import launch_chromium
 from timeline.services import delete_status, follow_user, post_status
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @contextlib.contextmanager
 def live_home(daphne_server: str, session: str):
     """Chromium on the home page, logged in with the `session` cookie."""
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
+        browser = launch_chromium(playwright)
         context = browser.new_context()
         context.add_cookies([{"name": "sessionid", "value": session, "url": daphne_server}])
         page = context.new_page()

@@ -3,14 +3,8 @@
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from socialsite.testing.browser import launch_chromium
+
 PASSWORD = "a-long-pass-4-tests"
 
 
@@ -28,7 +22,7 @@ def sign_up(page: Page, base_url: str, login: str) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_a_follower_sees_a_post_on_home_until_they_unfollow(daphne_server):
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         # Two contexts: two people with their own cookies.
         alice = browser.new_context().new_page()
         bob = browser.new_context().new_page()
@@ -62,7 +56,7 @@ def test_a_follower_sees_a_post_on_home_until_they_unfollow(daphne_server):
 @pytest.mark.django_db(transaction=True)
 def test_a_follower_sees_a_reply_to_them_and_a_repost(daphne_server):
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         alice, bob, carol = (browser.new_context().new_page() for _ in range(3))
         for page, login in ((alice, "alice"), (bob, "bob"), (carol, "carol")):
             sign_up(page, daphne_server, login)
