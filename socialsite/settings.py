@@ -77,7 +77,7 @@ TEMPLATES = [
         },
     },
     {
-        # Only for status cards (<app>/jinja2/): see timeline/templatetags/statuses.py.
+        # Only for status cards (<app>/jinja2/): see timeline/cards.py.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "APP_DIRS": True,
         "OPTIONS": {

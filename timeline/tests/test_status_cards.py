@@ -3,7 +3,7 @@
 import re
 import time
 
-from timeline.templatetags.statuses import status_cards
+from timeline.cards import status_cards
 
 
 def card(viewer_uid=None, **fields):
@@ -11,7 +11,7 @@ def card(viewer_uid=None, **fields):
         "id": 5, "uid": 1, "login": "alice", "message": "hello", "posted": time.time(),
         "replies": 0, "reposts": 0, "likes": 0, **fields,
     }  # fmt: skip
-    html = status_cards({"viewer_uid": viewer_uid}, [status])
+    html = status_cards([status], viewer_uid)
     return re.sub(r"\s+", " ", html)
 
 
@@ -40,5 +40,5 @@ def test_buttons_submit_the_page_form_and_only_the_author_may_delete():
 
 
 def test_a_deleted_status_in_a_conversation_reads_as_deleted():
-    html = status_cards({"viewer_uid": None}, [None])
+    html = status_cards([None], None)
     assert "This status was deleted." in html
