@@ -5,4 +5,4 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401
+        from . import backends, signals  # noqa: F401  (their receivers)

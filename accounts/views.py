@@ -27,7 +27,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             # Someone took it between the form's check and now.
             form.add_error("login", str(error))
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user)
             messages.success(request, f"Welcome, @{user.username}! Find people to follow.")
             return redirect("home")
     return render_form(request, "accounts/signup.html", form)
