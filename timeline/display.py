@@ -93,6 +93,7 @@ def posted_at(posted: float) -> datetime:
 
 def ago(moment: datetime) -> str:
     """ "just now", "3 minutes ago", "2 days ago"..."""
-    if (timezone.now() - moment).total_seconds() < 60:
+    now = timezone.now()
+    if (now - moment).total_seconds() < 60:
         return "just now"
-    return f"{timesince(moment, depth=1)} ago"
+    return f"{timesince(moment, now, depth=1)} ago"

@@ -42,3 +42,23 @@ def test_buttons_submit_the_page_form_and_only_the_author_may_delete():
 def test_a_deleted_status_in_a_conversation_reads_as_deleted():
     html = status_cards([None], None)
     assert "This status was deleted." in html
+
+
+def test_a_kept_card_still_says_how_long_ago_it_is_now(monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    posted = time.time()
+    assert "just now" in card(posted=posted)
+    later = timezone.now() + timedelta(hours=2, seconds=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    assert "2 hours ago" in card(posted=posted)
+
+
+def test_a_kept_card_is_not_shown_with_another_viewers_buttons():
+    assert 'formaction="/statuses/5/delete/"' in card(viewer_uid=1)
+    assert "delete" not in card(viewer_uid=2)
+    assert "<button" not in card(viewer_uid=None)
+    assert 'formaction="/statuses/5/like/"' in card(viewer_uid=2, liked=False)
+    assert 'formaction="/statuses/5/unlike/"' in card(viewer_uid=2, liked=True)
