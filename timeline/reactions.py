@@ -16,7 +16,7 @@ import time
 from django.conf import settings
 
 from accounts.keys import SUSPENDED_USERS, user_key
-from socialsite.redis import get_redis
+from socialsite.redis import PackedPipeline, get_redis
 from streaming import events
 
 from . import jobs, keys, scripts, services
@@ -191,9 +191,8 @@ def with_originals(statuses: list[dict]) -> list[dict]:
     reposts = [s for s in statuses if s.get("repost_of")]
     if not reposts:
         return statuses
-    pipe = get_redis().pipeline(transaction=False)
-    for repost in reposts:
-        pipe.hgetall(keys.status_key(repost["repost_of"]))
+    pipe = PackedPipeline(get_redis())
+    pipe.for_each_key((keys.status_key(repost["repost_of"]) for repost in reposts), ("HGETALL",))
     for repost, fields in zip(reposts, pipe.execute(), strict=True):
         repost["original"] = services.decode_status(fields)
     return [s for s in statuses if not s.get("repost_of") or s["original"]]
@@ -205,10 +204,9 @@ def mark_reactions(uid: int | None, statuses: list[dict]) -> list[dict]:
     shown = [s.get("original") or s for s in statuses]
     if not uid or not shown:
         return statuses
-    pipe = get_redis().pipeline(transaction=False)
+    pipe = PackedPipeline(get_redis())
     pipe.zmscore(keys.likes_key(uid), [s["id"] for s in shown])
-    for status in shown:
-        pipe.zscore(keys.reposts_key(status["id"]), uid)
+    pipe.for_each_key((keys.reposts_key(s["id"]) for s in shown), ("ZSCORE", uid))
     liked, *reposted = pipe.execute()
     for status, like_time, repost_id in zip(shown, liked, reposted, strict=True):
         status["liked"] = like_time is not None

@@ -232,12 +232,11 @@ def is_hidden(status: dict, hidden: set[int]) -> bool:
     return status["uid"] in hidden or status.get("repost_of_uid") in hidden
 
 
-def _queue_statuses(pipe, ids: list[str], count: int) -> int:
+def _queue_statuses(pipe: PackedPipeline, ids: list[str], count: int) -> int:
     """Queues the (small) suspended-user set and the status hashes, which `_page` reads;
     returns how many replies they add."""
     pipe.smembers(SUSPENDED_USERS)
-    for status_id in ids[:count]:
-        pipe.hgetall(keys.status_key(status_id))
+    pipe.for_each_key(map(keys.status_key, ids[:count]), ("HGETALL",))
     return 1 + len(ids[:count])
 
 
@@ -257,7 +256,7 @@ def statuses_page(key: str, page: int, count: int, *, include_suspended: bool = 
     """Page `page` (from 1) of the timeline at `key`, newest first: 2 round trips."""
     conn = get_redis()
     ids = _page_ids(conn, key, page, count)
-    pipe = conn.pipeline(transaction=False)
+    pipe = PackedPipeline(conn)
     _queue_statuses(pipe, ids, count)
     return _page(ids, pipe.execute(), page, count, include_suspended=include_suspended)
 
@@ -266,7 +265,7 @@ def shown_status(status_id: int, *, include_suspended: bool = False) -> dict | N
     """One status as a timeline would show it (a repost with its "original"); None if it
     is gone, or (unless `include_suspended`) hidden as its author's (or its original's
     author's) are suspended. 1 round trip, 2 for a repost."""
-    pipe = get_redis().pipeline(transaction=False)
+    pipe = PackedPipeline(get_redis())
     _queue_statuses(pipe, [status_id], 1)
     replies = pipe.execute()
     statuses = _page([status_id], replies, 1, 1, include_suspended=include_suspended).statuses
@@ -434,6 +433,7 @@ def profile_page(
         pipe.zrevrange(keys.following_key(viewer), 0, COMMON_SCAN - 1)
     ids, *relation = pipe.execute()
     following_them, following = relation or (None, [])
+    pipe = PackedPipeline(conn)
     shown = _queue_statuses(pipe, ids, count)
     if following:
         pipe.zmscore(keys.followers_key(uid), following)

@@ -9,7 +9,19 @@ def test_a_packed_pipeline_runs_its_commands_in_order_and_returns_raw_replies(re
     pipe.set("a", "1")
     pipe.incr("a")
     pipe.get("a")
-    assert pipe.execute() == [b"OK", 2, b"2"]
+    assert pipe.execute() == ["OK", 2, "2"]
+
+
+def test_replies_come_as_the_server_sends_them_decoded_as_the_client_decodes(redis_conn):
+    redis_conn.hset("h", mapping={"f": "é"})
+    redis_conn.zadd("z", {"m": 1.5})
+    raw = redis.Redis(connection_pool=_raw(redis_conn))
+    for client, field, value in ((redis_conn, "f", "é"), (raw, b"f", "é".encode())):
+        pipe = PackedPipeline(client)
+        pipe.hgetall("h")
+        pipe.zmscore("z", ["m", "gone"])
+        pipe.smembers("z:none")
+        assert pipe.execute() == [{field: value}, [1.5, None], []]
 
 
 def test_for_each_key_queues_every_command_for_every_key(redis_conn):
@@ -46,3 +58,9 @@ def test_a_pipeline_dropped_before_execute_gives_its_connection_back(redis_conn)
     del pipe
     assert not pool._in_use_connections
     assert redis_conn.ping()
+
+
+def _raw(client) -> redis.ConnectionPool:
+    """A pool to the same server whose connections don't decode replies."""
+    kwargs = {**client.connection_pool.connection_kwargs, "decode_responses": False}
+    return redis.ConnectionPool(connection_class=client.connection_pool.connection_class, **kwargs)
