@@ -8,9 +8,12 @@ def at_most(limit: int, app):
     Django runs each request's sync code in a thread of its own: with 100 requests in
     flight, 100 threads fight over the GIL and asgiref's locks, and a page cost 1.5-3x
     its CPU time (the bench's home page, 100 connections: 35 req/s unlimited, 45 at
-    most 4; with status cards in Jinja2, 94 unlimited, 105 at most 2, 116 at most 1).
-    The default, 2, rather than 1: one slow request (a Redis timeout is 5 s) then
-    doesn't hold up every other page. A request cancelled while it waits, or one
+    most 4). Pages are CPU-bound Python; a second thread only overlaps the ~0.1 ms
+    Redis waits, and costs more than that in GIL hand-offs (home page with cached
+    cards and user: 164 req/s at most 2, 198 at most 1). So the default is 1, as a
+    sync worker would; the price is that a slow request holds up the process's other
+    pages (streams and static files don't wait: they don't come through here). Raise
+    HTTP_CONCURRENCY if that matters more. A request cancelled while it waits, or one
     that raises, gives its place back (`async with`)."""
     gate = asyncio.Semaphore(limit)
 

@@ -58,7 +58,7 @@ ROOT_URLCONF = "socialsite.urls"
 ASGI_APPLICATION = "socialsite.asgi.application"
 # Django requests served at once by one daphne process (streams and static files don't
 # count): see socialsite/concurrency.py.
-HTTP_CONCURRENCY = int(os.environ.get("HTTP_CONCURRENCY", "2"))
+HTTP_CONCURRENCY = int(os.environ.get("HTTP_CONCURRENCY", "1"))
 if HTTP_CONCURRENCY < 1:
     raise ImproperlyConfigured(f"HTTP_CONCURRENCY must be 1 or more, not {HTTP_CONCURRENCY}")
 
