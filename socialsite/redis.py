@@ -66,22 +66,26 @@ class PackedPipeline(redis.commands.CoreCommands):
     A fan-out pass is thousands of commands; on a redis-py pipeline the client's work per
     command costs several times what Redis spends running it (see `make bench`); a page
     of 30 statuses read here costs about half. Queue any command by its redis-py method;
-    `for_each_key` packs one command shape for many keys at the cost of a string join."""
+    `for_each_key` packs one command shape for many keys at the cost of a string join.
+
+    Given a RedisCluster client, commands are grouped by the node that serves their
+    key's slot: each node gets its share in one round trip (all at once), and the
+    replies come back in the order the commands were queued. A slot that moves while
+    the pipeline runs (resharding) makes its commands fail with MOVED, raised here:
+    the callers' steps are idempotent and are redone."""
 
     # A full buffer goes out while the rest is packed, so Redis works as we pack.
     FLUSH_BYTES = 64 * 1024
 
-    def __init__(self, client: redis.Redis) -> None:
-        self._pool = client.connection_pool
-        decode = self._pool.connection_kwargs.get("decode_responses")
-        self._encoding = self._pool.connection_kwargs.get("encoding", "utf-8") if decode else None
-        self._connection = None
-        self._chunks: list[bytes] = []
-        self._buffered = 0
+    def __init__(self, client: redis.Redis | redis.RedisCluster) -> None:
+        self._cluster = client if isinstance(client, redis.RedisCluster) else None
+        self._pool = None if self._cluster else client.connection_pool
+        self._nodes: dict[str | None, _NodeShare] = {}
         self._queued = 0
 
     def execute_command(self, *args, **options) -> None:
-        self._queue(hiredis.pack_command(args), 1)
+        slot = self._cluster.determine_slot(*args) if self._cluster else None
+        self._queue(self._share(slot), hiredis.pack_command(args), [1])
 
     def for_each_key(self, keys: Iterable[str], *commands: tuple) -> None:
         """Queues each of `commands` (a name, then the arguments after the key) for every key."""
@@ -89,51 +93,128 @@ class PackedPipeline(redis.commands.CoreCommands):
             hiredis.pack_command((name, _KEY, *args)).split(_KEY_BULK, 1)
             for name, *args in commands
         ]
+        if self._cluster is None:
+            self._pack(self._share(None), list(keys), shapes)
+            return
+        # Each node's keys in one string, each key's replies still in their place.
+        by_node: dict[_NodeShare, list[tuple[int, str]]] = {}
+        for place, key in enumerate(keys):
+            share = self._share(self._cluster.keyslot(key))
+            by_node.setdefault(share, []).append((place, key))
+        first, per_key = self._queued, len(shapes)
+        for share, placed in by_node.items():
+            places = [(first + place * per_key, per_key) for place, _ in placed]
+            self._pack(share, [key for _, key in placed], shapes, places)
+        self._queued = first + sum(map(len, by_node.values())) * per_key
+
+    def _pack(self, share, keys: list[str], shapes, places=None) -> None:
         bulks = [b"$%d\r\n%s\r\n" % (len(key), key) for key in map(str.encode, keys)]
         packed = b"".join(head + bulk + tail for bulk in bulks for head, tail in shapes)
-        self._queue(packed, len(bulks) * len(shapes))
+        if places is None:
+            self._queue(share, packed, [len(bulks) * len(shapes)])
+        else:
+            share.add(packed, places)
+            self._flush_if_full(share)
 
-    def _queue(self, packed: bytes, commands: int) -> None:
-        self._chunks.append(packed)
-        self._buffered += len(packed)
-        self._queued += commands
-        if self._buffered >= self.FLUSH_BYTES:
-            self._flush()
+    def _share(self, slot: int | None) -> "_NodeShare":
+        if self._cluster is None:
+            name, pool = None, self._pool
+        else:
+            node = self._cluster.nodes_manager.get_node_from_slot(slot)
+            name, pool = node.name, self._cluster.get_redis_connection(node).connection_pool
+        share = self._nodes.get(name)
+        if share is None:
+            share = self._nodes[name] = _NodeShare(pool)
+        return share
 
-    def _flush(self) -> None:
-        if self._connection is None:
-            self._connection = self._pool.get_connection()
+    def _queue(self, share: "_NodeShare", packed: bytes, counts: list[int]) -> None:
+        """`packed` holds commands whose replies take the next `sum(counts)` places."""
+        places = []
+        for count in counts:
+            places.append((self._queued, count))
+            self._queued += count
+        share.add(packed, places)
+        self._flush_if_full(share)
+
+    def _flush_if_full(self, share: "_NodeShare") -> None:
+        if share.buffered >= self.FLUSH_BYTES:
+            self._guarded(share.flush)
+
+    def _guarded(self, step):
         try:
-            self._connection.send_packed_command([b"".join(self._chunks)])
+            return step()
         except BaseException:
             self._release(broken=True)
             raise
-        self._chunks, self._buffered = [], 0
 
     def execute(self) -> list:
         """Sends what is left and reads every reply; raises the first error reply, if any,
         once all are read (as a redis-py pipeline does). Returns the raw replies."""
         if not self._queued:
             return []
-        if self._chunks:
-            self._flush()
-        try:
-            replies = self._read(self._queued)
-        except BaseException:
-            self._release(broken=True)
-            raise
+        shares = list(self._nodes.values())
+        for share in shares:
+            self._guarded(share.flush)
+        got = [self._guarded(share.read) for share in shares]
+        if len(shares) == 1:
+            replies = got[0]
+        else:
+            replies = [None] * self._queued
+            for share, theirs in zip(shares, got, strict=True):
+                done = 0
+                for start, count in share.places:
+                    replies[start : start + count] = theirs[done : done + count]
+                    done += count
         self._release(broken=False)
-        self._queued = 0
         for reply in replies:
             if isinstance(reply, hiredis.ReplyError):
                 raise redis.ResponseError(str(reply))
         return replies
 
-    def _read(self, count: int) -> list:
+    def __del__(self) -> None:
+        # Dropped after a flush but before execute() (an error while queueing): the
+        # replies left on the wire make the connection useless, but not lost to the pool.
+        self._release(broken=True)
+
+    def _release(self, *, broken: bool) -> None:
+        for share in self._nodes.values():
+            share.release(broken=broken)
+        self._nodes.clear()
+        self._queued = 0
+
+
+class _NodeShare:
+    """What a PackedPipeline has for one server: the packed commands not sent yet, the
+    connection they go out on, and the places (start, count) of their replies."""
+
+    def __init__(self, pool: redis.ConnectionPool) -> None:
+        self.pool = pool
+        decode = pool.connection_kwargs.get("decode_responses")
+        self.encoding = pool.connection_kwargs.get("encoding", "utf-8") if decode else None
+        self.connection = None
+        self.chunks: list[bytes] = []
+        self.buffered = 0
+        self.places: list[tuple[int, int]] = []
+
+    def add(self, packed: bytes, places: list[tuple[int, int]]) -> None:
+        self.chunks.append(packed)
+        self.buffered += len(packed)
+        self.places += places
+
+    def flush(self) -> None:
+        if not self.chunks:
+            return
+        if self.connection is None:
+            self.connection = self.pool.get_connection()
+        self.connection.send_packed_command([b"".join(self.chunks)])
+        self.chunks, self.buffered = [], 0
+
+    def read(self) -> list:
         # Our own reader on the connection's socket: nothing else is in flight on it, and
-        # redis-py's per-reply path is what this class exists to avoid.
-        reader = hiredis.Reader(encoding=self._encoding)
-        sock = self._connection._sock
+        # redis-py's per-reply path is what PackedPipeline exists to avoid.
+        count = sum(count for _, count in self.places)
+        reader = hiredis.Reader(encoding=self.encoding)
+        sock = self.connection._sock
         replies = []
         while len(replies) < count:
             data = sock.recv(1 << 16)
@@ -144,20 +225,14 @@ class PackedPipeline(redis.commands.CoreCommands):
                 replies.append(reply)
         return replies
 
-    def __del__(self) -> None:
-        # Dropped after a flush but before execute() (an error while queueing): the
-        # replies left on the wire make the connection useless, but not lost to the pool.
-        if self._connection is not None:
-            self._release(broken=True)
-
-    def _release(self, *, broken: bool) -> None:
-        if self._connection is not None:
+    def release(self, *, broken: bool) -> None:
+        if self.connection is not None:
             if broken:
                 # Replies may still be on the wire: the connection can't be reused.
-                self._connection.disconnect()
-            self._pool.release(self._connection)
-        self._connection = None
-        self._chunks, self._buffered, self._queued = [], 0, 0
+                self.connection.disconnect()
+            self.pool.release(self.connection)
+        self.connection = None
+        self.chunks, self.buffered, self.places = [], 0, []
 
 
 # The key's place in a packed command shape: a byte no key of ours contains.

@@ -2,6 +2,7 @@ import pytest
 import redis
 
 from socialsite.redis import PackedPipeline
+from socialsite.testing.cluster import throwaway_cluster
 
 
 def test_a_packed_pipeline_runs_its_commands_in_order_and_returns_raw_replies(redis_conn):
@@ -54,7 +55,7 @@ def test_a_pipeline_dropped_before_execute_gives_its_connection_back(redis_conn)
     pool = redis_conn.connection_pool
     pipe = PackedPipeline(redis_conn)
     pipe.for_each_key([f"left:{{{i}}}" for i in range(5000)], ("SET", "v" * 40))
-    assert pipe._connection is not None  # flushed while queueing, replies unread
+    assert pool._in_use_connections  # flushed while queueing, replies unread
     del pipe
     assert not pool._in_use_connections
     assert redis_conn.ping()
@@ -64,3 +65,57 @@ def _raw(client) -> redis.ConnectionPool:
     """A pool to the same server whose connections don't decode replies."""
     kwargs = {**client.connection_pool.connection_kwargs, "decode_responses": False}
     return redis.ConnectionPool(connection_class=client.connection_pool.connection_class, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with throwaway_cluster(masters=3) as client:
+        yield client
+
+
+@pytest.fixture
+def cluster_conn(cluster):
+    cluster.flushall(target_nodes=cluster.ALL_NODES)
+    return cluster
+
+
+def test_on_a_cluster_each_node_gets_its_keys_and_replies_keep_their_order(cluster_conn):
+    keys = [f"n:{{{i}}}" for i in range(300)]
+    assert len({cluster_conn.get_node_from_key(key).name for key in keys}) == 3
+    pipe = PackedPipeline(cluster_conn)
+    pipe.set("first", "a")
+    pipe.for_each_key(keys, ("SET", "v"), ("APPEND", "w"))
+    pipe.get("first")
+    replies = pipe.execute()
+    assert replies == ["OK", *["OK", 2] * len(keys), "a"]
+    read = PackedPipeline(cluster_conn)
+    for i, key in enumerate(keys[:50]):
+        read.append(key, str(i))
+    read.for_each_key(keys[:50], ("GET",))
+    assert read.execute()[50:] == [f"vw{i}" for i in range(50)]
+
+
+def test_fan_out_on_a_cluster_reaches_every_follower(cluster_conn):
+    from accounts.keys import user_key
+    from timeline import fanout, keys
+
+    followers = list(range(1, 1001))
+    for uid in followers:
+        cluster_conn.hset(user_key(uid), "login", f"u{uid}")
+    pipe = PackedPipeline(cluster_conn)
+    fanout.deliver(pipe, 7, 100.0, followers, 800)
+    fanout.deliver(pipe, 9, 101.0, followers, 800, repost_of=3)  # a script per follower
+    assert pipe.execute() == [1, 0] * len(followers) + [1] * len(followers)
+    for uid in (1, 500, 1000):
+        assert cluster_conn.zrange(keys.home_timeline_key(uid), 0, -1) == ["7", "9"]
+
+
+def test_an_error_on_one_node_raises_once_every_node_ran(cluster_conn):
+    keys = [f"e:{{{i}}}" for i in range(30)]
+    cluster_conn.set(keys[0], "not a number")
+    pipe = PackedPipeline(cluster_conn)
+    pipe.for_each_key(keys, ("INCR",))
+    with pytest.raises(redis.ResponseError):
+        pipe.execute()
+    assert cluster_conn.get(keys[-1]) == "1"
+    assert cluster_conn.ping()
