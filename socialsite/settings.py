@@ -65,7 +65,8 @@ if HTTP_CONCURRENCY < 1:
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # jinja2/ until its templates are converted to Jinja2.
+        "DIRS": [BASE_DIR / "templates", BASE_DIR / "jinja2"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -77,9 +78,9 @@ TEMPLATES = [
         },
     },
     {
-        # Only for status cards (<app>/jinja2/): see timeline/cards.py.
+        # Only for status cards (jinja2/timeline/): see timeline/cards.py.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "APP_DIRS": True,
+        "DIRS": [BASE_DIR / "jinja2"],
         "OPTIONS": {
             "environment": "socialsite.jinja2.environment",
             "trim_blocks": True,
