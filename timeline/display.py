@@ -1,6 +1,6 @@
 """Showing statuses: message text with @mentions, #tags and links linked, times, and
-the URLs a status card links to. Plain functions, given to the status card's Jinja2
-environment (socialsite/jinja2.py); `posted_at` is a Django filter too."""
+the URLs a status card links to. Plain functions, given to the pages' Jinja2
+environment (socialsite/jinja2.py); `posted_at` is a Django filter too, for the admin."""
 
 import functools
 from datetime import UTC, datetime
