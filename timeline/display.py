@@ -38,10 +38,18 @@ def url(name: str, arg: int | str) -> str:
     return f"{before}{quote(str(arg), safe=_PATH_SAFE)}{after}"
 
 
+@functools.cache
+def plain_url(name: str) -> str:
+    """reverse(name) for a URL without arguments, reversed once (~15 µs each time
+    otherwise, and a page's nav has ten); the same assumptions as url()."""
+    return reverse(name)
+
+
 @receiver(setting_changed)
 def _forget_url_shapes(*, setting: str, **kwargs) -> None:
     if setting in ("ROOT_URLCONF", "FORCE_SCRIPT_NAME"):
         _url_shape.cache_clear()
+        plain_url.cache_clear()
 
 
 def _link(match) -> str:
