@@ -62,29 +62,30 @@ HTTP_CONCURRENCY = int(os.environ.get("HTTP_CONCURRENCY", "1"))
 if HTTP_CONCURRENCY < 1:
     raise ImproperlyConfigured(f"HTTP_CONCURRENCY must be 1 or more, not {HTTP_CONCURRENCY}")
 
+CONTEXT_PROCESSORS = [
+    "django.template.context_processors.request",
+    "django.contrib.auth.context_processors.auth",
+    "django.contrib.messages.context_processors.messages",
+    "accounts.context_processors.profile",
+]
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
-        "OPTIONS": {
-            "context_processors": [
-                "django.template.context_processors.request",
-                "django.contrib.auth.context_processors.auth",
-                "django.contrib.messages.context_processors.messages",
-                "accounts.context_processors.profile",
-            ],
-        },
-    },
-    {
-        # Only for status cards (<app>/jinja2/): see timeline/cards.py.
+        # The site's pages (jinja2/): see socialsite/jinja2.py.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "APP_DIRS": True,
+        "DIRS": [BASE_DIR / "jinja2"],
         "OPTIONS": {
             "environment": "socialsite.jinja2.environment",
             "trim_blocks": True,
             "lstrip_blocks": True,
+            "context_processors": CONTEXT_PROCESSORS,
         },
+    },
+    {
+        # The admin's pages, its own and the Redis ones (templates/admin/).
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {"context_processors": CONTEXT_PROCESSORS},
     },
 ]
 

@@ -1,5 +1,6 @@
-"""Stream keys on the settings page: create (shown once), revoke."""
+"""Stream keys on the settings page: list, create (shown once), revoke."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -11,6 +12,16 @@ from accounts.auth import current_uid
 
 from . import services
 from .forms import StreamKeyForm
+
+
+def stream_keys_panel(uid: int) -> dict:
+    """What the settings page's stream keys panel (streaming/_stream_keys.html) shows: a
+    Jinja2 global the panel calls, so the settings view needn't know about stream keys."""
+    return {
+        "stream_keys": services.list_stream_keys(uid),
+        "form": StreamKeyForm(),
+        "streams_per_key": settings.STREAM_CONNECTIONS_PER_KEY,
+    }
 
 
 @require_POST

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from timeline.display import ago, linkify, posted_at, url
+from timeline.display import ago, linkify, plain_url, posted_at, url
 
 
 def test_linkify_escapes_html():
@@ -85,5 +85,7 @@ def test_url_matches_reverse(name, arg):
 
 def test_url_follows_a_changed_urlconf(settings):
     assert url("status", 7) == "/statuses/7/"
+    assert plain_url("global") == "/timeline/"
     settings.ROOT_URLCONF = "timeline.tests.prefixed_urls"
     assert url("status", 7) == "/prefix/statuses/7/"
+    assert plain_url("global") == "/prefix/timeline/"

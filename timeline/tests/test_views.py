@@ -4,8 +4,8 @@ import time
 import pytest
 from django.test import override_settings
 
-from accounts.services import get_user, set_suspended
-from timeline import keys, reactions, services
+from accounts.services import get_user, set_suspended, update_name
+from timeline import keys, lists, reactions, services
 from timeline.tests.pages import page_text, shows, status_ids
 
 # Home and global timelines
@@ -388,6 +388,29 @@ def test_status_text_is_escaped_and_mentions_and_links_are_clickable(client, ali
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert '<a class="mention" href="/u/bob/">@bob</a>' in text
     assert 'href="https://example.org/a?b=1&amp;c=2"' in text
+
+
+def test_names_and_addresses_users_chose_are_escaped_on_the_pages_showing_them(client, alice, bob):
+    script = "<script>alert(1)</script>"
+    update_name(alice.uid, script)
+    list_id = lists.create_list(bob.uid, script)
+    lists.add_member(bob.uid, list_id, alice.uid)
+    services.follow_user(bob.uid, alice.uid)
+    pages = {
+        "home": alice.client.get("/"),
+        "profile": client.get("/u/alice/"),
+        "following": client.get("/u/bob/following/"),
+        "lists": bob.client.get("/lists/"),
+        "list": client.get(f"/lists/{list_id}/"),
+        "members": client.get(f"/lists/{list_id}/members/"),
+    }
+    for name, response in pages.items():
+        assert response.status_code == 200, name
+        assert script not in page_text(response), name
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page_text(response), name
+    login = page_text(client.get('/accounts/login/?next=/u/alice/"><script>alert(1)</script>'))
+    assert '"><script>' not in login
+    assert 'name="next" value="/u/alice/&#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in login
 
 
 def test_times_are_relative_with_the_exact_time_in_the_markup(client, alice, redis_conn):
