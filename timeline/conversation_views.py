@@ -77,7 +77,9 @@ def mentions(request: HttpRequest, login: str) -> HttpResponse:
     person = _other_user(login)
     return statuses_page(
         request,
-        lambda number, count: conversations.mentions_page(person["id"], number, count),
+        lambda number, count, viewer: conversations.mentions_page(
+            person["id"], number, count, viewer
+        ),
         "timeline/statuses.html",
         {"title": f"Mentions of @{person['login']}", "empty": "Nobody has mentioned them yet."},
     )
@@ -92,7 +94,7 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
         raise Http404(str(error)) from None
     return statuses_page(
         request,
-        lambda number, count: conversations.tag_page(name, number, count),
+        lambda number, count, viewer: conversations.tag_page(name, number, count, viewer),
         "timeline/statuses.html",
         {"title": f"#{name}", "empty": "No statuses with this tag."},
     )
@@ -105,7 +107,7 @@ def likes(request: HttpRequest) -> HttpResponse:
     uid = current_uid(request)
     return statuses_page(
         request,
-        lambda number, count: reactions.likes_page(uid, number, count),
+        lambda number, count, viewer: reactions.likes_page(uid, number, count),
         "timeline/statuses.html",
         {"title": "Your likes", "lede": "Only you can see this page.", "empty": "No likes yet."},
     )

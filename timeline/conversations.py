@@ -108,9 +108,11 @@ def forget(pipe, status: dict) -> None:
     pipe.delete(keys.replies_key(status["id"]))
 
 
-def mentions_page(uid: int, page: int = 1, count: int = 30) -> services.Page:
+def mentions_page(
+    uid: int, page: int = 1, count: int = 30, viewer: int | None = None
+) -> services.Page:
     """Statuses that @mention `uid`, newest first."""
-    return services.statuses_page(keys.mentions_timeline_key(uid), page, count)
+    return services.statuses_page(keys.mentions_timeline_key(uid), page, count, viewer=viewer)
 
 
 def check_tag(tag: str) -> str:
@@ -121,9 +123,10 @@ def check_tag(tag: str) -> str:
     return tag.lower()
 
 
-def tag_page(tag: str, page: int = 1, count: int = 30) -> services.Page:
+def tag_page(tag: str, page: int = 1, count: int = 30, viewer: int | None = None) -> services.Page:
     """Statuses tagged #`tag` (any case), newest first."""
-    return services.statuses_page(keys.tag_timeline_key(check_tag(tag)), page, count)
+    key = keys.tag_timeline_key(check_tag(tag))
+    return services.statuses_page(key, page, count, viewer=viewer)
 
 
 @dataclass(frozen=True)

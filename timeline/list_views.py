@@ -53,7 +53,7 @@ def list_detail(request: HttpRequest, list_id: int) -> HttpResponse:
     the_list = _list_or_404(list_id)
     return statuses_page(
         request,
-        lambda number, count: lists.list_timeline_page(list_id, number, count),
+        lambda number, count, viewer: lists.list_timeline_page(list_id, number, count, viewer),
         "timeline/list.html",
         {"list": the_list, "form": ListNameForm(initial=the_list)},
     )

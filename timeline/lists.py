@@ -319,6 +319,9 @@ def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[dic
     return services.users_page(keys.list_members_key(_list_id(list_id)), page, count)
 
 
-def list_timeline_page(list_id: int, page: int = 1, count: int = 30) -> services.Page:
+def list_timeline_page(
+    list_id: int, page: int = 1, count: int = 30, viewer: int | None = None
+) -> services.Page:
     """Statuses of the list's members, newest first."""
-    return services.statuses_page(keys.list_timeline_key(_list_id(list_id)), page, count)
+    key = keys.list_timeline_key(_list_id(list_id))
+    return services.statuses_page(key, page, count, viewer=viewer)

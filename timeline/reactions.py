@@ -181,36 +181,57 @@ def take_back_likes(uid: int, *, count: int) -> bool:
 
 def likes_page(uid: int, page: int = 1, count: int = 30) -> services.Page:
     """The statuses `uid` likes, the latest liked first (for `uid`'s eyes only)."""
-    return services.statuses_page(keys.likes_key(uid), page, count)
+    return services.statuses_page(keys.likes_key(uid), page, count, viewer=uid)
 
 
-def with_originals(statuses: list[dict]) -> list[dict]:
+def with_originals(statuses: list[dict], viewer: int | None = None) -> list[dict]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
-    reposts), leaving out reposts whose original is gone. (Reposts of hidden users'
-    statuses were left out already: a repost names its original's author.)"""
+    reposts), marked for `viewer` (see queue_marks), leaving out reposts whose original
+    is gone. (Reposts of hidden users' statuses were left out already: a repost names
+    its original's author.)"""
     reposts = [s for s in statuses if s.get("repost_of")]
     if not reposts:
         return statuses
+    originals = [repost["repost_of"] for repost in reposts]
     pipe = PackedPipeline(get_redis())
-    pipe.for_each_key((keys.status_key(repost["repost_of"]) for repost in reposts), ("HGETALL",))
-    for repost, fields in zip(reposts, pipe.execute(), strict=True):
+    pipe.for_each_key(map(keys.status_key, originals), ("HGETALL",))
+    queue_marks(pipe, viewer, originals)
+    replies = pipe.execute()
+    for repost, fields in zip(reposts, replies[: len(reposts)], strict=True):
         repost["original"] = services.decode_status(fields)
+    apply_marks([repost["original"] for repost in reposts], replies[len(reposts) :])
     return [s for s in statuses if not s.get("repost_of") or s["original"]]
+
+
+def queue_marks(pipe: PackedPipeline, uid: int | None, ids: list) -> int:
+    """Queues the reads that tell whether `uid` liked and reposted each of `ids`, for
+    `apply_marks`: nothing for no one. Returns how many replies they add."""
+    if not uid or not ids:
+        return 0
+    pipe.zmscore(keys.likes_key(uid), ids)
+    pipe.for_each_key(map(keys.reposts_key, ids), ("ZSCORE", uid))
+    return 1 + len(ids)
+
+
+def apply_marks(statuses: list[dict | None], replies: list) -> None:
+    """Marks each of `statuses` (None for one that is gone) `liked` and `reposted` from
+    the replies to `queue_marks` for their ids (none: nothing to mark)."""
+    if not replies:
+        return
+    liked, *reposted = replies
+    for status, like_time, repost_id in zip(statuses, liked, reposted, strict=True):
+        if status is not None:
+            status["liked"] = like_time is not None
+            status["reposted"] = repost_id is not None
 
 
 def mark_reactions(uid: int | None, statuses: list[dict]) -> list[dict]:
     """Marks each status shown (a repost's original) `liked` and `reposted` by `uid`:
-    1 round trip. Returns `statuses`."""
+    1 round trip. Returns `statuses`. (Pages of statuses read them with the page.)"""
     shown = [s.get("original") or s for s in statuses]
-    if not uid or not shown:
-        return statuses
     pipe = PackedPipeline(get_redis())
-    pipe.zmscore(keys.likes_key(uid), [s["id"] for s in shown])
-    pipe.for_each_key((keys.reposts_key(s["id"]) for s in shown), ("ZSCORE", uid))
-    liked, *reposted = pipe.execute()
-    for status, like_time, repost_id in zip(shown, liked, reposted, strict=True):
-        status["liked"] = like_time is not None
-        status["reposted"] = repost_id is not None
+    if queue_marks(pipe, uid, [s["id"] for s in shown]):
+        apply_marks(shown, pipe.execute())
     return statuses
 
 

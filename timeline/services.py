@@ -232,33 +232,49 @@ def is_hidden(status: dict, hidden: set[int]) -> bool:
     return status["uid"] in hidden or status.get("repost_of_uid") in hidden
 
 
-def _queue_statuses(pipe: PackedPipeline, ids: list[str], count: int) -> int:
-    """Queues the (small) suspended-user set and the status hashes, which `_page` reads;
-    returns how many replies they add."""
+def _queue_statuses(pipe: PackedPipeline, ids: list[str], count: int, viewer: int | None) -> int:
+    """Queues the (small) suspended-user set, the status hashes and whether `viewer`
+    (if any) liked or reposted them, which `_page` reads; returns how many replies they
+    add."""
+    shown = ids[:count]
     pipe.smembers(SUSPENDED_USERS)
-    pipe.for_each_key(map(keys.status_key, ids[:count]), ("HGETALL",))
-    return 1 + len(ids[:count])
+    pipe.for_each_key(map(keys.status_key, shown), ("HGETALL",))
+    return 1 + len(shown) + reactions.queue_marks(pipe, viewer, shown)
 
 
 def _page(
-    ids: list[str], replies: list, page: int, count: int, *, include_suspended: bool = False
+    ids: list[str],
+    replies: list,
+    page: int,
+    count: int,
+    *,
+    viewer: int | None,
+    include_suspended: bool = False,
 ) -> Page:
     """The Page from `_queue_statuses`' replies (1 more round trip if it shows reposts).
     Statuses of suspended users are left out unless `include_suspended` (moderators)."""
-    suspended, *hashes = replies
+    shown = len(ids[:count])
+    suspended, hashes, marks = replies[0], replies[1 : 1 + shown], replies[1 + shown :]
     hidden = set() if include_suspended else hidden_uids(suspended)
-    statuses = [s for s in map(decode_status, hashes) if s and not is_hidden(s, hidden)]
-    statuses = reactions.with_originals(statuses)
+    statuses = [decode_status(fields) for fields in hashes]
+    # A repost's marks are its original's, read with the originals.
+    reactions.apply_marks(statuses, marks)
+    statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
+    statuses = reactions.with_originals(statuses, viewer)
     return Page(statuses=statuses, number=page, has_older=len(ids) > count)
 
 
-def statuses_page(key: str, page: int, count: int, *, include_suspended: bool = False) -> Page:
-    """Page `page` (from 1) of the timeline at `key`, newest first: 2 round trips."""
+def statuses_page(
+    key: str, page: int, count: int, *, viewer: int | None = None, include_suspended: bool = False
+) -> Page:
+    """Page `page` (from 1) of the timeline at `key`, newest first, each status marked
+    `liked` and `reposted` for `viewer` (if any): 2 round trips, 3 if it shows reposts."""
     conn = get_redis()
     ids = _page_ids(conn, key, page, count)
     pipe = PackedPipeline(conn)
-    _queue_statuses(pipe, ids, count)
-    return _page(ids, pipe.execute(), page, count, include_suspended=include_suspended)
+    _queue_statuses(pipe, ids, count, viewer)
+    replies = pipe.execute()
+    return _page(ids, replies, page, count, viewer=viewer, include_suspended=include_suspended)
 
 
 def shown_status(status_id: int, *, include_suspended: bool = False) -> dict | None:
@@ -266,21 +282,24 @@ def shown_status(status_id: int, *, include_suspended: bool = False) -> dict | N
     is gone, or (unless `include_suspended`) hidden as its author's (or its original's
     author's) are suspended. 1 round trip, 2 for a repost."""
     pipe = PackedPipeline(get_redis())
-    _queue_statuses(pipe, [status_id], 1)
+    _queue_statuses(pipe, [status_id], 1, None)
     replies = pipe.execute()
-    statuses = _page([status_id], replies, 1, 1, include_suspended=include_suspended).statuses
+    page = _page([status_id], replies, 1, 1, viewer=None, include_suspended=include_suspended)
+    statuses = page.statuses
     return statuses[0] if statuses else None
 
 
-def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
+def timeline_page(
+    uid: int, timeline: str = "home", page: int = 1, count: int = 30, viewer: int | None = None
+) -> Page:
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
-    return statuses_page(TIMELINES[timeline](uid), page, count)
+    return statuses_page(TIMELINES[timeline](uid), page, count, viewer=viewer)
 
 
-def global_timeline_page(page: int = 1, count: int = 30) -> Page:
+def global_timeline_page(page: int = 1, count: int = 30, viewer: int | None = None) -> Page:
     """The newest statuses of everyone."""
-    return statuses_page(keys.GLOBAL_TIMELINE, page, count)
+    return statuses_page(keys.GLOBAL_TIMELINE, page, count, viewer=viewer)
 
 
 def get_status_messages(
@@ -434,7 +453,7 @@ def profile_page(
     ids, *relation = pipe.execute()
     following_them, following = relation or (None, [])
     pipe = PackedPipeline(conn)
-    shown = _queue_statuses(pipe, ids, count)
+    shown = _queue_statuses(pipe, ids, count, viewer_uid)
     if following:
         pipe.zmscore(keys.followers_key(uid), following)
     replies = pipe.execute()
@@ -444,7 +463,7 @@ def profile_page(
         return None
     return ProfilePage(
         user=users[0],
-        page=_page(ids, replies[:shown], page, count),
+        page=_page(ids, replies[:shown], page, count, viewer=viewer_uid),
         is_following=following_them is not None,
         followers_in_common=users[1:],
     )

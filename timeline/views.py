@@ -66,12 +66,12 @@ def login_first(then: Callable[..., str]):
 def statuses_page(
     request: HttpRequest, read_page: Callable, template: str, context: dict, status: int = 200
 ) -> HttpResponse:
-    """`template` with the page of statuses `read_page(number, count)` reads for the
-    request's page number (404 past the last), marked with the viewer's likes and reposts."""
+    """`template` with the page of statuses `read_page(number, count, viewer)` reads for
+    the request's page number (404 past the last), marked with the viewer's likes and
+    reposts."""
     number = page_number(request)
-    page = read_page(number, settings.STATUSES_PER_PAGE)
+    page = read_page(number, settings.STATUSES_PER_PAGE, current_uid(request))
     require_page(number, page.statuses, page.has_older)
-    reactions.mark_reactions(current_uid(request), page.statuses)
     return render(request, template, {**context, "page": page}, status=status)
 
 
@@ -86,8 +86,8 @@ def refused(request: HttpRequest, error: Exception) -> HttpResponse:
 
 
 def _home(request: HttpRequest, uid: int, form: StatusForm, status: int = 200) -> HttpResponse:
-    def read_page(number: int, count: int) -> services.Page:
-        return services.timeline_page(uid, "home", number, count)
+    def read_page(number: int, count: int, viewer: int | None) -> services.Page:
+        return services.timeline_page(uid, "home", number, count, viewer)
 
     return statuses_page(request, read_page, "timeline/home.html", {"form": form}, status)
 
@@ -160,7 +160,6 @@ def profile(request: HttpRequest, login: str) -> HttpResponse:
     if view is None:
         raise Http404(f"There is no user @{login}.")
     require_page(number, view.page.statuses, view.page.has_older)
-    reactions.mark_reactions(current_uid(request), view.page.statuses)
     return render(request, "timeline/profile.html", {"view": view, "page": view.page})
 
 

@@ -60,3 +60,27 @@ def test_a_page_is_two_round_trips_and_one_more_when_it_shows_reposts(
     assert round_trips(lambda: services.timeline_page(busy_author, "profile")) == 2
     reactions.repost(busy_author, services.post_status(make_user(), "share"))
     assert round_trips(lambda: services.timeline_page(busy_author, "profile")) == 3
+
+
+def test_a_page_marks_the_viewers_likes_and_reposts_in_those_round_trips(
+    busy_author, make_user, round_trips
+):
+    viewer = make_user("viewer")
+    liked = services.post_status(busy_author, "liked")
+    services.post_status(busy_author, "not liked")
+    reactions.like(viewer, liked)
+
+    def page():
+        return services.timeline_page(busy_author, "profile", viewer=viewer)
+
+    assert round_trips(page) == 2
+    assert [(s["message"], s["liked"]) for s in page().statuses] == [
+        ("not liked", False),
+        ("liked", True),
+    ]
+    original = services.post_status(make_user(), "shared")
+    reactions.repost(busy_author, original)
+    reactions.repost(viewer, original)
+    assert round_trips(page) == 3
+    shown = page().statuses[0]["original"]
+    assert (shown["id"], shown["reposted"], shown["liked"]) == (original, True, False)
