@@ -1,10 +1,13 @@
 """The Jinja2 environment of the site's pages (jinja2/): the globals and filters they
-use in place of Django's tags and filters. Pages are Jinja2 for speed: the chrome of a
-page (nav links, forms, includes) cost ~1 ms as Django templates. Only the admin's
-pages (templates/admin/) are Django templates."""
+use in place of Django's tags and filters; and the form renderer that draws their
+fields with Jinja2 too. Pages are Jinja2 for speed: the chrome of a page (nav links,
+forms, includes) cost ~1 ms as Django templates. Only the admin's pages
+(templates/admin/) are Django templates."""
 
 from datetime import datetime
 
+from django.forms.renderers import BaseRenderer, DjangoTemplates, Jinja2
+from django.template import TemplateDoesNotExist
 from django.template.defaultfilters import pluralize, truncatechars
 from django.templatetags.static import static
 from django.urls import reverse
@@ -49,3 +52,18 @@ def environment(**options) -> Environment:
         truncatechars=truncatechars,
     )
     return env
+
+
+class FormRenderer(BaseRenderer):
+    """Form fields from Django's Jinja2 widget templates: the post box's two fields take
+    74 µs, against 194 from its Django templates. The admin's own widgets (related-object
+    links and the like) exist only as Django templates: for those it falls back."""
+
+    def __init__(self) -> None:
+        self.jinja2, self.django = Jinja2(), DjangoTemplates()
+
+    def get_template(self, template_name: str):
+        try:
+            return self.jinja2.get_template(template_name)
+        except TemplateDoesNotExist:
+            return self.django.get_template(template_name)

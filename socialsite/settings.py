@@ -89,6 +89,9 @@ TEMPLATES = [
     },
 ]
 
+# Fields drawn with Jinja2 like the pages, the admin's own widgets with Django templates.
+FORM_RENDERER = "socialsite.jinja2.FormRenderer"
+
 
 def database_from_url(url: str) -> dict:
     """Only postgres:// URLs are understood; SQLite is the default."""
