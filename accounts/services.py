@@ -123,7 +123,8 @@ def create_users(
     return uids
 
 
-def _decode_user(data: dict) -> dict | None:
+def decode_user(data: dict) -> dict | None:
+    """A profile as read from its hash (None for no hash)."""
     if not data:
         return None
     user = dict(data)
@@ -137,7 +138,7 @@ def _decode_user(data: dict) -> dict | None:
 
 def get_user(uid: int) -> dict | None:
     """The profile of `uid`: login, name, followers, following, posts, signup (or None)."""
-    return _decode_user(get_redis().hgetall(keys.user_key(uid)))
+    return decode_user(get_redis().hgetall(keys.user_key(uid)))
 
 
 def get_users(uids: list[int]) -> list[dict]:
@@ -147,7 +148,7 @@ def get_users(uids: list[int]) -> list[dict]:
     pipe = get_redis().pipeline(transaction=False)
     for uid in uids:
         pipe.hgetall(keys.user_key(uid))
-    return [user for user in map(_decode_user, pipe.execute()) if user]
+    return [user for user in map(decode_user, pipe.execute()) if user]
 
 
 def uid_for_login(login: str) -> int | None:

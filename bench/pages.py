@@ -26,7 +26,8 @@ def run(ctx: Context) -> list[Row]:
     home = keys.home_timeline_key(reader)
     page = time_interleaved(
         {
-            "ours": lambda _: services.get_status_messages(reader, count=PAGE_SIZE),
+            # As the home view reads it: with the reader's likes, reposts and profile.
+            "ours": lambda _: services.home_page(reader, count=PAGE_SIZE),
             "raw": lambda _: conn.zrevrange(home, 0, PAGE_SIZE - 1),
             "book": lambda _: book.get_status_messages(conn, reader, count=PAGE_SIZE),
         },

@@ -66,7 +66,7 @@ CONTEXT_PROCESSORS = [
     "django.template.context_processors.request",
     "django.contrib.auth.context_processors.auth",
     "django.contrib.messages.context_processors.messages",
-    "accounts.context_processors.profile",
+    "accounts.context_processors.viewer",
 ]
 TEMPLATES = [
     {

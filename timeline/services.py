@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from accounts.keys import SUSPENDED_USERS, user_key
-from accounts.services import AccountSuspended, get_users, uid_for_login
+from accounts.services import AccountSuspended, decode_user, get_users, uid_for_login
 from socialsite.redis import PackedPipeline, get_redis
 from streaming import events
 from streaming.keys import STATUS_CHANNEL
@@ -295,6 +295,29 @@ def timeline_page(
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
     return statuses_page(TIMELINES[timeline](uid), page, count, viewer=viewer)
+
+
+@dataclass(frozen=True)
+class HomePage:
+    user: dict
+    page: Page
+
+
+def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
+    """`uid`'s home timeline as they see it, with their profile (the page's sidebar):
+    2 round trips, 3 if it shows reposts. None for an unknown user."""
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    _page_ids(pipe, keys.home_timeline_key(uid), page, count)
+    pipe.hgetall(user_key(uid))
+    ids, user = pipe.execute()
+    if not user:
+        return None
+    pipe = PackedPipeline(conn)
+    _queue_statuses(pipe, ids, count, uid)
+    return HomePage(
+        user=decode_user(user), page=_page(ids, pipe.execute(), page, count, viewer=uid)
+    )
 
 
 def global_timeline_page(page: int = 1, count: int = 30, viewer: int | None = None) -> Page:

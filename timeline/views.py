@@ -86,10 +86,13 @@ def refused(request: HttpRequest, error: Exception) -> HttpResponse:
 
 
 def _home(request: HttpRequest, uid: int, form: StatusForm, status: int = 200) -> HttpResponse:
-    def read_page(number: int, count: int, viewer: int | None) -> services.Page:
-        return services.timeline_page(uid, "home", number, count, viewer)
-
-    return statuses_page(request, read_page, "timeline/home.html", {"form": form}, status)
+    number = page_number(request)
+    home = services.home_page(uid, number, settings.STATUSES_PER_PAGE)
+    if home is None:
+        raise Http404("Your profile is gone.")
+    require_page(number, home.page.statuses, home.page.has_older)
+    context = {"form": form, "page": home.page, "person": home.user}
+    return render(request, "timeline/home.html", context, status=status)
 
 
 @require_GET

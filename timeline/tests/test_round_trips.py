@@ -84,3 +84,20 @@ def test_a_page_marks_the_viewers_likes_and_reposts_in_those_round_trips(
     assert round_trips(page) == 3
     shown = page().statuses[0]["original"]
     assert (shown["id"], shown["reposted"], shown["liked"]) == (original, True, False)
+
+
+def test_the_home_page_reads_the_readers_profile_and_marks_in_two_round_trips(
+    busy_author, make_user, round_trips
+):
+    reader = make_user("reader")
+    services.follow_user(reader, busy_author)
+    reactions.like(reader, services.post_status(busy_author, "liked"))
+    services.post_status(busy_author, "not liked")
+    assert round_trips(lambda: services.home_page(reader)) == 2
+    home = services.home_page(reader)
+    assert home.user["login"] == "reader"
+    assert home.user["following"] == 1
+    assert [(s["message"], s["liked"]) for s in home.page.statuses] == [
+        ("not liked", False),
+        ("liked", True),
+    ]
