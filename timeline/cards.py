@@ -2,14 +2,13 @@
 (timeline/status_cards.html); as a Django template a card cost ~400 µs, most of a
 page's time, as Jinja2 ~50 µs. Cards rendered are kept, by everything they show: a
 status reaches many timelines, and each of its readers' pages shows the same card,
-in ~3 µs rather than ~50."""
+in ~1.5 µs rather than ~50 (~60 for one posted days ago)."""
 
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.template import engines
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
-
-from timeline import display
 
 # A card is ~1.5 KB; the cache is emptied when full (simpler than LRU bookkeeping on
 # every hit, and a page re-renders its 30 cards in ~1.5 ms).
@@ -21,9 +20,10 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
     """Statuses as cards (None, for a deleted one, as a note saying so); with buttons
     for a logged-in `viewer_uid`."""
     template = engines["jinja2"].get_template("timeline/status_cards.html")
+    now = timezone.now().timestamp()
     html = []
     for status in statuses:
-        key = _shows(status, viewer_uid)
+        key = _shows(status, viewer_uid, now)
         card = _cards.get(key)
         if card is None:
             if len(_cards) >= CACHED_CARDS:
@@ -34,10 +34,12 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
     return mark_safe("".join(html))
 
 
-def _shows(status: dict | None, viewer_uid: int | None) -> tuple:
+def _shows(status: dict | None, viewer_uid: int | None, now: float) -> tuple:
     """Everything a card depends on: every field of the status and of its original,
-    whether there is a viewer and whether it's their status, and how long ago it was
-    posted as the card says it ("3 minutes ago")."""
+    whether there is a viewer and whether it's their status, and its age in whole
+    minutes at `now`, which decides how long ago the card says it was posted ("3 days
+    ago"). Working out that text costs ~12 µs, eight times finding a kept card; a month
+    or year boundary inside a minute of age can leave it a unit behind for that minute."""
     if status is None:
         return (None,)
     original = status.get("original")
@@ -47,7 +49,7 @@ def _shows(status: dict | None, viewer_uid: int | None) -> tuple:
         tuple(original.items()) if original else None,
         viewer_uid is not None,
         status["uid"] == viewer_uid,
-        display.ago(display.posted_at(shown["posted"])),
+        (now - shown["posted"]) // 60,
     )
 
 
