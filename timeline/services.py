@@ -307,7 +307,7 @@ def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
     """`uid`'s home timeline as they see it, with their profile (the page's sidebar):
     2 round trips, 3 if it shows reposts. None for an unknown user."""
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
+    pipe = PackedPipeline(conn)
     _page_ids(pipe, keys.home_timeline_key(uid), page, count)
     pipe.hgetall(user_key(uid))
     ids, user = pipe.execute()
