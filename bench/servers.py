@@ -10,9 +10,10 @@ from socialsite.servers import throwaway_daphne
 
 
 @contextlib.contextmanager
-def daphne(var_dir: Path) -> Iterator[tuple[str, subprocess.Popen]]:
-    """Serves the site (with the bench's bare view) on a free port; yields (base URL, process)."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.settings"}
+def daphne(var_dir: Path, **settings: str) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Serves the site (with the bench's bare view) on a free port, with environment
+    `settings` added; yields (base URL, process)."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.settings", **settings}
     with throwaway_daphne(var_dir, env) as served:
         yield served
 

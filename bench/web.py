@@ -91,12 +91,11 @@ def logged_in_reader(profile_statuses: int) -> tuple[str, str]:
     return f"sessionid={client.cookies['sessionid'].value}", get_user(author)["login"]
 
 
-def run(ctx: Context) -> list[Row]:
+def _serve(ctx: Context, paths: dict[str, str], cookie: str, **settings: str) -> dict[str, Load]:
+    """Each of `paths` under load in turn, ROUNDS times, on one daphne with `settings`."""
     plan = ctx.plan
-    cookie, author_login = logged_in_reader(plan.profile_statuses)
-    paths = {"bare view": "/bench/bare/", "home": "/", "profile": f"/u/{author_login}/"}
     loads = {name: Load() for name in paths}
-    with daphne(ctx.var_dir) as (base, process):
+    with daphne(ctx.var_dir, **settings) as (base, process):
         for path in paths.values():  # warm-up: imports, templates, connections
             asyncio.run(_hammer(base, path, cookie, 2, 0.3))
         for _ in range(ROUNDS):
@@ -109,16 +108,26 @@ def run(ctx: Context) -> list[Row]:
                 loads[name].seconds += got.seconds
                 loads[name].latencies += got.latencies
                 loads[name].errors += got.errors
+    return loads
+
+
+def run(ctx: Context) -> list[Row]:
+    conns = ctx.plan.http_connections
+    cookie, author_login = logged_in_reader(ctx.plan.profile_statuses)
+    bare_path = "/bench/bare/"
+    paths = {"bare view": bare_path, "home": "/", "profile": f"/u/{author_login}/"}
+    loads = _serve(ctx, paths, cookie)
+    # The same home page with no rendered card kept: what a page of cards never shown
+    # before costs (the reader above sees the same 30 cards on every request).
+    cold = _serve(ctx, {"bare view": bare_path, "home": "/"}, cookie, STATUS_CARDS_KEPT="0")
     bare = loads["bare view"]
-    rows = [
-        Row("http", f"bare view, {plan.http_connections} conns", bare.rate(), notes=_notes(bare))
-    ]
+    rows = [Row("http", f"bare view, {conns} conns", bare.rate(), notes=_notes(bare))]
     for name in ("home", "profile"):
         load = loads[name]
         rows.append(
             Row(
                 "http",
-                f"{name} page, {plan.http_connections} conns",
+                f"{name} page, {conns} conns",
                 load.rate(),
                 "bare Django view",
                 bare.rate(),
@@ -127,6 +136,16 @@ def run(ctx: Context) -> list[Row]:
                 notes=_notes(load),
             )
         )
+    rows.append(
+        Row(
+            "http",
+            f"home page, {conns} conns, no card kept",
+            cold["home"].rate(),
+            "bare Django view",
+            cold["bare view"].rate(),
+            notes=_notes(cold["home"]),
+        )
+    )
     return rows
 
 

@@ -61,6 +61,10 @@ ASGI_APPLICATION = "socialsite.asgi.application"
 HTTP_CONCURRENCY = int(os.environ.get("HTTP_CONCURRENCY", "1"))
 if HTTP_CONCURRENCY < 1:
     raise ImproperlyConfigured(f"HTTP_CONCURRENCY must be 1 or more, not {HTTP_CONCURRENCY}")
+# Rendered status cards each process keeps (~1.5 KB each; 0 keeps none): see timeline/cards.py.
+STATUS_CARDS_KEPT = int(os.environ.get("STATUS_CARDS_KEPT", "4000"))
+if STATUS_CARDS_KEPT < 0:
+    raise ImproperlyConfigured(f"STATUS_CARDS_KEPT must be 0 or more, not {STATUS_CARDS_KEPT}")
 
 CONTEXT_PROCESSORS = [
     "django.template.context_processors.request",

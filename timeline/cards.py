@@ -4,15 +4,15 @@ page's time, as Jinja2 ~50 µs. Cards rendered are kept, by everything they show
 status reaches many timelines, and each of its readers' pages shows the same card,
 in ~1.5 µs rather than ~50 (~60 for one posted days ago)."""
 
+from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.template import engines
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-# A card is ~1.5 KB; the cache is emptied when full (simpler than LRU bookkeeping on
+# Up to settings.STATUS_CARDS_KEPT; emptied when full (simpler than LRU bookkeeping on
 # every hit, and a page re-renders its 30 cards in ~1.5 ms).
-CACHED_CARDS = 4000
 _cards: dict[tuple, str] = {}
 
 
@@ -26,10 +26,11 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
         key = _shows(status, viewer_uid, now)
         card = _cards.get(key)
         if card is None:
-            if len(_cards) >= CACHED_CARDS:
-                _cards.clear()
             card = template.render({"statuses": [status], "viewer_uid": viewer_uid})
-            _cards[key] = card
+            if len(_cards) >= settings.STATUS_CARDS_KEPT:
+                _cards.clear()
+            if settings.STATUS_CARDS_KEPT:
+                _cards[key] = card
         html.append(card)
     return mark_safe("".join(html))
 
@@ -55,5 +56,5 @@ def _shows(status: dict | None, viewer_uid: int | None, now: float) -> tuple:
 
 @receiver(setting_changed)
 def _forget_cards(*, setting: str, **kwargs) -> None:
-    if setting in ("ROOT_URLCONF", "FORCE_SCRIPT_NAME", "TEMPLATES"):
+    if setting in ("ROOT_URLCONF", "FORCE_SCRIPT_NAME", "TEMPLATES", "STATUS_CARDS_KEPT"):
         _cards.clear()

@@ -62,3 +62,15 @@ def test_a_kept_card_is_not_shown_with_another_viewers_buttons():
     assert "<button" not in card(viewer_uid=None)
     assert 'formaction="/statuses/5/like/"' in card(viewer_uid=2, liked=False)
     assert 'formaction="/statuses/5/unlike/"' in card(viewer_uid=2, liked=True)
+
+
+def test_cards_are_kept_up_to_the_setting_and_none_at_zero(settings):
+    from timeline import cards
+
+    settings.STATUS_CARDS_KEPT = 2
+    for likes in range(3):
+        card(likes=likes)
+    assert len(cards._cards) == 1  # full at the third: emptied, then kept
+    settings.STATUS_CARDS_KEPT = 0
+    assert "7 likes" in card(likes=7)
+    assert cards._cards == {}
