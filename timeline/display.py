@@ -10,10 +10,9 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import escape, format_html
 from django.utils.http import RFC3986_SUBDELIMS
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
+from markupsafe import Markup, escape
 
 from timeline.text import LINK, MENTION, TAG
 
@@ -52,22 +51,29 @@ def _forget_url_shapes(*, setting: str, **kwargs) -> None:
         plain_url.cache_clear()
 
 
+# markupsafe rather than Django's escape/format_html: those check every argument for
+# lazy strings, and a card's text cost twice as much through them.
+_LINK = Markup('<a href="{0}" rel="nofollow noopener noreferrer">{0}</a>')
+_MENTION = Markup('<a class="mention" href="{}">@{}</a>')
+_TAG = Markup('<a class="tag" href="{}">{}</a>')
+
+
 def _link(match) -> str:
-    return format_html('<a href="{0}" rel="nofollow noopener noreferrer">{0}</a>', match[0])
+    return _LINK.format(match[0])
 
 
 def _mention(match) -> str:
-    return format_html('<a class="mention" href="{}">@{}</a>', url("profile", match[1]), match[1])
+    return _MENTION.format(url("profile", match[1]), match[1])
 
 
 def _tag(match) -> str:
-    return format_html('<a class="tag" href="{}">{}</a>', url("tag", match[1].lower()), match[0])
+    return _TAG.format(url("tag", match[1].lower()), match[0])
 
 
 MARKUP = ((LINK, _link), (MENTION, _mention), (TAG, _tag))
 
 
-def linkify(message: str, known: str | None = None) -> SafeString:
+def linkify(message: str, known: str | None = None) -> Markup:
     """The message, HTML-escaped, with links, @mentions and #tags clickable. Given `known`
     (a status's `mentions`: the logins that existed, space-separated), other @mentions
     stay plain text."""
@@ -86,10 +92,10 @@ def linkify(message: str, known: str | None = None) -> SafeString:
         parts += [escape(message[done:start]), render(match)]
         done = match.end()
     parts.append(escape(message[done:]))
-    return mark_safe("".join(parts))
+    return Markup("".join(parts))
 
 
-def status_text(status: dict) -> SafeString:
+def status_text(status: dict) -> Markup:
     """A status's message, linkified: only the @mentions of users that existed are links."""
     return linkify(status["message"], status.get("mentions", ""))
 

@@ -9,7 +9,7 @@ from timeline.display import ago, linkify, plain_url, posted_at, url
 
 
 def test_linkify_escapes_html():
-    assert linkify("<b>bold</b> & 'quotes'") == "&lt;b&gt;bold&lt;/b&gt; &amp; &#x27;quotes&#x27;"
+    assert linkify("<b>bold</b> & 'quotes'") == "&lt;b&gt;bold&lt;/b&gt; &amp; &#39;quotes&#39;"
 
 
 def test_linkify_links_mentions_to_profiles():
@@ -48,7 +48,7 @@ def test_linkify_given_the_known_mentions_leaves_the_others_plain():
 def test_a_link_cannot_break_out_of_its_attribute():
     assert linkify('https://example.org/"onclick="x') == (
         '<a href="https://example.org/" rel="nofollow noopener noreferrer">https://example.org/</a>'
-        "&quot;onclick=&quot;x"
+        "&#34;onclick=&#34;x"
     )
 
 
