@@ -9,7 +9,7 @@ from django.db import transaction
 
 from socialsite.redis import get_redis
 
-from . import keys
+from . import backends, keys
 
 LOGIN_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,30}$")
 NAME_MAX_LENGTH = 50
@@ -243,7 +243,10 @@ def set_suspended(uid: int, suspended: bool) -> bool:
         pipe.srem(keys.SUSPENDED_USERS, uid)
     pipe.execute()
     # Django refuses inactive users at login and drops their open sessions.
-    User.objects.filter(username__iexact=user["login"]).update(is_active=not suspended)
+    django_users = User.objects.filter(username__iexact=user["login"])
+    django_users.update(is_active=not suspended)
+    for pk in django_users.values_list("pk", flat=True):
+        backends.forget(pk)
     return True
 
 

@@ -78,10 +78,10 @@ class PackedPipeline(redis.commands.CoreCommands):
     FLUSH_BYTES = 64 * 1024
 
     def __init__(self, client: redis.Redis | redis.RedisCluster) -> None:
-        self._cluster = client if isinstance(client, redis.RedisCluster) else None
-        self._pool = None if self._cluster else client.connection_pool
         self._nodes: dict[str | None, _NodeShare] = {}
         self._queued = 0
+        self._cluster = client if isinstance(client, redis.RedisCluster) else None
+        self._pool = None if self._cluster else client.connection_pool
 
     def execute_command(self, *args, **options) -> None:
         slot = self._cluster.determine_slot(*args) if self._cluster else None
@@ -168,6 +168,9 @@ class PackedPipeline(redis.commands.CoreCommands):
         self._release(broken=False)
         for reply in replies:
             if isinstance(reply, hiredis.ReplyError):
+                if self._cluster and str(reply).startswith(("MOVED", "ASK")):
+                    # Slots moved: the next pipeline (the step redone) asks the new map.
+                    self._cluster.nodes_manager.initialize()
                 raise redis.ResponseError(str(reply))
         return replies
 
@@ -217,7 +220,13 @@ class _NodeShare:
         sock = self.connection._sock
         replies = []
         while len(replies) < count:
-            data = sock.recv(1 << 16)
+            try:
+                data = sock.recv(1 << 16)
+            except TimeoutError as error:
+                # As redis-py raises them, so callers (and the 503 page) know them.
+                raise redis.TimeoutError("Timeout reading from Redis") from error
+            except OSError as error:
+                raise redis.ConnectionError(f"Error reading from Redis: {error}") from error
             if not data:
                 raise redis.ConnectionError("Redis closed the connection mid-pipeline")
             reader.feed(data)

@@ -67,3 +67,12 @@ def test_a_save_is_forgotten_again_when_it_commits(member):
         alice.user.save()
         cache.set(backends._key(alice.user.pk), old)  # what that request would cache
     assert not is_logged_in(alice.client)
+
+
+def test_a_suspended_user_is_logged_out_at_once(member):
+    from accounts.services import set_suspended
+
+    alice = member("alice")
+    assert is_logged_in(alice.client)
+    set_suspended(alice.uid, True)
+    assert not is_logged_in(alice.client)

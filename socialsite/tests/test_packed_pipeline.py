@@ -1,3 +1,5 @@
+import time
+
 import pytest
 import redis
 
@@ -119,3 +121,20 @@ def test_an_error_on_one_node_raises_once_every_node_ran(cluster_conn):
         pipe.execute()
     assert cluster_conn.get(keys[-1]) == "1"
     assert cluster_conn.ping()
+
+
+def test_a_stalled_server_is_a_redis_timeout_and_the_connection_is_dropped(redis_conn):
+    pool = redis.ConnectionPool(
+        **{**redis_conn.connection_pool.connection_kwargs, "socket_timeout": 0.2},
+        connection_class=redis_conn.connection_pool.connection_class,
+    )
+    impatient = redis.Redis(connection_pool=pool)
+    impatient.ping()  # connected before the stall: the pipeline's own read times out
+    redis_conn.client_pause(500)
+    pipe = PackedPipeline(impatient)
+    pipe.get("x")
+    with pytest.raises(redis.TimeoutError):
+        pipe.execute()
+    assert not pool._in_use_connections
+    time.sleep(0.5)
+    assert impatient.ping()
