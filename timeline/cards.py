@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.template import engines
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
 # Up to settings.STATUS_CARDS_KEPT; emptied when full (simpler than LRU bookkeeping on
@@ -20,13 +20,17 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
     """Statuses as cards (None, for a deleted one, as a note saying so); with buttons
     for a logged-in `viewer_uid`."""
     template = engines["jinja2"].get_template("timeline/status_cards.html")
-    now = timezone.now().timestamp()
+    # One clock for the keys and the "ago" texts, so a card can't be kept under one
+    # minute of age with the text of the next.
+    now = timezone.now()
+    shared = (translation.get_language(), now.timestamp())
     html = []
     for status in statuses:
-        key = _shows(status, viewer_uid, now)
+        key = _shows(status, viewer_uid, *shared)
         card = _cards.get(key)
         if card is None:
-            card = template.render({"statuses": [status], "viewer_uid": viewer_uid})
+            context = {"statuses": [status], "viewer_uid": viewer_uid, "now": now}
+            card = template.render(context)
             if len(_cards) >= settings.STATUS_CARDS_KEPT:
                 _cards.clear()
             if settings.STATUS_CARDS_KEPT:
@@ -35,22 +39,25 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
     return mark_safe("".join(html))
 
 
-def _shows(status: dict | None, viewer_uid: int | None, now: float) -> tuple:
+def _shows(status: dict | None, viewer_uid: int | None, language: str, now: float) -> tuple:
     """Everything a card depends on: every field of the status and of its original,
-    whether there is a viewer and whether it's their status, and its age in whole
-    minutes at `now`, which decides how long ago the card says it was posted ("3 days
-    ago"). Working out that text costs ~12 µs, eight times finding a kept card; a month
-    or year boundary inside a minute of age can leave it a unit behind for that minute."""
+    whether there is a viewer and whether it's their status, the language, and its age
+    at `now` as precisely as the card's "3 days ago" can change: whole minutes in the
+    first hour, whole hours after (days and weeks are whole hours, and in UTC so are
+    months and years counted from the posting time). Working that text out costs ~12 µs,
+    eight times finding a kept card."""
     if status is None:
         return (None,)
     original = status.get("original")
     shown = original or status
+    minutes = (now - shown["posted"]) // 60
     return (
         tuple(item for item in status.items() if item[0] != "original"),
         tuple(original.items()) if original else None,
-        viewer_uid is not None,
+        bool(viewer_uid),
         status["uid"] == viewer_uid,
-        (now - shown["posted"]) // 60,
+        minutes if minutes < 60 else minutes // 60 * 60,
+        language,
     )
 
 

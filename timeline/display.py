@@ -105,9 +105,9 @@ def posted_at(posted: float) -> datetime:
     return datetime.fromtimestamp(float(posted), tz=UTC)
 
 
-def ago(moment: datetime) -> str:
-    """ "just now", "3 minutes ago", "2 days ago"..."""
-    now = timezone.now()
+def ago(moment: datetime, now: datetime | None = None) -> str:
+    """ "just now", "3 minutes ago", "2 days ago"... as of `now` (default: now)."""
+    now = now or timezone.now()
     if (now - moment).total_seconds() < 60:
         return "just now"
     return f"{timesince(moment, now, depth=1)} ago"

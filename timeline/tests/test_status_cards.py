@@ -74,3 +74,21 @@ def test_cards_are_kept_up_to_the_setting_and_none_at_zero(settings):
     settings.STATUS_CARDS_KEPT = 0
     assert "7 likes" in card(likes=7)
     assert cards._cards == {}
+
+
+def test_a_card_hours_old_is_kept_for_the_hour_and_then_says_the_next(monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from timeline import cards
+
+    start = timezone.now()
+    posted = (start - timedelta(hours=3, minutes=5)).timestamp()
+    assert "3 hours ago" in card(posted=posted)
+    for later in (timedelta(minutes=30), timedelta(minutes=54)):
+        monkeypatch.setattr(timezone, "now", lambda later=later: start + later)
+        assert "3 hours ago" in card(posted=posted)
+    assert len(cards._cards) == 1
+    monkeypatch.setattr(timezone, "now", lambda: start + timedelta(minutes=55, seconds=61))
+    assert "4 hours ago" in card(posted=posted)
