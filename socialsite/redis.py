@@ -60,8 +60,8 @@ def is_redis_unavailable(error: BaseException) -> bool:
 class PackedPipeline(redis.commands.CoreCommands):
     """A pipeline for bulk work: commands are packed as they are queued and sent in one
     round trip, and the replies are read in bulk, raw, with no per-command parsing (as
-    the server sent them, decoded to str if the client decodes: a hash is a dict, a
-    set a list, a score a float).
+    the server sent them, decoded to str if the client decodes; redis-py 8 speaks RESP3
+    on the wire, so a hash is a dict, a set a list, a score a float).
 
     A fan-out pass is thousands of commands; on a redis-py pipeline the client's work per
     command costs several times what Redis spends running it (see `make bench`); a page
