@@ -257,7 +257,7 @@ def _page(
     suspended, hashes, marks = replies[0], replies[1 : 1 + shown], replies[1 + shown :]
     hidden = set() if include_suspended else hidden_uids(suspended)
     statuses = [decode_status(fields) for fields in hashes]
-    # A repost's marks are its original's, read with the originals.
+    # A repost is marked here too, unused: it shows its original, marked when read.
     reactions.apply_marks(statuses, marks)
     statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
     statuses = reactions.with_originals(statuses, viewer)
@@ -461,8 +461,9 @@ def profile_page(
     """`login`'s profile and a page of their statuses as `viewer_uid` (or no one) sees them:
     whether the viewer follows them, and followers in common. None for an unknown login.
 
-    4 round trips: the uid; the status ids and the viewer's follows; the statuses and the
-    common-follower test; the profiles (theirs and the common followers')."""
+    4 round trips (5 if it shows reposts): the uid; the status ids and the viewer's
+    follows; the statuses, the viewer's likes and reposts of them and the common-follower
+    test; the profiles (theirs and the common followers')."""
     uid = uid_for_login(login)
     if uid is None:
         return None
