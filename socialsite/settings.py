@@ -81,7 +81,7 @@ TEMPLATES = [
             "environment": "socialsite.jinja2.environment",
             "trim_blocks": True,
             "lstrip_blocks": True,
-            "context_processors": CONTEXT_PROCESSORS,
+            "context_processors": [*CONTEXT_PROCESSORS, "socialsite.jinja2.csrf"],
         },
     },
     {

@@ -59,3 +59,31 @@ def test_the_admins_forms_with_their_own_widgets_still_render(admin_client):
     assert response.status_code == 200
     assert 'name="username"' in response.content.decode()
     assert "related-widget-wrapper" in response.content.decode()
+
+
+def test_a_dicts_keys_come_before_its_attributes_and_the_rest_is_as_jinja2_has_it():
+    assert render("{{ d.values }}", d={"values": "the key"}) == "the key"
+    assert render("{{ d.get('x') }}", d={"x": 1}) == "1"
+    assert render("{{ d.missing is defined }}", d={}) == "False"
+    assert render("{{ moment.year }}", moment=datetime(2024, 1, 1, tzinfo=UTC)) == "2024"
+
+
+@pytest.mark.django_db
+def test_a_page_masks_its_csrf_token_once_and_every_form_takes_it(member):
+    import re
+
+    from django.test import Client
+
+    alice = member("alice")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice.user)
+    page = client.get("/").content.decode()
+    tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page))
+    assert len(re.findall(r'name="csrfmiddlewaretoken"', page)) >= 3
+    assert len(tokens) == 1
+    assert client.get("/").content.decode().count(tokens.pop()) == 0  # a new mask a page
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
+    posted = client.post("/statuses/", {"message": "hello", "csrfmiddlewaretoken": token})
+    assert posted.status_code == 302
+    refused = client.post("/statuses/", {"message": "hello", "csrfmiddlewaretoken": "x" * 64})
+    assert refused.status_code == 403
