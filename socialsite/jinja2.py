@@ -1,8 +1,8 @@
 """The Jinja2 environment of the site's pages (jinja2/): the globals and filters they
-use in place of Django's tags and filters; and the form renderer that draws their
-fields with Jinja2 too. Pages are Jinja2 for speed: the chrome of a page (nav links,
-forms, includes) cost ~1 ms as Django templates. Only the admin's pages
-(templates/admin/) are Django templates."""
+use in place of Django's tags and filters; the form renderer that draws their fields
+with Jinja2 too; and their CSRF context processor. Pages are Jinja2 for speed: the
+chrome of a page (nav links, forms, includes) cost ~1 ms as Django templates. Only
+the admin's pages (templates/admin/) are Django templates."""
 
 from datetime import datetime
 
