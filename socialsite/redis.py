@@ -85,7 +85,7 @@ class PackedPipeline(redis.commands.CoreCommands):
 
     def execute_command(self, *args, **options) -> None:
         slot = self._cluster.determine_slot(*args) if self._cluster else None
-        self._queue(self._share(slot), hiredis.pack_command(args), [1])
+        self._queue(self._share(slot), hiredis.pack_command(args), 1)
 
     def for_each_key(self, keys: Iterable[str], *commands: tuple) -> None:
         """Queues each of `commands` (a name, then the arguments after the key) for every key."""
@@ -94,7 +94,8 @@ class PackedPipeline(redis.commands.CoreCommands):
             for name, *args in commands
         ]
         if self._cluster is None:
-            self._pack(self._share(None), list(keys), shapes)
+            keys = list(keys)
+            self._queue(self._share(None), _pack(keys, shapes), len(keys) * len(shapes))
             return
         # Each node's keys in one string, each key's replies still in their place.
         by_node: dict[_NodeShare, list[tuple[int, str]]] = {}
@@ -104,17 +105,9 @@ class PackedPipeline(redis.commands.CoreCommands):
         first, per_key = self._queued, len(shapes)
         for share, placed in by_node.items():
             places = [(first + place * per_key, per_key) for place, _ in placed]
-            self._pack(share, [key for _, key in placed], shapes, places)
-        self._queued = first + sum(map(len, by_node.values())) * per_key
-
-    def _pack(self, share, keys: list[str], shapes, places=None) -> None:
-        bulks = [b"$%d\r\n%s\r\n" % (len(key), key) for key in map(str.encode, keys)]
-        packed = b"".join(head + bulk + tail for bulk in bulks for head, tail in shapes)
-        if places is None:
-            self._queue(share, packed, [len(bulks) * len(shapes)])
-        else:
-            share.add(packed, places)
+            share.add(_pack([key for _, key in placed], shapes), places)
             self._flush_if_full(share)
+        self._queued = first + sum(map(len, by_node.values())) * per_key
 
     def _share(self, slot: int | None) -> "_NodeShare":
         if self._cluster is None:
@@ -127,13 +120,10 @@ class PackedPipeline(redis.commands.CoreCommands):
             share = self._nodes[name] = _NodeShare(pool)
         return share
 
-    def _queue(self, share: "_NodeShare", packed: bytes, counts: list[int]) -> None:
-        """`packed` holds commands whose replies take the next `sum(counts)` places."""
-        places = []
-        for count in counts:
-            places.append((self._queued, count))
-            self._queued += count
-        share.add(packed, places)
+    def _queue(self, share: "_NodeShare", packed: bytes, count: int) -> None:
+        """`packed` holds `count` commands, whose replies take the next places."""
+        share.add(packed, [(self._queued, count)])
+        self._queued += count
         self._flush_if_full(share)
 
     def _flush_if_full(self, share: "_NodeShare") -> None:
@@ -242,6 +232,12 @@ class _NodeShare:
             self.pool.release(self.connection)
         self.connection = None
         self.chunks, self.buffered, self.places = [], 0, []
+
+
+def _pack(keys: list[str], shapes: list[list[bytes]]) -> bytes:
+    """Each command shape (its packed head and tail around the key) for every key."""
+    bulks = [b"$%d\r\n%s\r\n" % (len(key), key) for key in map(str.encode, keys)]
+    return b"".join(head + bulk + tail for bulk in bulks for head, tail in shapes)
 
 
 # The key's place in a packed command shape: a byte no key of ours contains.
