@@ -289,12 +289,10 @@ def shown_status(status_id: int, *, include_suspended: bool = False) -> dict | N
     return statuses[0] if statuses else None
 
 
-def timeline_page(
-    uid: int, timeline: str = "home", page: int = 1, count: int = 30, viewer: int | None = None
-) -> Page:
+def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
-    return statuses_page(TIMELINES[timeline](uid), page, count, viewer=viewer)
+    return statuses_page(TIMELINES[timeline](uid), page, count)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 import pytest
 from redis.connection import AbstractConnection
 
-from timeline import lists, reactions, services
+from timeline import keys, lists, reactions, services
 
 
 @pytest.fixture
@@ -71,7 +71,8 @@ def test_a_page_marks_the_viewers_likes_and_reposts_in_those_round_trips(
     reactions.like(viewer, liked)
 
     def page():
-        return services.timeline_page(busy_author, "profile", viewer=viewer)
+        key = keys.profile_timeline_key(busy_author)
+        return services.statuses_page(key, 1, 30, viewer=viewer)
 
     assert round_trips(page) == 2
     assert [(s["message"], s["liked"]) for s in page().statuses] == [
