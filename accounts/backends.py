@@ -36,16 +36,13 @@ class CachedUserBackend(ModelBackend):
         return user
 
 
-def forget(user_id) -> None:
-    """Drops the cached user: for changes made without saving the instance (a
-    QuerySet.update()). At once, for this process's next read, and again on commit: a
-    request reading the user between the change and the commit would cache the old row."""
-    key = _key(user_id)
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
-
-
 @receiver(post_save, sender=User)
 @receiver(post_delete, sender=User)
-def forget_cached_user(sender, instance: User, **kwargs) -> None:
-    forget(instance.pk)
+def forget_cached_user(sender, instance: User, using: str, **kwargs) -> None:
+    """At once, for this process's next read; and, inside a transaction, again on
+    commit: a request reading the user between the save and the commit would cache
+    the old row."""
+    key = _key(instance.pk)
+    cache.delete(key)
+    if transaction.get_connection(using).in_atomic_block:
+        transaction.on_commit(lambda: cache.delete(key), using=using)

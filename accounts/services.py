@@ -9,7 +9,7 @@ from django.db import transaction
 
 from socialsite.redis import get_redis
 
-from . import backends, keys
+from . import keys
 
 LOGIN_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,30}$")
 NAME_MAX_LENGTH = 50
@@ -242,11 +242,12 @@ def set_suspended(uid: int, suspended: bool) -> bool:
         pipe.hdel(keys.user_key(uid), "suspended")
         pipe.srem(keys.SUSPENDED_USERS, uid)
     pipe.execute()
-    # Django refuses inactive users at login and drops their open sessions.
-    django_users = User.objects.filter(username__iexact=user["login"])
-    django_users.update(is_active=not suspended)
-    for pk in django_users.values_list("pk", flat=True):
-        backends.forget(pk)
+    # Django refuses inactive users at login and drops their open sessions (saved, not
+    # updated, so the cached user is forgotten: accounts.backends).
+    django_user = User.objects.filter(username__iexact=user["login"]).first()
+    if django_user is not None:
+        django_user.is_active = not suspended
+        django_user.save(update_fields=["is_active"])
     return True
 
 
