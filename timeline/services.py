@@ -277,14 +277,16 @@ def statuses_page(
     return _page(ids, replies, page, count, viewer=viewer, include_suspended=include_suspended)
 
 
-def shown_status(status_id: int, *, include_suspended: bool = False) -> dict | None:
-    """One status as a timeline would show it (a repost with its "original"); None if it
-    is gone, or (unless `include_suspended`) hidden as its author's (or its original's
-    author's) are suspended. 1 round trip, 2 for a repost."""
+def shown_status(
+    status_id: int, *, viewer: int | None = None, include_suspended: bool = False
+) -> dict | None:
+    """One status as a timeline would show it (a repost with its "original"), marked for
+    `viewer` as pages are; None if it is gone, or (unless `include_suspended`) hidden as
+    its author's (or its original's author's) are suspended. 1 round trip, 2 for a repost."""
     pipe = PackedPipeline(get_redis())
-    _queue_statuses(pipe, [status_id], 1, None)
+    _queue_statuses(pipe, [status_id], 1, viewer)
     replies = pipe.execute()
-    page = _page([status_id], replies, 1, 1, viewer=None, include_suspended=include_suspended)
+    page = _page([status_id], replies, 1, 1, viewer=viewer, include_suspended=include_suspended)
     statuses = page.statuses
     return statuses[0] if statuses else None
 

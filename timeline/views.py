@@ -131,14 +131,13 @@ def status_card(request: HttpRequest, status_id: int) -> HttpResponse:
     """One status's card as the viewer's timelines show it, and nothing else: the live
     home timeline fetches new statuses here, as a whole page would show (and so use up)
     the messages waiting for the viewer's next page, such as "Posted."."""
-    status = services.shown_status(status_id)
+    status = services.shown_status(status_id, viewer=current_uid(request))
     if status is None:
         # Plain text, not the 404 page: that page shows (and uses up) the messages too.
         return HttpResponseNotFound(
             f"There is no status {status_id}: it may have been deleted.",
             content_type="text/plain; charset=utf-8",
         )
-    reactions.mark_reactions(current_uid(request), [status])
     return render(request, "timeline/status_card.html", {"status": status})
 
 
