@@ -18,11 +18,9 @@ from .views import _other_user, login_first, next_url, refused, statuses_page
 
 
 def _status_page(request: HttpRequest, status_id: int, form: StatusForm, status: int = 200):
-    view = conversations.conversation(status_id)
+    view = conversations.conversation(status_id, current_uid(request))
     if view is None:
         raise Http404(f"There is no status {status_id}: it may have been deleted.")
-    shown = [s for s in view.ancestors if s] + [view.status, *view.replies]
-    reactions.mark_reactions(current_uid(request), shown)
     context = {"view": view, "form": form}
     return render(request, "timeline/status.html", context, status=status)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from django.conf import settings
 
 from accounts.keys import LOGIN_INDEX, SUSPENDED_USERS
-from socialsite.redis import get_redis
+from socialsite.redis import PackedPipeline, get_redis
 
 from . import keys, reactions, scripts, services, text
 
@@ -138,9 +138,10 @@ class Conversation:
     repost: dict | None = None  # the repost asked for, its original attached
 
 
-def conversation(status_id: int) -> Conversation | None:
-    """A status, the chain it replies to and its replies: 2 round trips. For a repost,
-    its original's conversation (2 more). None if there is no such status.
+def conversation(status_id: int, viewer: int | None = None) -> Conversation | None:
+    """A status, the chain it replies to and its replies, marked `liked` and `reposted`
+    for `viewer` (if any): 2 round trips. For a repost, its original's conversation
+    (2 more). None if there is no such status.
 
     A suspended user's statuses read as deleted, as they do in timelines: None for
     their status (or a repost of it, or their repost), a gap in the chain, and their
@@ -161,15 +162,20 @@ def conversation(status_id: int) -> Conversation | None:
     if status is None:
         return None
     if status.get("repost_of"):
-        view = conversation(status["repost_of"])
+        view = conversation(status["repost_of"], viewer)
         if view is None:
             return None
         status["original"] = view.status
         return replace(view, repost=status)
     ancestors = status.get("ancestors", "").split()
-    for other in [*ancestors, *reply_ids[:REPLIES_SHOWN]]:
-        pipe.hgetall(keys.status_key(other))
-    found = [shown(services.decode_status(fields)) for fields in pipe.execute()]
+    others = [*ancestors, *reply_ids[:REPLIES_SHOWN]]
+    pipe = PackedPipeline(conn)
+    pipe.for_each_key(map(keys.status_key, others), ("HGETALL",))
+    reactions.queue_marks(pipe, viewer, [status["id"], *others])
+    replies = pipe.execute()
+    found = [services.decode_status(fields) for fields in replies[: len(others)]]
+    reactions.apply_marks([status, *found], replies[len(others) :])
+    found = [shown(other) for other in found]
     return Conversation(
         ancestors=found[: len(ancestors)],
         status=status,

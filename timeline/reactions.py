@@ -225,16 +225,6 @@ def apply_marks(statuses: list[dict | None], replies: list) -> None:
             status["reposted"] = repost_id is not None
 
 
-def mark_reactions(uid: int | None, statuses: list[dict]) -> list[dict]:
-    """Marks each status shown (a repost's original) `liked` and `reposted` by `uid`:
-    1 round trip. Returns `statuses`. (Pages of statuses read them with the page.)"""
-    shown = [s.get("original") or s for s in statuses]
-    pipe = PackedPipeline(get_redis())
-    if queue_marks(pipe, uid, [s["id"] for s in shown]):
-        apply_marks(shown, pipe.execute())
-    return statuses
-
-
 def forget(pipe, status: dict) -> None:
     """Queues on `pipe` what deleting `status` means here: a repost leaves its original's
     reposts; an original's reposts and likes go by a background job."""

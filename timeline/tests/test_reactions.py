@@ -271,7 +271,8 @@ def test_marking_reactions_tells_what_the_viewer_liked_and_reposted(make_user):
     services.follow_user(viewer, reposter)
     reactions.like(viewer, liked)
     reactions.repost(viewer, reposted)
-    statuses = reactions.mark_reactions(viewer, services.get_status_messages(author, "profile"))
+    key = keys.profile_timeline_key(author)
+    statuses = services.statuses_page(key, 1, 30, viewer=viewer).statuses
     marks = {s["id"]: (s["liked"], s["reposted"]) for s in statuses}
     assert marks == {liked: (True, False), reposted: (False, True)}
 

@@ -102,3 +102,29 @@ def test_the_home_page_reads_the_readers_profile_and_marks_in_two_round_trips(
         ("not liked", False),
         ("liked", True),
     ]
+
+
+def test_a_conversation_marks_the_chain_the_status_and_its_replies_in_two_round_trips(
+    make_user, round_trips
+):
+    from timeline import conversations
+
+    author, viewer = make_user(), make_user()
+    root = services.post_status(author, "root")
+    middle = services.post_status(author, "middle", in_reply_to=root)
+    reply = services.post_status(author, "reply", in_reply_to=middle)
+    other = services.post_status(author, "other", in_reply_to=middle)
+    for liked in (root, middle, reply):
+        reactions.like(viewer, liked)
+    reactions.repost(viewer, other)
+    assert round_trips(lambda: conversations.conversation(middle, viewer)) == 2
+    view = conversations.conversation(middle, viewer)
+    marks = {
+        s["id"]: (s["liked"], s["reposted"]) for s in [*view.ancestors, view.status, *view.replies]
+    }
+    assert marks == {
+        root: (True, False),
+        middle: (True, False),
+        reply: (True, False),
+        other: (False, True),
+    }
