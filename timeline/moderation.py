@@ -25,7 +25,7 @@ from accounts.services import get_user, get_users, release_login, set_suspended
 from socialsite.redis import get_redis
 from streaming.services import list_stream_keys, revoke_stream_key
 
-from . import jobs, keys, lists, reactions, scripts, services
+from . import jobs, keys, lists, reactions, services
 
 PURGE_BATCH = 200
 PURGE_PHASES = (
@@ -106,12 +106,7 @@ def _unfollow_everyone(uid: int) -> bool:
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
     for other in others:
-        scripts.run(
-            pipe,
-            "remove_follower",
-            [user_key(other), keys.followers_key(other), keys.profile_timeline_key(other)],
-            [uid, settings.HOME_TIMELINE_SIZE],
-        )
+        services.losing_follower(pipe, other, uid)
     login, *unfollowed = pipe.execute()
     for other, reply in zip(others, unfollowed, strict=True):
         if reply:  # empty for someone who no longer exists

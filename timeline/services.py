@@ -373,12 +373,7 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
-    scripts.run(
-        pipe,
-        "remove_follower",
-        [user_key(other_uid), keys.followers_key(other_uid), keys.profile_timeline_key(other_uid)],
-        [uid, settings.HOME_TIMELINE_SIZE],
-    )
+    losing_follower(pipe, other_uid, uid)
     login, unfollowed = pipe.execute()
     if not login or not unfollowed:
         return None
@@ -388,6 +383,18 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
         return None
     jobs.enqueue(conn, refill.refill_job(uid))
     return True
+
+
+def losing_follower(client, uid: int, follower_uid: int) -> object:
+    """Step 1 of an unfollow, in the followed user's slot: `follower_uid` leaves `uid`'s
+    followers. Replies [`uid`'s login, their newest status ids], or nothing for an
+    unknown user."""
+    return scripts.run(
+        client,
+        "remove_follower",
+        [user_key(uid), keys.followers_key(uid), keys.profile_timeline_key(uid)],
+        [follower_uid, settings.HOME_TIMELINE_SIZE],
+    )
 
 
 def unfollowing(client, follower: dict, followed: dict, ids: list) -> object:
