@@ -71,9 +71,9 @@ def retract(pipe: PackedPipeline, status_id: int, follower_uids) -> None:
     pipe.for_each_key(map(keys.home_timeline_key, follower_uids), ("ZREM", status_id))
 
 
-def retract_from_lists(pipe, status_id: int, list_ids) -> None:
-    for list_id in list_ids:
-        pipe.zrem(keys.list_timeline_key(list_id), status_id)
+def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
+    """Queues on `pipe` the removal of one status from each list's timeline."""
+    pipe.for_each_key(map(keys.list_timeline_key, list_ids), ("ZREM", status_id))
 
 
 def answered_uid(status: dict) -> int | None:
