@@ -468,20 +468,24 @@ def profile_page(
     """`login`'s profile and a page of their statuses as `viewer_uid` (or no one) sees them:
     whether the viewer follows them, and followers in common. None for an unknown login.
 
-    4 round trips (5 if it shows reposts): the uid; the status ids and the viewer's
-    follows; the statuses, the viewer's likes and reposts of them and the common-follower
-    test; the profiles (theirs and the common followers')."""
+    3 round trips: the uid; their profile, the status ids and the viewer's follows; the
+    statuses, the viewer's likes and reposts of them and the common-follower test. One
+    more for the profiles of followers in common, if any, and for reposts' originals."""
     uid = uid_for_login(login)
     if uid is None:
         return None
     viewer = None if viewer_uid in (None, uid) else int(viewer_uid)
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
+    pipe.hgetall(user_key(uid))
     _page_ids(pipe, keys.profile_timeline_key(uid), page, count)
     if viewer:
         pipe.zscore(keys.following_key(viewer), uid)
         pipe.zrevrange(keys.following_key(viewer), 0, COMMON_SCAN - 1)
-    ids, *relation = pipe.execute()
+    user, ids, *relation = pipe.execute()
+    user = decode_user(user)
+    if user is None:
+        return None
     following_them, following = relation or (None, [])
     pipe = PackedPipeline(conn)
     shown = _queue_statuses(pipe, ids, count, viewer_uid)
@@ -489,12 +493,9 @@ def profile_page(
         pipe.zmscore(keys.followers_key(uid), following)
     replies = pipe.execute()
     common = _in_common(following, replies[shown], common) if following else []
-    users = get_users([uid, *common])
-    if not users or users[0]["id"] != uid:
-        return None
     return ProfilePage(
-        user=users[0],
+        user=user,
         page=_page(ids, replies[:shown], page, count, viewer=viewer_uid),
         is_following=following_them is not None,
-        followers_in_common=users[1:],
+        followers_in_common=get_users(common),
     )

@@ -128,3 +128,18 @@ def test_a_conversation_marks_the_chain_the_status_and_its_replies_in_two_round_
         reply: (True, False),
         other: (False, True),
     }
+
+
+def test_a_profile_page_is_three_round_trips_and_one_more_for_followers_in_common(
+    busy_author, make_user, round_trips
+):
+    services.post_status(busy_author, "hello")
+    viewer, friend = make_user("viewer"), make_user("friend2")
+    assert round_trips(lambda: services.profile_page("author")) == 3
+    assert round_trips(lambda: services.profile_page("author", viewer)) == 3
+    services.follow_user(viewer, friend)
+    services.follow_user(friend, busy_author)
+    assert round_trips(lambda: services.profile_page("author", viewer)) == 4
+    view = services.profile_page("author", viewer)
+    assert view.user["login"] == "author"
+    assert [u["login"] for u in view.followers_in_common] == ["friend2"]
