@@ -111,15 +111,13 @@ def delete_list(request: HttpRequest, list_id: int) -> HttpResponse:
     return _change(request, delete, reverse("lists"))
 
 
-def _member_change(change: Callable[[int, int, int], None], done: str):
+def _member_change(change: Callable[[int, int, int], str], done: str):
     """The view adding someone to a list, or removing them, by the login posted."""
 
     @_list_change
     def view(request: HttpRequest, list_id: int) -> HttpResponse:
         def change_member(uid: int) -> str:
-            member = _member_uid(request)
-            change(uid, list_id, member)
-            return f"{done} @{get_user(member)['login']}."
+            return f"{done} @{change(uid, list_id, _member_uid(request))}."
 
         return _change(request, change_member, reverse("list_members", args=[list_id]))
 

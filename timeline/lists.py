@@ -181,10 +181,10 @@ def _list_keys(list_id: int) -> list[str]:
     return [keys.list_key(list_id), keys.list_members_key(list_id), keys.list_timeline_key(list_id)]
 
 
-def add_member(uid: int, list_id: int, member_uid: int) -> None:
-    """Adds a user to `uid`'s list and copies their newest statuses into its timeline.
-    ValueError for no such list or user, a member already, or a full list;
-    PermissionError for someone else's list."""
+def add_member(uid: int, list_id: int, member_uid: int) -> str:
+    """Adds a user to `uid`'s list and copies their newest statuses into its timeline;
+    returns their login. ValueError for no such list or user, a member already, or a
+    full list; PermissionError for someone else's list."""
     conn = get_redis()
     the_list, owner, member, is_member = _prepare_member_change(
         conn, uid, list_id, member_uid, adding=True
@@ -211,11 +211,13 @@ def add_member(uid: int, list_id: int, member_uid: int) -> None:
         # The list was deleted or filled since the check: undo step 1.
         conn.zrem(keys.listed_in_key(member["id"]), list_id)
         raise NoSuchList(NO_SUCH_LIST) if added == -1 else ValueError(FULL)
+    return member["login"]
 
 
-def remove_member(uid: int, list_id: int, member_uid: int) -> None:
-    """Removes a user from `uid`'s list and their statuses from its timeline. ValueError
-    for no such list or user, or someone not on it; PermissionError for someone else's list."""
+def remove_member(uid: int, list_id: int, member_uid: int) -> str:
+    """Removes a user from `uid`'s list and their statuses from its timeline; returns
+    their login. ValueError for no such list or user, or someone not on it;
+    PermissionError for someone else's list."""
     conn = get_redis()
     the_list, owner, member, is_member = _prepare_member_change(
         conn, uid, list_id, member_uid, adding=False
@@ -235,6 +237,7 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> None:
         _list_keys(list_id),
         [uid, member["id"], STATUS_CHANNEL, event, *status_ids],
     )
+    return member["login"]
 
 
 # Deleting a user (timeline.moderation): their memberships and their own lists go in
