@@ -1,5 +1,5 @@
 """Status cards: the loop inside every timeline page. One Jinja2 template
-(timeline/status_cards.html); as a Django template a card cost ~400 µs, most of a
+(timeline/_status_card.html); as a Django template a card cost ~400 µs, most of a
 page's time, as Jinja2 ~50 µs. Cards rendered are kept, by everything they show: a
 status reaches many timelines, and each of its readers' pages shows the same card,
 in ~1.5 µs rather than ~50 (~60 for one posted days ago)."""
@@ -19,7 +19,7 @@ _cards: dict[tuple, str] = {}
 def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeString:
     """Statuses as cards (None, for a deleted one, as a note saying so); with buttons
     for a logged-in `viewer_uid`."""
-    template = engines["jinja2"].get_template("timeline/status_cards.html")
+    template = engines["jinja2"].get_template("timeline/_status_card.html")
     # One clock for the keys and the "ago" texts, so a card can't be kept under one
     # minute of age with the text of the next.
     now = timezone.now()
@@ -29,7 +29,7 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
         key = _shows(status, viewer_uid, *shared)
         card = _cards.get(key)
         if card is None:
-            context = {"statuses": [status], "viewer_uid": viewer_uid, "now": now}
+            context = {"status": status, "viewer_uid": viewer_uid, "now": now}
             card = template.render(context)
             if len(_cards) >= settings.STATUS_CARDS_KEPT:
                 _cards.clear()
