@@ -1,18 +1,12 @@
-import html
-
 import pytest
 from django.contrib.auth.models import User
-from django.utils.html import strip_tags
 
 from accounts import keys
 from accounts.auth import SESSION_UID
 from accounts.services import get_user, get_user_by_login, sign_up, uid_for_login
+from timeline.tests.pages import shows
 
 PASSWORD = "a-long-pass-4-tests"
-
-
-def shows(response, text: str) -> bool:
-    return text in " ".join(html.unescape(strip_tags(response.content.decode())).split())
 
 
 SIGNUP = {"login": "alice", "name": "Alice A.", "password1": PASSWORD, "password2": PASSWORD}

@@ -1,18 +1,13 @@
-import html
 import shutil
 
 import pytest
 from django.conf import settings
 from django.test import Client, RequestFactory, override_settings
-from django.utils.html import strip_tags
 
 from socialsite.embedded_redis import throwaway
 from socialsite.views import server_error
 from timeline import services
-
-
-def shows(response, text: str) -> bool:
-    return text in " ".join(html.unescape(strip_tags(response.content.decode())).split())
+from timeline.tests.pages import shows
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Reading the site's pages in view tests."""
+"""Reading the site's pages, and pages of statuses, in tests."""
 
 import html
 import re
@@ -17,3 +17,8 @@ def shows(response, text: str) -> bool:
 
 def status_ids(response) -> list[int]:
     return [int(i) for i in re.findall(r'data-status-id="(\d+)"', page_text(response))]
+
+
+def ids(statuses: list[dict]) -> list[int]:
+    """The ids of a page of statuses, in order."""
+    return [s["id"] for s in statuses]

@@ -3,11 +3,7 @@ from django.test import override_settings
 
 from accounts.services import set_suspended
 from timeline import conversations, jobs, keys, reactions, services
-
-
-def ids(statuses):
-    return [s["id"] for s in statuses]
-
+from timeline.tests.pages import ids
 
 # Mentions
 

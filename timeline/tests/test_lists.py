@@ -6,10 +6,7 @@ from django.test import override_settings
 from accounts.services import set_suspended
 from streaming.keys import STATUS_CHANNEL
 from timeline import jobs, keys, lists, reactions, services
-
-
-def ids(statuses):
-    return [s["id"] for s in statuses]
+from timeline.tests.pages import ids
 
 
 def timeline(list_id):

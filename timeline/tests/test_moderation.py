@@ -4,10 +4,7 @@ from django.core.management import call_command
 from accounts.keys import user_key
 from accounts.services import AccountSuspended, get_user, set_suspended, uid_for_login
 from timeline import keys, lists, maintenance, moderation, reactions, services
-
-
-def ids(statuses):
-    return [s["id"] for s in statuses]
+from timeline.tests.pages import ids
 
 
 @pytest.mark.django_db

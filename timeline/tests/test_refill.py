@@ -1,10 +1,7 @@
 from django.test import override_settings
 
 from timeline import jobs, keys, services
-
-
-def ids(statuses):
-    return [s["id"] for s in statuses]
+from timeline.tests.pages import ids
 
 
 def home(uid):

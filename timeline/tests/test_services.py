@@ -7,10 +7,7 @@ from accounts.services import get_user
 from streaming.keys import STATUS_CHANNEL
 from timeline import keys, services
 from timeline.management.commands.worker import jobs
-
-
-def ids(statuses):
-    return [s["id"] for s in statuses]
+from timeline.tests.pages import ids
 
 
 def test_create_status_stores_fields_extra_data_and_counts_the_post(make_user):
