@@ -5,7 +5,6 @@ import time
 
 from timeline.cards import status_cards
 
-
 # One posting time for every card: cards differing only by viewer or a field then share
 # everything else a kept card is found by.
 POSTED = time.time()
