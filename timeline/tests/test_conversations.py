@@ -155,11 +155,9 @@ def test_a_reply_to_yourself_reaches_all_your_followers(make_user, followers_of)
 
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
-def test_the_reply_rule_holds_for_followers_reached_by_the_worker(make_user):
+def test_the_reply_rule_holds_for_followers_reached_by_the_worker(make_user, followers_of):
     author, answered = make_user(), make_user()
-    fans = [make_user() for _ in range(6)]
-    for fan in fans:
-        services.follow_user(fan, author)
+    fans = followers_of(author, 6)
     for fan in fans[::2]:
         services.follow_user(fan, answered)
     parent = services.post_status(answered, "q")

@@ -7,6 +7,7 @@ from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 
+from accounts.keys import hash_tag_id
 from accounts.services import get_user, uid_for_login
 from timeline import activity, display, keys, maintenance, seeding, services, text
 
@@ -15,9 +16,7 @@ def network(redis_conn) -> dict:
     """The seeded network by login: whom each follows and what each posted."""
     users = {}
     for key in redis_conn.scan_iter(keys.PROFILE_TIMELINE_PATTERN):
-        for status in services.timeline_page(
-            int(key[key.index("{") + 1 : -1]), "profile", count=10_000
-        ).statuses:
+        for status in services.timeline_page(hash_tag_id(key), "profile", count=10_000).statuses:
             users.setdefault(status["login"], {"posted": []})["posted"].append(status["message"])
     return users
 
@@ -25,7 +24,7 @@ def network(redis_conn) -> dict:
 def follow_logins(redis_conn) -> set[tuple[str, str]]:
     edges = set()
     for key in redis_conn.scan_iter(keys.FOLLOWING_PATTERN):
-        follower = get_user(int(key[key.index("{") + 1 : -1]))["login"]
+        follower = get_user(hash_tag_id(key))["login"]
         for uid in redis_conn.zrange(key, 0, -1):
             edges.add((follower, get_user(int(uid))["login"]))
     return edges
