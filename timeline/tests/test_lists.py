@@ -1,10 +1,7 @@
-import json
-
 import pytest
 from django.test import override_settings
 
 from accounts.services import set_suspended
-from streaming.keys import STATUS_CHANNEL
 from timeline import jobs, keys, lists, reactions, services
 from timeline.tests.pages import ids
 
@@ -210,17 +207,13 @@ def test_adding_twice_or_removing_a_non_member_is_refused(make_user):
     assert lists.get_list(list_id)["members"] == 0
 
 
-def test_membership_changes_are_published(make_user, redis_conn):
+def test_membership_changes_are_published(make_user, events):
     owner, member = make_user("owner"), make_user("member")
     list_id = lists.create_list(owner, "pals")
-    pubsub = redis_conn.pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(STATUS_CHANNEL)
-    pubsub.get_message(timeout=1)
+    events()
     lists.add_member(owner, list_id, member)
     lists.remove_member(owner, list_id, member)
-    added = json.loads(pubsub.get_message(timeout=1)["data"])
-    removed = json.loads(pubsub.get_message(timeout=1)["data"])
-    pubsub.close()
+    added, removed = events()
     assert (added["event"], added["source"]["login"], added["target"]["login"]) == (
         "list_member_added",
         "owner",
