@@ -15,5 +15,4 @@ class Context:
     plan: Plan
     conn: redis.Redis
     counter: RoundTripCounter
-    redis_url: str
     var_dir: Path

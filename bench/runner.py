@@ -4,8 +4,6 @@ import importlib
 import time
 from pathlib import Path
 
-from django.conf import settings
-
 from socialsite.redis import get_redis
 
 from . import report
@@ -16,7 +14,7 @@ from .roundtrips import count_round_trips
 
 def run(plan: Plan, parts: tuple[str, ...], out: Path, var_dir: Path, started: float) -> int:
     conn = get_redis()
-    ctx = Context(plan, conn, count_round_trips(conn), settings.REDIS_URL, var_dir)
+    ctx = Context(plan, conn, count_round_trips(conn), var_dir)
     info = report.machine(conn)
     print(f"bench ({plan.name}) on {info['nproc']} x {info['cpu']}, Redis {info['redis']}")
     rows = []
