@@ -8,6 +8,10 @@ LOGIN_INDEX = "users:by_login"
 LOGIN_SEARCH = "users:login_search"
 
 
+def login_search_entry(login: str, uid: int) -> str:
+    return f"{login.lower()}:{uid}"
+
+
 def user_key(uid: int) -> str:
     return f"user:{{{uid}}}"
 

@@ -112,7 +112,7 @@ def create_users(
                     "signup": now,
                 },
             )
-            pipe.zadd(keys.LOGIN_SEARCH, {f"{login.lower()}:{uid}": 0})
+            pipe.zadd(keys.LOGIN_SEARCH, {keys.login_search_entry(login, uid): 0})
         pipe.execute()
     except Exception:
         pipe.reset()
@@ -179,7 +179,7 @@ def delete_profile(uid: int) -> None:
     pipe.delete(keys.user_key(uid))
     if login:
         pipe.hdel(keys.LOGIN_INDEX, login.lower())
-        pipe.zrem(keys.LOGIN_SEARCH, f"{login.lower()}:{uid}")
+        pipe.zrem(keys.LOGIN_SEARCH, keys.login_search_entry(login, uid))
     pipe.execute()
 
 
@@ -262,7 +262,7 @@ def release_login(uid: int) -> None:
     # check-then-delete can't remove a newer owner's entry.
     if conn.hget(keys.LOGIN_INDEX, login.lower()) == str(uid):
         conn.hdel(keys.LOGIN_INDEX, login.lower())
-    conn.zrem(keys.LOGIN_SEARCH, f"{login.lower()}:{uid}")
+    conn.zrem(keys.LOGIN_SEARCH, keys.login_search_entry(login, uid))
     # Last: with the login already unmapped, the post_delete signal (signals.py) sees a
     # user whose purge is under way and doesn't start another.
     User.objects.filter(username__iexact=login).delete()
