@@ -201,6 +201,10 @@ def _delete(status_id: int, uid: str) -> bool | None:
     return True
 
 
+# Nine digits keep (page - 1) * count far inside the 64-bit offsets Redis takes.
+LAST_PAGE = 999_999_999
+
+
 @dataclass(frozen=True)
 class Page:
     statuses: list[dict]
@@ -217,6 +221,8 @@ def _page_ids(client, key: str, page: int, count: int):
     a pipeline. One id more than asked tells whether an older page exists."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
+    if page > LAST_PAGE:
+        raise ValueError(f"Pages go up to {LAST_PAGE:,}.")
     start = (page - 1) * count
     return client.zrevrange(key, start, start + count)
 

@@ -20,7 +20,7 @@ from socialsite.views import error_page
 from . import lists, reactions, services
 from .forms import StatusForm
 
-# Nine digits keep (page - 1) * count far inside Redis's 64-bit range offsets.
+# At most nine digits: services.LAST_PAGE.
 PAGE_NUMBER = re.compile(r"[1-9][0-9]{0,8}")
 USERS_PER_PAGE = 50
 

@@ -266,6 +266,7 @@ def test_operators_cannot_suspend_or_delete_their_own_account(staff_client, redi
         ("/admin/redis/statuses/?id=abc", "Id must be a whole number"),
         ("/admin/redis/statuses/?author=nobody", "There is no user @nobody"),
         ("/admin/redis/statuses/?before=-3", "Before must be a whole number"),
+        ("/admin/redis/statuses/?author=alice&page=99999999999999999999", "Pages go up to"),
         ("/admin/redis/stream-keys/?user=nobody", "There is no user @nobody"),
     ],
 )
