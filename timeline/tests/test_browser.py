@@ -63,8 +63,7 @@ def test_a_follower_sees_a_reply_to_them_and_a_repost(daphne_server):
         for page, message in ((carol, "Anyone around?"), (alice, "Big news from alice")):
             page.get_by_label("Your status").fill(message)
             page.get_by_role("button", name="Post").click()
-            # Not the "Posted." message: the live timeline's fetch of the new status's
-            # page may render (and so consume) it first.
+            expect(page.get_by_text("Posted.")).to_be_visible()
             expect(page.locator("#timeline")).to_contain_text(message)
         carol.goto(f"{daphne_server}/u/bob/")
         carol.get_by_role("button", name="Follow", exact=True).click()
