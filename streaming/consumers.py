@@ -59,11 +59,39 @@ def stream_name(scope: dict) -> str:
     return scope.get("url_route", {}).get("kwargs", {}).get("stream", "")
 
 
-class StreamHttpConsumer(AsyncHttpConsumer):
-    """GET sample.json and home.json, POST filter.json: one JSON object per line of a
-    chunked response, for as long as the client stays."""
+class EndsItsStream:
+    """A consumer whose stream, relayed by a task of its own (`streaming`), ends with
+    it, however it ends.
+
+    A disconnect ends the stream, but daphne sends none for a WebSocket whose handshake
+    it timed out, and it cancels a consumer still running application_close_timeout
+    after its client left (on a busy server, thousands of clients resetting at once):
+    the relaying task, a task of its own, would outlive the consumer with its stream,
+    its place in the hub and its slot in Redis, for as long as the process runs."""
 
     streaming: asyncio.Task | None = None
+    stream: Stream | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.end_stream()
+
+    async def end_stream(self) -> None:
+        """Stops relaying and closes the stream, if it is open (once, however often
+        called). Should this wait be cancelled, the stream has left the hub already."""
+        if self.streaming is not None:
+            self.streaming.cancel()
+        if self.stream is not None:
+            await self.stream.close()
+        if self.streaming is not None:
+            await asyncio.wait({self.streaming})
+
+
+class StreamHttpConsumer(EndsItsStream, AsyncHttpConsumer):
+    """GET sample.json and home.json, POST filter.json: one JSON object per line of a
+    chunked response, for as long as the client stays."""
 
     async def http_request(self, message: dict) -> None:
         # Unlike AsyncHttpConsumer's, this answers in a task, so the client's
@@ -73,14 +101,12 @@ class StreamHttpConsumer(AsyncHttpConsumer):
             self.streaming = asyncio.create_task(self.respond(b"".join(self.body)))
 
     async def http_disconnect(self, message: dict) -> None:
-        if self.streaming is not None:
-            self.streaming.cancel()
-            await asyncio.wait({self.streaming})
+        await self.end_stream()
         raise StopConsumer()
 
     async def respond(self, body: bytes) -> None:
         try:
-            stream = await open_stream(
+            self.stream = stream = await open_stream(
                 stream_name(self.scope),
                 self.params(body),
                 self.scope.get("user"),
@@ -140,13 +166,10 @@ class StreamHttpConsumer(AsyncHttpConsumer):
         await self.send_response(refused.status, body, headers=headers)
 
 
-class StreamWebsocketConsumer(AsyncWebsocketConsumer):
+class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
     """ws://HOST/statuses/<stream>.json?...: the same streams and parameters, one
     event per text frame. A refusal or an ending is sent as a last JSON frame
     before the close, since daphne drops close reasons."""
-
-    stream: Stream | None = None
-    relaying: asyncio.Task | None = None
 
     async def connect(self) -> None:
         try:
@@ -162,7 +185,7 @@ class StreamWebsocketConsumer(AsyncWebsocketConsumer):
             return
         # Accepted once subscribed: no event published after the handshake is missed.
         await self.accept()
-        self.relaying = asyncio.create_task(self.relay(self.stream))
+        self.streaming = asyncio.create_task(self.relay(self.stream))
 
     async def relay(self, stream: Stream) -> None:
         try:
@@ -179,11 +202,7 @@ class StreamWebsocketConsumer(AsyncWebsocketConsumer):
         await self.close(code=code, reason=reason)
 
     async def disconnect(self, code: int) -> None:
-        if self.relaying is not None:
-            self.relaying.cancel()
-            await asyncio.wait({self.relaying})
-        if self.stream is not None:
-            await self.stream.close()
+        await self.end_stream()
 
     def session_user(self):
         """The logged-in user, unless the page asking is on another site: a

@@ -68,6 +68,38 @@ async def test_a_closed_socket_leaves_no_task_no_subscription_and_no_client(alic
     assert stream_stats()["clients"] == 0
 
 
+async def killed(communicator: ApplicationCommunicator) -> None:
+    """Cancels the consumer as daphne does one that is still running
+    application_close_timeout after its client left (a handshake it timed out, a busy
+    server), and waits for it to end."""
+    communicator.future.cancel()
+    await asyncio.wait({communicator.future})
+
+
+async def test_a_killed_http_consumer_takes_its_stream_with_it(alice_key, redis_conn):
+    tasks_before = len(asyncio.all_tasks())
+    communicator = await open_http_stream(f"identifier={alice_key}")
+    await killed(communicator)
+    assert not get_hub().listeners
+    assert len(asyncio.all_tasks()) == tasks_before
+    assert subscribers(redis_conn) == 0
+    assert stream_stats()["clients"] == 0
+
+
+async def test_a_killed_socket_consumer_takes_its_stream_with_it(alice_key, redis_conn):
+    tasks_before = len(asyncio.all_tasks())
+    communicator = WebsocketCommunicator(
+        application, f"/statuses/sample.json?identifier={alice_key}"
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    await killed(communicator)
+    assert not get_hub().listeners
+    assert len(asyncio.all_tasks()) == tasks_before
+    assert subscribers(redis_conn) == 0
+    assert stream_stats()["clients"] == 0
+
+
 async def test_a_silent_http_stream_sends_keepalive_newlines(alice_key):
     with override_settings(STREAM_KEEPALIVE_SECONDS=0.05):
         communicator = await open_http_stream(f"identifier={alice_key}")
