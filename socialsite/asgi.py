@@ -28,6 +28,7 @@ from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from socialsite.concurrency import at_most  # noqa: E402
+from streaming.backlog import reports_unsent_bytes  # noqa: E402
 from streaming.consumers import StreamHttpConsumer, StreamWebsocketConsumer  # noqa: E402
 
 STREAM_PATH = r"^statuses/(?P<stream>[^/]+)\.json$"
@@ -37,19 +38,24 @@ application = ProtocolTypeRouter(
     {
         "http": URLRouter(
             [
-                re_path(STREAM_PATH, AuthMiddlewareStack(StreamHttpConsumer.as_asgi())),
+                re_path(
+                    STREAM_PATH,
+                    reports_unsent_bytes(AuthMiddlewareStack(StreamHttpConsumer.as_asgi())),
+                ),
                 # Static files are cheap and the error pages need them: they don't queue.
                 re_path(rf"^{re.escape(settings.STATIC_URL.lstrip('/'))}", django_asgi_app),
                 re_path(r"", at_most(settings.HTTP_CONCURRENCY, django_asgi_app)),
             ]
         ),
         # Every WebSocket path reaches the consumer, which closes unknown ones with 4404.
-        "websocket": AuthMiddlewareStack(
-            URLRouter(
-                [
-                    re_path(STREAM_PATH, StreamWebsocketConsumer.as_asgi()),
-                    re_path(r"", StreamWebsocketConsumer.as_asgi()),
-                ]
+        "websocket": reports_unsent_bytes(
+            AuthMiddlewareStack(
+                URLRouter(
+                    [
+                        re_path(STREAM_PATH, StreamWebsocketConsumer.as_asgi()),
+                        re_path(r"", StreamWebsocketConsumer.as_asgi()),
+                    ]
+                )
             )
         ),
     }

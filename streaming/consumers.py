@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
 
+from .backlog import UNSENT_BYTES
 from .hub import INTERNAL_ERROR, Ending
 from .services import StreamRefused
 from .streams import STREAM_METHODS, Stream, open_stream
@@ -46,10 +47,10 @@ def header(scope: dict, name: bytes) -> str:
     return next((v.decode("latin-1") for k, v in scope["headers"] if k == name), "")
 
 
-async def relay_safely(stream: Stream, send, keepalive=None) -> Ending:
+async def relay_safely(stream: Stream, scope: dict, send, keepalive=None) -> Ending:
     """The stream's ending; an unexpected failure ends it too, logged, not shown."""
     try:
-        return await stream.relay(send, keepalive)
+        return await stream.relay(send, keepalive, scope.get(UNSENT_BYTES))
     except Exception:
         logger.exception("Stream %s failed", stream.grant.connection_id)
         return Ending(INTERNAL_ERROR, "The stream failed; reconnect.")
@@ -131,7 +132,7 @@ class StreamHttpConsumer(EndsItsStream, AsyncHttpConsumer):
             )
             # An empty body part makes the server send the headers now.
             await self.send_body(b"", more_body=True)
-            ending = await relay_safely(stream, self.send_line, self.send_keepalive)
+            ending = await relay_safely(stream, self.scope, self.send_line, self.send_keepalive)
             await self.send_body(ending.line().encode() + LINE_END)
         finally:
             await stream.close()
@@ -189,7 +190,7 @@ class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
 
     async def relay(self, stream: Stream) -> None:
         try:
-            ending = await relay_safely(stream, self.send_text)
+            ending = await relay_safely(stream, self.scope, self.send_text)
             await self.end(ending.line(), ending.code, ending.reason)
         finally:
             await stream.close()

@@ -25,6 +25,8 @@ logger = logging.getLogger(__name__)
 # Each stream and the HTTP method that opens it (a WebSocket opens any of them).
 STREAM_METHODS = {"sample": "GET", "filter": "POST", "home": "GET"}
 RELOAD_RETRY_SECONDS = 1.0
+# How often a stream whose client is not reading looks whether it has read again.
+DRAIN_POLL_SECONDS = 0.05
 
 
 class Stream:
@@ -44,9 +46,14 @@ class Stream:
         self,
         send: Callable[[str], Awaitable[None]],
         keepalive: Callable[[], Awaitable[None]] | None = None,
+        unsent_bytes: Callable[[], int] | None = None,
     ) -> Ending:
         """Sends each matching event until the hub ends the stream; returns why. With
-        `keepalive`, calls it after STREAM_KEEPALIVE_SECONDS without a line."""
+        `keepalive`, calls it after STREAM_KEEPALIVE_SECONDS without a line. With
+        `unsent_bytes` (what the server holds unsent for the client, see backlog.py),
+        takes no line off the queue while that is over STREAM_SEND_BUFFER_BYTES: a
+        client that stops reading then falls behind, and is dropped, instead of the
+        server buffering every event for it."""
         idle = settings.STREAM_KEEPALIVE_SECONDS if keepalive else None
         while True:
             try:
@@ -58,6 +65,15 @@ class Stream:
             if self.listener.ending is not None:
                 return self.listener.ending
             await send(line)
+            if unsent_bytes is not None:
+                await self._until_sent(unsent_bytes)
+
+    async def _until_sent(self, unsent_bytes: Callable[[], int]) -> None:
+        """Waits until the client has taken enough of what was sent, or the hub ends
+        the stream meanwhile (its queue filled up)."""
+        limit = settings.STREAM_SEND_BUFFER_BYTES
+        while unsent_bytes() > limit and self.listener.ending is None:
+            await asyncio.sleep(DRAIN_POLL_SECONDS)
 
     async def close(self) -> None:
         """Leaves the hub and gives back the stream's place (once). Leaving comes

@@ -9,12 +9,24 @@ from streaming.keys import STATUS_CHANNEL
 from streaming.services import stream_stats
 
 
+def small_buffered_socket(receive_buffer: int) -> socket.socket:
+    """A TCP socket that takes at most about `receive_buffer` bytes its reader hasn't
+    read: set before connecting, so the window it offers the server stays that small."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    return sock
+
+
 class ChunkedResponse:
     """An HTTP/1.1 request on a raw socket, its response read chunk by chunk as sent."""
 
-    def __init__(self, base_url: str, method: str, path: str, *, body=b"", headers=None) -> None:
+    def __init__(
+        self, base_url: str, method: str, path: str, *, body=b"", headers=None, receive_buffer=0
+    ) -> None:
         url = urlsplit(base_url)
-        self.sock = socket.create_connection((url.hostname, url.port), timeout=10)
+        self.sock = small_buffered_socket(receive_buffer) if receive_buffer else socket.socket()
+        self.sock.settimeout(10)
+        self.sock.connect((url.hostname, url.port))
         head = {"Host": url.netloc, **(headers or {})}
         if body:
             head.setdefault("Content-Type", "application/x-www-form-urlencoded")

@@ -18,10 +18,10 @@ def http_stream(daphne_server):
     """Opens chunked responses on the test server; closes them after the test."""
     opened = []
 
-    def open_response(method, path, params=None, *, form=None, headers=None) -> ChunkedResponse:
+    def open_response(method, path, params=None, *, form=None, **options) -> ChunkedResponse:
         query = f"?{urlencode(params)}" if params else ""
         body = urlencode(form).encode() if form else b""
-        response = ChunkedResponse(daphne_server, method, path + query, body=body, headers=headers)
+        response = ChunkedResponse(daphne_server, method, path + query, body=body, **options)
         opened.append(response)
         return response
 
