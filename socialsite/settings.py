@@ -211,6 +211,8 @@ JOB_MAX_ATTEMPTS = 5
 
 # The streaming API (read at call time, so tests may override them).
 STREAM_CONNECTIONS_PER_KEY = int(os.environ.get("STREAM_CONNECTIONS_PER_KEY", 2))
+# Streams open at once from one client address, whatever their keys or sessions.
+STREAM_CONNECTIONS_PER_IP = int(os.environ.get("STREAM_CONNECTIONS_PER_IP", 20))
 # A stream silent this long gets a keep-alive newline (HTTP), so proxies keep it open.
 STREAM_KEEPALIVE_SECONDS = float(os.environ.get("STREAM_KEEPALIVE_SECONDS", 30))
 # How often an open stream renews its place and notices a revoked key or a suspension.

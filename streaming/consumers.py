@@ -56,6 +56,13 @@ async def relay_safely(stream: Stream, scope: dict, send, keepalive=None) -> End
         return Ending(INTERNAL_ERROR, "The stream failed; reconnect.")
 
 
+def client_address(scope: dict) -> str | None:
+    """The client's IP address as the server saw it (None over a unix socket). Behind a
+    proxy that is the proxy's: every client would share its streams per address."""
+    client = scope.get("client")
+    return client[0] if client else None
+
+
 def stream_name(scope: dict) -> str:
     return scope.get("url_route", {}).get("kwargs", {}).get("stream", "")
 
@@ -112,6 +119,7 @@ class StreamHttpConsumer(EndsItsStream, AsyncHttpConsumer):
                 self.params(body),
                 self.scope.get("user"),
                 self.scope.get("session"),
+                client_address(self.scope),
             )
         except StreamRefused as refused:
             await self.send_error(refused)
@@ -164,6 +172,8 @@ class StreamHttpConsumer(EndsItsStream, AsyncHttpConsumer):
         headers = [*JSON_HEADERS, (b"Content-Length", str(len(body)).encode())]
         if refused.status == 405:
             headers.append((b"Allow", STREAM_METHODS[stream_name(self.scope)].encode()))
+        if refused.retry_after is not None:
+            headers.append((b"Retry-After", str(refused.retry_after).encode()))
         await self.send_response(refused.status, body, headers=headers)
 
 
@@ -177,7 +187,9 @@ class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
             params = request_params(self.scope["query_string"])
             user = self.session_user()
             session = self.scope.get("session") if user is not None else None
-            self.stream = await open_stream(stream_name(self.scope), params, user, session)
+            self.stream = await open_stream(
+                stream_name(self.scope), params, user, session, client_address(self.scope)
+            )
         except StreamRefused as refused:
             # Accepted anyway, so the refusal can say why with a close code.
             await self.accept()

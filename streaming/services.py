@@ -35,10 +35,12 @@ _SUSPENDED = "This account is suspended and can't stream."
 class StreamRefused(Exception):
     """Why a stream can't open (or go on): the HTTP status that says so, and a message."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        # Seconds after which trying again may succeed (a 429's Retry-After).
+        self.retry_after = retry_after
 
     @property
     def close_code(self) -> int:
@@ -49,11 +51,13 @@ class StreamRefused(Exception):
 @dataclass(frozen=True)
 class StreamGrant:
     """An open stream's place: whose it is, the key it is open on (None: the
-    user's logged-in session), and its connection id."""
+    user's logged-in session), its connection id, and the client address it holds a
+    place of (None: not counted)."""
 
     uid: int
     key_id: str | None
     connection_id: str
+    ip: str | None = None
 
 
 def _digest(key: str) -> str:
@@ -140,48 +144,81 @@ def uid_for_stream_key(key: str) -> int | None:
     return uid if digest and hmac.compare_digest(digest, _digest(key)) else None
 
 
-async def open_stream(*, key: str | None, uid: int | None) -> StreamGrant:
+async def open_stream(*, key: str | None, uid: int | None, ip: str | None = None) -> StreamGrant:
     """Takes a place for a new stream on `key`, or else for the logged-in user `uid`
-    (whose session streams have no per-key limit).
+    (whose session streams have no per-key limit), opened from the client address `ip`
+    (None: not counted, as for the command line).
 
-    StreamRefused: 401 no or unknown key, 403 suspended owner, 429 the key's streams
-    are all open."""
+    StreamRefused: 401 no or unknown key, 403 suspended owner, 429 the key's streams or
+    the address's (STREAM_CONNECTIONS_PER_IP, across all server processes) are all open."""
+    if key and _parse_key(key) is None:
+        raise StreamRefused(401, "Unknown stream key.")
+    if not key and uid is None:
+        raise StreamRefused(401, "Give your stream key as the identifier parameter.")
     conn = get_async_redis()
     now = time.time()
-    expiry = now + _lifetime()
     connection_id = secrets.token_hex(8)
-    key_id = None
-    if key:
-        parsed = _parse_key(key)
-        if parsed is None:
-            raise StreamRefused(401, "Unknown stream key.")
-        uid, key_id = parsed
-        limit = settings.STREAM_CONNECTIONS_PER_KEY
-        opened = await scripts.run(
-            conn,
-            "open_stream",
-            [
-                keys.stream_key_key(uid, key_id),
-                keys.stream_key_connections_key(uid, key_id),
-                user_key(uid),
-            ],
-            [_digest(key), now, connection_id, expiry, limit, math.ceil(_lifetime())],
-            lua_dir=LUA_DIR,
+    # The address's place first: a client over its limit costs no look at the key.
+    if ip is not None:
+        await _take_ip_place(conn, ip, connection_id, now)
+    try:
+        if key:
+            uid, key_id = await _take_key_place(conn, key, connection_id, now)
+        else:
+            key_id = None
+            if await conn.hget(user_key(uid), "suspended") == "1":
+                raise StreamRefused(403, _SUSPENDED)
+        await conn.zadd(keys.OPEN_STREAMS, {connection_id: now + _lifetime()})
+    except BaseException:
+        if ip is not None:
+            await conn.zrem(keys.stream_ip_connections_key(ip), connection_id)
+        raise
+    return StreamGrant(uid=uid, key_id=key_id, connection_id=connection_id, ip=ip)
+
+
+async def _take_ip_place(conn, ip: str, connection_id: str, now: float) -> None:
+    limit = settings.STREAM_CONNECTIONS_PER_IP
+    taken = await scripts.run(
+        conn,
+        "take_place",
+        [keys.stream_ip_connections_key(ip)],
+        [now, connection_id, now + _lifetime(), limit, math.ceil(_lifetime())],
+        lua_dir=LUA_DIR,
+    )
+    if not taken:
+        raise StreamRefused(
+            429,
+            f"Your address already has {limit} open streams, the most allowed.",
+            retry_after=math.ceil(_lifetime()),
         )
-        if opened == -1:
-            raise StreamRefused(401, "Unknown stream key.")
-        if opened == -2:
-            raise StreamRefused(403, _SUSPENDED)
-        if opened == 0:
-            raise StreamRefused(
-                429, f"This key already has {limit} open streams, the most allowed."
-            )
-    elif uid is None:
-        raise StreamRefused(401, "Give your stream key as the identifier parameter.")
-    elif await conn.hget(user_key(uid), "suspended") == "1":
+
+
+async def _take_key_place(conn, key: str, connection_id: str, now: float) -> tuple[int, str]:
+    """The key's owner and id, once a place is taken for a stream on it."""
+    uid, key_id = _parse_key(key)
+    limit = settings.STREAM_CONNECTIONS_PER_KEY
+    opened = await scripts.run(
+        conn,
+        "open_stream",
+        [
+            keys.stream_key_key(uid, key_id),
+            keys.stream_key_connections_key(uid, key_id),
+            user_key(uid),
+        ],
+        [_digest(key), now, connection_id, now + _lifetime(), limit, math.ceil(_lifetime())],
+        lua_dir=LUA_DIR,
+    )
+    if opened == -1:
+        raise StreamRefused(401, "Unknown stream key.")
+    if opened == -2:
         raise StreamRefused(403, _SUSPENDED)
-    await conn.zadd(keys.OPEN_STREAMS, {connection_id: expiry})
-    return StreamGrant(uid=uid, key_id=key_id, connection_id=connection_id)
+    if opened == 0:
+        raise StreamRefused(
+            429,
+            f"This key already has {limit} open streams, the most allowed.",
+            retry_after=math.ceil(_lifetime()),
+        )
+    return uid, key_id
 
 
 async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
@@ -197,6 +234,7 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
         owners.setdefault(grant.uid, {}).setdefault(grant.key_id, []).append(grant.connection_id)
     pipe = get_async_redis().pipeline(transaction=False)
     pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
+    _renew_ip_places(pipe, grants, expiry)
     for uid, streams in owners.items():
         owner_keys, args = [user_key(uid)], [expiry, math.ceil(_lifetime())]
         for key_id, connection_ids in streams.items():
@@ -209,13 +247,25 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
         scripts.run(pipe, "keep_streams", owner_keys, args, lua_dir=LUA_DIR)
     suspended, revoked = set(), set()
     for (uid, streams), (owner_suspended, *exists) in zip(
-        owners.items(), (await pipe.execute())[1:], strict=True
+        owners.items(), (await pipe.execute())[-len(owners) :], strict=True
     ):
         if owner_suspended:
             suspended.add(uid)
         key_ids = [key_id for key_id in streams if key_id]
         revoked.update((uid, key_id) for key_id, e in zip(key_ids, exists, strict=True) if not e)
     return [_renewal(grant, suspended, revoked) for grant in grants]
+
+
+def _renew_ip_places(pipe, grants: list[StreamGrant], expiry: float) -> None:
+    """Queues the renewal of the grants' client address places: two commands per
+    address, each in that address's slot."""
+    addresses: dict[str, dict[str, float]] = {}
+    for grant in grants:
+        if grant.ip is not None:
+            addresses.setdefault(grant.ip, {})[grant.connection_id] = expiry
+    for ip, places in addresses.items():
+        pipe.zadd(keys.stream_ip_connections_key(ip), places, xx=True)
+        pipe.expire(keys.stream_ip_connections_key(ip), math.ceil(_lifetime()))
 
 
 def _renewal(grant: StreamGrant, suspended: set, revoked: set) -> StreamRefused | None:
@@ -232,6 +282,8 @@ async def close_stream(grant: StreamGrant) -> None:
     pipe.zrem(keys.OPEN_STREAMS, grant.connection_id)
     if grant.key_id:
         pipe.zrem(keys.stream_key_connections_key(grant.uid, grant.key_id), grant.connection_id)
+    if grant.ip is not None:
+        pipe.zrem(keys.stream_ip_connections_key(grant.ip), grant.connection_id)
     await pipe.execute()
 
 

@@ -91,10 +91,12 @@ class Stream:
         await _give_back(self.hub, self.grant)
 
 
-async def open_stream(name: str, params: Mapping[str, str], user=None, session=None) -> Stream:
-    """Opens the stream `name` (sample, filter or home) for a request's parameters and
-    its logged-in `user` and their `session`, if any; StreamRefused says why it can't
-    be opened."""
+async def open_stream(
+    name: str, params: Mapping[str, str], user=None, session=None, ip: str | None = None
+) -> Stream:
+    """Opens the stream `name` (sample, filter or home) for a request's parameters, its
+    logged-in `user` and their `session`, if any, and its client address `ip`;
+    StreamRefused says why it can't be opened."""
     if name not in STREAM_METHODS:
         raise StreamRefused(
             404, "No such stream: use /statuses/sample.json, filter.json or home.json."
@@ -112,7 +114,7 @@ async def open_stream(name: str, params: Mapping[str, str], user=None, session=N
     hub = get_hub()
     try:
         async with hub.place_calls:
-            grant = await services.open_stream(key=key, uid=uid)
+            grant = await services.open_stream(key=key, uid=uid, ip=ip)
     except RedisError:
         raise _unavailable() from None
     try:

@@ -149,6 +149,7 @@ def test_a_key_opens_two_streams_at_most(http_stream, alice_key):
     http_stream("GET", SAMPLE, {"identifier": alice_key})
     third = http_stream("GET", SAMPLE, {"identifier": alice_key})
     assert third.status == 429
+    assert int(third.headers["retry-after"]) > 0
     assert "2 open streams" in third.json()["error"]
     first.close()
     wait_until(lambda: stream_stats()["clients"] == 1, message="the first stream closed")

@@ -175,9 +175,9 @@ async def test_a_suspended_user_can_not_stream_by_key_or_session(alice, redis_co
 async def test_renewing_reports_a_revoked_key_and_a_suspension(alice, redis_conn):
     key = services.create_stream_key(alice)
     other_key = services.create_stream_key(alice)
-    by_key = await services.open_stream(key=key, uid=None)
+    by_key = await services.open_stream(key=key, uid=None, ip="203.0.113.9")
     by_other_key = await services.open_stream(key=other_key, uid=None)
-    by_session = await services.open_stream(key=None, uid=alice)
+    by_session = await services.open_stream(key=None, uid=alice, ip="203.0.113.10")
     grants = [by_key, by_other_key, by_session]
     services.revoke_stream_key(alice, by_key.key_id)
     renewed = await services.keep_streams(grants)
@@ -222,3 +222,51 @@ async def test_home_state_leaves_out_counted_reposts_older_than_the_entries_read
 
 def test_stream_stats_start_at_zero():
     assert services.stream_stats() == {"clients": 0, "subscriptions": 0}
+
+
+async def test_an_address_opens_at_most_its_limit_of_streams_at_once(alice, redis_conn):
+    bob = create_user("bob", "Bob")
+    alice_key, bob_key = services.create_stream_key(alice), services.create_stream_key(bob)
+    with override_settings(STREAM_CONNECTIONS_PER_IP=2):
+        first = await services.open_stream(key=alice_key, uid=None, ip="203.0.113.9")
+        await services.open_stream(key=None, uid=bob, ip="203.0.113.9")
+        for credentials in [{"key": bob_key, "uid": None}, {"key": None, "uid": alice}]:
+            with pytest.raises(StreamRefused) as refused:
+                await services.open_stream(**credentials, ip="203.0.113.9")
+            assert (refused.value.status, refused.value.close_code) == (429, 4429)
+            assert "address already has 2 open streams" in refused.value.message
+            assert refused.value.retry_after > 0
+        # Refused, it took nothing: neither the key's place nor a count.
+        assert services.list_stream_keys(bob)[0]["last_used"] is None
+        assert services.stream_stats()["clients"] == 2
+        assert redis_conn.zcard(keys.stream_ip_connections_key("203.0.113.9")) == 2
+        await services.open_stream(key=bob_key, uid=None, ip="2001:db8::1")
+        await services.close_stream(first)
+        await services.open_stream(key=bob_key, uid=None, ip="203.0.113.9")
+
+
+async def test_a_stream_refused_for_its_key_gives_back_its_address_place(alice, redis_conn):
+    key = services.create_stream_key(alice)
+    redis_conn.hset(user_key(alice), "suspended", "1")
+    with override_settings(STREAM_CONNECTIONS_PER_IP=1):
+        for _ in range(2):
+            with pytest.raises(StreamRefused) as refused:
+                await services.open_stream(key=key, uid=None, ip="203.0.113.9")
+            assert refused.value.status == 403
+        assert redis_conn.zcard(keys.stream_ip_connections_key("203.0.113.9")) == 0
+
+
+async def test_renewing_keeps_address_places_and_a_dead_process_frees_them(alice):
+    with override_settings(STREAM_HEARTBEAT_SECONDS=0.05, STREAM_CONNECTIONS_PER_IP=1):
+        grant = await services.open_stream(key=None, uid=alice, ip="203.0.113.9")
+        for _ in range(6):
+            await asyncio.sleep(0.05)
+            assert await services.keep_streams([grant]) == [None]
+        with pytest.raises(StreamRefused):
+            await services.open_stream(key=None, uid=alice, ip="203.0.113.9")
+        await asyncio.sleep(0.3)
+        await services.open_stream(key=None, uid=alice, ip="203.0.113.9")
+
+
+def test_an_address_s_streams_key_carries_the_address_as_its_hash_tag():
+    assert keys.stream_ip_connections_key("2001:db8::1") == "stream_ip_connections:{2001:db8::1}"
