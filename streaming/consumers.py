@@ -48,9 +48,10 @@ def header(scope: dict, name: bytes) -> str:
 
 
 async def relay_safely(stream: Stream, scope: dict, send, keepalive=None) -> Ending:
-    """The stream's ending; an unexpected failure ends it too, logged, not shown."""
+    """The stream's ending; an unexpected failure ends it too, logged, not shown. The
+    connection's unsent bytes, where the server tells them (`scope`), pace the relay."""
     try:
-        return await stream.relay(send, keepalive, scope.get(UNSENT_BYTES))
+        return await stream.relay(send, keepalive, unsent_bytes=scope.get(UNSENT_BYTES))
     except Exception:
         logger.exception("Stream %s failed", stream.grant.connection_id)
         return Ending(INTERNAL_ERROR, "The stream failed; reconnect.")
@@ -58,7 +59,7 @@ async def relay_safely(stream: Stream, scope: dict, send, keepalive=None) -> End
 
 def client_address(scope: dict) -> str | None:
     """The client's IP address as the server saw it (None over a unix socket). Behind a
-    proxy that is the proxy's: every client would share its streams per address."""
+    proxy, the proxy's, unless daphne runs with --proxy-headers."""
     client = scope.get("client")
     return client[0] if client else None
 

@@ -177,6 +177,7 @@ async def open_stream(*, key: str | None, uid: int | None, ip: str | None = None
 
 
 async def _take_ip_place(conn, ip: str, connection_id: str, now: float) -> None:
+    """Takes a place for a stream among those open from the client address `ip`."""
     limit = settings.STREAM_CONNECTIONS_PER_IP
     taken = await scripts.run(
         conn,
