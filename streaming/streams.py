@@ -25,8 +25,10 @@ logger = logging.getLogger(__name__)
 # Each stream and the HTTP method that opens it (a WebSocket opens any of them).
 STREAM_METHODS = {"sample": "GET", "filter": "POST", "home": "GET"}
 RELOAD_RETRY_SECONDS = 1.0
-# How often a stream whose client is not reading looks whether it has read again.
-DRAIN_POLL_SECONDS = 0.05
+# The waits of a stream for its client to take what the server holds for it: the first
+# lets the event loop write to the socket at once (a client that reads keeps up at full
+# speed), the later ones space out the looks at one that doesn't read.
+DRAIN_WAITS_SECONDS = (0, 0, 0.001, 0.005, 0.02, 0.05)
 
 
 class Stream:
@@ -72,8 +74,10 @@ class Stream:
         """Waits until the client has taken enough of what was sent, or the hub ends
         the stream meanwhile (its queue filled up)."""
         limit = settings.STREAM_SEND_BUFFER_BYTES
+        waits = 0
         while unsent_bytes() > limit and self.listener.ending is None:
-            await asyncio.sleep(DRAIN_POLL_SECONDS)
+            await asyncio.sleep(DRAIN_WAITS_SECONDS[min(waits, len(DRAIN_WAITS_SECONDS) - 1)])
+            waits += 1
 
     async def close(self) -> None:
         """Leaves the hub and gives back the stream's place (once). Leaving comes
