@@ -4,9 +4,11 @@ Thin: each reads the request's parameters, opens the stream, relays its lines,
 and turns a refusal or an ending into the protocol's way of saying so."""
 
 import asyncio
+import contextlib
 import json
 import logging
 
+from autobahn.exception import Disconnected
 from channels.exceptions import StopConsumer
 from channels.generic.http import AsyncHttpConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -209,10 +211,14 @@ class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
             await stream.close()
 
     async def send_text(self, line: str) -> None:
-        await self.send(text_data=line)
+        """Sends one frame, unless the connection is closing: daphne's WebSocket
+        (autobahn's) refuses to send from the client's close frame on, until the
+        disconnect it then reports ends this consumer, and the stream with it."""
+        with contextlib.suppress(Disconnected):
+            await self.send(text_data=line)
 
     async def end(self, last_frame: str, code: int, reason: str) -> None:
-        await self.send(text_data=last_frame)
+        await self.send_text(last_frame)
         await self.close(code=code, reason=reason)
 
     async def disconnect(self, code: int) -> None:

@@ -4,6 +4,7 @@ and a client's pace controlled."""
 import asyncio
 import json
 
+from autobahn.exception import Disconnected
 from channels.testing import ApplicationCommunicator, WebsocketCommunicator
 from django.test import override_settings
 
@@ -144,4 +145,34 @@ async def test_a_client_too_slow_for_its_stream_is_dropped_while_another_gets_ev
     assert "fell more than 2 events behind" in last["disconnect"]["reason"]
     await inputs.put({"type": "http.disconnect"})
     await app
+    assert stream_stats()["clients"] == 0
+
+
+async def test_a_socket_whose_client_is_closing_ends_without_a_failure(alice, alice_key, caplog):
+    """From the client's close frame to the disconnect daphne reports, daphne's
+    WebSocket refuses to send (autobahn's Disconnected): not a failure of the stream."""
+    attempts = []
+
+    async def closing_send(message):
+        if message["type"] == "websocket.send":
+            attempts.append(message)
+            raise Disconnected("Attempt to send on a closed protocol")
+
+    inputs = asyncio.Queue()
+    await inputs.put({"type": "websocket.connect"})
+    scope = {
+        **http_scope("/statuses/sample.json", f"identifier={alice_key}&percent=100"),
+        "type": "websocket",
+        "subprotocols": [],
+    }
+    app = asyncio.create_task(application(scope, inputs.get, closing_send))
+    async with asyncio.timeout(5):
+        while not get_hub().listeners:
+            await asyncio.sleep(0.01)
+        post_status(alice, "nobody will read this")
+        while not attempts:
+            await asyncio.sleep(0.01)
+    await inputs.put({"type": "websocket.disconnect", "code": 1000})
+    await app
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
     assert stream_stats()["clients"] == 0
