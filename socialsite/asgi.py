@@ -28,7 +28,7 @@ from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from socialsite.concurrency import at_most  # noqa: E402
-from streaming.backlog import reports_unsent_bytes  # noqa: E402
+from streaming.backlog import reports_connection  # noqa: E402
 from streaming.consumers import StreamHttpConsumer, StreamWebsocketConsumer  # noqa: E402
 
 STREAM_PATH = r"^statuses/(?P<stream>[^/]+)\.json$"
@@ -40,7 +40,7 @@ application = ProtocolTypeRouter(
             [
                 re_path(
                     STREAM_PATH,
-                    reports_unsent_bytes(AuthMiddlewareStack(StreamHttpConsumer.as_asgi())),
+                    reports_connection(AuthMiddlewareStack(StreamHttpConsumer.as_asgi())),
                 ),
                 # Static files are cheap and the error pages need them: they don't queue.
                 re_path(rf"^{re.escape(settings.STATIC_URL.lstrip('/'))}", django_asgi_app),
@@ -48,7 +48,7 @@ application = ProtocolTypeRouter(
             ]
         ),
         # Every WebSocket path reaches the consumer, which closes unknown ones with 4404.
-        "websocket": reports_unsent_bytes(
+        "websocket": reports_connection(
             AuthMiddlewareStack(
                 URLRouter(
                     [

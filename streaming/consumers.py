@@ -16,8 +16,8 @@ from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
 
-from .backlog import UNSENT_BYTES
-from .hub import INTERNAL_ERROR, Ending
+from .backlog import CONNECTION
+from .hub import INTERNAL_ERROR, TOO_SLOW, Ending
 from .services import StreamRefused
 from .streams import STREAM_METHODS, Stream, open_stream
 
@@ -52,8 +52,10 @@ def header(scope: dict, name: bytes) -> str:
 async def relay_safely(stream: Stream, scope: dict, send, keepalive=None) -> Ending:
     """The stream's ending; an unexpected failure ends it too, logged, not shown. The
     connection's unsent bytes, where the server tells them (`scope`), pace the relay."""
+    connection = scope.get(CONNECTION)
+    unsent_bytes = connection.unsent_bytes if connection is not None else None
     try:
-        return await stream.relay(send, keepalive, unsent_bytes=scope.get(UNSENT_BYTES))
+        return await stream.relay(send, keepalive, unsent_bytes)
     except Exception:
         logger.exception("Stream %s failed", stream.grant.connection_id)
         return Ending(INTERNAL_ERROR, "The stream failed; reconnect.")
@@ -147,6 +149,18 @@ class StreamHttpConsumer(EndsItsStream, AsyncHttpConsumer):
             await self.send_body(ending.line().encode() + LINE_END)
         finally:
             await stream.close()
+        if ending.code == TOO_SLOW:
+            await self.hang_up_after_grace()
+
+    async def hang_up_after_grace(self) -> None:
+        """Gives a client dropped for not reading STREAM_DROPPED_GRACE_SECONDS to read
+        its last line, then cuts its connection: otherwise it could keep it, and what
+        daphne and the kernel hold for it, as long as it liked, counted by no limit
+        (the stream's places are given back), and open the next."""
+        connection = self.scope.get(CONNECTION)
+        if connection is not None:
+            await asyncio.sleep(settings.STREAM_DROPPED_GRACE_SECONDS)
+            connection.abort()
 
     def params(self, body: bytes) -> dict[str, str]:
         name = stream_name(self.scope)

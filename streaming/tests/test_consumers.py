@@ -9,6 +9,7 @@ from channels.testing import ApplicationCommunicator, WebsocketCommunicator
 from django.test import override_settings
 
 from socialsite.asgi import application
+from streaming.backlog import CONNECTION
 from streaming.hub import get_hub
 from streaming.services import stream_stats
 from timeline.services import post_status
@@ -175,4 +176,55 @@ async def test_a_socket_whose_client_is_closing_ends_without_a_failure(alice, al
     await inputs.put({"type": "websocket.disconnect", "code": 1000})
     await app
     assert not [record for record in caplog.records if record.levelname == "ERROR"]
+    assert stream_stats()["clients"] == 0
+
+
+class UnreadConnection:
+    """A daphne connection whose client reads nothing: whatever was sent stays unsent."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.aborted = False
+
+    def unsent_bytes(self) -> int:
+        return self.sent
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+async def test_a_chunked_client_that_reads_nothing_is_dropped_then_hung_up_on(alice, alice_key):
+    """Sends never wait (daphne's don't): the stream waits on its connection's unsent
+    bytes, its queue fills, and the connection is cut after the grace."""
+    connection, sent = UnreadConnection(), []
+
+    async def send(message):
+        sent.append(message)
+        connection.sent += len(message.get("body", b""))
+
+    inputs = asyncio.Queue()
+    await inputs.put({"type": "http.request", "body": b""})
+    scope = {
+        **http_scope("/statuses/sample.json", f"identifier={alice_key}&percent=100"),
+        CONNECTION: connection,
+    }
+    settings = {"STREAM_QUEUE_SIZE": 2, "STREAM_SEND_BUFFER_BYTES": 0}
+    with override_settings(**settings, STREAM_DROPPED_GRACE_SECONDS=0.05):
+        app = asyncio.create_task(application(scope, inputs.get, send))
+        async with asyncio.timeout(5):
+            while not get_hub().listeners:
+                await asyncio.sleep(0.01)
+            post_status(alice, "status 0")
+            while not connection.sent:
+                await asyncio.sleep(0.01)
+            for n in range(1, 5):
+                post_status(alice, f"status {n}")
+                await asyncio.sleep(0.05)  # time enough to relay it, if it could
+            while not connection.aborted:
+                await asyncio.sleep(0.01)
+    lines = [json.loads(message["body"]) for message in sent if message.get("body")]
+    assert [line.get("message") for line in lines[:-1]] == ["status 0"]
+    assert lines[-1]["disconnect"]["code"] == 4008
+    await inputs.put({"type": "http.disconnect"})
+    await app
     assert stream_stats()["clients"] == 0
