@@ -82,6 +82,16 @@ TEMPLATES = [
             "trim_blocks": True,
             "lstrip_blocks": True,
             "context_processors": [*CONTEXT_PROCESSORS, "socialsite.jinja2.csrf"],
+            # The apps' own globals and filters, by dotted path (socialsite/jinja2.py).
+            "globals": {
+                "status_cards": "timeline.cards.page_status_cards",
+                "stream_keys_panel": "streaming.views.stream_keys_panel",
+            },
+            "filters": {
+                "status_text": "timeline.display.status_text",
+                "posted_at": "timeline.display.posted_at",
+                "ago": "timeline.display.ago",
+            },
         },
     },
     {

@@ -4,8 +4,6 @@ A stream key's records carry its owner's hash tag {uid}, the slot of the owner's
 profile, so opening a stream (check the key, the owner's suspension and the
 key's open connections) is one atomic script in one cluster slot."""
 
-# Every status, deletion, follow and unfollow is published here as JSON.
-STATUS_CHANNEL = "streaming:status:"
 # Every open stream of every server process: connection id -> expiry time.
 # Only counted (stream_stats), never part of an atomic step with per-user keys.
 OPEN_STREAMS = "streaming:clients"

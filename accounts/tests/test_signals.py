@@ -9,14 +9,21 @@ from django.db import transaction
 
 from accounts import services
 from accounts.keys import user_key
-from timeline import keys
-from timeline import services as timeline
+from socialsite import keys as socialsite_keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.statuses import selectors as status_selectors
 
 pytestmark = pytest.mark.django_db
 
 
 def purge_jobs(redis_conn) -> list[dict]:
-    queued = redis_conn.xrange(keys.JOB_STREAM) if redis_conn.exists(keys.JOB_STREAM) else []
+    queued = (
+        redis_conn.xrange(socialsite_keys.JOB_STREAM)
+        if redis_conn.exists(socialsite_keys.JOB_STREAM)
+        else []
+    )
     return [json.loads(f["args"]) for _, f in queued if f["kind"] == "purge_user"]
 
 
@@ -26,8 +33,8 @@ def alice():
     user = User.objects.create_user("alice", first_name="Alice")
     uid = services.uid_for_login("alice")
     bob = services.create_user("bob", "Bob")
-    timeline.follow_user(bob, uid)
-    status_id = timeline.post_status(uid, "hello")
+    graph.follow_user(bob, uid)
+    status_id = posting.post_status(uid, "hello")
     return {"user": user, "uid": uid, "bob": bob, "status": status_id}
 
 
@@ -38,11 +45,11 @@ def test_deleting_the_django_user_purges_their_redis_data(
         alice["user"].delete()
     # At once, as the Redis admin's delete: no login, nothing shown.
     assert services.uid_for_login("alice") is None
-    assert timeline.get_status_messages(alice["bob"]) == []
+    assert feeds.get_status_messages(alice["bob"]) == []
     assert purge_jobs(redis_conn) == [{"uid": alice["uid"], "phase": "followers"}]
     call_command("worker", burst=True)
     assert services.get_user(alice["uid"]) is None
-    assert timeline.get_status(alice["status"]) is None
+    assert status_selectors.get_status(alice["status"]) is None
     assert services.get_user(alice["bob"])["following"] == 0
 
 

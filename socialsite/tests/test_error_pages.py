@@ -6,7 +6,8 @@ from django.test import Client, RequestFactory, override_settings
 
 from socialsite.embedded_redis import throwaway
 from socialsite.views import server_error
-from timeline import services
+from timeline.feeds import selectors as feeds
+from timeline.posting import services as posting
 from timeline.tests.pages import shows
 
 
@@ -38,7 +39,7 @@ def is_the_outage_page(response) -> bool:
 
 def test_with_redis_down_pages_say_so_and_come_back_by_themselves(own_redis, client, member):
     alice = member("alice")
-    services.post_status(alice.uid, "still here")
+    posting.post_status(alice.uid, "still here")
     client = as_a_browser(client)
     assert client.get("/timeline/").status_code == 200
 
@@ -97,7 +98,7 @@ def test_a_form_without_its_csrf_token_is_refused_and_changes_nothing(member, re
     response = strict.post("/statuses/", {"message": "forged"})
     assert response.status_code == 403
     assert shows(response, "missing its security token")
-    assert services.get_status_messages(alice.uid) == []
+    assert feeds.get_status_messages(alice.uid) == []
 
 
 def test_an_unknown_address_gets_the_404_page(client):

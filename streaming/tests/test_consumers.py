@@ -10,7 +10,7 @@ from django.test import override_settings
 from socialsite.asgi import application
 from streaming.hub import get_hub
 from streaming.services import stream_stats
-from timeline.services import post_status
+from timeline.posting.services import post_status
 
 from .clients import subscribers
 

@@ -8,7 +8,7 @@ from streaming.filters import (
     words,
 )
 from streaming.services import HomeState
-from timeline.fanout import REPOST_FALLOFF
+from timeline.feeds.visibility import REPOST_FALLOFF
 
 
 def status(status_id=1, login="alice", message="hello", uid=1, **extra):

@@ -6,7 +6,8 @@ from accounts.keys import user_key
 from accounts.services import create_user
 from streaming.filters import sample_filter
 from streaming.services import list_stream_keys, revoke_stream_key, stream_stats
-from timeline.services import delete_status, follow_user, post_status
+from timeline.graph.services import follow_user
+from timeline.posting.services import delete_status, post_status
 
 from .clients import subscribers, wait_for_no_streams, wait_until
 

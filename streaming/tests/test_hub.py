@@ -5,12 +5,12 @@ import pytest
 from django.test import override_settings
 
 from accounts.services import create_user
+from socialsite.keys import STATUS_CHANNEL
 from streaming.filters import create_filter
 from streaming.hub import Hub
-from streaming.keys import STATUS_CHANNEL
 from streaming.services import create_stream_key, open_stream, revoke_stream_key
 from streaming.streams import Stream
-from timeline.services import delete_status, post_status
+from timeline.posting.services import delete_status, post_status
 
 
 def everything(event):

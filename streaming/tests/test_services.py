@@ -188,7 +188,7 @@ async def test_renewing_reports_a_revoked_key_and_a_suspension(alice, redis_conn
 
 
 async def test_home_state_is_the_follows_the_newest_entries_and_the_reposts_counted(alice):
-    from timeline import reactions
+    from timeline.reactions import services as reactions
     from timeline.services import follow_user, post_status
 
     bob, carol, dave = (create_user(login, login.title()) for login in ("bob", "carol", "dave"))
@@ -209,7 +209,7 @@ async def test_home_state_is_the_follows_the_newest_entries_and_the_reposts_coun
 
 
 async def test_home_state_leaves_out_counted_reposts_older_than_the_entries_read(alice):
-    from timeline import reactions
+    from timeline.reactions import services as reactions
     from timeline.services import follow_user, post_status
 
     bob, carol = create_user("bob", "Bob"), create_user("carol", "Carol")

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from accounts.services import create_user
-from timeline.services import post_status
+from timeline.posting.services import post_status
 
 
 @pytest.mark.parametrize(

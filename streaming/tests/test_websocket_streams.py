@@ -9,8 +9,10 @@ from websockets.exceptions import ConnectionClosed
 from accounts.keys import user_key
 from accounts.services import create_user, sign_up, uid_for_login
 from streaming.services import list_stream_keys, revoke_stream_key
-from timeline import reactions
-from timeline.services import delete_status, follow_user, get_status_messages, post_status
+from timeline.feeds.selectors import get_status_messages
+from timeline.graph.services import follow_user
+from timeline.posting.services import delete_status, post_status
+from timeline.reactions import services as reactions
 
 from .clients import subscribers, wait_for_no_streams
 

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from accounts.services import create_user
-from streaming.keys import STATUS_CHANNEL
+from socialsite.keys import STATUS_CHANNEL
 
 _logins = itertools.count(1)
 

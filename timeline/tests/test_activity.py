@@ -1,8 +1,9 @@
 import threading
 import time
 
-from streaming import events
-from timeline import activity, services
+from socialsite import events
+from timeline.ops import activity
+from timeline.posting import services as posting
 
 from .test_worker import wait_for
 
@@ -79,7 +80,7 @@ def test_the_listener_counts_what_the_services_publish(make_user):
 
         # The subscription starts asynchronously: post until one is counted.
         def counted() -> bool:
-            services.post_status(uid, "live #now @poster")
+            posting.post_status(uid, "live #now @poster")
             return activity.trending()["tags"] != []
 
         wait_for(counted)

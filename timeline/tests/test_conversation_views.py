@@ -1,16 +1,21 @@
 import pytest
 
 from accounts.services import set_suspended
-from timeline import keys, reactions, services
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.reactions import services as reactions
+from timeline.statuses import selectors as status_selectors
 from timeline.tests.pages import page_text, shows, status_ids
 
 # The status page: the conversation and the reply box
 
 
 def test_the_status_page_shows_the_chain_above_and_the_replies(client, alice, bob):
-    root = services.post_status(alice.uid, "root")
-    middle = services.post_status(bob.uid, "middle", in_reply_to=root)
-    leaf = services.post_status(alice.uid, "leaf", in_reply_to=middle)
+    root = posting.post_status(alice.uid, "root")
+    middle = posting.post_status(bob.uid, "middle", in_reply_to=root)
+    leaf = posting.post_status(alice.uid, "leaf", in_reply_to=middle)
     response = client.get(f"/statuses/{middle}/")
     assert response.status_code == 200
     assert status_ids(response) == [root, middle, leaf]
@@ -19,52 +24,52 @@ def test_the_status_page_shows_the_chain_above_and_the_replies(client, alice, bo
 
 
 def test_a_deleted_status_in_the_chain_says_so(client, alice):
-    root = services.post_status(alice.uid, "root")
-    leaf = services.post_status(alice.uid, "leaf", in_reply_to=root)
-    services.delete_status(alice.uid, root)
+    root = posting.post_status(alice.uid, "root")
+    leaf = posting.post_status(alice.uid, "leaf", in_reply_to=root)
+    posting.delete_status(alice.uid, root)
     response = client.get(f"/statuses/{leaf}/")
     assert shows(response, "This status was deleted.")
 
 
 def test_replying_from_the_status_page(alice, bob):
-    parent = services.post_status(alice.uid, "question?")
+    parent = posting.post_status(alice.uid, "question?")
     response = bob.client.post(f"/statuses/{parent}/reply/", {"message": "answer"}, follow=True)
     assert response.status_code == 200
     assert shows(response, "Replied.")
-    (reply,) = services.get_status_messages(bob.uid, "profile")
+    (reply,) = feeds.get_status_messages(bob.uid, "profile")
     assert reply["in_reply_to"] == parent
     assert reply["id"] in status_ids(response)
 
 
 def test_a_visitor_sees_no_reply_box_and_is_sent_to_log_in(client, alice):
-    parent = services.post_status(alice.uid, "question?")
+    parent = posting.post_status(alice.uid, "question?")
     assert 'id="reply"' not in page_text(client.get(f"/statuses/{parent}/"))
     response = client.post(f"/statuses/{parent}/reply/", {"message": "hi"})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
 def test_an_empty_reply_is_refused_on_the_status_page(alice, bob):
-    parent = services.post_status(alice.uid, "question?")
+    parent = posting.post_status(alice.uid, "question?")
     response = bob.client.post(f"/statuses/{parent}/reply/", {"message": "  "})
     assert response.status_code == 400
     assert shows(response, "A status can't be empty.")
-    assert services.get_status(parent)["replies"] == 0
+    assert status_selectors.get_status(parent)["replies"] == 0
 
 
 def test_replying_to_a_deleted_status_is_not_found_and_stores_nothing(alice, bob):
-    parent = services.post_status(alice.uid, "soon gone")
-    services.delete_status(alice.uid, parent)
+    parent = posting.post_status(alice.uid, "soon gone")
+    posting.delete_status(alice.uid, parent)
     response = bob.client.post(f"/statuses/{parent}/reply/", {"message": "too late"})
     assert response.status_code == 404
     assert shows(response, "That status doesn't exist or was deleted.")
-    assert services.get_status_messages(bob.uid, "profile") == []
+    assert feeds.get_status_messages(bob.uid, "profile") == []
 
 
 # Suspended authors: their statuses read as deleted on the status page too
 
 
 def test_a_suspended_users_status_page_is_not_found_for_visitors_and_users(client, alice, bob):
-    theirs = services.post_status(alice.uid, "soon hidden")
+    theirs = posting.post_status(alice.uid, "soon hidden")
     set_suspended(alice.uid, True)
     for reader in (client, bob.client):
         response = reader.get(f"/statuses/{theirs}/")
@@ -75,10 +80,10 @@ def test_a_suspended_users_status_page_is_not_found_for_visitors_and_users(clien
 
 def test_a_suspended_users_statuses_in_a_conversation_read_as_deleted(client, member, alice, bob):
     carol = member("carol")
-    root = services.post_status(alice.uid, "alice asks")
-    middle = services.post_status(bob.uid, "bob answers", in_reply_to=root)
-    alices_reply = services.post_status(alice.uid, "alice again", in_reply_to=middle)
-    carols_reply = services.post_status(carol.uid, "carol too", in_reply_to=middle)
+    root = posting.post_status(alice.uid, "alice asks")
+    middle = posting.post_status(bob.uid, "bob answers", in_reply_to=root)
+    alices_reply = posting.post_status(alice.uid, "alice again", in_reply_to=middle)
+    carols_reply = posting.post_status(carol.uid, "carol too", in_reply_to=middle)
     set_suspended(alice.uid, True)
     for reader in (client, carol.client):
         response = reader.get(f"/statuses/{middle}/")
@@ -93,14 +98,14 @@ def test_a_suspended_users_statuses_in_a_conversation_read_as_deleted(client, me
 def test_reacting_to_a_suspended_users_status_is_not_found_and_changes_nothing(
     alice, bob, redis_conn, action
 ):
-    sid = services.post_status(alice.uid, "soon hidden")
+    sid = posting.post_status(alice.uid, "soon hidden")
     set_suspended(alice.uid, True)
-    before = services.get_status(sid)
+    before = status_selectors.get_status(sid)
     response = bob.client.post(f"/statuses/{sid}/{action}/", {"message": "hello?"})
     assert response.status_code == 404
     assert shows(response, "That status doesn't exist or was deleted.")
-    assert services.get_status(sid) == before
-    assert services.get_status_messages(bob.uid, "profile") == []
+    assert status_selectors.get_status(sid) == before
+    assert feeds.get_status_messages(bob.uid, "profile") == []
     assert redis_conn.exists(keys.likes_key(bob.uid), keys.likers_key(sid)) == 0
 
 
@@ -109,8 +114,8 @@ def test_reacting_to_a_suspended_users_status_is_not_found_and_changes_nothing(
 
 def test_a_follower_sees_reposted_by_on_home(member, alice, bob):
     carol = member("carol")
-    services.follow_user(carol.uid, bob.uid)
-    original = services.post_status(alice.uid, "worth sharing")
+    graph.follow_user(carol.uid, bob.uid)
+    original = posting.post_status(alice.uid, "worth sharing")
     response = bob.client.post(f"/statuses/{original}/repost/", follow=True)
     assert shows(response, "Reposted.")
     home = carol.client.get("/")
@@ -120,22 +125,22 @@ def test_a_follower_sees_reposted_by_on_home(member, alice, bob):
 
 
 def test_the_repost_button_becomes_undo_and_undoes(alice, bob):
-    original = services.post_status(alice.uid, "hi")
+    original = posting.post_status(alice.uid, "hi")
     bob.client.post(f"/statuses/{original}/repost/")
     page = bob.client.get(f"/statuses/{original}/")
     assert f'action="/statuses/{original}/unrepost/"' in page_text(page)
     response = bob.client.post(f"/statuses/{original}/unrepost/", follow=True)
     assert shows(response, "Your repost is undone.")
-    assert services.get_status(original)["reposts"] == 0
+    assert status_selectors.get_status(original)["reposts"] == 0
 
 
 def test_reposting_twice_is_a_bad_request_that_changes_nothing(alice, bob):
-    original = services.post_status(alice.uid, "hi")
+    original = posting.post_status(alice.uid, "hi")
     bob.client.post(f"/statuses/{original}/repost/")
     response = bob.client.post(f"/statuses/{original}/repost/")
     assert response.status_code == 400
     assert shows(response, "You already reposted that status.")
-    assert services.get_status(original)["reposts"] == 1
+    assert status_selectors.get_status(original)["reposts"] == 1
 
 
 def test_reposting_an_unknown_status_is_not_found(alice):
@@ -145,7 +150,7 @@ def test_reposting_an_unknown_status_is_not_found(alice):
 
 
 def test_the_status_page_of_a_repost_shows_it_as_a_repost(client, alice, bob):
-    original = services.post_status(alice.uid, "hi")
+    original = posting.post_status(alice.uid, "hi")
     repost = reactions.repost(bob.uid, original)
     response = client.get(f"/statuses/{repost}/")
     assert response.status_code == 200
@@ -157,7 +162,7 @@ def test_the_status_page_of_a_repost_shows_it_as_a_repost(client, alice, bob):
 
 
 def test_liking_and_unliking_from_a_page(alice, bob):
-    sid = services.post_status(alice.uid, "like me")
+    sid = posting.post_status(alice.uid, "like me")
     response = bob.client.post(f"/statuses/{sid}/like/", {"next": "/timeline/"}, follow=True)
     assert shows(response, "Liked.") and shows(response, "1 like")
     assert f'action="/statuses/{sid}/unlike/"' in page_text(response)
@@ -166,25 +171,25 @@ def test_liking_and_unliking_from_a_page(alice, bob):
 
 
 def test_liking_twice_or_unliking_unliked_is_a_bad_request(alice, bob):
-    sid = services.post_status(alice.uid, "like me")
+    sid = posting.post_status(alice.uid, "like me")
     bob.client.post(f"/statuses/{sid}/like/")
     response = bob.client.post(f"/statuses/{sid}/like/")
     assert response.status_code == 400 and shows(response, "You already like that status.")
     response = alice.client.post(f"/statuses/{sid}/unlike/")
     assert response.status_code == 400 and shows(response, "You don't like that status.")
-    assert services.get_status(sid)["likes"] == 1
+    assert status_selectors.get_status(sid)["likes"] == 1
 
 
 def test_liking_a_deleted_status_is_not_found(alice, bob, redis_conn):
-    sid = services.post_status(alice.uid, "gone")
-    services.delete_status(alice.uid, sid)
+    sid = posting.post_status(alice.uid, "gone")
+    posting.delete_status(alice.uid, sid)
     response = bob.client.post(f"/statuses/{sid}/like/")
     assert response.status_code == 404
     assert redis_conn.exists(keys.likes_key(bob.uid)) == 0
 
 
 def test_the_likes_page_shows_your_likes_only_to_you(client, alice, bob):
-    sid = services.post_status(alice.uid, "liked by bob")
+    sid = posting.post_status(alice.uid, "liked by bob")
     reactions.like(bob.uid, sid)
     assert status_ids(bob.client.get("/likes/")) == [sid]
     assert status_ids(alice.client.get("/likes/")) == []
@@ -193,19 +198,19 @@ def test_the_likes_page_shows_your_likes_only_to_you(client, alice, bob):
 
 
 def test_reacting_needs_a_post_and_a_login(client, alice):
-    sid = services.post_status(alice.uid, "hi")
+    sid = posting.post_status(alice.uid, "hi")
     assert alice.client.get(f"/statuses/{sid}/like/").status_code == 405
     response = client.post(f"/statuses/{sid}/like/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-    assert services.get_status(sid)["likes"] == 0
+    assert status_selectors.get_status(sid)["likes"] == 0
 
 
 # Mentions and tags
 
 
 def test_the_mentions_page_lists_who_mentions_a_user(client, alice, bob):
-    sid = services.post_status(alice.uid, "hey @bob")
-    services.post_status(alice.uid, "nobody here")
+    sid = posting.post_status(alice.uid, "hey @bob")
+    posting.post_status(alice.uid, "nobody here")
     response = client.get("/u/bob/mentions/")
     assert response.status_code == 200
     assert status_ids(response) == [sid]
@@ -217,14 +222,14 @@ def test_the_mentions_page_of_an_unknown_user_is_not_found(client):
 
 
 def test_an_unknown_mention_stays_plain_text(client, alice):
-    services.post_status(alice.uid, "hey @nobody")
+    posting.post_status(alice.uid, "hey @nobody")
     text = page_text(client.get("/timeline/"))
     assert "hey @nobody" in text and 'href="/u/nobody/"' not in text
 
 
 def test_a_tag_links_to_its_page_of_statuses_in_any_case(client, alice):
-    sid = services.post_status(alice.uid, "I like #Redis")
-    other = services.post_status(alice.uid, "and #REDIS")
+    sid = posting.post_status(alice.uid, "I like #Redis")
+    other = posting.post_status(alice.uid, "and #REDIS")
     assert 'href="/tags/redis/"' in page_text(client.get(f"/statuses/{sid}/"))
     response = client.get("/tags/redis/")
     assert response.status_code == 200

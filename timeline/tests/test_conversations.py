@@ -2,7 +2,14 @@ import pytest
 from django.test import override_settings
 
 from accounts.services import set_suspended
-from timeline import conversations, jobs, keys, reactions, services
+from socialsite import jobs
+from timeline import keys
+from timeline.conversations import selectors as conversation_selectors
+from timeline.feeds import selectors as feeds
+from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.reactions import services as reactions
+from timeline.statuses import selectors as status_selectors
 from timeline.tests.pages import ids
 
 # Mentions
@@ -10,44 +17,44 @@ from timeline.tests.pages import ids
 
 def test_a_mention_reaches_the_mentioned_users_mentions_timeline(make_user):
     alice, bob = make_user("alice"), make_user("bob")
-    sid = services.post_status(alice, "hello @Bob, meet @nobody")
-    assert ids(conversations.mentions_page(bob).statuses) == [sid]
+    sid = posting.post_status(alice, "hello @Bob, meet @nobody")
+    assert ids(conversation_selectors.mentions_page(bob).statuses) == [sid]
 
 
 def test_only_mentions_of_existing_users_are_recorded_on_the_status(make_user):
     alice = make_user("alice")
     make_user("Bob")
-    sid = services.post_status(alice, "hi @BOB and @nobody and @alice")
-    status = services.get_status(sid)
+    sid = posting.post_status(alice, "hi @BOB and @nobody and @alice")
+    status = status_selectors.get_status(sid)
     assert status["mentions"] == "bob alice"
-    assert conversations.mentions_page(alice).statuses == []  # not your own mention
+    assert conversation_selectors.mentions_page(alice).statuses == []  # not your own mention
 
 
 def test_a_status_without_known_mentions_records_none(make_user):
-    sid = services.post_status(make_user(), "hi @nobody")
-    assert "mentions" not in services.get_status(sid)
+    sid = posting.post_status(make_user(), "hi @nobody")
+    assert "mentions" not in status_selectors.get_status(sid)
 
 
 def test_mentions_timeline_is_newest_first_and_paginated(make_user):
     alice, bob = make_user("alice"), make_user("bob")
-    sids = [services.post_status(alice, f"@bob #{i}") for i in range(5)]
-    first = conversations.mentions_page(bob, page=1, count=2)
+    sids = [posting.post_status(alice, f"@bob #{i}") for i in range(5)]
+    first = conversation_selectors.mentions_page(bob, page=1, count=2)
     assert ids(first.statuses) == sids[::-1][:2] and first.has_older
-    assert ids(conversations.mentions_page(bob, page=3, count=2).statuses) == [sids[0]]
+    assert ids(conversation_selectors.mentions_page(bob, page=3, count=2).statuses) == [sids[0]]
 
 
 def test_the_published_status_carries_its_mentions(make_user, events):
     alice = make_user("alice")
     make_user("bob")
-    services.post_status(alice, "hey @bob")
+    posting.post_status(alice, "hey @bob")
     (event,) = events()
     assert event["mentions"] == "bob"
 
 
 def test_deleting_a_status_takes_it_out_of_the_mentions_timeline(make_user, redis_conn):
     alice, bob = make_user("alice"), make_user("bob")
-    sid = services.post_status(alice, "hey @bob")
-    services.delete_status(alice, sid)
+    sid = posting.post_status(alice, "hey @bob")
+    posting.delete_status(alice, sid)
     assert redis_conn.zcard(keys.mentions_timeline_key(bob)) == 0
 
 
@@ -56,23 +63,23 @@ def test_deleting_a_status_takes_it_out_of_the_mentions_timeline(make_user, redi
 
 def test_tags_are_case_insensitive(make_user):
     uid = make_user()
-    first = services.post_status(uid, "learning #Redis")
-    second = services.post_status(uid, "more #REDIS and #python")
-    assert ids(conversations.tag_page("redis").statuses) == [second, first]
-    assert ids(conversations.tag_page("#ReDiS").statuses) == [second, first]
-    assert ids(conversations.tag_page("python").statuses) == [second]
+    first = posting.post_status(uid, "learning #Redis")
+    second = posting.post_status(uid, "more #REDIS and #python")
+    assert ids(conversation_selectors.tag_page("redis").statuses) == [second, first]
+    assert ids(conversation_selectors.tag_page("#ReDiS").statuses) == [second, first]
+    assert ids(conversation_selectors.tag_page("python").statuses) == [second]
 
 
 @pytest.mark.parametrize("tag", ["", "#", "two words", "a-b", "x" * 101, None])
 def test_a_bad_tag_is_refused(tag):
     with pytest.raises(ValueError):
-        conversations.tag_page(tag)
+        conversation_selectors.tag_page(tag)
 
 
 def test_deleting_a_status_takes_it_out_of_its_tag_timelines(make_user, redis_conn):
     uid = make_user()
-    sid = services.post_status(uid, "#gone soon")
-    services.delete_status(uid, sid)
+    sid = posting.post_status(uid, "#gone soon")
+    posting.delete_status(uid, sid)
     assert redis_conn.exists(keys.tag_timeline_key("gone")) == 0
 
 
@@ -81,20 +88,20 @@ def test_deleting_a_status_takes_it_out_of_its_tag_timelines(make_user, redis_co
 
 def test_a_reply_records_what_it_answers_and_counts_on_the_parent(make_user):
     alice, bob = make_user("alice"), make_user("bob")
-    parent = services.post_status(alice, "question?")
-    reply = services.post_status(bob, "answer", in_reply_to=parent)
-    status = services.get_status(reply)
+    parent = posting.post_status(alice, "question?")
+    reply = posting.post_status(bob, "answer", in_reply_to=parent)
+    status = status_selectors.get_status(reply)
     assert (status["in_reply_to"], status["in_reply_to_uid"]) == (parent, alice)
     assert status["in_reply_to_login"] == "alice"
-    assert services.get_status(parent)["replies"] == 1
+    assert status_selectors.get_status(parent)["replies"] == 1
 
 
 def test_a_reply_count_equals_the_reply_set(make_user, redis_conn):
     alice, bob = make_user(), make_user()
-    parent = services.post_status(alice, "q")
-    replies = [services.post_status(bob, f"a{i}", in_reply_to=parent) for i in range(3)]
-    services.delete_status(bob, replies[1])
-    assert services.get_status(parent)["replies"] == 2
+    parent = posting.post_status(alice, "q")
+    replies = [posting.post_status(bob, f"a{i}", in_reply_to=parent) for i in range(3)]
+    posting.delete_status(bob, replies[1])
+    assert status_selectors.get_status(parent)["replies"] == 2
     assert redis_conn.zcard(keys.replies_key(parent)) == 2
 
 
@@ -102,56 +109,56 @@ def test_a_reply_count_equals_the_reply_set(make_user, redis_conn):
 def test_replying_to_an_unknown_status_is_refused_and_stores_nothing(make_user, parent):
     uid = make_user()
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
-        services.post_status(uid, "hello?", in_reply_to=parent)
-    assert services.get_status_messages(uid, "profile") == []
+        posting.post_status(uid, "hello?", in_reply_to=parent)
+    assert feeds.get_status_messages(uid, "profile") == []
 
 
 def test_replying_to_a_deleted_status_is_refused_and_stores_nothing(make_user):
     alice, bob = make_user(), make_user()
-    parent = services.post_status(alice, "soon gone")
-    services.delete_status(alice, parent)
+    parent = posting.post_status(alice, "soon gone")
+    posting.delete_status(alice, parent)
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
-        services.post_status(bob, "too late", in_reply_to=parent)
-    assert services.get_status_messages(bob, "profile") == []
+        posting.post_status(bob, "too late", in_reply_to=parent)
+    assert feeds.get_status_messages(bob, "profile") == []
 
 
 @pytest.mark.parametrize("field", ["in_reply_to_uid", "replies", "repost_of", "mentions"])
 def test_reserved_fields_cant_be_set_as_extra_data(make_user, field):
     uid = make_user()
     with pytest.raises(ValueError, match=field):
-        services.post_status(uid, "sneaky", **{field: "1"})
-    assert services.get_status_messages(uid, "profile") == []
+        posting.post_status(uid, "sneaky", **{field: "1"})
+    assert feeds.get_status_messages(uid, "profile") == []
 
 
 def test_a_reply_reaches_followers_of_its_author_who_follow_the_answered_user(make_user):
     author, answered = make_user("author"), make_user("answered")
     both, author_only = make_user("both"), make_user("author_only")
     for follower in (both, author_only):
-        services.follow_user(follower, author)
-    services.follow_user(both, answered)
-    services.follow_user(answered, author)
-    parent = services.post_status(answered, "what do you think?")
-    reply = services.post_status(author, "I think so", in_reply_to=parent)
-    assert reply in ids(services.get_status_messages(both))
-    assert reply in ids(services.get_status_messages(answered))  # it answers them
-    assert reply not in ids(services.get_status_messages(author_only))
-    assert reply in ids(services.get_status_messages(author))
+        graph.follow_user(follower, author)
+    graph.follow_user(both, answered)
+    graph.follow_user(answered, author)
+    parent = posting.post_status(answered, "what do you think?")
+    reply = posting.post_status(author, "I think so", in_reply_to=parent)
+    assert reply in ids(feeds.get_status_messages(both))
+    assert reply in ids(feeds.get_status_messages(answered))  # it answers them
+    assert reply not in ids(feeds.get_status_messages(author_only))
+    assert reply in ids(feeds.get_status_messages(author))
 
 
 def test_the_answered_user_doesnt_get_a_reply_from_someone_they_dont_follow(make_user):
     author, answered = make_user(), make_user()
-    parent = services.post_status(answered, "hi")
-    reply = services.post_status(author, "hello", in_reply_to=parent)
-    assert reply not in ids(services.get_status_messages(answered))
+    parent = posting.post_status(answered, "hi")
+    reply = posting.post_status(author, "hello", in_reply_to=parent)
+    assert reply not in ids(feeds.get_status_messages(answered))
 
 
 def test_a_reply_to_yourself_reaches_all_your_followers(make_user, followers_of):
     author = make_user()
     fans = followers_of(author, 3)
-    first = services.post_status(author, "a thread 1/2")
-    second = services.post_status(author, "2/2", in_reply_to=first)
+    first = posting.post_status(author, "a thread 1/2")
+    second = posting.post_status(author, "2/2", in_reply_to=first)
     for fan in fans:
-        assert ids(services.get_status_messages(fan)) == [second, first]
+        assert ids(feeds.get_status_messages(fan)) == [second, first]
 
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
@@ -159,55 +166,55 @@ def test_the_reply_rule_holds_for_followers_reached_by_the_worker(make_user, fol
     author, answered = make_user(), make_user()
     fans = followers_of(author, 6)
     for fan in fans[::2]:
-        services.follow_user(fan, answered)
-    parent = services.post_status(answered, "q")
-    reply = services.post_status(author, "a", in_reply_to=parent)
+        graph.follow_user(fan, answered)
+    parent = posting.post_status(answered, "q")
+    reply = posting.post_status(author, "a", in_reply_to=parent)
     jobs.work(burst=True)
-    reached = [fan for fan in fans if reply in ids(services.get_status_messages(fan))]
+    reached = [fan for fan in fans if reply in ids(feeds.get_status_messages(fan))]
     assert reached == fans[::2]
 
 
 def test_replying_to_a_repost_answers_its_original(make_user):
     alice, bob, carol = make_user(), make_user(), make_user()
-    original = services.post_status(alice, "original")
+    original = posting.post_status(alice, "original")
     repost = reactions.repost(bob, original)
-    reply = services.post_status(carol, "re", in_reply_to=repost)
-    assert services.get_status(reply)["in_reply_to"] == original
-    assert services.get_status(original)["replies"] == 1
+    reply = posting.post_status(carol, "re", in_reply_to=repost)
+    assert status_selectors.get_status(reply)["in_reply_to"] == original
+    assert status_selectors.get_status(original)["replies"] == 1
 
 
 def test_the_conversation_shows_the_chain_above_and_the_replies_below(make_user):
     alice, bob = make_user(), make_user()
-    root = services.post_status(alice, "root")
-    middle = services.post_status(bob, "middle", in_reply_to=root)
-    leaf = services.post_status(alice, "leaf", in_reply_to=middle)
-    other = services.post_status(alice, "other branch", in_reply_to=middle)
-    view = conversations.conversation(middle)
+    root = posting.post_status(alice, "root")
+    middle = posting.post_status(bob, "middle", in_reply_to=root)
+    leaf = posting.post_status(alice, "leaf", in_reply_to=middle)
+    other = posting.post_status(alice, "other branch", in_reply_to=middle)
+    view = conversation_selectors.conversation(middle)
     assert ids(view.ancestors) == [root]
     assert view.status["id"] == middle
     assert ids(view.replies) == [leaf, other]
-    assert ids(conversations.conversation(leaf).ancestors) == [root, middle]
+    assert ids(conversation_selectors.conversation(leaf).ancestors) == [root, middle]
 
 
 def test_a_deleted_status_in_the_chain_is_a_gap(make_user):
     alice = make_user()
-    root = services.post_status(alice, "root")
-    middle = services.post_status(alice, "middle", in_reply_to=root)
-    leaf = services.post_status(alice, "leaf", in_reply_to=middle)
-    services.delete_status(alice, middle)
-    view = conversations.conversation(leaf)
+    root = posting.post_status(alice, "root")
+    middle = posting.post_status(alice, "middle", in_reply_to=root)
+    leaf = posting.post_status(alice, "leaf", in_reply_to=middle)
+    posting.delete_status(alice, middle)
+    view = conversation_selectors.conversation(leaf)
     assert view.ancestors[0]["id"] == root and view.ancestors[1] is None
 
 
 def test_there_is_no_conversation_for_an_unknown_status():
-    assert conversations.conversation(424242) is None
+    assert conversation_selectors.conversation(424242) is None
 
 
 def test_a_reply_event_says_what_it_answers(make_user, events):
     alice, bob = make_user(), make_user()
-    parent = services.post_status(alice, "q")
+    parent = posting.post_status(alice, "q")
     events()
-    reply = services.post_status(bob, "a", in_reply_to=parent)
+    reply = posting.post_status(bob, "a", in_reply_to=parent)
     (event,) = events()
     assert (event["id"], event["in_reply_to"]) == (reply, str(parent))
 
@@ -218,23 +225,23 @@ def test_a_reply_event_says_what_it_answers(make_user, events):
 @pytest.mark.django_db
 def test_there_is_no_conversation_for_a_suspended_users_status_or_a_repost_of_it(make_user):
     author, reposter = make_user(), make_user()
-    theirs = services.post_status(author, "soon hidden")
+    theirs = posting.post_status(author, "soon hidden")
     repost = reactions.repost(reposter, theirs)
     set_suspended(author, True)
-    assert conversations.conversation(theirs) is None
-    assert conversations.conversation(repost) is None
+    assert conversation_selectors.conversation(theirs) is None
+    assert conversation_selectors.conversation(repost) is None
     set_suspended(author, False)
-    assert conversations.conversation(theirs).status["id"] == theirs
+    assert conversation_selectors.conversation(theirs).status["id"] == theirs
 
 
 @pytest.mark.django_db
 def test_a_suspended_users_repost_has_no_conversation(make_user):
     author, reposter = make_user(), make_user()
-    original = services.post_status(author, "fine")
+    original = posting.post_status(author, "fine")
     repost = reactions.repost(reposter, original)
     set_suspended(reposter, True)
-    assert conversations.conversation(repost) is None
-    assert conversations.conversation(original).status["id"] == original
+    assert conversation_selectors.conversation(repost) is None
+    assert conversation_selectors.conversation(original).status["id"] == original
 
 
 @pytest.mark.django_db
@@ -242,28 +249,28 @@ def test_a_suspended_users_status_in_the_chain_is_a_gap_and_their_replies_are_le
     make_user,
 ):
     alice, bob = make_user(), make_user()
-    root = services.post_status(bob, "root")
-    middle = services.post_status(alice, "middle", in_reply_to=root)
-    leaf = services.post_status(bob, "leaf", in_reply_to=middle)
-    bobs_reply = services.post_status(bob, "bob answers", in_reply_to=middle)
-    alices_reply = services.post_status(alice, "alice answers", in_reply_to=middle)
+    root = posting.post_status(bob, "root")
+    middle = posting.post_status(alice, "middle", in_reply_to=root)
+    leaf = posting.post_status(bob, "leaf", in_reply_to=middle)
+    bobs_reply = posting.post_status(bob, "bob answers", in_reply_to=middle)
+    alices_reply = posting.post_status(alice, "alice answers", in_reply_to=middle)
     set_suspended(bob, True)
-    view = conversations.conversation(middle)
+    view = conversation_selectors.conversation(middle)
     assert view.ancestors == [None]
     assert ids(view.replies) == [alices_reply]
-    assert conversations.conversation(alices_reply).ancestors[0] is None
-    assert conversations.conversation(leaf) is None
-    assert conversations.conversation(bobs_reply) is None
+    assert conversation_selectors.conversation(alices_reply).ancestors[0] is None
+    assert conversation_selectors.conversation(leaf) is None
+    assert conversation_selectors.conversation(bobs_reply) is None
 
 
 @pytest.mark.django_db
 def test_replying_to_a_suspended_users_status_is_refused_and_stores_nothing(make_user):
     author, replier = make_user(), make_user()
-    parent = services.post_status(author, "q")
+    parent = posting.post_status(author, "q")
     repost = reactions.repost(make_user(), parent)
     set_suspended(author, True)
     for target in (parent, repost):
-        with pytest.raises(reactions.StatusGone, match="doesn't exist or was deleted"):
-            services.post_status(replier, "a", in_reply_to=target)
-    assert services.get_status(parent)["replies"] == 0
-    assert services.get_status_messages(replier, "profile") == []
+        with pytest.raises(status_selectors.StatusGone, match="doesn't exist or was deleted"):
+            posting.post_status(replier, "a", in_reply_to=target)
+    assert status_selectors.get_status(parent)["replies"] == 0
+    assert feeds.get_status_messages(replier, "profile") == []

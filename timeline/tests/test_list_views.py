@@ -1,6 +1,8 @@
 import pytest
 
-from timeline import lists, services
+from timeline.lists import selectors as list_selectors
+from timeline.lists import services as lists
+from timeline.posting import services as posting
 from timeline.tests.pages import page_text, shows, status_ids
 
 
@@ -13,7 +15,7 @@ def test_creating_a_list_from_the_lists_page(alice):
     response = alice.client.post("/lists/", {"name": "Redis people"}, follow=True)
     assert response.status_code == 200
     assert shows(response, "List created.")
-    (created,) = lists.lists_of(alice.uid)
+    (created,) = list_selectors.lists_of(alice.uid)
     assert created["name"] == "Redis people"
     assert shows(alice.client.get("/lists/"), "Redis people · 0 members")
 
@@ -23,7 +25,7 @@ def test_a_bad_list_name_is_refused_on_the_lists_page(alice, name):
     response = alice.client.post("/lists/", {"name": name})
     assert response.status_code == 400
     assert shows(response, "A list name is 1 to 25 characters.")
-    assert lists.lists_of(alice.uid) == []
+    assert list_selectors.lists_of(alice.uid) == []
 
 
 def test_a_visitor_is_sent_to_log_in_for_their_lists(client):
@@ -39,7 +41,7 @@ def test_anyone_sees_a_users_lists(client, alice, alices_list):
 
 
 def test_adding_a_member_shows_their_statuses_on_the_list(alice, bob, alices_list):
-    sid = services.post_status(bob.uid, "from bob")
+    sid = posting.post_status(bob.uid, "from bob")
     response = alice.client.post(
         f"/lists/{alices_list}/members/add/", {"login": "@Bob"}, follow=True
     )
@@ -52,7 +54,7 @@ def test_adding_an_unknown_login_is_a_bad_request(alice, alices_list):
     response = alice.client.post(f"/lists/{alices_list}/members/add/", {"login": "nobody"})
     assert response.status_code == 400
     assert shows(response, "There is no user @nobody.")
-    assert lists.get_list(alices_list)["members"] == 0
+    assert list_selectors.get_list(alices_list)["members"] == 0
 
 
 def test_changing_someone_elses_list_is_forbidden(alice, bob, alices_list):
@@ -64,7 +66,7 @@ def test_changing_someone_elses_list_is_forbidden(alice, bob, alices_list):
         response = bob.client.post(url, data)
         assert response.status_code == 403
         assert shows(response, "That list isn't yours.")
-    the_list = lists.get_list(alices_list)
+    the_list = list_selectors.get_list(alices_list)
     assert (the_list["name"], the_list["members"]) == ("Friends", 0)
 
 
@@ -81,11 +83,13 @@ def test_removing_renaming_and_deleting_a_list(alice, bob, alices_list):
     )
     assert shows(response, "Removed @bob.") and shows(response, "Nobody on this list yet.")
     response = alice.client.post(f"/lists/{alices_list}/rename/", {"name": "Pals"}, follow=True)
-    assert shows(response, "List renamed.") and lists.get_list(alices_list)["name"] == "Pals"
+    assert (
+        shows(response, "List renamed.") and list_selectors.get_list(alices_list)["name"] == "Pals"
+    )
     response = alice.client.post(f"/lists/{alices_list}/rename/", {"name": ""})
-    assert response.status_code == 400 and lists.get_list(alices_list)["name"] == "Pals"
+    assert response.status_code == 400 and list_selectors.get_list(alices_list)["name"] == "Pals"
     response = alice.client.post(f"/lists/{alices_list}/delete/", follow=True)
-    assert shows(response, "List deleted.") and lists.lists_of(alice.uid) == []
+    assert shows(response, "List deleted.") and list_selectors.lists_of(alice.uid) == []
 
 
 def test_a_missing_list_is_not_found(client, alice):

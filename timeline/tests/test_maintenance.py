@@ -5,7 +5,10 @@ from django.core.management import CommandError, call_command
 
 from accounts.keys import user_key
 from accounts.services import get_user
-from timeline import keys, maintenance, services
+from timeline import keys
+from timeline.graph import services as graph
+from timeline.ops import maintenance
+from timeline.posting import services as posting
 
 
 @pytest.fixture
@@ -13,8 +16,8 @@ def small_network(make_user):
     """ann and bob follow each other and have posted; cy follows ann."""
     ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
     for follower, followed in [(ann, bob), (bob, ann), (cy, ann)]:
-        services.follow_user(follower, followed)
-    posts = [services.post_status(uid, f"by {uid}") for uid in (ann, bob, ann)]
+        graph.follow_user(follower, followed)
+    posts = [posting.post_status(uid, f"by {uid}") for uid in (ann, bob, ann)]
     return {"ann": ann, "bob": bob, "cy": cy, "posts": posts}
 
 

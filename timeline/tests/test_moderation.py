@@ -1,25 +1,37 @@
 import pytest
 from django.core.management import call_command
 
+from accounts import services as account_services
 from accounts.keys import user_key
 from accounts.services import AccountSuspended, get_user, set_suspended, uid_for_login
-from timeline import keys, lists, maintenance, moderation, reactions, services
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import services as graph
+from timeline.lists import selectors as list_selectors
+from timeline.lists import services as lists
+from timeline.moderation import selectors as moderation_selectors
+from timeline.moderation import services as moderation
+from timeline.ops import maintenance
+from timeline.posting import services as posting
+from timeline.reactions import services as reactions
+from timeline.statuses import selectors as status_selectors
+from timeline.statuses import services as statuses
 from timeline.tests.pages import ids
 
 
 @pytest.mark.django_db
 def test_a_suspended_users_statuses_are_hidden_from_every_timeline(make_user):
     author, reader = make_user(), make_user()
-    services.follow_user(reader, author)
-    theirs = services.post_status(author, "soon hidden")
-    mine = services.post_status(reader, "still shown")
+    graph.follow_user(reader, author)
+    theirs = posting.post_status(author, "soon hidden")
+    mine = posting.post_status(reader, "still shown")
     set_suspended(author, True)
-    assert ids(services.get_status_messages(reader)) == [mine]
-    assert services.get_status_messages(author, "profile") == []
-    assert ids(services.global_timeline_page().statuses) == [mine]
-    assert ids(moderation.statuses_by(author).statuses) == [theirs]
+    assert ids(feeds.get_status_messages(reader)) == [mine]
+    assert feeds.get_status_messages(author, "profile") == []
+    assert ids(feeds.global_timeline_page().statuses) == [mine]
+    assert ids(moderation_selectors.statuses_by(author).statuses) == [theirs]
     set_suspended(author, False)
-    assert ids(services.get_status_messages(reader)) == [mine, theirs]
+    assert ids(feeds.get_status_messages(reader)) == [mine, theirs]
 
 
 @pytest.mark.django_db
@@ -27,11 +39,11 @@ def test_a_suspended_user_cannot_post_and_nothing_is_stored(make_user, redis_con
     uid = make_user()
     set_suspended(uid, True)
     with pytest.raises(AccountSuspended, match="suspended"):
-        services.post_status(uid, "let me in")
+        posting.post_status(uid, "let me in")
     with pytest.raises(AccountSuspended):
-        services.create_status(uid, "let me in")
+        statuses.create_status(uid, "let me in")
     assert get_user(uid)["posts"] == 0
-    assert services.global_timeline_page().statuses == []
+    assert feeds.global_timeline_page().statuses == []
 
 
 @pytest.mark.django_db
@@ -42,43 +54,43 @@ def test_deleting_a_user_with_many_followers_works_through_batches(
     author, followed = make_user("leaving"), make_user()
     fans = followers_of(author, 8)
     for other in [followed, *fans[:4]]:
-        services.follow_user(author, other)
-    posted = [services.post_status(author, f"status {i}") for i in range(7)]
-    kept = services.post_status(fans[0], "a fan's own")
+        graph.follow_user(author, other)
+    posted = [posting.post_status(author, f"status {i}") for i in range(7)]
+    kept = posting.post_status(fans[0], "a fan's own")
 
-    moderation.delete_user(author)
+    account_services.close_account(author)
     call_command("worker", burst=True)
 
     assert get_user(author) is None and uid_for_login("leaving") is None
-    assert all(services.get_status(sid) is None for sid in posted)
+    assert all(status_selectors.get_status(sid) is None for sid in posted)
     for fan in fans:
         assert get_user(fan)["following"] == 0
-        assert posted[0] not in ids(services.get_status_messages(fan))
+        assert posted[0] not in ids(feeds.get_status_messages(fan))
     assert [get_user(f)["followers"] for f in [followed, *fans[:4]]] == [0] * 5
-    assert ids(services.get_status_messages(fans[0])) == [kept]
+    assert ids(feeds.get_status_messages(fans[0])) == [kept]
     assert maintenance.repair().findings == []
 
 
 def test_deleting_an_unknown_user_is_refused():
     with pytest.raises(ValueError):
-        moderation.delete_user(12345)
+        account_services.close_account(12345)
 
 
 def test_latest_statuses_walks_back_by_id_skipping_deleted_ones(make_user):
     uid = make_user()
-    posted = [services.post_status(uid, f"s{i}") for i in range(7)]
-    services.delete_status(uid, posted[5])
-    services.delete_status(uid, posted[4])
-    page, cursor = moderation.latest_statuses(count=3)
+    posted = [posting.post_status(uid, f"s{i}") for i in range(7)]
+    posting.delete_status(uid, posted[5])
+    posting.delete_status(uid, posted[4])
+    page, cursor = moderation_selectors.latest_statuses(count=3)
     assert ids(page) == [posted[6], posted[3], posted[2]]
-    page, cursor = moderation.latest_statuses(before=cursor, count=3)
+    page, cursor = moderation_selectors.latest_statuses(before=cursor, count=3)
     assert ids(page) == [posted[1], posted[0]]
     assert cursor == 0
 
 
 def test_latest_statuses_refuses_a_negative_cursor():
     with pytest.raises(ValueError):
-        moderation.latest_statuses(before=-1)
+        moderation_selectors.latest_statuses(before=-1)
 
 
 # Deleting a user leaves nothing of theirs behind: likes, lists, list memberships,
@@ -121,9 +133,9 @@ def leaving_network(make_user):
     """`leaving` likes, reposts, replies, mentions, tags, owns a list and is on one;
     `ann`, `ben` and `cat` are the others."""
     leaving, ann, ben, cat = make_user("leaving"), make_user("ann"), make_user("ben"), make_user()
-    services.follow_user(ann, leaving)
-    anns = services.post_status(ann, "ann's, liked by two")
-    bens = services.post_status(ben, "ben's, liked by one")
+    graph.follow_user(ann, leaving)
+    anns = posting.post_status(ann, "ann's, liked by two")
+    bens = posting.post_status(ben, "ben's, liked by one")
     reactions.like(cat, anns)
     reactions.like(leaving, anns)
     reactions.like(leaving, bens)
@@ -133,10 +145,10 @@ def leaving_network(make_user):
     anns_list = lists.create_list(ann, "ann's")
     lists.add_member(ann, anns_list, ben)
     lists.add_member(ann, anns_list, leaving)
-    tagged = services.post_status(leaving, "hi @ann #farewell")
-    reply = services.post_status(leaving, "a reply", in_reply_to=bens)
+    tagged = posting.post_status(leaving, "hi @ann #farewell")
+    reply = posting.post_status(leaving, "a reply", in_reply_to=bens)
     repost = reactions.repost(leaving, anns)
-    mention = services.post_status(ben, "bye @leaving")
+    mention = posting.post_status(ben, "bye @leaving")
     return {
         "leaving": leaving,
         "ann": ann,
@@ -159,12 +171,12 @@ def test_deleting_a_user_takes_back_their_likes_lists_and_memberships(leaving_ne
     assert set(map(str, n["posted"])) <= set(on_anns_list)
     assert redis_conn.zrange(keys.mentions_timeline_key(ann), 0, -1) == [str(n["posted"][0])]
 
-    moderation.delete_user(leaving)
+    account_services.close_account(leaving)
     call_command("worker", burst=True)
 
     assert redis_conn.exists(*user_keys(leaving)) == 0
     # Likes: the counts and likers lose exactly their like.
-    anns, bens = services.get_status(n["anns"]), services.get_status(n["bens"])
+    anns, bens = status_selectors.get_status(n["anns"]), status_selectors.get_status(n["bens"])
     assert (anns["likes"], bens["likes"]) == (1, 0)
     assert redis_conn.zrange(keys.likers_key(n["anns"]), 0, -1) == [str(cat)]
     assert redis_conn.exists(keys.likers_key(n["bens"])) == 0
@@ -172,20 +184,20 @@ def test_deleting_a_user_takes_back_their_likes_lists_and_memberships(leaving_ne
     assert (anns["reposts"], bens["replies"]) == (0, 0)
     # Their list is gone, and its members aren't "listed in" it any more.
     assert redis_conn.exists(*list_keys(n["theirs"])) == 0
-    assert lists.get_list(n["theirs"]) is None
+    assert list_selectors.get_list(n["theirs"]) is None
     for member in (ann, ben):
         listed_in = redis_conn.zrange(keys.listed_in_key(member), 0, -1)
         assert str(n["theirs"]) not in listed_in
     assert redis_conn.zrange(keys.listed_in_key(ben), 0, -1) == [str(n["anns_list"])]
     # They are off ann's list, with their statuses, and its count is right.
     assert members(redis_conn, n["anns_list"]) == [ben]
-    assert lists.get_list(n["anns_list"])["members"] == 1
+    assert list_selectors.get_list(n["anns_list"])["members"] == 1
     timeline = redis_conn.zrange(keys.list_timeline_key(n["anns_list"]), 0, -1)
     assert timeline == [str(n["bens"]), str(n["mention"])]  # ben's own stay
     # Mentions and tags: theirs are out of others' timelines; their own mentions go.
     assert redis_conn.zrange(keys.mentions_timeline_key(ann), 0, -1) == []
     assert redis_conn.exists(keys.tag_timeline_key("farewell")) == 0
-    assert services.get_status(n["mention"])  # others' statuses stay
+    assert status_selectors.get_status(n["mention"])  # others' statuses stay
     assert maintenance.repair().findings == []
 
 
@@ -196,7 +208,7 @@ def test_a_deleted_users_data_goes_in_batches_when_there_is_a_lot(
     monkeypatch.setattr(moderation, "PURGE_BATCH", 2)
     leaving = make_user("leaving")
     others = [make_user() for _ in range(5)]
-    liked = [services.post_status(other, "like me") for other in others]
+    liked = [posting.post_status(other, "like me") for other in others]
     for status_id in liked:
         reactions.like(leaving, status_id)
     owned = [lists.create_list(leaving, f"list {i}") for i in range(3)]
@@ -207,23 +219,23 @@ def test_a_deleted_users_data_goes_in_batches_when_there_is_a_lot(
     for other, list_id in zip(others, theirs, strict=True):
         lists.add_member(other, list_id, leaving)
 
-    moderation.delete_user(leaving)
+    account_services.close_account(leaving)
     call_command("worker", burst=True)
 
     assert redis_conn.exists(*user_keys(leaving)) == 0
-    assert [services.get_status(s)["likes"] for s in liked] == [0] * 5
+    assert [status_selectors.get_status(s)["likes"] for s in liked] == [0] * 5
     for list_id in owned:
         assert redis_conn.exists(*list_keys(list_id)) == 0
     for other, list_id in zip(others, theirs, strict=True):
         assert redis_conn.exists(keys.listed_in_key(other)) == 0  # only ever on theirs
         assert members(redis_conn, list_id) == []
-        assert lists.get_list(list_id)["members"] == 0
+        assert list_selectors.get_list(list_id)["members"] == 0
 
 
 @pytest.mark.django_db
 def test_redoing_a_purge_step_cut_short_counts_nothing_twice(make_user, redis_conn):
     leaving, owner, fan = make_user("leaving"), make_user(), make_user()
-    status_id = services.post_status(owner, "liked")
+    status_id = posting.post_status(owner, "liked")
     reactions.like(fan, status_id)
     reactions.like(leaving, status_id)
     list_id = lists.create_list(owner, "l")
@@ -241,8 +253,8 @@ def test_redoing_a_purge_step_cut_short_counts_nothing_twice(make_user, redis_co
     assert not reactions.take_back_likes(leaving, count=10)
     assert not lists.leave_every_list(leaving, count=10)
 
-    assert services.get_status(status_id)["likes"] == 1
-    assert lists.get_list(list_id)["members"] == 1
+    assert status_selectors.get_status(status_id)["likes"] == 1
+    assert list_selectors.get_list(list_id)["members"] == 1
     assert members(redis_conn, list_id) == [fan]
 
 
@@ -259,4 +271,4 @@ def test_a_list_membership_added_while_the_purge_runs_is_undone_too(make_user, r
         ((_, args),) = follow_ups
     assert redis_conn.exists(*user_keys(leaving)) == 0
     assert members(redis_conn, list_id) == []
-    assert lists.get_list(list_id)["members"] == 0
+    assert list_selectors.get_list(list_id)["members"] == 0

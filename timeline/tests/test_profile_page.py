@@ -1,30 +1,34 @@
-from timeline import services
+from timeline.graph import selectors as graph_selectors
+from timeline.graph import services as graph
+from timeline.posting import services as posting
 
 
 def test_a_profile_page_has_the_user_their_statuses_and_the_viewers_relation(make_user):
     me, star, friend, stranger = (make_user(n) for n in ("viewer", "star", "friend", "stranger"))
-    services.follow_user(me, friend)
-    services.follow_user(me, stranger)
-    services.follow_user(friend, star)
-    services.follow_user(me, star)
-    sids = [services.post_status(star, f"post {n}") for n in range(3)]
+    graph.follow_user(me, friend)
+    graph.follow_user(me, stranger)
+    graph.follow_user(friend, star)
+    graph.follow_user(me, star)
+    sids = [posting.post_status(star, f"post {n}") for n in range(3)]
 
-    view = services.profile_page("STAR", me, page=1, count=2)
+    view = graph_selectors.profile_page("STAR", me, page=1, count=2)
     assert view.user["login"] == "star"
     assert view.user["followers"] == 2
     assert [s["id"] for s in view.page.statuses] == sids[:0:-1]
     assert view.page.has_older
     assert view.is_following
     assert [u["login"] for u in view.followers_in_common] == ["friend"]
-    assert [s["id"] for s in services.profile_page("star", me, 2, 2).page.statuses] == sids[:1]
+    assert [s["id"] for s in graph_selectors.profile_page("star", me, 2, 2).page.statuses] == sids[
+        :1
+    ]
 
 
 def test_a_profile_page_for_a_visitor_or_yourself_has_no_relation(make_user):
     star = make_user("star")
     fan = make_user("fan")
-    services.follow_user(fan, star)
+    graph.follow_user(fan, star)
     for viewer in (None, star):
-        view = services.profile_page("star", viewer)
+        view = graph_selectors.profile_page("star", viewer)
         assert not view.is_following
         assert view.followers_in_common == []
         assert view.page.statuses == []
@@ -33,10 +37,10 @@ def test_a_profile_page_for_a_visitor_or_yourself_has_no_relation(make_user):
 def test_a_profile_page_of_someone_you_do_not_follow(make_user):
     viewer = make_user("viewer")
     make_user("star")
-    view = services.profile_page("star", viewer)
+    view = graph_selectors.profile_page("star", viewer)
     assert not view.is_following
     assert view.followers_in_common == []
 
 
 def test_an_unknown_login_has_no_profile_page(make_user):
-    assert services.profile_page("nobody", make_user()) is None
+    assert graph_selectors.profile_page("nobody", make_user()) is None

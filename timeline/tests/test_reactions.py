@@ -2,7 +2,14 @@ import pytest
 from django.test import override_settings
 
 from accounts.services import get_user, set_suspended
-from timeline import jobs, keys, reactions, services
+from socialsite import jobs
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.reactions import selectors as reaction_selectors
+from timeline.reactions import services as reactions
+from timeline.statuses import selectors as status_selectors
 from timeline.tests.pages import ids
 
 # Reposts
@@ -10,22 +17,22 @@ from timeline.tests.pages import ids
 
 def test_a_repost_reaches_the_reposters_followers_as_reposted_by_them(make_user):
     author, reposter, fan = make_user("author"), make_user("reposter"), make_user("fan")
-    services.follow_user(fan, reposter)
-    original = services.post_status(author, "worth sharing")
+    graph.follow_user(fan, reposter)
+    original = posting.post_status(author, "worth sharing")
     repost = reactions.repost(reposter, original)
-    (entry,) = services.get_status_messages(fan)
+    (entry,) = feeds.get_status_messages(fan)
     assert entry["id"] == repost and entry["login"] == "reposter"
     assert entry["repost_of"] == original
     assert entry["original"]["id"] == original and entry["original"]["login"] == "author"
-    assert services.get_status(original)["reposts"] == 1
+    assert status_selectors.get_status(original)["reposts"] == 1
 
 
 def test_a_repost_is_on_the_reposters_profile_and_published(make_user, events):
     author, reposter = make_user(), make_user()
-    original = services.post_status(author, "hi")
+    original = posting.post_status(author, "hi")
     events()
     repost = reactions.repost(reposter, original)
-    assert ids(services.get_status_messages(reposter, "profile")) == [repost]
+    assert ids(feeds.get_status_messages(reposter, "profile")) == [repost]
     (event,) = events()
     assert event["id"] == repost and event["repost_of"] == str(original)
     assert event["message"] == "hi"
@@ -33,62 +40,62 @@ def test_a_repost_is_on_the_reposters_profile_and_published(make_user, events):
 
 def test_a_repost_stays_off_the_global_timeline(make_user):
     author, reposter = make_user(), make_user()
-    original = services.post_status(author, "once")
+    original = posting.post_status(author, "once")
     reactions.repost(reposter, original)
-    assert ids(services.global_timeline_page().statuses) == [original]
+    assert ids(feeds.global_timeline_page().statuses) == [original]
 
 
 def test_a_status_among_your_40_newest_is_not_shown_again_by_a_repost(make_user):
     author, reposter, fan = make_user(), make_user(), make_user()
-    services.follow_user(fan, author)
-    services.follow_user(fan, reposter)
-    original = services.post_status(author, "seen it")
+    graph.follow_user(fan, author)
+    graph.follow_user(fan, reposter)
+    original = posting.post_status(author, "seen it")
     repost = reactions.repost(reposter, original)
-    assert repost not in ids(services.get_status_messages(fan))
-    assert services.get_status(original)["reposts"] == 1
+    assert repost not in ids(feeds.get_status_messages(fan))
+    assert status_selectors.get_status(original)["reposts"] == 1
 
 
 def test_a_status_further_down_than_40_is_shown_again_by_a_repost(make_user):
     author, reposter, fan = make_user(), make_user(), make_user()
-    services.follow_user(fan, author)
-    services.follow_user(fan, reposter)
-    original = services.post_status(author, "old news")
+    graph.follow_user(fan, author)
+    graph.follow_user(fan, reposter)
+    original = posting.post_status(author, "old news")
     for i in range(40):
-        services.post_status(author, f"filler {i}")
+        posting.post_status(author, f"filler {i}")
     repost = reactions.repost(reposter, original)
-    assert ids(services.get_status_messages(fan))[0] == repost
+    assert ids(feeds.get_status_messages(fan))[0] == repost
 
 
 def test_a_second_repost_of_a_status_recently_reposted_is_not_shown_again(make_user):
     author, first, second, fan = make_user(), make_user(), make_user(), make_user()
-    services.follow_user(fan, first)
-    services.follow_user(fan, second)
-    original = services.post_status(author, "viral")
+    graph.follow_user(fan, first)
+    graph.follow_user(fan, second)
+    original = posting.post_status(author, "viral")
     shown = reactions.repost(first, original)
     hidden = reactions.repost(second, original)
-    home = ids(services.get_status_messages(fan))
+    home = ids(feeds.get_status_messages(fan))
     assert shown in home and hidden not in home
-    assert services.get_status(original)["reposts"] == 2
+    assert status_selectors.get_status(original)["reposts"] == 2
 
 
 def test_reposting_twice_is_refused_and_changes_nothing(make_user, redis_conn):
     author, reposter = make_user(), make_user()
-    original = services.post_status(author, "once")
+    original = posting.post_status(author, "once")
     reactions.repost(reposter, original)
     with pytest.raises(ValueError, match="already reposted"):
         reactions.repost(reposter, original)
-    assert services.get_status(original)["reposts"] == 1
+    assert status_selectors.get_status(original)["reposts"] == 1
     assert get_user(reposter)["posts"] == 1
-    assert len(services.get_status_messages(reposter, "profile")) == 1
+    assert len(feeds.get_status_messages(reposter, "profile")) == 1
 
 
 def test_reposting_a_repost_reposts_its_original(make_user):
     author, first, second = make_user(), make_user(), make_user()
-    original = services.post_status(author, "source")
+    original = posting.post_status(author, "source")
     repost = reactions.repost(first, original)
     again = reactions.repost(second, repost)
-    assert services.get_status(again)["repost_of"] == original
-    assert services.get_status(original)["reposts"] == 2
+    assert status_selectors.get_status(again)["repost_of"] == original
+    assert status_selectors.get_status(original)["reposts"] == 2
     with pytest.raises(ValueError, match="already reposted"):
         reactions.repost(first, repost)
 
@@ -103,8 +110,8 @@ def test_reposting_an_unknown_status_is_refused(make_user, target):
 
 def test_reposting_a_deleted_status_is_refused_and_changes_nothing(make_user, redis_conn):
     author, reposter = make_user(), make_user()
-    original = services.post_status(author, "gone")
-    services.delete_status(author, original)
+    original = posting.post_status(author, "gone")
+    posting.delete_status(author, original)
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
         reactions.repost(reposter, original)
     assert get_user(reposter)["posts"] == 0
@@ -113,13 +120,13 @@ def test_reposting_a_deleted_status_is_refused_and_changes_nothing(make_user, re
 
 def test_undoing_a_repost_takes_it_out_of_every_home_and_uncounts_it(make_user, redis_conn):
     author, reposter, fan = make_user(), make_user(), make_user()
-    services.follow_user(fan, reposter)
-    original = services.post_status(author, "undo me")
+    graph.follow_user(fan, reposter)
+    original = posting.post_status(author, "undo me")
     repost = reactions.repost(reposter, original)
     reactions.undo_repost(reposter, original)
     jobs.work(burst=True)
-    assert services.get_status(repost) is None
-    assert services.get_status(original)["reposts"] == 0
+    assert status_selectors.get_status(repost) is None
+    assert status_selectors.get_status(original)["reposts"] == 0
     assert redis_conn.zcard(keys.reposts_key(original)) == 0
     assert redis_conn.zscore(keys.home_timeline_key(fan), repost) is None
     assert get_user(reposter)["posts"] == 0
@@ -128,17 +135,17 @@ def test_undoing_a_repost_takes_it_out_of_every_home_and_uncounts_it(make_user, 
 
 def test_undoing_a_repost_you_never_made_is_refused(make_user):
     author, other = make_user(), make_user()
-    original = services.post_status(author, "hi")
+    original = posting.post_status(author, "hi")
     with pytest.raises(ValueError, match="haven't reposted"):
         reactions.undo_repost(other, original)
 
 
 def test_deleting_a_repost_like_any_status_uncounts_it(make_user):
     author, reposter = make_user(), make_user()
-    original = services.post_status(author, "hi")
+    original = posting.post_status(author, "hi")
     repost = reactions.repost(reposter, original)
-    services.delete_status(reposter, repost)
-    assert services.get_status(original)["reposts"] == 0
+    posting.delete_status(reposter, repost)
+    assert status_selectors.get_status(original)["reposts"] == 0
 
 
 @override_settings(POSTS_PER_PASS=2)
@@ -147,14 +154,14 @@ def test_deleting_the_original_removes_its_reposts_everywhere(make_user, redis_c
     reposters = [make_user() for _ in range(5)]
     fans = [make_user() for _ in reposters]
     for reposter, fan in zip(reposters, fans, strict=True):
-        services.follow_user(fan, reposter)
-    original = services.post_status(author, "regrettable")
+        graph.follow_user(fan, reposter)
+    original = posting.post_status(author, "regrettable")
     reposts = [reactions.repost(reposter, original) for reposter in reposters]
     jobs.work(burst=True)
-    services.delete_status(author, original)
+    posting.delete_status(author, original)
     jobs.work(burst=True)
     for repost, reposter, fan in zip(reposts, reposters, fans, strict=True):
-        assert services.get_status(repost) is None
+        assert status_selectors.get_status(repost) is None
         assert redis_conn.zscore(keys.home_timeline_key(fan), repost) is None
         assert redis_conn.zcard(keys.profile_timeline_key(reposter)) == 0
         assert get_user(reposter)["posts"] == 0
@@ -163,11 +170,11 @@ def test_deleting_the_original_removes_its_reposts_everywhere(make_user, redis_c
 
 def test_a_page_leaves_out_reposts_whose_original_is_gone(make_user, redis_conn):
     author, reposter = make_user(), make_user()
-    original = services.post_status(author, "hi")
+    original = posting.post_status(author, "hi")
     reactions.repost(reposter, original)
     # Before the clean-up job has run, reads already hide the orphan.
     redis_conn.delete(keys.status_key(original))
-    assert services.get_status_messages(reposter, "profile") == []
+    assert feeds.get_status_messages(reposter, "profile") == []
 
 
 # Likes
@@ -175,33 +182,35 @@ def test_a_page_leaves_out_reposts_whose_original_is_gone(make_user, redis_conn)
 
 def test_liking_counts_and_lists_it_on_the_likers_likes_page(make_user, redis_conn):
     author, fan = make_user(), make_user()
-    first = services.post_status(author, "one")
-    second = services.post_status(author, "two")
+    first = posting.post_status(author, "one")
+    second = posting.post_status(author, "two")
     assert reactions.like(fan, first) == 1
     assert reactions.like(fan, second) == 1
-    assert ids(reactions.likes_page(fan).statuses) == [second, first]
-    assert services.get_status(first)["likes"] == redis_conn.zcard(keys.likers_key(first)) == 1
+    assert ids(reaction_selectors.likes_page(fan).statuses) == [second, first]
+    assert (
+        status_selectors.get_status(first)["likes"] == redis_conn.zcard(keys.likers_key(first)) == 1
+    )
 
 
 def test_liking_twice_is_refused_and_counts_once(make_user):
     author, fan = make_user(), make_user()
-    sid = services.post_status(author, "one")
+    sid = posting.post_status(author, "one")
     reactions.like(fan, sid)
     with pytest.raises(ValueError, match="already like"):
         reactions.like(fan, sid)
-    assert services.get_status(sid)["likes"] == 1
+    assert status_selectors.get_status(sid)["likes"] == 1
 
 
 def test_unliking_uncounts_and_unlists_it(make_user):
     author, fan, other = make_user(), make_user(), make_user()
-    sid = services.post_status(author, "one")
+    sid = posting.post_status(author, "one")
     reactions.like(fan, sid)
     reactions.like(other, sid)
     assert reactions.unlike(fan, sid) == 1
-    assert reactions.likes_page(fan).statuses == []
+    assert reaction_selectors.likes_page(fan).statuses == []
     with pytest.raises(ValueError, match="don't like"):
         reactions.unlike(fan, sid)
-    assert services.get_status(sid)["likes"] == 1
+    assert status_selectors.get_status(sid)["likes"] == 1
 
 
 @pytest.mark.parametrize("target", [424242, "x", None])
@@ -214,8 +223,8 @@ def test_liking_an_unknown_status_is_refused(make_user, redis_conn, target):
 
 def test_liking_a_deleted_status_is_refused_and_changes_nothing(make_user, redis_conn):
     author, fan = make_user(), make_user()
-    sid = services.post_status(author, "gone")
-    services.delete_status(author, sid)
+    sid = posting.post_status(author, "gone")
+    posting.delete_status(author, sid)
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
         reactions.like(fan, sid)
     assert redis_conn.exists(keys.likes_key(fan), keys.likers_key(sid)) == 0
@@ -223,16 +232,16 @@ def test_liking_a_deleted_status_is_refused_and_changes_nothing(make_user, redis
 
 def test_liking_a_repost_likes_its_original(make_user):
     author, reposter, fan = make_user(), make_user(), make_user()
-    original = services.post_status(author, "hi")
+    original = posting.post_status(author, "hi")
     repost = reactions.repost(reposter, original)
     reactions.like(fan, repost)
-    assert services.get_status(original)["likes"] == 1
-    assert ids(reactions.likes_page(fan).statuses) == [original]
+    assert status_selectors.get_status(original)["likes"] == 1
+    assert ids(reaction_selectors.likes_page(fan).statuses) == [original]
 
 
 def test_likes_and_unlikes_are_published(make_user, events):
     author, fan = make_user("author"), make_user("fan")
-    sid = services.post_status(author, "hi")
+    sid = posting.post_status(author, "hi")
     events()
     reactions.like(fan, sid)
     reactions.unlike(fan, sid)
@@ -250,10 +259,10 @@ def test_likes_and_unlikes_are_published(make_user, events):
 def test_deleting_a_liked_status_takes_it_off_every_likes_page(make_user, redis_conn):
     author = make_user()
     fans = [make_user() for _ in range(5)]
-    sid = services.post_status(author, "liked")
+    sid = posting.post_status(author, "liked")
     for fan in fans:
         reactions.like(fan, sid)
-    services.delete_status(author, sid)
+    posting.delete_status(author, sid)
     jobs.work(burst=True)
     for fan in fans:
         assert redis_conn.zscore(keys.likes_key(fan), sid) is None
@@ -262,13 +271,13 @@ def test_deleting_a_liked_status_takes_it_off_every_likes_page(make_user, redis_
 
 def test_marking_reactions_tells_what_the_viewer_liked_and_reposted(make_user):
     author, reposter, viewer = make_user(), make_user(), make_user()
-    liked = services.post_status(author, "liked")
-    reposted = services.post_status(author, "reposted")
-    services.follow_user(viewer, reposter)
+    liked = posting.post_status(author, "liked")
+    reposted = posting.post_status(author, "reposted")
+    graph.follow_user(viewer, reposter)
     reactions.like(viewer, liked)
     reactions.repost(viewer, reposted)
     key = keys.profile_timeline_key(author)
-    statuses = services.statuses_page(key, 1, 30, viewer=viewer).statuses
+    statuses = feeds.statuses_page(key, 1, 30, viewer=viewer).statuses
     marks = {s["id"]: (s["liked"], s["reposted"]) for s in statuses}
     assert marks == {liked: (True, False), reposted: (False, True)}
 
@@ -285,7 +294,7 @@ def test_reposting_or_liking_a_suspended_users_status_is_refused_and_changes_not
     make_user, redis_conn
 ):
     author, fan = make_user(), make_user()
-    sid = services.post_status(author, "soon hidden")
+    sid = posting.post_status(author, "soon hidden")
     set_suspended(author, True)
     watched = [keys.status_key(sid), keys.reposts_key(sid), keys.likers_key(sid)]
     watched += [keys.likes_key(fan), keys.profile_timeline_key(fan), keys.STATUS_ID_COUNTER]
@@ -293,7 +302,7 @@ def test_reposting_or_liking_a_suspended_users_status_is_refused_and_changes_not
     # Taking back what was never given reads as for a deleted status too: the answer
     # doesn't tell who is suspended.
     for react in (reactions.repost, reactions.like, reactions.undo_repost, reactions.unlike):
-        with pytest.raises(reactions.StatusGone, match="doesn't exist or was deleted"):
+        with pytest.raises(status_selectors.StatusGone, match="doesn't exist or was deleted"):
             react(fan, sid)
     assert _reaction_keys(redis_conn, *watched) == before
     assert get_user(fan)["posts"] == 0
@@ -302,24 +311,24 @@ def test_reposting_or_liking_a_suspended_users_status_is_refused_and_changes_not
 @pytest.mark.django_db
 def test_a_repost_of_a_suspended_users_status_cant_be_reposted_or_liked(make_user):
     author, reposter, fan = make_user(), make_user(), make_user()
-    original = services.post_status(author, "hi")
+    original = posting.post_status(author, "hi")
     repost = reactions.repost(reposter, original)
     set_suspended(author, True)
     for react in (reactions.repost, reactions.like):
-        with pytest.raises(reactions.StatusGone):
+        with pytest.raises(status_selectors.StatusGone):
             react(fan, repost)
-    assert services.get_status(original)["likes"] == 0
-    assert services.get_status(original)["reposts"] == 1
+    assert status_selectors.get_status(original)["likes"] == 0
+    assert status_selectors.get_status(original)["reposts"] == 1
 
 
 @pytest.mark.django_db
 def test_a_suspended_users_repost_cant_be_reposted_or_liked(make_user):
     author, reposter, fan = make_user(), make_user(), make_user()
-    original = services.post_status(author, "hi")
+    original = posting.post_status(author, "hi")
     repost = reactions.repost(reposter, original)
     set_suspended(reposter, True)
     for react in (reactions.repost, reactions.like):
-        with pytest.raises(reactions.StatusGone):
+        with pytest.raises(status_selectors.StatusGone):
             react(fan, repost)
     assert reactions.like(fan, original) == 1
 
@@ -327,11 +336,11 @@ def test_a_suspended_users_repost_cant_be_reposted_or_liked(make_user):
 @pytest.mark.django_db
 def test_likes_and_reposts_made_before_a_suspension_can_still_be_taken_back(make_user):
     author, fan = make_user(), make_user()
-    sid = services.post_status(author, "hi")
+    sid = posting.post_status(author, "hi")
     reactions.like(fan, sid)
     reactions.repost(fan, sid)
     set_suspended(author, True)
     assert reactions.unlike(fan, sid) == 0
     reactions.undo_repost(fan, sid)
-    assert services.get_status(sid)["reposts"] == 0
+    assert status_selectors.get_status(sid)["reposts"] == 0
     assert get_user(fan)["posts"] == 0

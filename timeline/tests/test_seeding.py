@@ -9,14 +9,17 @@ from django.test import override_settings
 
 from accounts.keys import hash_tag_id
 from accounts.services import get_user, uid_for_login
-from timeline import activity, display, keys, maintenance, seeding, services, text
+from timeline import display, keys, text
+from timeline.feeds import selectors as feeds
+from timeline.ops import activity, maintenance, seeding
+from timeline.posting import services as posting
 
 
 def network(redis_conn) -> dict:
     """The seeded network by login: whom each follows and what each posted."""
     users = {}
     for key in redis_conn.scan_iter(keys.PROFILE_TIMELINE_PATTERN):
-        for status in services.timeline_page(hash_tag_id(key), "profile", count=10_000).statuses:
+        for status in feeds.timeline_page(hash_tag_id(key), "profile", count=10_000).statuses:
             users.setdefault(status["login"], {"posted": []})["posted"].append(status["message"])
     return users
 
@@ -44,7 +47,7 @@ def test_a_seeded_network_is_consistent_as_if_users_had_followed_and_posted(redi
     for author in [uid, *followed]:
         expected |= {int(s) for s in redis_conn.zrange(keys.profile_timeline_key(author), 0, -1)}
     assert {int(s) for s in redis_conn.zrange(keys.home_timeline_key(uid), 0, -1)} == expected
-    newest = services.global_timeline_page(count=5).statuses
+    newest = feeds.global_timeline_page(count=5).statuses
     assert [s["posted"] for s in newest] == sorted((s["posted"] for s in newest), reverse=True)
 
 
@@ -53,10 +56,10 @@ def test_a_seeded_network_looks_real(redis_conn):
     followers = sorted(get_user(uid_for_login(login))["followers"] for login in result.logins)
     # Power law: the most followed account has many times the median's followers.
     assert followers[-1] > 8 * max(1, followers[len(followers) // 2])
-    messages = [s["message"] for s in services.global_timeline_page(count=1000).statuses]
+    messages = [s["message"] for s in feeds.global_timeline_page(count=1000).statuses]
     assert any(text.tags(m) for m in messages)
     assert any(text.mentions(m) for m in messages)
-    located = services.global_timeline_page(count=1000).statuses
+    located = feeds.global_timeline_page(count=1000).statuses
     assert any("location" in s for s in located)
     # The dashboard shows the last day's posts as if it had been listening.
     assert sum(count for _, count in activity.posts_per_hour()) > 0
@@ -64,7 +67,7 @@ def test_a_seeded_network_looks_real(redis_conn):
 
 def test_seeded_mentions_and_tags_are_indexed_as_a_post_indexes_them(redis_conn):
     seeding.seed_network(users=60, follows_per_user=8, posts_per_user=6, seed=3)
-    statuses = services.global_timeline_page(count=1000).statuses
+    statuses = feeds.global_timeline_page(count=1000).statuses
     mentioning = [s for s in statuses if text.mentions(s["message"])]
     tagged = [s for s in statuses if text.tags(s["message"])]
     assert mentioning and tagged
@@ -119,7 +122,7 @@ def test_seed_network_command_makes_demo_users_who_can_log_in(capsys):
 
 
 def test_seed_network_if_empty_leaves_a_used_network_alone(make_user, capsys):
-    services.post_status(make_user(), "first!")
+    posting.post_status(make_user(), "first!")
     call_command("seed_network", users=5, follows_per_user=2, if_empty=True)
     assert "nothing seeded" in capsys.readouterr().out
     assert maintenance.network_totals()["users"] == 1

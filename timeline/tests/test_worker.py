@@ -8,7 +8,11 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import override_settings
 
-from timeline import jobs, keys, services
+from socialsite import jobs
+from socialsite import keys as socialsite_keys
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.posting import services as posting
 
 
 def wait_for(condition, timeout=20.0):
@@ -36,7 +40,7 @@ def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
     for i, fan in enumerate(fans):
         pipe.zadd(keys.followers_key(author), {fan: i})
     pipe.execute()
-    sid = services.post_status(author, "durable")
+    sid = posting.post_status(author, "durable")
 
     def delivered() -> int:
         pipe = redis_conn.pipeline(transaction=False)
@@ -53,7 +57,9 @@ def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
         while True:
             assert worker.poll() is None, "the worker finished before it could be caught"
             redis_conn.execute_command("CLIENT", "PAUSE", 5000, "WRITE")
-            held = redis_conn.xpending(keys.JOB_STREAM, keys.JOB_GROUP)["pending"]
+            held = redis_conn.xpending(socialsite_keys.JOB_STREAM, socialsite_keys.JOB_GROUP)[
+                "pending"
+            ]
             if held:
                 worker.send_signal(signal.SIGKILL)
                 worker.wait()
@@ -67,13 +73,15 @@ def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
 
     before = delivered()
     assert before < len(fans), "the worker finished before it could be killed"
-    assert redis_conn.xpending(keys.JOB_STREAM, keys.JOB_GROUP)["pending"] == 1
+    assert (
+        redis_conn.xpending(socialsite_keys.JOB_STREAM, socialsite_keys.JOB_GROUP)["pending"] == 1
+    )
 
     call_command("worker", burst=True)
 
     assert delivered() == len(fans)
     for fan in fans[::97]:
-        assert [s["id"] for s in services.get_status_messages(fan)] == [sid]
+        assert [s["id"] for s in feeds.get_status_messages(fan)] == [sid]
     assert jobs.queue_stats()["in_progress"] == 0
 
 
