@@ -79,7 +79,7 @@ async def test_a_silent_http_stream_sends_keepalive_newlines(alice_key):
 
 
 async def test_a_client_too_slow_for_its_stream_is_dropped_while_another_gets_everything(
-    alice, alice_key
+    alice_uid, alice_key
 ):
     """The first line's send never completes until released, as if the client's
     connection were stuck; the stream's queue fills and the hub drops it."""
@@ -99,7 +99,7 @@ async def test_a_client_too_slow_for_its_stream_is_dropped_while_another_gets_ev
             await asyncio.sleep(0.01)
         other = await get_hub().join(lambda event: True)
         for n in range(5):
-            post_status(alice, f"status {n}")
+            post_status(alice_uid, f"status {n}")
             async with asyncio.timeout(5):
                 assert json.loads(await other.lines.get())["message"] == f"status {n}"
         released.set()

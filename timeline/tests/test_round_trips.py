@@ -35,10 +35,10 @@ def round_trips(monkeypatch):
 @pytest.fixture
 def busy_author(make_user, followers_of):
     """An author with followers, on a list, who mentions and tags."""
-    author = make_user("author")
+    author = make_user("author").uid
     make_user("friend")
     followers_of(author, 3)
-    owner = make_user()
+    owner = make_user().uid
     lists.add_member(owner, lists.create_list(owner, "l"), author)
     return author
 
@@ -50,7 +50,7 @@ def test_a_post_with_mentions_tags_and_lists_is_three_round_trips(busy_author, r
 def test_a_reply_adds_two_round_trips_finding_and_applying_the_reply_rule(
     busy_author, make_user, round_trips
 ):
-    parent = posting.post_status(make_user(), "question")
+    parent = posting.post_status(make_user().uid, "question")
 
     def reply():
         posting.post_status(busy_author, "answer", in_reply_to=parent)
@@ -64,14 +64,14 @@ def test_a_page_is_two_round_trips_and_one_more_when_it_shows_reposts(
     for i in range(5):
         posting.post_status(busy_author, f"status {i}")
     assert round_trips(lambda: feeds.timeline_page(busy_author, "profile")) == 2
-    reactions.repost(busy_author, posting.post_status(make_user(), "share"))
+    reactions.repost(busy_author, posting.post_status(make_user().uid, "share"))
     assert round_trips(lambda: feeds.timeline_page(busy_author, "profile")) == 3
 
 
 def test_a_page_marks_the_viewers_likes_and_reposts_in_those_round_trips(
     busy_author, make_user, round_trips
 ):
-    viewer = make_user("viewer")
+    viewer = make_user("viewer").uid
     liked = posting.post_status(busy_author, "liked")
     posting.post_status(busy_author, "not liked")
     reactions.like(viewer, liked)
@@ -85,7 +85,7 @@ def test_a_page_marks_the_viewers_likes_and_reposts_in_those_round_trips(
         ("not liked", False),
         ("liked", True),
     ]
-    original = posting.post_status(make_user(), "shared")
+    original = posting.post_status(make_user().uid, "shared")
     reactions.repost(busy_author, original)
     reactions.repost(viewer, original)
     assert round_trips(page) == 3
@@ -96,7 +96,7 @@ def test_a_page_marks_the_viewers_likes_and_reposts_in_those_round_trips(
 def test_the_home_page_reads_the_readers_profile_and_marks_in_two_round_trips(
     busy_author, make_user, round_trips
 ):
-    reader = make_user("reader")
+    reader = make_user("reader").uid
     graph.follow_user(reader, busy_author)
     reactions.like(reader, posting.post_status(busy_author, "liked"))
     posting.post_status(busy_author, "not liked")
@@ -115,7 +115,7 @@ def test_a_conversation_marks_the_chain_the_status_and_its_replies_in_two_round_
 ):
     from timeline.conversations import selectors as conversations
 
-    author, viewer = make_user(), make_user()
+    author, viewer = make_user().uid, make_user().uid
     root = posting.post_status(author, "root")
     middle = posting.post_status(author, "middle", in_reply_to=root)
     reply = posting.post_status(author, "reply", in_reply_to=middle)
@@ -140,7 +140,7 @@ def test_a_profile_page_is_three_round_trips_and_one_more_for_followers_in_commo
     busy_author, make_user, round_trips
 ):
     posting.post_status(busy_author, "hello")
-    viewer, friend = make_user("viewer"), make_user("friend2")
+    viewer, friend = make_user("viewer").uid, make_user("friend2").uid
     assert round_trips(lambda: graph_selectors.profile_page("author")) == 3
     assert round_trips(lambda: graph_selectors.profile_page("author", viewer)) == 3
     graph.follow_user(viewer, friend)

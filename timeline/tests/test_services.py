@@ -17,7 +17,7 @@ from timeline.tests.pages import ids
 
 
 def test_create_status_stores_fields_extra_data_and_counts_the_post(make_user):
-    uid = make_user("alice")
+    uid = make_user("alice").uid
     sid = statuses.create_status(uid, "hello", location="48.85,2.35")
     status = status_selectors.get_status(sid)
     assert status["message"] == "hello"
@@ -35,7 +35,7 @@ def test_create_status_for_an_unknown_user_is_none():
 
 @pytest.mark.parametrize("message", ["", "   ", "x" * 281, None])
 def test_bad_messages_are_refused_and_store_nothing(make_user, redis_conn, message):
-    uid = make_user()
+    uid = make_user().uid
     with pytest.raises(ValueError):
         posting.post_status(uid, message)
     assert get_user(uid)["posts"] == 0
@@ -43,11 +43,11 @@ def test_bad_messages_are_refused_and_store_nothing(make_user, redis_conn, messa
 
 
 def test_a_280_character_message_is_fine(make_user):
-    assert posting.post_status(make_user(), "x" * 280)
+    assert posting.post_status(make_user().uid, "x" * 280)
 
 
 def test_post_reaches_author_and_followers_home_and_the_global_timeline(make_user, followers_of):
-    author = make_user()
+    author = make_user().uid
     fans = followers_of(author, 3)
     sid = posting.post_status(author, "news")
     for uid in [author, *fans]:
@@ -56,7 +56,7 @@ def test_post_reaches_author_and_followers_home_and_the_global_timeline(make_use
 
 
 def test_post_publishes_the_status_event(make_user, redis_conn):
-    uid = make_user("pub")
+    uid = make_user("pub").uid
     pubsub = redis_conn.pubsub()
     pubsub.subscribe(STATUS_CHANNEL)
     pubsub.get_message(timeout=1)
@@ -67,7 +67,7 @@ def test_post_publishes_the_status_event(make_user, redis_conn):
 
 
 def test_timelines_are_newest_first_and_paginated(make_user):
-    uid = make_user()
+    uid = make_user().uid
     sids = [posting.post_status(uid, f"status {i}") for i in range(7)]
     page1 = feeds.timeline_page(uid, "home", page=1, count=3)
     page3 = feeds.timeline_page(uid, "home", page=3, count=3)
@@ -80,24 +80,24 @@ def test_timelines_are_newest_first_and_paginated(make_user):
 
 def test_a_page_number_below_one_is_refused(make_user):
     with pytest.raises(ValueError):
-        feeds.get_status_messages(make_user(), page=0)
+        feeds.get_status_messages(make_user().uid, page=0)
 
 
 def test_unknown_timeline_is_refused(make_user):
     with pytest.raises(ValueError):
-        feeds.get_status_messages(make_user(), timeline="elsewhere")
+        feeds.get_status_messages(make_user().uid, timeline="elsewhere")
 
 
 @override_settings(HOME_TIMELINE_SIZE=5)
 def test_home_timeline_is_trimmed_to_its_size(make_user, redis_conn):
-    uid = make_user()
+    uid = make_user().uid
     sids = [posting.post_status(uid, f"s{i}") for i in range(8)]
     assert redis_conn.zcard(keys.home_timeline_key(uid)) == 5
     assert ids(feeds.get_status_messages(uid)) == sids[::-1][:5]
 
 
 def test_follow_updates_both_counters_and_backfills_home(make_user):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user().uid, make_user().uid
     older = [posting.post_status(bob, f"b{i}") for i in range(3)]
     assert graph.follow_user(alice, bob) is True
     assert get_user(alice)["following"] == 1
@@ -107,7 +107,7 @@ def test_follow_updates_both_counters_and_backfills_home(make_user):
 
 
 def test_following_twice_is_none_and_counts_once(make_user):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user().uid, make_user().uid
     graph.follow_user(alice, bob)
     assert graph.follow_user(alice, bob) is None
     assert get_user(alice)["following"] == 1
@@ -116,14 +116,14 @@ def test_following_twice_is_none_and_counts_once(make_user):
 
 @override_settings(HOME_TIMELINE_SIZE=4)
 def test_follow_copies_only_the_newest_home_timeline_size_statuses(make_user):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user().uid, make_user().uid
     sids = [posting.post_status(bob, f"b{i}") for i in range(6)]
     graph.follow_user(alice, bob)
     assert ids(feeds.get_status_messages(alice)) == sids[::-1][:4]
 
 
 def test_following_yourself_or_nobody_is_refused_and_changes_nothing(make_user):
-    alice = make_user()
+    alice = make_user().uid
     with pytest.raises(ValueError):
         graph.follow_user(alice, alice)
     with pytest.raises(ValueError):
@@ -133,7 +133,7 @@ def test_following_yourself_or_nobody_is_refused_and_changes_nothing(make_user):
 
 
 def test_unfollow_removes_their_statuses_from_home_and_fixes_counters(make_user):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user().uid, make_user().uid
     mine = posting.post_status(alice, "mine")
     posting.post_status(bob, "theirs")
     graph.follow_user(alice, bob)
@@ -146,7 +146,7 @@ def test_unfollow_removes_their_statuses_from_home_and_fixes_counters(make_user)
 
 
 def test_follow_and_unfollow_publish_events(make_user, redis_conn):
-    alice, bob = make_user("ann"), make_user("ben")
+    alice, bob = make_user("ann").uid, make_user("ben").uid
     pubsub = redis_conn.pubsub()
     pubsub.subscribe(STATUS_CHANNEL)
     pubsub.get_message(timeout=1)
@@ -166,7 +166,7 @@ def test_follow_and_unfollow_publish_events(make_user, redis_conn):
 
 
 def test_delete_status_by_its_author(make_user, followers_of, redis_conn):
-    author = make_user()
+    author = make_user().uid
     fan = followers_of(author, 1)[0]
     sid = posting.post_status(author, "oops")
     pubsub = redis_conn.pubsub()
@@ -184,7 +184,7 @@ def test_delete_status_by_its_author(make_user, followers_of, redis_conn):
 
 
 def test_only_the_author_can_delete(make_user):
-    author, other = make_user(), make_user()
+    author, other = make_user().uid, make_user().uid
     sid = posting.post_status(author, "mine")
     assert posting.delete_status(other, sid) is False
     assert status_selectors.get_status(sid)["message"] == "mine"
@@ -192,7 +192,7 @@ def test_only_the_author_can_delete(make_user):
 
 
 def test_deleting_a_missing_status_is_none(make_user):
-    uid = make_user()
+    uid = make_user().uid
     sid = posting.post_status(uid, "x")
     posting.delete_status(uid, sid)
     assert posting.delete_status(uid, sid) is None
@@ -200,7 +200,7 @@ def test_deleting_a_missing_status_is_none(make_user):
 
 
 def test_followers_and_following_pages(make_user, followers_of):
-    star = make_user()
+    star = make_user().uid
     fans = followers_of(star, 3)
     people, more = graph_selectors.followers_page(star, count=2)
     assert [p["id"] for p in people] == fans[::-1][:2] and more
@@ -209,7 +209,7 @@ def test_followers_and_following_pages(make_user, followers_of):
 
 
 def test_followers_in_common_are_people_i_follow_who_follow_them(make_user):
-    me, star, friend, stranger = make_user(), make_user(), make_user(), make_user()
+    me, star, friend, stranger = make_user().uid, make_user().uid, make_user().uid, make_user().uid
     graph.follow_user(me, friend)
     graph.follow_user(friend, star)
     graph.follow_user(stranger, star)
@@ -220,7 +220,7 @@ def test_followers_in_common_are_people_i_follow_who_follow_them(make_user):
 def test_followers_past_the_first_pass_get_the_status_after_the_worker_runs(
     make_user, followers_of
 ):
-    author = make_user()
+    author = make_user().uid
     fans = followers_of(author, 8)
     sid = posting.post_status(author, "big news")
     got = [fan for fan in fans if ids(feeds.get_status_messages(fan)) == [sid]]
@@ -234,8 +234,8 @@ def test_followers_past_the_first_pass_get_the_status_after_the_worker_runs(
 
 @override_settings(POSTS_PER_PASS=2)
 def test_fan_out_reaches_followers_who_followed_at_the_same_instant(make_user, redis_conn):
-    author = make_user()
-    fans = [make_user() for _ in range(7)]
+    author = make_user().uid
+    fans = [make_user().uid for _ in range(7)]
     # Seven follows with one shared timestamp: the cursor must not skip ties.
     for fan in fans:
         redis_conn.zadd(keys.followers_key(author), {fan: 1000.0})
@@ -246,7 +246,7 @@ def test_fan_out_reaches_followers_who_followed_at_the_same_instant(make_user, r
 
 
 def test_deleted_statuses_are_never_returned(make_user, redis_conn):
-    uid = make_user()
+    uid = make_user().uid
     keep = posting.post_status(uid, "keep")
     gone = posting.post_status(uid, "gone")
     # Even if an id lingers in a timeline, its missing hash hides it.
@@ -258,7 +258,7 @@ def test_deleted_statuses_are_never_returned(make_user, redis_conn):
 def test_deleting_a_status_cleans_its_id_out_of_every_follower_home(
     make_user, followers_of, redis_conn
 ):
-    author = make_user()
+    author = make_user().uid
     fans = followers_of(author, 5)
     sid = posting.post_status(author, "soon gone")
     jobs.work(burst=True)

@@ -258,8 +258,8 @@ def test_your_own_profile_has_no_follow_button(alice):
     assert "/follow/" not in page_text(response)
 
 
-def test_a_profile_you_follow_offers_unfollow_and_followers_in_common(alice, bob, member):
-    carol = member("carol")
+def test_a_profile_you_follow_offers_unfollow_and_followers_in_common(alice, bob, make_user):
+    carol = make_user("carol")
     graph.follow_user(bob.uid, carol.uid)
     graph.follow_user(carol.uid, alice.uid)
     graph.follow_user(bob.uid, alice.uid)
@@ -331,8 +331,8 @@ def test_following_while_logged_out_goes_to_the_login_page(client, alice):
     assert get_user(alice.uid)["followers"] == 0
 
 
-def test_followers_and_following_pages_list_people(client, alice, bob, member):
-    carol = member("carol")
+def test_followers_and_following_pages_list_people(client, alice, bob, make_user):
+    carol = make_user("carol")
     graph.follow_user(bob.uid, alice.uid)
     graph.follow_user(carol.uid, alice.uid)
     followers = client.get("/u/alice/followers/")

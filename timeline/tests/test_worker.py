@@ -10,18 +10,10 @@ from django.test import override_settings
 
 from socialsite import jobs
 from socialsite import keys as socialsite_keys
+from socialsite.testing.waits import wait_for
 from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.posting import services as posting
-
-
-def wait_for(condition, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise AssertionError("condition not met in time")
 
 
 def start_worker(passes: int) -> subprocess.Popen:
@@ -34,8 +26,8 @@ def start_worker(passes: int) -> subprocess.Popen:
 
 @override_settings(POSTS_PER_PASS=20, FAN_OUT_JOB_SIZE=20, JOB_CLAIM_IDLE_MS=50)
 def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
-    author = make_user()
-    fans = [make_user() for _ in range(2000)]
+    author = make_user().uid
+    fans = [make_user().uid for _ in range(2000)]
     pipe = redis_conn.pipeline(transaction=False)
     for i, fan in enumerate(fans):
         pipe.zadd(keys.followers_key(author), {fan: i})

@@ -2,7 +2,6 @@ import pytest
 from django.core.management import call_command
 
 from accounts import services as account_services
-from accounts.keys import user_key
 from accounts.services import AccountSuspended, get_user, set_suspended, uid_for_login
 from timeline import keys
 from timeline.feeds import selectors as feeds
@@ -21,7 +20,7 @@ from timeline.tests.pages import ids
 
 @pytest.mark.django_db
 def test_a_suspended_users_statuses_are_hidden_from_every_timeline(make_user):
-    author, reader = make_user(), make_user()
+    author, reader = make_user().uid, make_user().uid
     graph.follow_user(reader, author)
     theirs = posting.post_status(author, "soon hidden")
     mine = posting.post_status(reader, "still shown")
@@ -36,7 +35,7 @@ def test_a_suspended_users_statuses_are_hidden_from_every_timeline(make_user):
 
 @pytest.mark.django_db
 def test_a_suspended_user_cannot_post_and_nothing_is_stored(make_user, redis_conn):
-    uid = make_user()
+    uid = make_user().uid
     set_suspended(uid, True)
     with pytest.raises(AccountSuspended, match="suspended"):
         posting.post_status(uid, "let me in")
@@ -51,7 +50,7 @@ def test_deleting_a_user_with_many_followers_works_through_batches(
     make_user, followers_of, monkeypatch, redis_conn
 ):
     monkeypatch.setattr(moderation, "PURGE_BATCH", 3)
-    author, followed = make_user("leaving"), make_user()
+    author, followed = make_user("leaving").uid, make_user().uid
     fans = followers_of(author, 8)
     for other in [followed, *fans[:4]]:
         graph.follow_user(author, other)
@@ -77,7 +76,7 @@ def test_deleting_an_unknown_user_is_refused():
 
 
 def test_latest_statuses_walks_back_by_id_skipping_deleted_ones(make_user):
-    uid = make_user()
+    uid = make_user().uid
     posted = [posting.post_status(uid, f"s{i}") for i in range(7)]
     posting.delete_status(uid, posted[5])
     posting.delete_status(uid, posted[4])
@@ -97,21 +96,18 @@ def test_latest_statuses_refuses_a_negative_cursor():
 # mentions and tags, with everyone else's counts right.
 
 
-def user_keys(uid: int) -> list[str]:
-    """Every key that holds a user's own data."""
-    home = keys.home_timeline_key(uid)
-    return [
-        user_key(uid),
-        keys.profile_timeline_key(uid),
-        home,
-        keys.shown_reposts_key(home),
-        keys.followers_key(uid),
-        keys.following_key(uid),
-        keys.mentions_timeline_key(uid),
-        keys.likes_key(uid),
-        keys.user_lists_key(uid),
-        keys.listed_in_key(uid),
-    ]
+@pytest.fixture
+def ids_apart_from_uids(redis_conn):
+    """Status and list ids start far above the uids, so no status or list key shares
+    a user's hash tag (keys_tagged)."""
+    redis_conn.set(keys.STATUS_ID_COUNTER, 1_000_000)
+    redis_conn.set(keys.LIST_ID_COUNTER, 2_000_000)
+
+
+def keys_tagged(redis_conn, tag: int) -> list[str]:
+    """Every key whose hash tag is `tag`: for a uid, every key of that user's own data
+    (so a key added to a user later needs no change here)."""
+    return sorted(redis_conn.scan_iter(match=f"*{{{tag}}}*", count=1000))
 
 
 def list_keys(list_id: int) -> list[str]:
@@ -129,10 +125,15 @@ def members(redis_conn, list_id: int) -> list[int]:
 
 
 @pytest.fixture
-def leaving_network(make_user):
+def leaving_network(make_user, ids_apart_from_uids):
     """`leaving` likes, reposts, replies, mentions, tags, owns a list and is on one;
     `ann`, `ben` and `cat` are the others."""
-    leaving, ann, ben, cat = make_user("leaving"), make_user("ann"), make_user("ben"), make_user()
+    leaving, ann, ben, cat = (
+        make_user("leaving").uid,
+        make_user("ann").uid,
+        make_user("ben").uid,
+        make_user().uid,
+    )
     graph.follow_user(ann, leaving)
     anns = posting.post_status(ann, "ann's, liked by two")
     bens = posting.post_status(ben, "ben's, liked by one")
@@ -170,11 +171,12 @@ def test_deleting_a_user_takes_back_their_likes_lists_and_memberships(leaving_ne
     on_anns_list = redis_conn.zrange(keys.list_timeline_key(n["anns_list"]), 0, -1)
     assert set(map(str, n["posted"])) <= set(on_anns_list)
     assert redis_conn.zrange(keys.mentions_timeline_key(ann), 0, -1) == [str(n["posted"][0])]
+    assert len(keys_tagged(redis_conn, leaving)) > 5
 
     account_services.close_account(leaving)
     call_command("worker", burst=True)
 
-    assert redis_conn.exists(*user_keys(leaving)) == 0
+    assert keys_tagged(redis_conn, leaving) == []
     # Likes: the counts and likers lose exactly their like.
     anns, bens = status_selectors.get_status(n["anns"]), status_selectors.get_status(n["bens"])
     assert (anns["likes"], bens["likes"]) == (1, 0)
@@ -203,11 +205,11 @@ def test_deleting_a_user_takes_back_their_likes_lists_and_memberships(leaving_ne
 
 @pytest.mark.django_db
 def test_a_deleted_users_data_goes_in_batches_when_there_is_a_lot(
-    make_user, monkeypatch, redis_conn
+    make_user, monkeypatch, redis_conn, ids_apart_from_uids
 ):
     monkeypatch.setattr(moderation, "PURGE_BATCH", 2)
-    leaving = make_user("leaving")
-    others = [make_user() for _ in range(5)]
+    leaving = make_user("leaving").uid
+    others = [make_user().uid for _ in range(5)]
     liked = [posting.post_status(other, "like me") for other in others]
     for status_id in liked:
         reactions.like(leaving, status_id)
@@ -222,7 +224,7 @@ def test_a_deleted_users_data_goes_in_batches_when_there_is_a_lot(
     account_services.close_account(leaving)
     call_command("worker", burst=True)
 
-    assert redis_conn.exists(*user_keys(leaving)) == 0
+    assert keys_tagged(redis_conn, leaving) == []
     assert [status_selectors.get_status(s)["likes"] for s in liked] == [0] * 5
     for list_id in owned:
         assert redis_conn.exists(*list_keys(list_id)) == 0
@@ -234,7 +236,7 @@ def test_a_deleted_users_data_goes_in_batches_when_there_is_a_lot(
 
 @pytest.mark.django_db
 def test_redoing_a_purge_step_cut_short_counts_nothing_twice(make_user, redis_conn):
-    leaving, owner, fan = make_user("leaving"), make_user(), make_user()
+    leaving, owner, fan = make_user("leaving").uid, make_user().uid, make_user().uid
     status_id = posting.post_status(owner, "liked")
     reactions.like(fan, status_id)
     reactions.like(leaving, status_id)
@@ -259,8 +261,10 @@ def test_redoing_a_purge_step_cut_short_counts_nothing_twice(make_user, redis_co
 
 
 @pytest.mark.django_db
-def test_a_list_membership_added_while_the_purge_runs_is_undone_too(make_user, redis_conn):
-    leaving, owner = make_user("leaving"), make_user()
+def test_a_list_membership_added_while_the_purge_runs_is_undone_too(
+    make_user, redis_conn, ids_apart_from_uids
+):
+    leaving, owner = make_user("leaving").uid, make_user().uid
     list_id = lists.create_list(owner, "late")
     # An add that checked the member before their purge suspended them, and wrote after
     # the memberships phase: the profile phase still finds it.
@@ -269,6 +273,6 @@ def test_a_list_membership_added_while_the_purge_runs_is_undone_too(make_user, r
     args = {"uid": leaving, "phase": "profile"}
     while follow_ups := moderation.purge_user_batch(args):
         ((_, args),) = follow_ups
-    assert redis_conn.exists(*user_keys(leaving)) == 0
+    assert keys_tagged(redis_conn, leaving) == []
     assert members(redis_conn, list_id) == []
     assert list_selectors.get_list(list_id)["members"] == 0

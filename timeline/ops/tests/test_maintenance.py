@@ -14,7 +14,7 @@ from timeline.posting import services as posting
 @pytest.fixture
 def small_network(make_user):
     """ann and bob follow each other and have posted; cy follows ann."""
-    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    ann, bob, cy = make_user("ann").uid, make_user("bob").uid, make_user("cy").uid
     for follower, followed in [(ann, bob), (bob, ann), (cy, ann)]:
         graph.follow_user(follower, followed)
     posts = [posting.post_status(uid, f"by {uid}") for uid in (ann, bob, ann)]

@@ -14,7 +14,7 @@ def home(uid):
 
 @override_settings(HOME_TIMELINE_SIZE=6)
 def test_after_an_unfollow_home_is_refilled_from_the_people_still_followed(make_user):
-    me, loud, quiet = make_user(), make_user(), make_user()
+    me, loud, quiet = make_user().uid, make_user().uid, make_user().uid
     graph.follow_user(me, quiet)
     graph.follow_user(me, loud)
     quiet_ones = [posting.post_status(quiet, f"q{i}") for i in range(6)]
@@ -30,8 +30,8 @@ def test_after_an_unfollow_home_is_refilled_from_the_people_still_followed(make_
 
 @override_settings(HOME_TIMELINE_SIZE=5, REFILL_FOLLOWEES_PER_PASS=2)
 def test_the_refill_merges_everyone_followed_newest_first_without_duplicates(make_user, redis_conn):
-    me, dropped = make_user(), make_user()
-    friends = [make_user() for _ in range(5)]
+    me, dropped = make_user().uid, make_user().uid
+    friends = [make_user().uid for _ in range(5)]
     for friend in friends:
         graph.follow_user(me, friend)
     graph.follow_user(me, dropped)
@@ -47,7 +47,7 @@ def test_the_refill_merges_everyone_followed_newest_first_without_duplicates(mak
 
 
 def test_a_refill_brings_back_only_people_still_followed(make_user):
-    me, first, second = make_user(), make_user(), make_user()
+    me, first, second = make_user().uid, make_user().uid, make_user().uid
     graph.follow_user(me, first)
     graph.follow_user(me, second)
     posting.post_status(first, "from first")
@@ -60,6 +60,6 @@ def test_a_refill_brings_back_only_people_still_followed(make_user):
 
 
 def test_unfollowing_someone_you_dont_follow_queues_nothing(make_user):
-    me, other = make_user(), make_user()
+    me, other = make_user().uid, make_user().uid
     graph.unfollow_user(me, other)
     assert jobs.queue_stats()["queued"] == 0

@@ -16,7 +16,7 @@ from timeline.tests.pages import ids
 
 
 def test_a_repost_reaches_the_reposters_followers_as_reposted_by_them(make_user):
-    author, reposter, fan = make_user("author"), make_user("reposter"), make_user("fan")
+    author, reposter, fan = make_user("author").uid, make_user("reposter").uid, make_user("fan").uid
     graph.follow_user(fan, reposter)
     original = posting.post_status(author, "worth sharing")
     repost = reactions.repost(reposter, original)
@@ -28,7 +28,7 @@ def test_a_repost_reaches_the_reposters_followers_as_reposted_by_them(make_user)
 
 
 def test_a_repost_is_on_the_reposters_profile_and_published(make_user, events):
-    author, reposter = make_user(), make_user()
+    author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "hi")
     events()
     repost = reactions.repost(reposter, original)
@@ -39,14 +39,14 @@ def test_a_repost_is_on_the_reposters_profile_and_published(make_user, events):
 
 
 def test_a_repost_stays_off_the_global_timeline(make_user):
-    author, reposter = make_user(), make_user()
+    author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "once")
     reactions.repost(reposter, original)
     assert ids(feeds.global_timeline_page().statuses) == [original]
 
 
 def test_a_status_among_your_40_newest_is_not_shown_again_by_a_repost(make_user):
-    author, reposter, fan = make_user(), make_user(), make_user()
+    author, reposter, fan = make_user().uid, make_user().uid, make_user().uid
     graph.follow_user(fan, author)
     graph.follow_user(fan, reposter)
     original = posting.post_status(author, "seen it")
@@ -56,7 +56,7 @@ def test_a_status_among_your_40_newest_is_not_shown_again_by_a_repost(make_user)
 
 
 def test_a_status_further_down_than_40_is_shown_again_by_a_repost(make_user):
-    author, reposter, fan = make_user(), make_user(), make_user()
+    author, reposter, fan = make_user().uid, make_user().uid, make_user().uid
     graph.follow_user(fan, author)
     graph.follow_user(fan, reposter)
     original = posting.post_status(author, "old news")
@@ -67,7 +67,7 @@ def test_a_status_further_down_than_40_is_shown_again_by_a_repost(make_user):
 
 
 def test_a_second_repost_of_a_status_recently_reposted_is_not_shown_again(make_user):
-    author, first, second, fan = make_user(), make_user(), make_user(), make_user()
+    author, first, second, fan = make_user().uid, make_user().uid, make_user().uid, make_user().uid
     graph.follow_user(fan, first)
     graph.follow_user(fan, second)
     original = posting.post_status(author, "viral")
@@ -79,7 +79,7 @@ def test_a_second_repost_of_a_status_recently_reposted_is_not_shown_again(make_u
 
 
 def test_reposting_twice_is_refused_and_changes_nothing(make_user, redis_conn):
-    author, reposter = make_user(), make_user()
+    author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "once")
     reactions.repost(reposter, original)
     with pytest.raises(ValueError, match="already reposted"):
@@ -90,7 +90,7 @@ def test_reposting_twice_is_refused_and_changes_nothing(make_user, redis_conn):
 
 
 def test_reposting_a_repost_reposts_its_original(make_user):
-    author, first, second = make_user(), make_user(), make_user()
+    author, first, second = make_user().uid, make_user().uid, make_user().uid
     original = posting.post_status(author, "source")
     repost = reactions.repost(first, original)
     again = reactions.repost(second, repost)
@@ -102,14 +102,14 @@ def test_reposting_a_repost_reposts_its_original(make_user):
 
 @pytest.mark.parametrize("target", [424242, "nope", None])
 def test_reposting_an_unknown_status_is_refused(make_user, target):
-    reposter = make_user()
+    reposter = make_user().uid
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
         reactions.repost(reposter, target)
     assert get_user(reposter)["posts"] == 0
 
 
 def test_reposting_a_deleted_status_is_refused_and_changes_nothing(make_user, redis_conn):
-    author, reposter = make_user(), make_user()
+    author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "gone")
     posting.delete_status(author, original)
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
@@ -119,7 +119,7 @@ def test_reposting_a_deleted_status_is_refused_and_changes_nothing(make_user, re
 
 
 def test_undoing_a_repost_takes_it_out_of_every_home_and_uncounts_it(make_user, redis_conn):
-    author, reposter, fan = make_user(), make_user(), make_user()
+    author, reposter, fan = make_user().uid, make_user().uid, make_user().uid
     graph.follow_user(fan, reposter)
     original = posting.post_status(author, "undo me")
     repost = reactions.repost(reposter, original)
@@ -134,14 +134,14 @@ def test_undoing_a_repost_takes_it_out_of_every_home_and_uncounts_it(make_user, 
 
 
 def test_undoing_a_repost_you_never_made_is_refused(make_user):
-    author, other = make_user(), make_user()
+    author, other = make_user().uid, make_user().uid
     original = posting.post_status(author, "hi")
     with pytest.raises(ValueError, match="haven't reposted"):
         reactions.undo_repost(other, original)
 
 
 def test_deleting_a_repost_like_any_status_uncounts_it(make_user):
-    author, reposter = make_user(), make_user()
+    author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "hi")
     repost = reactions.repost(reposter, original)
     posting.delete_status(reposter, repost)
@@ -150,9 +150,9 @@ def test_deleting_a_repost_like_any_status_uncounts_it(make_user):
 
 @override_settings(POSTS_PER_PASS=2)
 def test_deleting_the_original_removes_its_reposts_everywhere(make_user, redis_conn):
-    author = make_user()
-    reposters = [make_user() for _ in range(5)]
-    fans = [make_user() for _ in reposters]
+    author = make_user().uid
+    reposters = [make_user().uid for _ in range(5)]
+    fans = [make_user().uid for _ in reposters]
     for reposter, fan in zip(reposters, fans, strict=True):
         graph.follow_user(fan, reposter)
     original = posting.post_status(author, "regrettable")
@@ -169,7 +169,7 @@ def test_deleting_the_original_removes_its_reposts_everywhere(make_user, redis_c
 
 
 def test_a_page_leaves_out_reposts_whose_original_is_gone(make_user, redis_conn):
-    author, reposter = make_user(), make_user()
+    author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "hi")
     reactions.repost(reposter, original)
     # Before the clean-up job has run, reads already hide the orphan.
@@ -181,7 +181,7 @@ def test_a_page_leaves_out_reposts_whose_original_is_gone(make_user, redis_conn)
 
 
 def test_liking_counts_and_lists_it_on_the_likers_likes_page(make_user, redis_conn):
-    author, fan = make_user(), make_user()
+    author, fan = make_user().uid, make_user().uid
     first = posting.post_status(author, "one")
     second = posting.post_status(author, "two")
     assert reactions.like(fan, first) == 1
@@ -193,7 +193,7 @@ def test_liking_counts_and_lists_it_on_the_likers_likes_page(make_user, redis_co
 
 
 def test_liking_twice_is_refused_and_counts_once(make_user):
-    author, fan = make_user(), make_user()
+    author, fan = make_user().uid, make_user().uid
     sid = posting.post_status(author, "one")
     reactions.like(fan, sid)
     with pytest.raises(ValueError, match="already like"):
@@ -202,7 +202,7 @@ def test_liking_twice_is_refused_and_counts_once(make_user):
 
 
 def test_unliking_uncounts_and_unlists_it(make_user):
-    author, fan, other = make_user(), make_user(), make_user()
+    author, fan, other = make_user().uid, make_user().uid, make_user().uid
     sid = posting.post_status(author, "one")
     reactions.like(fan, sid)
     reactions.like(other, sid)
@@ -215,14 +215,14 @@ def test_unliking_uncounts_and_unlists_it(make_user):
 
 @pytest.mark.parametrize("target", [424242, "x", None])
 def test_liking_an_unknown_status_is_refused(make_user, redis_conn, target):
-    fan = make_user()
+    fan = make_user().uid
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
         reactions.like(fan, target)
     assert redis_conn.exists(keys.likes_key(fan)) == 0
 
 
 def test_liking_a_deleted_status_is_refused_and_changes_nothing(make_user, redis_conn):
-    author, fan = make_user(), make_user()
+    author, fan = make_user().uid, make_user().uid
     sid = posting.post_status(author, "gone")
     posting.delete_status(author, sid)
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
@@ -231,7 +231,7 @@ def test_liking_a_deleted_status_is_refused_and_changes_nothing(make_user, redis
 
 
 def test_liking_a_repost_likes_its_original(make_user):
-    author, reposter, fan = make_user(), make_user(), make_user()
+    author, reposter, fan = make_user().uid, make_user().uid, make_user().uid
     original = posting.post_status(author, "hi")
     repost = reactions.repost(reposter, original)
     reactions.like(fan, repost)
@@ -240,7 +240,7 @@ def test_liking_a_repost_likes_its_original(make_user):
 
 
 def test_likes_and_unlikes_are_published(make_user, events):
-    author, fan = make_user("author"), make_user("fan")
+    author, fan = make_user("author").uid, make_user("fan").uid
     sid = posting.post_status(author, "hi")
     events()
     reactions.like(fan, sid)
@@ -257,8 +257,8 @@ def test_likes_and_unlikes_are_published(make_user, events):
 
 @override_settings(POSTS_PER_PASS=2)
 def test_deleting_a_liked_status_takes_it_off_every_likes_page(make_user, redis_conn):
-    author = make_user()
-    fans = [make_user() for _ in range(5)]
+    author = make_user().uid
+    fans = [make_user().uid for _ in range(5)]
     sid = posting.post_status(author, "liked")
     for fan in fans:
         reactions.like(fan, sid)
@@ -270,7 +270,7 @@ def test_deleting_a_liked_status_takes_it_off_every_likes_page(make_user, redis_
 
 
 def test_marking_reactions_tells_what_the_viewer_liked_and_reposted(make_user):
-    author, reposter, viewer = make_user(), make_user(), make_user()
+    author, reposter, viewer = make_user().uid, make_user().uid, make_user().uid
     liked = posting.post_status(author, "liked")
     reposted = posting.post_status(author, "reposted")
     graph.follow_user(viewer, reposter)
@@ -293,7 +293,7 @@ def _reaction_keys(redis_conn, *names) -> dict:
 def test_reposting_or_liking_a_suspended_users_status_is_refused_and_changes_nothing(
     make_user, redis_conn
 ):
-    author, fan = make_user(), make_user()
+    author, fan = make_user().uid, make_user().uid
     sid = posting.post_status(author, "soon hidden")
     set_suspended(author, True)
     watched = [keys.status_key(sid), keys.reposts_key(sid), keys.likers_key(sid)]
@@ -310,7 +310,7 @@ def test_reposting_or_liking_a_suspended_users_status_is_refused_and_changes_not
 
 @pytest.mark.django_db
 def test_a_repost_of_a_suspended_users_status_cant_be_reposted_or_liked(make_user):
-    author, reposter, fan = make_user(), make_user(), make_user()
+    author, reposter, fan = make_user().uid, make_user().uid, make_user().uid
     original = posting.post_status(author, "hi")
     repost = reactions.repost(reposter, original)
     set_suspended(author, True)
@@ -323,7 +323,7 @@ def test_a_repost_of_a_suspended_users_status_cant_be_reposted_or_liked(make_use
 
 @pytest.mark.django_db
 def test_a_suspended_users_repost_cant_be_reposted_or_liked(make_user):
-    author, reposter, fan = make_user(), make_user(), make_user()
+    author, reposter, fan = make_user().uid, make_user().uid, make_user().uid
     original = posting.post_status(author, "hi")
     repost = reactions.repost(reposter, original)
     set_suspended(reposter, True)
@@ -335,7 +335,7 @@ def test_a_suspended_users_repost_cant_be_reposted_or_liked(make_user):
 
 @pytest.mark.django_db
 def test_likes_and_reposts_made_before_a_suspension_can_still_be_taken_back(make_user):
-    author, fan = make_user(), make_user()
+    author, fan = make_user().uid, make_user().uid
     sid = posting.post_status(author, "hi")
     reactions.like(fan, sid)
     reactions.repost(fan, sid)

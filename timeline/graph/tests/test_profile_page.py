@@ -4,7 +4,9 @@ from timeline.posting import services as posting
 
 
 def test_a_profile_page_has_the_user_their_statuses_and_the_viewers_relation(make_user):
-    me, star, friend, stranger = (make_user(n) for n in ("viewer", "star", "friend", "stranger"))
+    me, star, friend, stranger = (
+        make_user(n).uid for n in ("viewer", "star", "friend", "stranger")
+    )
     graph.follow_user(me, friend)
     graph.follow_user(me, stranger)
     graph.follow_user(friend, star)
@@ -24,8 +26,8 @@ def test_a_profile_page_has_the_user_their_statuses_and_the_viewers_relation(mak
 
 
 def test_a_profile_page_for_a_visitor_or_yourself_has_no_relation(make_user):
-    star = make_user("star")
-    fan = make_user("fan")
+    star = make_user("star").uid
+    fan = make_user("fan").uid
     graph.follow_user(fan, star)
     for viewer in (None, star):
         view = graph_selectors.profile_page("star", viewer)
@@ -35,7 +37,7 @@ def test_a_profile_page_for_a_visitor_or_yourself_has_no_relation(make_user):
 
 
 def test_a_profile_page_of_someone_you_do_not_follow(make_user):
-    viewer = make_user("viewer")
+    viewer = make_user("viewer").uid
     make_user("star")
     view = graph_selectors.profile_page("star", viewer)
     assert not view.is_following
@@ -43,4 +45,4 @@ def test_a_profile_page_of_someone_you_do_not_follow(make_user):
 
 
 def test_an_unknown_login_has_no_profile_page(make_user):
-    assert graph_selectors.profile_page("nobody", make_user()) is None
+    assert graph_selectors.profile_page("nobody", make_user().uid) is None

@@ -16,13 +16,13 @@ from timeline.tests.pages import ids
 
 
 def test_a_mention_reaches_the_mentioned_users_mentions_timeline(make_user):
-    alice, bob = make_user("alice"), make_user("bob")
+    alice, bob = make_user("alice").uid, make_user("bob").uid
     sid = posting.post_status(alice, "hello @Bob, meet @nobody")
     assert ids(conversation_selectors.mentions_page(bob).statuses) == [sid]
 
 
 def test_only_mentions_of_existing_users_are_recorded_on_the_status(make_user):
-    alice = make_user("alice")
+    alice = make_user("alice").uid
     make_user("Bob")
     sid = posting.post_status(alice, "hi @BOB and @nobody and @alice")
     status = status_selectors.get_status(sid)
@@ -31,12 +31,12 @@ def test_only_mentions_of_existing_users_are_recorded_on_the_status(make_user):
 
 
 def test_a_status_without_known_mentions_records_none(make_user):
-    sid = posting.post_status(make_user(), "hi @nobody")
+    sid = posting.post_status(make_user().uid, "hi @nobody")
     assert "mentions" not in status_selectors.get_status(sid)
 
 
 def test_mentions_timeline_is_newest_first_and_paginated(make_user):
-    alice, bob = make_user("alice"), make_user("bob")
+    alice, bob = make_user("alice").uid, make_user("bob").uid
     sids = [posting.post_status(alice, f"@bob #{i}") for i in range(5)]
     first = conversation_selectors.mentions_page(bob, page=1, count=2)
     assert ids(first.statuses) == sids[::-1][:2] and first.has_older
@@ -44,7 +44,7 @@ def test_mentions_timeline_is_newest_first_and_paginated(make_user):
 
 
 def test_the_published_status_carries_its_mentions(make_user, events):
-    alice = make_user("alice")
+    alice = make_user("alice").uid
     make_user("bob")
     posting.post_status(alice, "hey @bob")
     (event,) = events()
@@ -52,7 +52,7 @@ def test_the_published_status_carries_its_mentions(make_user, events):
 
 
 def test_deleting_a_status_takes_it_out_of_the_mentions_timeline(make_user, redis_conn):
-    alice, bob = make_user("alice"), make_user("bob")
+    alice, bob = make_user("alice").uid, make_user("bob").uid
     sid = posting.post_status(alice, "hey @bob")
     posting.delete_status(alice, sid)
     assert redis_conn.zcard(keys.mentions_timeline_key(bob)) == 0
@@ -62,7 +62,7 @@ def test_deleting_a_status_takes_it_out_of_the_mentions_timeline(make_user, redi
 
 
 def test_tags_are_case_insensitive(make_user):
-    uid = make_user()
+    uid = make_user().uid
     first = posting.post_status(uid, "learning #Redis")
     second = posting.post_status(uid, "more #REDIS and #python")
     assert ids(conversation_selectors.tag_page("redis").statuses) == [second, first]
@@ -77,7 +77,7 @@ def test_a_bad_tag_is_refused(tag):
 
 
 def test_deleting_a_status_takes_it_out_of_its_tag_timelines(make_user, redis_conn):
-    uid = make_user()
+    uid = make_user().uid
     sid = posting.post_status(uid, "#gone soon")
     posting.delete_status(uid, sid)
     assert redis_conn.exists(keys.tag_timeline_key("gone")) == 0
@@ -87,7 +87,7 @@ def test_deleting_a_status_takes_it_out_of_its_tag_timelines(make_user, redis_co
 
 
 def test_a_reply_records_what_it_answers_and_counts_on_the_parent(make_user):
-    alice, bob = make_user("alice"), make_user("bob")
+    alice, bob = make_user("alice").uid, make_user("bob").uid
     parent = posting.post_status(alice, "question?")
     reply = posting.post_status(bob, "answer", in_reply_to=parent)
     status = status_selectors.get_status(reply)
@@ -97,7 +97,7 @@ def test_a_reply_records_what_it_answers_and_counts_on_the_parent(make_user):
 
 
 def test_a_reply_count_equals_the_reply_set(make_user, redis_conn):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user().uid, make_user().uid
     parent = posting.post_status(alice, "q")
     replies = [posting.post_status(bob, f"a{i}", in_reply_to=parent) for i in range(3)]
     posting.delete_status(bob, replies[1])
@@ -107,14 +107,14 @@ def test_a_reply_count_equals_the_reply_set(make_user, redis_conn):
 
 @pytest.mark.parametrize("parent", [424242, "x", "", -1])
 def test_replying_to_an_unknown_status_is_refused_and_stores_nothing(make_user, parent):
-    uid = make_user()
+    uid = make_user().uid
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
         posting.post_status(uid, "hello?", in_reply_to=parent)
     assert feeds.get_status_messages(uid, "profile") == []
 
 
 def test_replying_to_a_deleted_status_is_refused_and_stores_nothing(make_user):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user().uid, make_user().uid
     parent = posting.post_status(alice, "soon gone")
     posting.delete_status(alice, parent)
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
@@ -124,15 +124,15 @@ def test_replying_to_a_deleted_status_is_refused_and_stores_nothing(make_user):
 
 @pytest.mark.parametrize("field", ["in_reply_to_uid", "replies", "repost_of", "mentions"])
 def test_reserved_fields_cant_be_set_as_extra_data(make_user, field):
-    uid = make_user()
+    uid = make_user().uid
     with pytest.raises(ValueError, match=field):
         posting.post_status(uid, "sneaky", **{field: "1"})
     assert feeds.get_status_messages(uid, "profile") == []
 
 
 def test_a_reply_reaches_followers_of_its_author_who_follow_the_answered_user(make_user):
-    author, answered = make_user("author"), make_user("answered")
-    both, author_only = make_user("both"), make_user("author_only")
+    author, answered = make_user("author").uid, make_user("answered").uid
+    both, author_only = make_user("both").uid, make_user("author_only").uid
     for follower in (both, author_only):
         graph.follow_user(follower, author)
     graph.follow_user(both, answered)
@@ -146,14 +146,14 @@ def test_a_reply_reaches_followers_of_its_author_who_follow_the_answered_user(ma
 
 
 def test_the_answered_user_doesnt_get_a_reply_from_someone_they_dont_follow(make_user):
-    author, answered = make_user(), make_user()
+    author, answered = make_user().uid, make_user().uid
     parent = posting.post_status(answered, "hi")
     reply = posting.post_status(author, "hello", in_reply_to=parent)
     assert reply not in ids(feeds.get_status_messages(answered))
 
 
 def test_a_reply_to_yourself_reaches_all_your_followers(make_user, followers_of):
-    author = make_user()
+    author = make_user().uid
     fans = followers_of(author, 3)
     first = posting.post_status(author, "a thread 1/2")
     second = posting.post_status(author, "2/2", in_reply_to=first)
@@ -163,7 +163,7 @@ def test_a_reply_to_yourself_reaches_all_your_followers(make_user, followers_of)
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
 def test_the_reply_rule_holds_for_followers_reached_by_the_worker(make_user, followers_of):
-    author, answered = make_user(), make_user()
+    author, answered = make_user().uid, make_user().uid
     fans = followers_of(author, 6)
     for fan in fans[::2]:
         graph.follow_user(fan, answered)
@@ -175,7 +175,7 @@ def test_the_reply_rule_holds_for_followers_reached_by_the_worker(make_user, fol
 
 
 def test_replying_to_a_repost_answers_its_original(make_user):
-    alice, bob, carol = make_user(), make_user(), make_user()
+    alice, bob, carol = make_user().uid, make_user().uid, make_user().uid
     original = posting.post_status(alice, "original")
     repost = reactions.repost(bob, original)
     reply = posting.post_status(carol, "re", in_reply_to=repost)
@@ -184,7 +184,7 @@ def test_replying_to_a_repost_answers_its_original(make_user):
 
 
 def test_the_conversation_shows_the_chain_above_and_the_replies_below(make_user):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user().uid, make_user().uid
     root = posting.post_status(alice, "root")
     middle = posting.post_status(bob, "middle", in_reply_to=root)
     leaf = posting.post_status(alice, "leaf", in_reply_to=middle)
@@ -197,7 +197,7 @@ def test_the_conversation_shows_the_chain_above_and_the_replies_below(make_user)
 
 
 def test_a_deleted_status_in_the_chain_is_a_gap(make_user):
-    alice = make_user()
+    alice = make_user().uid
     root = posting.post_status(alice, "root")
     middle = posting.post_status(alice, "middle", in_reply_to=root)
     leaf = posting.post_status(alice, "leaf", in_reply_to=middle)
@@ -211,7 +211,7 @@ def test_there_is_no_conversation_for_an_unknown_status():
 
 
 def test_a_reply_event_says_what_it_answers(make_user, events):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user().uid, make_user().uid
     parent = posting.post_status(alice, "q")
     events()
     reply = posting.post_status(bob, "a", in_reply_to=parent)
@@ -224,7 +224,7 @@ def test_a_reply_event_says_what_it_answers(make_user, events):
 
 @pytest.mark.django_db
 def test_there_is_no_conversation_for_a_suspended_users_status_or_a_repost_of_it(make_user):
-    author, reposter = make_user(), make_user()
+    author, reposter = make_user().uid, make_user().uid
     theirs = posting.post_status(author, "soon hidden")
     repost = reactions.repost(reposter, theirs)
     set_suspended(author, True)
@@ -236,7 +236,7 @@ def test_there_is_no_conversation_for_a_suspended_users_status_or_a_repost_of_it
 
 @pytest.mark.django_db
 def test_a_suspended_users_repost_has_no_conversation(make_user):
-    author, reposter = make_user(), make_user()
+    author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "fine")
     repost = reactions.repost(reposter, original)
     set_suspended(reposter, True)
@@ -248,7 +248,7 @@ def test_a_suspended_users_repost_has_no_conversation(make_user):
 def test_a_suspended_users_status_in_the_chain_is_a_gap_and_their_replies_are_left_out(
     make_user,
 ):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user().uid, make_user().uid
     root = posting.post_status(bob, "root")
     middle = posting.post_status(alice, "middle", in_reply_to=root)
     leaf = posting.post_status(bob, "leaf", in_reply_to=middle)
@@ -265,9 +265,9 @@ def test_a_suspended_users_status_in_the_chain_is_a_gap_and_their_replies_are_le
 
 @pytest.mark.django_db
 def test_replying_to_a_suspended_users_status_is_refused_and_stores_nothing(make_user):
-    author, replier = make_user(), make_user()
+    author, replier = make_user().uid, make_user().uid
     parent = posting.post_status(author, "q")
-    repost = reactions.repost(make_user(), parent)
+    repost = reactions.repost(make_user().uid, parent)
     set_suspended(author, True)
     for target in (parent, repost):
         with pytest.raises(status_selectors.StatusGone, match="doesn't exist or was deleted"):

@@ -2,10 +2,9 @@ import threading
 import time
 
 from socialsite import events
+from socialsite.testing.waits import wait_for
 from timeline.ops import activity
 from timeline.posting import services as posting
-
-from .test_worker import wait_for
 
 HOUR = 3600
 # The middle of the current hour: buckets are predictable, and expire by the real clock.
@@ -76,7 +75,7 @@ def test_the_listener_counts_what_the_services_publish(make_user):
     listener = threading.Thread(target=activity.listen, args=(stop.is_set,))
     listener.start()
     try:
-        uid = make_user("poster")
+        uid = make_user("poster").uid
 
         # The subscription starts asynchronously: post until one is counted.
         def counted() -> bool:

@@ -17,7 +17,7 @@ def timeline(list_id):
 
 
 def test_creating_a_list_lists_it_for_its_owner(make_user):
-    owner = make_user()
+    owner = make_user().uid
     first = lists.create_list(owner, "  Friends ")
     second = lists.create_list(owner, "Redis people")
     assert [(x["id"], x["name"], x["members"]) for x in list_selectors.lists_of(owner)] == [
@@ -29,25 +29,25 @@ def test_creating_a_list_lists_it_for_its_owner(make_user):
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 26, None])
 def test_a_bad_list_name_is_refused_and_creates_nothing(make_user, name):
-    owner = make_user()
+    owner = make_user().uid
     with pytest.raises(ValueError, match="1 to 25 characters"):
         lists.create_list(owner, name)
     assert list_selectors.lists_of(owner) == []
 
 
 def test_a_25_character_name_is_fine(make_user):
-    assert lists.create_list(make_user(), "x" * 25)
+    assert lists.create_list(make_user().uid, "x" * 25)
 
 
 def test_renaming_a_list(make_user):
-    owner = make_user()
+    owner = make_user().uid
     list_id = lists.create_list(owner, "old")
     lists.rename_list(owner, list_id, "new")
     assert list_selectors.get_list(list_id)["name"] == "new"
 
 
 def test_renaming_with_a_bad_name_or_someone_elses_list_is_refused(make_user):
-    owner, other = make_user(), make_user()
+    owner, other = make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "mine")
     with pytest.raises(ValueError, match="1 to 25"):
         lists.rename_list(owner, list_id, "x" * 26)
@@ -59,7 +59,7 @@ def test_renaming_with_a_bad_name_or_someone_elses_list_is_refused(make_user):
 
 
 def test_deleting_a_list_forgets_it_everywhere(make_user, redis_conn):
-    owner, member = make_user(), make_user()
+    owner, member = make_user().uid, make_user().uid
     posting.post_status(member, "hi")
     list_id = lists.create_list(owner, "doomed")
     lists.add_member(owner, list_id, member)
@@ -73,7 +73,7 @@ def test_deleting_a_list_forgets_it_everywhere(make_user, redis_conn):
 
 
 def test_deleting_someone_elses_list_or_none_is_refused(make_user):
-    owner, other = make_user(), make_user()
+    owner, other = make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "mine")
     with pytest.raises(PermissionError, match="isn't yours"):
         lists.delete_list(other, list_id)
@@ -83,7 +83,7 @@ def test_deleting_someone_elses_list_or_none_is_refused(make_user):
 
 
 def test_adding_a_member_backfills_the_timeline_without_following(make_user):
-    owner, member = make_user(), make_user()
+    owner, member = make_user().uid, make_user().uid
     older = [posting.post_status(member, f"s{i}") for i in range(3)]
     list_id = lists.create_list(owner, "watch")
     lists.add_member(owner, list_id, member)
@@ -95,7 +95,7 @@ def test_adding_a_member_backfills_the_timeline_without_following(make_user):
 
 
 def test_new_posts_of_members_reach_the_list_timeline(make_user):
-    owner, alice, bob, outsider = make_user(), make_user(), make_user(), make_user()
+    owner, alice, bob, outsider = make_user().uid, make_user().uid, make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "two")
     lists.add_member(owner, list_id, alice)
     lists.add_member(owner, list_id, bob)
@@ -106,7 +106,7 @@ def test_new_posts_of_members_reach_the_list_timeline(make_user):
 
 
 def test_reposts_by_members_reach_the_list_timeline(make_user):
-    owner, member, author = make_user(), make_user(), make_user()
+    owner, member, author = make_user().uid, make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "l")
     lists.add_member(owner, list_id, member)
     original = posting.post_status(author, "share me")
@@ -116,8 +116,8 @@ def test_reposts_by_members_reach_the_list_timeline(make_user):
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
 def test_fan_out_past_the_first_pass_reaches_every_list(make_user):
-    author = make_user()
-    owners = [make_user() for _ in range(5)]
+    author = make_user().uid
+    owners = [make_user().uid for _ in range(5)]
     list_ids = [lists.create_list(owner, "mine") for owner in owners]
     for owner, list_id in zip(owners, list_ids, strict=True):
         lists.add_member(owner, list_id, author)
@@ -130,8 +130,8 @@ def test_fan_out_past_the_first_pass_reaches_every_list(make_user):
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
 def test_deleting_a_status_cleans_its_id_out_of_every_list_timeline(make_user, redis_conn):
-    author = make_user()
-    owners = [make_user() for _ in range(5)]
+    author = make_user().uid
+    owners = [make_user().uid for _ in range(5)]
     list_ids = [lists.create_list(owner, "mine") for owner in owners]
     for owner, list_id in zip(owners, list_ids, strict=True):
         lists.add_member(owner, list_id, author)
@@ -144,7 +144,7 @@ def test_deleting_a_status_cleans_its_id_out_of_every_list_timeline(make_user, r
 
 
 def test_removing_a_member_empties_the_timeline_of_their_statuses(make_user, redis_conn):
-    owner, alice, bob = make_user(), make_user(), make_user()
+    owner, alice, bob = make_user().uid, make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "l")
     lists.add_member(owner, list_id, alice)
     lists.add_member(owner, list_id, bob)
@@ -159,7 +159,7 @@ def test_removing_a_member_empties_the_timeline_of_their_statuses(make_user, red
 
 
 def test_adding_an_unknown_user_is_refused_and_changes_nothing(make_user, redis_conn):
-    owner = make_user()
+    owner = make_user().uid
     list_id = lists.create_list(owner, "l")
     for nobody in (424242, "x"):
         with pytest.raises(ValueError, match="No such user"):
@@ -170,7 +170,7 @@ def test_adding_an_unknown_user_is_refused_and_changes_nothing(make_user, redis_
 
 @pytest.mark.django_db
 def test_adding_a_suspended_user_is_refused_but_removing_one_is_not(make_user, redis_conn):
-    owner, member, later = make_user(), make_user(), make_user()
+    owner, member, later = make_user().uid, make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "l")
     lists.add_member(owner, list_id, later)
     set_suspended(member, True)
@@ -183,7 +183,7 @@ def test_adding_a_suspended_user_is_refused_but_removing_one_is_not(make_user, r
 
 
 def test_adding_to_someone_elses_list_is_refused_and_changes_nothing(make_user, redis_conn):
-    owner, intruder, member = make_user(), make_user(), make_user()
+    owner, intruder, member = make_user().uid, make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "l")
     with pytest.raises(PermissionError, match="isn't yours"):
         lists.add_member(intruder, list_id, member)
@@ -193,7 +193,7 @@ def test_adding_to_someone_elses_list_is_refused_and_changes_nothing(make_user, 
 
 
 def test_removing_from_someone_elses_list_is_refused_and_changes_nothing(make_user):
-    owner, intruder, member = make_user(), make_user(), make_user()
+    owner, intruder, member = make_user().uid, make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "l")
     lists.add_member(owner, list_id, member)
     with pytest.raises(PermissionError, match="isn't yours"):
@@ -202,7 +202,7 @@ def test_removing_from_someone_elses_list_is_refused_and_changes_nothing(make_us
 
 
 def test_adding_twice_or_removing_a_non_member_is_refused(make_user):
-    owner, member = make_user(), make_user("member")
+    owner, member = make_user().uid, make_user("member").uid
     list_id = lists.create_list(owner, "l")
     lists.add_member(owner, list_id, member)
     with pytest.raises(ValueError, match="member is already on this list"):
@@ -214,7 +214,7 @@ def test_adding_twice_or_removing_a_non_member_is_refused(make_user):
 
 
 def test_membership_changes_are_published(make_user, events):
-    owner, member = make_user("owner"), make_user("member")
+    owner, member = make_user("owner").uid, make_user("member").uid
     list_id = lists.create_list(owner, "pals")
     events()
     lists.add_member(owner, list_id, member)

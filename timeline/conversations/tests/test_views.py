@@ -78,8 +78,10 @@ def test_a_suspended_users_status_page_is_not_found_for_visitors_and_users(clien
         assert not shows(response, "soon hidden")
 
 
-def test_a_suspended_users_statuses_in_a_conversation_read_as_deleted(client, member, alice, bob):
-    carol = member("carol")
+def test_a_suspended_users_statuses_in_a_conversation_read_as_deleted(
+    client, make_user, alice, bob
+):
+    carol = make_user("carol")
     root = posting.post_status(alice.uid, "alice asks")
     middle = posting.post_status(bob.uid, "bob answers", in_reply_to=root)
     alices_reply = posting.post_status(alice.uid, "alice again", in_reply_to=middle)
@@ -112,8 +114,8 @@ def test_reacting_to_a_suspended_users_status_is_not_found_and_changes_nothing(
 # Reposts
 
 
-def test_a_follower_sees_reposted_by_on_home(member, alice, bob):
-    carol = member("carol")
+def test_a_follower_sees_reposted_by_on_home(make_user, alice, bob):
+    carol = make_user("carol")
     graph.follow_user(carol.uid, bob.uid)
     original = posting.post_status(alice.uid, "worth sharing")
     response = bob.client.post(f"/statuses/{original}/repost/", follow=True)

@@ -122,7 +122,7 @@ def test_seed_network_command_makes_demo_users_who_can_log_in(capsys):
 
 
 def test_seed_network_if_empty_leaves_a_used_network_alone(make_user, capsys):
-    posting.post_status(make_user(), "first!")
+    posting.post_status(make_user().uid, "first!")
     call_command("seed_network", users=5, follows_per_user=2, if_empty=True)
     assert "nothing seeded" in capsys.readouterr().out
     assert maintenance.network_totals()["users"] == 1
