@@ -23,6 +23,12 @@ logger = logging.getLogger(__name__)
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 MAX_BODY_BYTES = 1 << 20
 LINE_END = b"\r\n"
+# Every JSON answer says so for sure: a browser must never sniff a stream's text (posts
+# written by anyone) into HTML or script.
+JSON_HEADERS = [
+    (b"Content-Type", b"application/json; charset=utf-8"),
+    (b"X-Content-Type-Options", b"nosniff"),
+]
 
 
 def request_params(query_string: bytes, body: bytes = b"") -> dict[str, str]:
@@ -91,7 +97,7 @@ class StreamHttpConsumer(AsyncHttpConsumer):
         try:
             await self.send_headers(
                 headers=[
-                    (b"Content-Type", b"application/json; charset=utf-8"),
+                    *JSON_HEADERS,
                     (b"Cache-Control", b"no-cache"),
                     # Asks proxies such as nginx not to buffer the stream either.
                     (b"X-Accel-Buffering", b"no"),
@@ -128,10 +134,7 @@ class StreamHttpConsumer(AsyncHttpConsumer):
 
     async def send_error(self, refused: StreamRefused) -> None:
         body = json.dumps({"error": refused.message}).encode()
-        headers = [
-            (b"Content-Type", b"application/json; charset=utf-8"),
-            (b"Content-Length", str(len(body)).encode()),
-        ]
+        headers = [*JSON_HEADERS, (b"Content-Length", str(len(body)).encode())]
         if refused.status == 405:
             headers.append((b"Allow", STREAM_METHODS[stream_name(self.scope)].encode()))
         await self.send_response(refused.status, body, headers=headers)

@@ -24,6 +24,7 @@ def test_a_sample_stream_sends_its_headers_at_once_then_one_chunk_per_status(
     assert response.status == 200
     assert response.headers["transfer-encoding"] == "chunked"
     assert response.headers["content-type"].startswith("application/json")
+    assert response.headers["x-content-type-options"] == "nosniff"
     assert "content-encoding" not in response.headers
     first = post_status(alice_uid, "first", location="48.85,2.35")
     second = post_status(alice_uid, "second")
@@ -115,6 +116,7 @@ def test_a_bad_request_gets_a_json_error_and_opens_no_stream(
     response = http_stream(method, path, params, form=form)
     assert response.status == status
     assert error in response.json()["error"]
+    assert response.headers["x-content-type-options"] == "nosniff"
     if status == 405:
         assert response.headers["allow"] in {"GET", "POST"}
     assert subscribers(redis_conn) == 0
