@@ -136,6 +136,10 @@ DATABASES = {
         }
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite makes its file but not the folder: on a fresh clone `manage.py migrate` or
+    # createsuperuser (with REDIS_URL set, so no embedded Redis made var/) would fail.
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 
 # With no REDIS_URL, `make run` starts the embedded server on this socket, so
 # manage.py commands run beside it find the same data.

@@ -165,3 +165,15 @@ def test_logged_in_users_are_sent_home_from_signup_and_login(make_user):
     alice = make_user("alice")
     assert alice.client.get("/accounts/signup/").url == "/"
     assert alice.client.get("/accounts/login/").url == "/"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "password"), [("x" * 50_001, "secret"), ("alice", "p" * 50_001)]
+)
+def test_a_huge_login_or_password_is_a_form_error_not_a_crash(client, username, password):
+    sign_up("alice", "a long enough password", "Alice")
+    response = client.post("/accounts/login/", {"username": username, "password": password})
+    assert response.status_code == 400
+    assert shows(response, "Ensure this value has at most")
+    assert SESSION_UID not in client.session
