@@ -1,12 +1,17 @@
 """Fixtures shared by every app's tests: a clean real Redis for each test, and a
 real daphne server for tests that need HTTP or WebSockets end to end."""
 
+import functools
+import itertools
+import json
 import os
 
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from accounts.services import create_user
+from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.servers import throwaway_daphne
 
@@ -39,23 +44,80 @@ def daphne_server(django_db_setup, django_db_blocker):
 
 
 class Member:
-    """A signed-up user: `login`, `uid` and a test `client` logged in as them."""
+    """A user made for a test: `uid` and `login` (their Redis profile, made at once), and
+    `user` and `client`, their Django user and a test client logged in as them, made on
+    first use (hashing no password: that costs more than the rest of a test)."""
 
     def __init__(self, login: str) -> None:
+        self.login = login
+        self.uid = create_user(login, login.title())
+        assert self.uid is not None, f"the login {login!r} is taken"
+        self._client = None
+
+    @functools.cached_property
+    def user(self):
         from django.contrib.auth.models import User
+
+        return User.objects.create_user(username=self.login, first_name=self.login.title())
+
+    @property
+    def client(self):
         from django.test import Client
 
-        from accounts.services import uid_for_login
-
-        # No password: hashing one costs more than the rest of a test.
-        self.user = User.objects.create_user(username=login, first_name=login.title())
-        self.login = login
-        self.uid = uid_for_login(login)
-        self.client = Client()
-        self.client.force_login(self.user)
+        if self._client is None:
+            self._client = Client()
+            self._client.force_login(self.user)
+        return self._client
 
 
 @pytest.fixture
-def member(db):
-    """Makes Members: `member("alice")` signs up alice and logs a client in as her."""
-    return Member
+def make_user(db):
+    """The tests' one user factory: `make_user("alice")`, or `make_user()` for a fresh
+    login, makes a Member."""
+    logins = itertools.count(1)
+
+    def make(login: str | None = None) -> Member:
+        return Member(login or f"user{next(logins)}")
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user) -> Member:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user) -> Member:
+    return make_user("bob")
+
+
+@pytest.fixture
+def followers_of(make_user):
+    """Makes `n` users who all follow `uid`; returns their uids in follow order."""
+    from timeline.services import follow_user
+
+    def make(uid: int, n: int) -> list[int]:
+        uids = [make_user().uid for _ in range(n)]
+        for follower in uids:
+            follow_user(follower, uid)
+        return uids
+
+    return make
+
+
+@pytest.fixture
+def events(redis_conn):
+    """Collects what is published on the status channel from here on."""
+    pubsub = redis_conn.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(STATUS_CHANNEL)
+    pubsub.get_message(timeout=1)
+
+    def published() -> list[dict]:
+        found = []
+        while message := pubsub.get_message(timeout=0.2):
+            found.append(json.loads(message["data"]))
+        return found
+
+    yield published
+    pubsub.close()

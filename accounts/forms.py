@@ -54,11 +54,27 @@ class SignupForm(forms.Form):
         return data
 
 
+# Django's own limit for a username; a password longer than this is nobody's.
+USERNAME_MAX_LENGTH = 150
+PASSWORD_MAX_LENGTH = 1024
+
+
 class LoginForm(AuthenticationForm):
-    """Logins are unique whatever their case, so any case logs in."""
+    """Logins are unique whatever their case, so any case logs in.
+
+    Both fields are bounded here: AuthenticationForm only sets the username's limit on
+    the widget, so a 50,000-character login reached SQLite's LIKE (and failed there)."""
 
     username = UsernameField(
-        label="Login", widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"})
+        label="Login",
+        max_length=USERNAME_MAX_LENGTH,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
+    )
+    password = forms.CharField(
+        label="Password",
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
     def clean(self) -> dict:

@@ -6,6 +6,7 @@ import time
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.dispatch import Signal
 
 from socialsite.redis import get_redis
 
@@ -266,6 +267,26 @@ def release_login(uid: int) -> None:
     # Last: with the login already unmapped, the post_delete signal (signals.py) sees a
     # user whose purge is under way and doesn't start another.
     User.objects.filter(username__iexact=login).delete()
+
+
+# Sent with `uid` when an account is closed (close_account): each app that keeps data of
+# the user connects a receiver that removes it (the timeline's purge, stream keys).
+# Apps above accounts listen; accounts never needs to know them.
+account_closed = Signal()
+
+
+def close_account(uid: int) -> dict:
+    """Closes an account for good; returns its profile as it was. At once the user can't
+    log in or be found, their login is free and their statuses are hidden (they are
+    suspended); the account_closed receivers remove the rest. ValueError if there is no
+    such user."""
+    user = get_user(uid)
+    if user is None:
+        raise ValueError("No such user.")
+    set_suspended(uid, True)
+    release_login(uid)
+    account_closed.send(sender=close_account, uid=uid)
+    return user
 
 
 def create_login_users(logins: list[str], password: str) -> int:

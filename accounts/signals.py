@@ -24,7 +24,7 @@ def give_every_user_a_profile(sender, instance: User, created: bool, **kwargs) -
 def delete_their_social_data(sender, instance: User, using: str, **kwargs) -> None:
     """Deleting a Django user any way at all (Django's Users admin page or its bulk
     action, a shell) deletes their profile and everything they did, by the same purge
-    as the Redis admin's "Delete user".
+    as the Redis admin's "Delete user" (services.close_account).
 
     A signal rather than an override of the Users admin: it also catches the bulk
     action and code that deletes users, and keeps one deletion path to maintain.
@@ -42,14 +42,11 @@ def delete_their_social_data(sender, instance: User, using: str, **kwargs) -> No
 
 
 def _purge_deleted_user(uid: int, login: str) -> None:
-    # accounts sits below timeline, which builds on it: imported when used, not at load.
-    from timeline import moderation
-
     # Re-read: a Redis admin delete may have freed the login since the signal.
     if services.uid_for_login(login) != uid:
         return
     try:
-        moderation.delete_user(uid)
+        services.close_account(uid)
     except ValueError:
         log.warning("deleted Django user %r had no Redis profile left to purge", login)
 

@@ -5,7 +5,9 @@ import time
 import hiredis
 from django.conf import settings
 
-from timeline import jobs, keys, services
+from socialsite import jobs
+from timeline import keys
+from timeline.posting import services as posting
 
 from . import book, seed
 from .context import Context
@@ -57,7 +59,7 @@ def run(ctx: Context) -> list[Row]:
 
         def ours() -> float:
             start = time.perf_counter()
-            services.post_status(author, "fan-out")  # noqa: B023
+            posting.post_status(author, "fan-out")  # noqa: B023
             jobs.work(burst=True)
             return time.perf_counter() - start
 

@@ -3,7 +3,11 @@
 
 import random
 
-from timeline import jobs, keys, services
+from socialsite import jobs
+from timeline import keys
+from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.statuses import services as statuses
 
 from . import seed
 from .context import Context
@@ -21,9 +25,9 @@ def usage(conn, key: str) -> int:
 def run(ctx: Context) -> list[Row]:
     conn, plan = ctx.conn, ctx.plan
     uid = seed.user("memory")
-    status_id = services.create_status(uid, "x" * 140)
+    status_id = statuses.create_status(uid, "x" * 140)
     author = author_with_statuses(HOME_ENTRIES)
-    services.follow_user(uid, author)
+    graph.follow_user(uid, author)
     home_entries = conn.zcard(keys.home_timeline_key(uid))
     rows = [
         Row("memory", "user profile (hash)", Size(usage(conn, keys.user_key(uid)), "B")),
@@ -41,10 +45,10 @@ def run(ctx: Context) -> list[Row]:
     for uid in users:
         others = [o for o in pick.sample(users, plan.network_follows_each + 1) if o != uid]
         for other in others[: plan.network_follows_each]:
-            services.follow_user(uid, other)
+            graph.follow_user(uid, other)
     for n in range(plan.network_posts_each):
         for uid in users:
-            services.post_status(uid, f"post {n} " + "x" * 90)
+            posting.post_status(uid, f"post {n} " + "x" * 90)
     jobs.work(burst=True)
     total = conn.info("memory")["used_memory"] - before
     network = (

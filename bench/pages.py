@@ -1,7 +1,10 @@
 """3. Reading: a home-timeline page of 30 statuses, and 4. following and unfollowing
 a user whose profile holds 1,000 statuses."""
 
-from timeline import keys, services
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import services as graph
+from timeline.statuses import services as statuses
 
 from . import book, seed
 from .context import Context
@@ -14,7 +17,7 @@ MAX_PAGE_ROUND_TRIPS = 2
 def author_with_statuses(count: int) -> int:
     author = seed.user("writer")
     for i in range(count):
-        services.create_status(author, f"status {i} " + "x" * 90)
+        statuses.create_status(author, f"status {i} " + "x" * 90)
     return author
 
 
@@ -22,12 +25,12 @@ def run(ctx: Context) -> list[Row]:
     conn, plan = ctx.conn, ctx.plan
     author = author_with_statuses(plan.profile_statuses)
     reader = seed.user("reader")
-    services.follow_user(reader, author)
+    graph.follow_user(reader, author)
     home = keys.home_timeline_key(reader)
     page = time_interleaved(
         {
             # As the home view reads it: with the reader's likes, reposts and profile.
-            "ours": lambda _: services.home_page(reader, count=PAGE_SIZE),
+            "ours": lambda _: feeds.home_page(reader, count=PAGE_SIZE),
             "raw": lambda _: conn.zrevrange(home, 0, PAGE_SIZE - 1),
             "book": lambda _: book.get_status_messages(conn, reader, count=PAGE_SIZE),
         },
@@ -51,9 +54,9 @@ def run(ctx: Context) -> list[Row]:
     ours_user, book_user = seed.user("follower"), seed.user("follower")
     follows = time_interleaved(
         {
-            "follow": lambda _: services.follow_user(ours_user, author),
+            "follow": lambda _: graph.follow_user(ours_user, author),
             "book follow": lambda _: book.follow_user(conn, book_user, author),
-            "unfollow": lambda _: services.unfollow_user(ours_user, author),
+            "unfollow": lambda _: graph.unfollow_user(ours_user, author),
             "book unfollow": lambda _: book.unfollow_user(conn, book_user, author),
         },
         plan.follow_samples,

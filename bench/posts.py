@@ -1,6 +1,7 @@
 """2. Posting: latency and Redis round trips per post, by number of followers."""
 
-from timeline import jobs, services
+from socialsite import jobs
+from timeline.posting import services as posting
 
 from . import book, seed
 from .context import Context
@@ -17,7 +18,7 @@ def run(ctx: Context) -> list[Row]:
         message = "x" * 100
         latencies = time_interleaved(
             {
-                "ours": lambda _: services.post_status(author, message),  # noqa: B023
+                "ours": lambda _: posting.post_status(author, message),  # noqa: B023
                 "book": lambda _: book.post_status(ctx.conn, author, message),  # noqa: B023
             },
             ctx.plan.post_samples,

@@ -18,11 +18,12 @@ from urllib.parse import urlencode, urlsplit
 import websockets
 from django.conf import settings
 
+from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis
 from streaming.filters import create_stream_filter
-from streaming.keys import STATUS_CHANNEL
 from streaming.services import create_stream_key
-from timeline import services
+from timeline.posting import services as posting
+from timeline.statuses import selectors as status_selectors
 
 from . import seed
 from .context import Context
@@ -121,7 +122,7 @@ def publish(rate: int, seconds: float) -> list[dict]:
             time.sleep(delay)
         uid = authors[n % len(authors)]
         message = f"status {n} about word{n % TRACK_WORDS} and more"
-        posted.append(services.get_status(services.post_status(uid, message)))
+        posted.append(status_selectors.get_status(posting.post_status(uid, message)))
     return posted
 
 

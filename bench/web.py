@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from accounts.services import get_user, sign_up, uid_for_login
-from timeline import services
+from timeline.graph import services as graph
 
 from .context import Context
 from .measure import Latency, Rate, Row, latency_of
@@ -85,7 +85,7 @@ def logged_in_reader(profile_statuses: int) -> tuple[str, str]:
     call_command("migrate", verbosity=0, interactive=False)
     user = sign_up("benchreader", "a long bench password", "Bench Reader")
     author = author_with_statuses(profile_statuses)
-    services.follow_user(uid_for_login(user.username), author)
+    graph.follow_user(uid_for_login(user.username), author)
     client = Client()
     client.force_login(user)
     return f"sessionid={client.cookies['sessionid'].value}", get_user(author)["login"]

@@ -1,48 +1,44 @@
 """The admin site: Django's own, plus operator pages over the Redis data, listed on
-the index and in the navigation sidebar as a "Redis data" section."""
+the index and in the navigation sidebar as a "Redis data" section.
+
+The section starts with the dashboard (socialsite.admin_views); each app adds its own
+pages from its admin.py (`site.add_redis_page`), which Django's admin imports at start-up,
+so this module needn't know the apps."""
+
+from dataclasses import dataclass
 
 from django.contrib.admin import AdminSite
 from django.shortcuts import redirect
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 
 from . import admin_views
 
-REDIS_PAGES = (
-    # (url name, title, object name for the admin's CSS)
-    ("redis_dashboard", "Dashboard", "Dashboard"),
-    ("redis_users", "Users", "RedisUser"),
-    ("redis_statuses", "Statuses", "Status"),
-    ("redis_stream_keys", "Stream keys", "StreamKey"),
-)
+
+@dataclass(frozen=True)
+class RedisPage:
+    title: str  # in the sidebar
+    object_name: str  # for the admin's CSS
+    urls: list[URLPattern]  # under admin/, the first one the page the sidebar links to
 
 
 class SocialSiteAdmin(AdminSite):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The dashboard has its own path so the sidebar marks only the page shown.
+        dashboard = path("redis/dashboard/", admin_views.dashboard, name="redis_dashboard")
+        self.redis_pages = [RedisPage("Dashboard", "Dashboard", [dashboard])]
+
+    def add_redis_page(self, title: str, object_name: str, urls: list[URLPattern]) -> None:
+        """Lists a page in the "Redis data" section; `urls` are served to staff only."""
+        self.redis_pages.append(RedisPage(title, object_name, urls))
+
     def get_urls(self):
         view = self.admin_view
-        pages = [
-            # The dashboard has its own path so the sidebar marks only the page shown.
-            path("redis/", view(lambda request: redirect("admin:redis_dashboard"))),
-            path("redis/dashboard/", view(admin_views.dashboard), name="redis_dashboard"),
-            path("redis/users/", view(admin_views.users), name="redis_users"),
-            path("redis/users/<int:uid>/", view(admin_views.user), name="redis_user"),
-            path(
-                "redis/users/<int:uid>/<str:action>/",
-                view(admin_views.user_action),
-                name="redis_user_action",
-            ),
-            path("redis/statuses/", view(admin_views.statuses), name="redis_statuses"),
-            path(
-                "redis/statuses/<int:status_id>/delete/",
-                view(admin_views.status_delete),
-                name="redis_status_delete",
-            ),
-            path("redis/stream-keys/", view(admin_views.stream_keys), name="redis_stream_keys"),
-            path(
-                "redis/stream-keys/<int:uid>/<str:key_id>/revoke/",
-                view(admin_views.stream_key_revoke),
-                name="redis_stream_key_revoke",
-            ),
-        ]
+        pages = [path("redis/", view(lambda request: redirect("admin:redis_dashboard")))]
+        for page in self.redis_pages:
+            pages += [
+                path(str(url.pattern), view(url.callback), name=url.name) for url in page.urls
+            ]
         # Before Django's own: its last pattern catches every URL left.
         return pages + super().get_urls()
 
@@ -61,13 +57,13 @@ class SocialSiteAdmin(AdminSite):
             "has_module_perms": True,
             "models": [
                 {
-                    "name": title,
-                    "object_name": object_name,
-                    "admin_url": reverse(f"admin:{name}", current_app=self.name),
+                    "name": page.title,
+                    "object_name": page.object_name,
+                    "admin_url": reverse(f"admin:{page.urls[0].name}", current_app=self.name),
                     "add_url": None,
                     "view_only": True,
                     "perms": {"view": True},
                 }
-                for name, title, object_name in REDIS_PAGES
+                for page in self.redis_pages
             ],
         }

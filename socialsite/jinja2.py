@@ -1,6 +1,8 @@
 """The Jinja2 environment of the site's pages (jinja2/): the globals and filters they
-use in place of Django's tags and filters; the form renderer that draws their fields
-with Jinja2 too; and their CSRF context processor. Pages are Jinja2 for speed: the
+use in place of Django's tags and filters (this module's, and the apps' named in
+settings.TEMPLATES' "globals" and "filters" options, so this module needn't import
+the apps); the form renderer that draws their fields with Jinja2 too; and their CSRF
+context processor. Pages are Jinja2 for speed: the
 chrome of a page (nav links, forms, includes) cost ~1 ms as Django templates. Only
 the admin's pages (templates/admin/) are Django templates."""
 
@@ -16,25 +18,18 @@ from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.functional import SimpleLazyObject, lazy
 from django.utils.html import format_html
+from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString
-from jinja2 import pass_context
 
-from streaming.views import stream_keys_panel
-from timeline import cards, display
+from . import links
 
 
 def url(name: str, *args, **kwargs) -> str:
     """reverse(), but each URL without arguments or with one is reversed only once (see
-    display.url): the nav links ten URLs a page, the status cards ~200."""
+    socialsite.links): the nav links ten URLs a page, the status cards ~200."""
     if kwargs or len(args) > 1:
         return reverse(name, args=args, kwargs=kwargs)
-    return display.url(name, args[0]) if args else display.plain_url(name)
-
-
-@pass_context
-def status_cards(context, statuses: list[dict | None]) -> SafeString:
-    """The cards as the page's viewer sees them (`viewer_uid`, from the context processor)."""
-    return cards.status_cards(statuses, context.get("viewer_uid"))
+    return links.url(name, args[0]) if args else links.plain_url(name)
 
 
 def date(moment: datetime, format_string: str) -> str:
@@ -52,19 +47,13 @@ class Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
-def environment(**options) -> Environment:
+def environment(*, globals: dict | None = None, filters: dict | None = None, **options):
+    """The environment, with the apps' `globals` and `filters` ({name: dotted path})."""
     env = Environment(**options)
-    env.globals.update(
-        url=url, static=static, status_cards=status_cards, stream_keys_panel=stream_keys_panel
-    )
-    env.filters.update(
-        status_text=display.status_text,
-        posted_at=display.posted_at,
-        ago=display.ago,
-        date=date,
-        pluralize=pluralize,
-        truncatechars=truncatechars,
-    )
+    env.globals.update(url=url, static=static)
+    env.globals.update({name: import_string(path) for name, path in (globals or {}).items()})
+    env.filters.update(date=date, pluralize=pluralize, truncatechars=truncatechars)
+    env.filters.update({name: import_string(path) for name, path in (filters or {}).items()})
     return env
 
 

@@ -82,6 +82,16 @@ TEMPLATES = [
             "trim_blocks": True,
             "lstrip_blocks": True,
             "context_processors": [*CONTEXT_PROCESSORS, "socialsite.jinja2.csrf"],
+            # The apps' own globals and filters, by dotted path (socialsite/jinja2.py).
+            "globals": {
+                "status_cards": "timeline.cards.page_status_cards",
+                "stream_keys_panel": "streaming.views.stream_keys_panel",
+            },
+            "filters": {
+                "status_text": "timeline.display.status_text",
+                "posted_at": "timeline.display.posted_at",
+                "ago": "timeline.display.ago",
+            },
         },
     },
     {
@@ -126,6 +136,10 @@ DATABASES = {
         }
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite makes its file but not the folder: on a fresh clone `manage.py migrate` or
+    # createsuperuser (with REDIS_URL set, so no embedded Redis made var/) would fail.
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 
 # With no REDIS_URL, `make run` starts the embedded server on this socket, so
 # manage.py commands run beside it find the same data.

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from django.conf import settings
 
 from accounts.services import LOGIN_PATTERN
-from timeline import fanout
+from timeline.feeds import visibility
 from timeline.text import mentions
 
 from .services import HomeState
@@ -260,7 +260,7 @@ def _percent(args) -> int:
 class HomeFilter:
     """The live home timeline of `uid`: what fan-out puts in their stored home, as it does.
 
-    Their own statuses, and those of the users they follow as timeline.fanout delivers
+    Their own statuses, and those of the users they follow as timeline.feeds.fanout delivers
     them: a reply only to those who follow the user it answers (or are that user), a
     repost only if home doesn't show its original among its REPOST_FALLOFF newest entries.
     For the repost rule it keeps home's newest entries itself, read when the stream opens
@@ -277,7 +277,7 @@ class HomeFilter:
         self.followed: set[int] = set()
         # Home trims to HOME_TIMELINE_SIZE; beyond the rule's reach, entries are kept only
         # so that deletions don't leave fewer than REPOST_FALLOFF known.
-        self.keep = min(2 * fanout.REPOST_FALLOFF, settings.HOME_TIMELINE_SIZE)
+        self.keep = min(2 * visibility.REPOST_FALLOFF, settings.HOME_TIMELINE_SIZE)
         self.stale = asyncio.Event()
         self._newest: list[tuple[float, str]] = []  # (score, id) ascending: Redis's order
         self._scores: dict[int, float] = {}
@@ -326,13 +326,13 @@ class HomeFilter:
 
     def _delivers(self, event: dict) -> bool:
         """Whether fan-out puts a status of someone they follow into their home."""
-        answered = fanout.answered_uid(event)
-        if answered is not None and not fanout.reply_reaches(
+        answered = visibility.answered_uid(event)
+        if answered is not None and not visibility.reply_reaches(
             answered, self.uid, follows_answered=answered in self.followed
         ):
             return False
         original = _int(event.get("repost_of"))
-        return original is None or not fanout.repost_falls_off(
+        return original is None or not visibility.repost_falls_off(
             self._rank, original, self._shown.get(original)
         )
 
@@ -383,7 +383,7 @@ class HomeFilter:
             return
         self._newest.remove((score, str(status_id)))
         self._forget(status_id)
-        if not self._complete and len(self._newest) < fanout.REPOST_FALLOFF:
+        if not self._complete and len(self._newest) < visibility.REPOST_FALLOFF:
             self.stale.set()
 
     def _forget(self, status_id: int) -> None:

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis
 
 from . import services
 from .filters import Filter, SampleFilter, sample_residue
-from .keys import STATUS_CHANNEL
 from .services import StreamGrant
 
 logger = logging.getLogger(__name__)

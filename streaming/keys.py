@@ -5,8 +5,6 @@ profile, so opening a stream (check the key, the owner's suspension and the
 key's open connections) is one atomic script in one cluster slot. A client address's
 streams are in that address's own slot: taking a place there is a step of its own."""
 
-# Every status, deletion, follow and unfollow is published here as JSON.
-STATUS_CHANNEL = "streaming:status:"
 # Every open stream of every server process: connection id -> expiry time.
 # Only counted (stream_stats), never part of an atomic step with per-user keys.
 OPEN_STREAMS = "streaming:clients"

@@ -15,20 +15,20 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from django.conf import settings
 
 from accounts.keys import user_key
+from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis, get_redis
-from timeline import scripts
+from socialsite.scripts import LuaScripts
 from timeline.keys import following_key, home_timeline_key, shown_reposts_key
 
 from . import keys
 
 KEY_NAME_MAX_LENGTH = 50
 _KEY_PATTERN = re.compile(r"ssk_([1-9][0-9]{0,17})_([0-9a-f]{12})_[A-Za-z0-9_-]{32}")
-LUA_DIR = Path(__file__).parent / "lua"
+scripts = LuaScripts(__file__)
 _SUSPENDED = "This account is suspended and can't stream."
 
 
@@ -184,7 +184,6 @@ async def _take_ip_place(conn, ip: str, connection_id: str, now: float) -> None:
         "take_place",
         [keys.stream_ip_connections_key(ip)],
         [now, connection_id, now + _lifetime(), limit, math.ceil(_lifetime())],
-        lua_dir=LUA_DIR,
     )
     if not taken:
         raise StreamRefused(
@@ -207,7 +206,6 @@ async def _take_key_place(conn, key: str, connection_id: str, now: float) -> tup
             user_key(uid),
         ],
         [_digest(key), now, connection_id, now + _lifetime(), limit, math.ceil(_lifetime())],
-        lua_dir=LUA_DIR,
     )
     if opened == -1:
         raise StreamRefused(401, "Unknown stream key.")
@@ -245,7 +243,7 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
                     keys.stream_key_connections_key(uid, key_id),
                 ]
                 args += [len(connection_ids), *connection_ids]
-        scripts.run(pipe, "keep_streams", owner_keys, args, lua_dir=LUA_DIR)
+        scripts.run(pipe, "keep_streams", owner_keys, args)
     suspended, revoked = set(), set()
     for (uid, streams), (owner_suspended, *exists) in zip(
         owners.items(), (await pipe.execute())[-len(owners) :], strict=True
@@ -308,7 +306,6 @@ async def home_state(uid: int, count: int) -> HomeState:
         "home_state",
         [following_key(uid), home_timeline_key(uid), shown_reposts_key(home_timeline_key(uid))],
         [count],
-        lua_dir=LUA_DIR,
     )
     newest = [(int(flat[i]), float(flat[i + 1])) for i in range(0, len(flat), 2)]
     return HomeState(
@@ -326,6 +323,11 @@ def stream_stats() -> dict:
     pipe = get_redis().pipeline(transaction=False)
     pipe.zremrangebyscore(keys.OPEN_STREAMS, "-inf", time.time())
     pipe.zcard(keys.OPEN_STREAMS)
-    pipe.pubsub_numsub(keys.STATUS_CHANNEL)
+    pipe.pubsub_numsub(STATUS_CHANNEL)
     _, clients, numsub = pipe.execute()
-    return {"clients": clients, "subscriptions": dict(numsub).get(keys.STATUS_CHANNEL, 0)}
+    return {"clients": clients, "subscriptions": dict(numsub).get(STATUS_CHANNEL, 0)}
+
+
+def dashboard_figures() -> dict:
+    """Streaming's figure for the operators' dashboard (socialsite.dashboard)."""
+    return {"stream_clients": stream_stats()["clients"]}

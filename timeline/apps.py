@@ -4,6 +4,14 @@ from django.apps import AppConfig
 class TimelineConfig(AppConfig):
     name = "timeline"
 
-    def ready(self):
-        # Registers every background job handler, wherever jobs are run.
-        from . import fanout, reactions, refill  # noqa: F401
+    def ready(self) -> None:
+        from socialsite import dashboard
+
+        # The modules that register background job handlers (socialsite.jobs) and signal
+        # receivers: here, so every process that runs jobs or closes accounts has them all.
+        from .feeds import fanout, refill  # noqa: F401
+        from .moderation import services as moderation  # noqa: F401
+        from .ops import maintenance
+        from .posting import services as posting  # noqa: F401
+
+        dashboard.register(maintenance.network_figures)

@@ -10,10 +10,18 @@ from django.dispatch import receiver
 from django.template import engines
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
+from jinja2 import pass_context
 
 # Up to settings.STATUS_CARDS_KEPT; emptied when full (simpler than LRU bookkeeping on
 # every hit, and a page re-renders its 30 cards in ~1.5 ms).
 _cards: dict[tuple, str] = {}
+
+
+@pass_context
+def page_status_cards(context, statuses: list[dict | None]) -> SafeString:
+    """The pages' `status_cards(statuses)`: the cards as the page's viewer sees them
+    (`viewer_uid`, from the context processor)."""
+    return status_cards(statuses, context.get("viewer_uid"))
 
 
 def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeString:

@@ -1,11 +1,13 @@
 from django import forms
 from django.conf import settings
 
-from . import lists, services
+from .lists.services import NAME_MAX_LENGTH as LIST_NAME_MAX_LENGTH
+from .lists.services import check_name
+from .statuses.services import check_message
 
 
 class StatusForm(forms.Form):
-    # Not stripped or length-limited here: services.check_message says what is wrong.
+    # Not stripped or length-limited here: check_message says what is wrong.
     message = forms.CharField(
         required=False,
         strip=False,
@@ -26,7 +28,7 @@ class StatusForm(forms.Form):
 
     def clean_message(self) -> str:
         try:
-            return services.check_message(self.cleaned_data["message"].strip())
+            return check_message(self.cleaned_data["message"].strip())
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
 
@@ -50,16 +52,16 @@ class StatusForm(forms.Form):
 
 
 class ListNameForm(forms.Form):
-    # Not length-limited here: lists.check_name says what is wrong.
+    # Not length-limited here: check_name says what is wrong.
     name = forms.CharField(
         required=False,
         widget=forms.TextInput(
-            attrs={"maxlength": lists.NAME_MAX_LENGTH, "aria-label": "List name"}
+            attrs={"maxlength": LIST_NAME_MAX_LENGTH, "aria-label": "List name"}
         ),
     )
 
     def clean_name(self) -> str:
         try:
-            return lists.check_name(self.cleaned_data["name"])
+            return check_name(self.cleaned_data["name"])
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None

@@ -1,4 +1,5 @@
-"""Redis key names for statuses, timelines, the follow graph and background jobs.
+"""Redis key names for statuses, timelines, the follow graph, conversations, reactions,
+lists and activity counts.
 
 Per-user keys carry the hash tag {uid} (the same slot as the user's profile hash),
 so each single-user step is one atomic, cluster-legal script or transaction."""
@@ -7,9 +8,6 @@ from accounts.keys import user_key  # noqa: F401  (re-exported: the profile hold
 
 STATUS_ID_COUNTER = "statuses:next_id"
 GLOBAL_TIMELINE = "timeline:global"
-JOB_STREAM = "jobs:queue"
-JOB_GROUP = "workers"
-FAILED_JOB_STREAM = "jobs:failed"
 
 
 def status_key(status_id: int) -> str:

@@ -1,37 +1,38 @@
 from django.urls import path
 
-from . import conversation_views, list_views, views
+from .conversations import views as conversations
+from .feeds import views as feeds
+from .graph import views as graph
+from .lists import views as lists
+from .posting import views as posting
+from .reactions import views as reactions
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("timeline/", views.global_timeline, name="global"),
-    path("statuses/", views.post_status, name="post_status"),
-    path("statuses/<int:status_id>/", conversation_views.status_detail, name="status"),
-    path("statuses/<int:status_id>/card/", views.status_card, name="status_card"),
-    path("statuses/<int:status_id>/reply/", conversation_views.reply, name="reply"),
-    path("statuses/<int:status_id>/repost/", conversation_views.repost, name="repost"),
-    path("statuses/<int:status_id>/unrepost/", conversation_views.undo_repost, name="unrepost"),
-    path("statuses/<int:status_id>/like/", conversation_views.like, name="like"),
-    path("statuses/<int:status_id>/unlike/", conversation_views.unlike, name="unlike"),
-    path("likes/", conversation_views.likes, name="likes"),
-    path("tags/<str:tag>/", conversation_views.tag, name="tag"),
-    path("lists/", list_views.my_lists, name="lists"),
-    path("lists/<int:list_id>/", list_views.list_detail, name="list"),
-    path("lists/<int:list_id>/rename/", list_views.rename_list, name="rename_list"),
-    path("lists/<int:list_id>/delete/", list_views.delete_list, name="delete_list"),
-    path("lists/<int:list_id>/members/", list_views.list_members, name="list_members"),
-    path("lists/<int:list_id>/members/add/", list_views.add_member, name="add_list_member"),
-    path(
-        "lists/<int:list_id>/members/remove/",
-        list_views.remove_member,
-        name="remove_list_member",
-    ),
-    path("statuses/<int:status_id>/delete/", views.delete_status, name="delete_status"),
-    path("u/<str:login>/", views.profile, name="profile"),
-    path("u/<str:login>/follow/", views.follow, name="follow"),
-    path("u/<str:login>/unfollow/", views.unfollow, name="unfollow"),
-    path("u/<str:login>/followers/", views.followers, name="followers"),
-    path("u/<str:login>/following/", views.following, name="following"),
-    path("u/<str:login>/mentions/", conversation_views.mentions, name="mentions"),
-    path("u/<str:login>/lists/", list_views.user_lists, name="user_lists"),
+    path("", feeds.home, name="home"),
+    path("timeline/", feeds.global_timeline, name="global"),
+    path("statuses/", posting.post_status, name="post_status"),
+    path("statuses/<int:status_id>/", conversations.status_detail, name="status"),
+    path("statuses/<int:status_id>/card/", feeds.status_card, name="status_card"),
+    path("statuses/<int:status_id>/delete/", posting.delete_status, name="delete_status"),
+    path("statuses/<int:status_id>/reply/", conversations.reply, name="reply"),
+    path("statuses/<int:status_id>/repost/", reactions.repost, name="repost"),
+    path("statuses/<int:status_id>/unrepost/", reactions.undo_repost, name="unrepost"),
+    path("statuses/<int:status_id>/like/", reactions.like, name="like"),
+    path("statuses/<int:status_id>/unlike/", reactions.unlike, name="unlike"),
+    path("likes/", reactions.likes, name="likes"),
+    path("tags/<str:tag>/", conversations.tag, name="tag"),
+    path("lists/", lists.my_lists, name="lists"),
+    path("lists/<int:list_id>/", lists.list_detail, name="list"),
+    path("lists/<int:list_id>/rename/", lists.rename_list, name="rename_list"),
+    path("lists/<int:list_id>/delete/", lists.delete_list, name="delete_list"),
+    path("lists/<int:list_id>/members/", lists.list_members, name="list_members"),
+    path("lists/<int:list_id>/members/add/", lists.add_member, name="add_list_member"),
+    path("lists/<int:list_id>/members/remove/", lists.remove_member, name="remove_list_member"),
+    path("u/<str:login>/", graph.profile, name="profile"),
+    path("u/<str:login>/follow/", graph.follow, name="follow"),
+    path("u/<str:login>/unfollow/", graph.unfollow, name="unfollow"),
+    path("u/<str:login>/followers/", graph.followers, name="followers"),
+    path("u/<str:login>/following/", graph.following, name="following"),
+    path("u/<str:login>/mentions/", conversations.mentions, name="mentions"),
+    path("u/<str:login>/lists/", lists.user_lists, name="user_lists"),
 ]

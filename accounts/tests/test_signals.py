@@ -9,66 +9,73 @@ from django.db import transaction
 
 from accounts import services
 from accounts.keys import user_key
-from timeline import keys
-from timeline import services as timeline
+from socialsite import keys as socialsite_keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.statuses import selectors as status_selectors
 
 pytestmark = pytest.mark.django_db
 
 
 def purge_jobs(redis_conn) -> list[dict]:
-    queued = redis_conn.xrange(keys.JOB_STREAM) if redis_conn.exists(keys.JOB_STREAM) else []
+    queued = (
+        redis_conn.xrange(socialsite_keys.JOB_STREAM)
+        if redis_conn.exists(socialsite_keys.JOB_STREAM)
+        else []
+    )
     return [json.loads(f["args"]) for _, f in queued if f["kind"] == "purge_user"]
 
 
 @pytest.fixture
-def alice():
+def followed_author():
     """alice (a Django user) posts; bob follows her."""
     user = User.objects.create_user("alice", first_name="Alice")
     uid = services.uid_for_login("alice")
     bob = services.create_user("bob", "Bob")
-    timeline.follow_user(bob, uid)
-    status_id = timeline.post_status(uid, "hello")
+    graph.follow_user(bob, uid)
+    status_id = posting.post_status(uid, "hello")
     return {"user": user, "uid": uid, "bob": bob, "status": status_id}
 
 
 def test_deleting_the_django_user_purges_their_redis_data(
-    alice, redis_conn, django_capture_on_commit_callbacks
+    followed_author, redis_conn, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        alice["user"].delete()
+        followed_author["user"].delete()
     # At once, as the Redis admin's delete: no login, nothing shown.
     assert services.uid_for_login("alice") is None
-    assert timeline.get_status_messages(alice["bob"]) == []
-    assert purge_jobs(redis_conn) == [{"uid": alice["uid"], "phase": "followers"}]
+    assert feeds.get_status_messages(followed_author["bob"]) == []
+    assert purge_jobs(redis_conn) == [{"uid": followed_author["uid"], "phase": "followers"}]
     call_command("worker", burst=True)
-    assert services.get_user(alice["uid"]) is None
-    assert timeline.get_status(alice["status"]) is None
-    assert services.get_user(alice["bob"])["following"] == 0
+    assert services.get_user(followed_author["uid"]) is None
+    assert status_selectors.get_status(followed_author["status"]) is None
+    assert services.get_user(followed_author["bob"])["following"] == 0
 
 
-def test_deleting_users_in_bulk_purges_each(alice, django_capture_on_commit_callbacks):
+def test_deleting_users_in_bulk_purges_each(followed_author, django_capture_on_commit_callbacks):
     User.objects.create_user("carol")
     carol = services.uid_for_login("carol")
     with django_capture_on_commit_callbacks(execute=True):
         User.objects.filter(username__in=["alice", "carol"]).delete()
     call_command("worker", burst=True)
-    assert services.get_user(alice["uid"]) is None and services.get_user(carol) is None
+    assert services.get_user(followed_author["uid"]) is None and services.get_user(carol) is None
 
 
 def test_a_rolled_back_deletion_leaves_the_redis_data_alone(
-    alice, redis_conn, django_capture_on_commit_callbacks
+    followed_author, redis_conn, django_capture_on_commit_callbacks
 ):
     with (
         django_capture_on_commit_callbacks(execute=True) as callbacks,
         pytest.raises(RuntimeError),
         transaction.atomic(),
     ):
-        alice["user"].delete()
+        followed_author["user"].delete()
         raise RuntimeError("changed my mind")
     assert callbacks == []
     assert User.objects.filter(username="alice").exists()
-    assert services.uid_for_login("alice") == alice["uid"]
-    assert not services.get_user(alice["uid"])["suspended"]
+    assert services.uid_for_login("alice") == followed_author["uid"]
+    assert not services.get_user(followed_author["uid"])["suspended"]
     assert purge_jobs(redis_conn) == []
 
 

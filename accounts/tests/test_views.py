@@ -115,8 +115,8 @@ def test_a_wrong_password_is_refused(client):
     assert "_auth_user_id" not in client.session
 
 
-def test_logging_out_takes_a_post(member):
-    alice = member("alice")
+def test_logging_out_takes_a_post(make_user):
+    alice = make_user("alice")
     assert alice.client.get("/accounts/logout/").status_code == 405
     response = alice.client.post("/accounts/logout/", follow=True)
     assert shows(response, "You are logged out.")
@@ -124,8 +124,8 @@ def test_logging_out_takes_a_post(member):
     assert shows(response, "Sign up")
 
 
-def test_a_session_without_the_uid_gets_it_on_first_use(member):
-    alice = member("alice")
+def test_a_session_without_the_uid_gets_it_on_first_use(make_user):
+    alice = make_user("alice")
     session = alice.client.session
     del session[SESSION_UID]
     session.save()
@@ -133,8 +133,8 @@ def test_a_session_without_the_uid_gets_it_on_first_use(member):
     assert alice.client.session[SESSION_UID] == alice.uid
 
 
-def test_settings_show_and_change_the_display_name(member):
-    alice = member("alice")
+def test_settings_show_and_change_the_display_name(make_user):
+    alice = make_user("alice")
     response = alice.client.get("/accounts/settings/")
     assert response.status_code == 200
     assert 'value="Alice"' in response.content.decode()
@@ -147,8 +147,8 @@ def test_settings_show_and_change_the_display_name(member):
     ("name", "error"),
     [("   ", "The display name can't be blank."), ("x" * 51, "at most 50 characters")],
 )
-def test_a_bad_display_name_is_refused(member, name, error):
-    alice = member("alice")
+def test_a_bad_display_name_is_refused(make_user, name, error):
+    alice = make_user("alice")
     response = alice.client.post("/accounts/settings/", {"name": name})
     assert response.status_code == 400
     assert shows(response, error)
@@ -161,7 +161,19 @@ def test_settings_need_a_login(client, db):
     assert response.url == "/accounts/login/?next=/accounts/settings/"
 
 
-def test_logged_in_users_are_sent_home_from_signup_and_login(member):
-    alice = member("alice")
+def test_logged_in_users_are_sent_home_from_signup_and_login(make_user):
+    alice = make_user("alice")
     assert alice.client.get("/accounts/signup/").url == "/"
     assert alice.client.get("/accounts/login/").url == "/"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "password"), [("x" * 50_001, "secret"), ("alice", "p" * 50_001)]
+)
+def test_a_huge_login_or_password_is_a_form_error_not_a_crash(client, username, password):
+    sign_up("alice", "a long enough password", "Alice")
+    response = client.post("/accounts/login/", {"username": username, "password": password})
+    assert response.status_code == 400
+    assert shows(response, "Ensure this value has at most")
+    assert SESSION_UID not in client.session

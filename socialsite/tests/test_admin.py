@@ -10,8 +10,14 @@ from django.urls import reverse
 
 from accounts import services as accounts
 from accounts.keys import SUSPENDED_USERS, user_key
+from socialsite import keys as socialsite_keys
 from socialsite.redis import get_redis
-from timeline import activity, keys, services
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import services as graph
+from timeline.ops import activity
+from timeline.posting import services as posting
+from timeline.statuses import selectors as status_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +28,8 @@ def network():
     alice = accounts.sign_up("alice", "alice-password-1", "Alice")
     alice_uid = accounts.uid_for_login("alice")
     bob = accounts.create_user("bob", "Bob")
-    services.follow_user(bob, alice_uid)
-    status_id = services.post_status(alice_uid, "hello #redis @bob")
+    graph.follow_user(bob, alice_uid)
+    status_id = posting.post_status(alice_uid, "hello #redis @bob")
     return {"alice": alice_uid, "alice_user": alice, "bob": bob, "status": status_id}
 
 
@@ -81,7 +87,7 @@ def test_posting_an_action_without_staff_rights_changes_nothing(client, network)
     client.post(reverse("admin:redis_user_action", args=[network["bob"], "suspend"]))
     client.post(reverse("admin:redis_status_delete", args=[network["status"]]))
     assert not accounts.get_user(network["bob"])["suspended"]
-    assert services.get_status(network["status"])
+    assert status_selectors.get_status(network["status"])
 
 
 def test_the_redis_section_url_leads_staff_to_the_dashboard(staff_client):
@@ -97,7 +103,7 @@ def test_the_admin_index_and_sidebar_link_the_redis_pages(staff_client):
 
 
 def test_the_dashboard_shows_the_network_and_the_last_hour(staff_client, network):
-    activity.record(get_redis(), services.get_status(network["status"]))
+    activity.record(get_redis(), status_selectors.get_status(network["status"]))
     response = staff_client.get(reverse("admin:redis_dashboard"))
     stats = response.context["stats"]
     assert (stats["users"], stats["statuses"], stats["follows"]) == (3, 1, 1)
@@ -157,12 +163,12 @@ def test_suspending_hides_statuses_blocks_login_and_posting_and_is_logged(
     assert response.status_code == 302
     assert changed(before, snapshot(redis_conn)) == {user_key(alice), SUSPENDED_USERS}
     assert accounts.get_user(alice)["suspended"]
-    assert services.get_status_messages(bob) == []
-    assert services.global_timeline_page().statuses == []
+    assert feeds.get_status_messages(bob) == []
+    assert feeds.global_timeline_page().statuses == []
     assert not User.objects.get(username="alice").is_active
     assert not client.login(username="alice", password="alice-password-1")
     with pytest.raises(accounts.AccountSuspended):
-        services.post_status(alice, "still here?")
+        posting.post_status(alice, "still here?")
     entry = LogEntry.objects.get()
     assert (entry.action_flag, entry.object_id) == (CHANGE, f"user:{alice}")
     assert entry.change_message == "Suspended."
@@ -170,7 +176,7 @@ def test_suspending_hides_statuses_blocks_login_and_posting_and_is_logged(
 
 def test_moderators_still_see_a_suspended_users_statuses_in_the_admin(staff_client, network):
     alice, status_id = network["alice"], network["status"]
-    reply = services.post_status(network["bob"], "an answer", in_reply_to=status_id)
+    reply = posting.post_status(network["bob"], "an answer", in_reply_to=status_id)
     accounts.set_suspended(alice, True)
     # Hidden on the site...
     assert staff_client.get(f"/statuses/{status_id}/").status_code == 404
@@ -193,9 +199,9 @@ def test_lifting_a_suspension_restores_everything(staff_client, network, client)
     staff_client.post(reverse("admin:redis_user_action", args=[alice, "suspend"]))
     staff_client.post(reverse("admin:redis_user_action", args=[alice, "unsuspend"]))
     assert not accounts.get_user(alice)["suspended"]
-    assert [s["id"] for s in services.get_status_messages(bob)] == [network["status"]]
+    assert [s["id"] for s in feeds.get_status_messages(bob)] == [network["status"]]
     assert client.login(username="alice", password="alice-password-1")
-    assert services.post_status(alice, "back again")
+    assert posting.post_status(alice, "back again")
     assert LogEntry.objects.count() == 2
 
 
@@ -204,9 +210,9 @@ def test_deleting_a_user_removes_them_and_their_statuses_everywhere(
 ):
     alice, bob = network["alice"], network["bob"]
     carol = accounts.create_user("carol", "Carol")
-    services.follow_user(alice, carol)
-    services.follow_user(carol, bob)
-    carols = services.post_status(carol, "carol's")
+    graph.follow_user(alice, carol)
+    graph.follow_user(carol, bob)
+    carols = posting.post_status(carol, "carol's")
     bob_before = accounts.get_user(bob)
 
     response = staff_client.post(reverse("admin:redis_user_action", args=[alice, "delete"]))
@@ -214,16 +220,16 @@ def test_deleting_a_user_removes_them_and_their_statuses_everywhere(
     # At once: no login, no Django user, nothing visible.
     assert accounts.uid_for_login("alice") is None
     assert not User.objects.filter(username="alice").exists()
-    assert [s["id"] for s in services.get_status_messages(bob)] == []
+    assert [s["id"] for s in feeds.get_status_messages(bob)] == []
     call_command("worker", burst=True)
 
     assert accounts.get_user(alice) is None
-    assert services.get_status(network["status"]) is None
+    assert status_selectors.get_status(network["status"]) is None
     assert redis_conn.zrange(keys.home_timeline_key(bob), 0, -1) == []
     assert accounts.get_user(bob)["following"] == bob_before["following"] - 1
     assert accounts.get_user(carol)["followers"] == 0
     assert accounts.get_user(carol)["following"] == 1
-    assert services.get_status(carols)
+    assert status_selectors.get_status(carols)
     owned = [
         f"{kind}:{{{alice}}}" for kind in ("user", "profile", "home", "followers", "following")
     ]
@@ -237,10 +243,10 @@ def test_a_moderator_deletes_any_status_and_the_log_says_so(staff_client, networ
     status_id = network["status"]
     response = staff_client.post(reverse("admin:redis_status_delete", args=[status_id]))
     assert response.status_code == 302
-    assert services.get_status(status_id) is None
+    assert status_selectors.get_status(status_id) is None
     assert accounts.get_user(network["alice"])["posts"] == 0
     call_command("worker", burst=True)
-    assert services.get_status_messages(network["bob"]) == []
+    assert feeds.get_status_messages(network["bob"]) == []
     entry = LogEntry.objects.get()
     assert (entry.action_flag, entry.object_id) == (DELETION, f"status:{status_id}")
     assert entry.user.username == "operator"
@@ -309,7 +315,7 @@ def test_user_search_pages_through_logins_by_prefix(staff_client):
 
 def test_statuses_list_newest_first_and_look_up_by_id_and_author(staff_client, network):
     bob = network["bob"]
-    mine = [services.post_status(bob, f"bob {i}") for i in range(3)]
+    mine = [posting.post_status(bob, f"bob {i}") for i in range(3)]
     latest = staff_client.get(reverse("admin:redis_statuses"))
     assert [s["id"] for s in latest.context["found"]] == [*mine[::-1], network["status"]]
     by_id = staff_client.get(reverse("admin:redis_statuses") + f"?id={mine[0]}")
@@ -356,7 +362,7 @@ def superuser_client(client):
 def purge_jobs(redis_conn) -> list[dict]:
     return [
         json.loads(fields["args"])
-        for _, fields in redis_conn.xrange(keys.JOB_STREAM)
+        for _, fields in redis_conn.xrange(socialsite_keys.JOB_STREAM)
         if fields["kind"] == "purge_user"
     ]
 
@@ -374,10 +380,10 @@ def test_deleting_a_user_on_djangos_users_page_purges_their_redis_data(
     assert response.status_code == 302
     assert not User.objects.filter(username="alice").exists()
     assert accounts.uid_for_login("alice") is None
-    assert services.get_status_messages(bob) == []
+    assert feeds.get_status_messages(bob) == []
     call_command("worker", burst=True)
     assert accounts.get_user(alice) is None
-    assert services.get_status(network["status"]) is None
+    assert status_selectors.get_status(network["status"]) is None
     assert accounts.get_user(bob)["following"] == 0
     assert redis_conn.smembers(SUSPENDED_USERS) == set()
 

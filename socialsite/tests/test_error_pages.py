@@ -6,7 +6,8 @@ from django.test import Client, RequestFactory, override_settings
 
 from socialsite.embedded_redis import throwaway
 from socialsite.views import server_error
-from timeline import services
+from timeline.feeds import selectors as feeds
+from timeline.posting import services as posting
 from timeline.tests.pages import shows
 
 
@@ -36,9 +37,9 @@ def is_the_outage_page(response) -> bool:
     )
 
 
-def test_with_redis_down_pages_say_so_and_come_back_by_themselves(own_redis, client, member):
-    alice = member("alice")
-    services.post_status(alice.uid, "still here")
+def test_with_redis_down_pages_say_so_and_come_back_by_themselves(own_redis, client, make_user):
+    alice = make_user("alice")
+    posting.post_status(alice.uid, "still here")
     client = as_a_browser(client)
     assert client.get("/timeline/").status_code == 200
 
@@ -54,9 +55,9 @@ def test_with_redis_down_pages_say_so_and_come_back_by_themselves(own_redis, cli
 
 
 def test_with_redis_down_a_logged_in_user_gets_the_outage_page_and_keeps_their_cookie(
-    own_redis, member
+    own_redis, make_user
 ):
-    alice = member("alice")
+    alice = make_user("alice")
     as_a_browser(alice.client)
     cookie = alice.client.cookies[settings.SESSION_COOKIE_NAME].value
     own_redis.stop()
@@ -72,10 +73,10 @@ def test_with_redis_down_a_logged_in_user_gets_the_outage_page_and_keeps_their_c
     assert alice.client.get("/").status_code == 200
 
 
-def test_with_redis_down_posting_says_so(own_redis, member):
-    alice = member("alice")
+def test_with_redis_down_posting_says_so(own_redis, make_user):
+    browser = as_a_browser(make_user("alice").client)
     own_redis.stop()
-    assert is_the_outage_page(as_a_browser(alice.client).post("/statuses/", {"message": "lost?"}))
+    assert is_the_outage_page(browser.post("/statuses/", {"message": "lost?"}))
 
 
 def test_an_unexpected_error_gets_the_500_page_without_a_traceback():
@@ -90,14 +91,14 @@ def test_an_unexpected_error_gets_the_500_page_without_a_traceback():
 
 
 @pytest.mark.django_db
-def test_a_form_without_its_csrf_token_is_refused_and_changes_nothing(member, redis_conn):
-    alice = member("alice")
+def test_a_form_without_its_csrf_token_is_refused_and_changes_nothing(make_user, redis_conn):
+    alice = make_user("alice")
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(alice.user)
     response = strict.post("/statuses/", {"message": "forged"})
     assert response.status_code == 403
     assert shows(response, "missing its security token")
-    assert services.get_status_messages(alice.uid) == []
+    assert feeds.get_status_messages(alice.uid) == []
 
 
 def test_an_unknown_address_gets_the_404_page(client):

@@ -69,12 +69,12 @@ def test_a_dicts_keys_come_before_its_attributes_and_the_rest_is_as_jinja2_has_i
 
 
 @pytest.mark.django_db
-def test_a_page_masks_its_csrf_token_once_and_every_form_takes_it(member):
+def test_a_page_masks_its_csrf_token_once_and_every_form_takes_it(make_user):
     import re
 
     from django.test import Client
 
-    alice = member("alice")
+    alice = make_user("alice")
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice.user)
     page = client.get("/").content.decode()

@@ -99,7 +99,8 @@ def test_on_a_cluster_each_node_gets_its_keys_and_replies_keep_their_order(clust
 
 def test_fan_out_on_a_cluster_reaches_every_follower(cluster_conn):
     from accounts.keys import user_key
-    from timeline import fanout, keys
+    from timeline import keys
+    from timeline.feeds import fanout
 
     followers = list(range(1, 1001))
     for uid in followers:

@@ -5,7 +5,7 @@ import socket
 import time
 from urllib.parse import urlsplit
 
-from streaming.keys import STATUS_CHANNEL
+from socialsite.keys import STATUS_CHANNEL
 from streaming.services import stream_stats
 
 

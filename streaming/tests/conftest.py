@@ -47,10 +47,10 @@ def ws_stream(daphne_server):
 
 
 @pytest.fixture
-def alice():
+def alice_uid():
     return create_user("alice", "Alice")
 
 
 @pytest.fixture
-def alice_key(alice):
-    return create_stream_key(alice, "tests")
+def alice_key(alice_uid):
+    return create_stream_key(alice_uid, "tests")

@@ -12,7 +12,7 @@ from socialsite.asgi import application
 from streaming.backlog import CONNECTION
 from streaming.hub import get_hub
 from streaming.services import stream_stats
-from timeline.services import post_status
+from timeline.posting.services import post_status
 
 from .clients import subscribers
 
@@ -113,7 +113,7 @@ async def test_a_silent_http_stream_sends_keepalive_newlines(alice_key):
 
 
 async def test_a_client_too_slow_for_its_stream_is_dropped_while_another_gets_everything(
-    alice, alice_key
+    alice_uid, alice_key
 ):
     """The first line's send never completes until released, as if the client's
     connection were stuck; the stream's queue fills and the hub drops it."""
@@ -133,7 +133,7 @@ async def test_a_client_too_slow_for_its_stream_is_dropped_while_another_gets_ev
             await asyncio.sleep(0.01)
         other = await get_hub().join(lambda event: True)
         for n in range(5):
-            post_status(alice, f"status {n}")
+            post_status(alice_uid, f"status {n}")
             async with asyncio.timeout(5):
                 assert json.loads(await other.lines.get())["message"] == f"status {n}"
         released.set()
@@ -149,7 +149,9 @@ async def test_a_client_too_slow_for_its_stream_is_dropped_while_another_gets_ev
     assert stream_stats()["clients"] == 0
 
 
-async def test_a_socket_whose_client_is_closing_ends_without_a_failure(alice, alice_key, caplog):
+async def test_a_socket_whose_client_is_closing_ends_without_a_failure(
+    alice_uid, alice_key, caplog
+):
     """From the client's close frame to the disconnect daphne reports, daphne's
     WebSocket refuses to send (autobahn's Disconnected): not a failure of the stream."""
     attempts = []
@@ -170,7 +172,7 @@ async def test_a_socket_whose_client_is_closing_ends_without_a_failure(alice, al
     async with asyncio.timeout(5):
         while not get_hub().listeners:
             await asyncio.sleep(0.01)
-        post_status(alice, "nobody will read this")
+        post_status(alice_uid, "nobody will read this")
         while not attempts:
             await asyncio.sleep(0.01)
     await inputs.put({"type": "websocket.disconnect", "code": 1000})
@@ -193,7 +195,7 @@ class UnreadConnection:
         self.aborted = True
 
 
-async def test_a_chunked_client_that_reads_nothing_is_dropped_then_hung_up_on(alice, alice_key):
+async def test_a_chunked_client_that_reads_nothing_is_dropped_then_hung_up_on(alice_uid, alice_key):
     """Sends never wait (daphne's don't): the stream waits on its connection's unsent
     bytes, its queue fills, and the connection is cut after the grace."""
     connection, sent = UnreadConnection(), []
@@ -214,11 +216,11 @@ async def test_a_chunked_client_that_reads_nothing_is_dropped_then_hung_up_on(al
         async with asyncio.timeout(5):
             while not get_hub().listeners:
                 await asyncio.sleep(0.01)
-            post_status(alice, "status 0")
+            post_status(alice_uid, "status 0")
             while not connection.sent:
                 await asyncio.sleep(0.01)
             for n in range(1, 5):
-                post_status(alice, f"status {n}")
+                post_status(alice_uid, f"status {n}")
                 await asyncio.sleep(0.05)  # time enough to relay it, if it could
             while not connection.aborted:
                 await asyncio.sleep(0.01)

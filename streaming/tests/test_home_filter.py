@@ -10,12 +10,15 @@ import pytest
 from django.core.management import call_command
 
 from accounts.services import create_user
+from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis
 from streaming import services
 from streaming.filters import HomeFilter
-from streaming.keys import STATUS_CHANNEL
-from timeline import keys, reactions
-from timeline.services import delete_status, follow_user, get_status, post_status, unfollow_user
+from timeline import keys
+from timeline.graph.services import follow_user, unfollow_user
+from timeline.posting.services import delete_status, post_status
+from timeline.reactions import services as reactions
+from timeline.statuses.selectors import get_status
 
 
 def read_home(check: HomeFilter) -> None:

@@ -6,7 +6,8 @@ from accounts.keys import user_key
 from accounts.services import create_user
 from streaming.filters import sample_filter
 from streaming.services import list_stream_keys, revoke_stream_key, stream_stats
-from timeline.services import delete_status, follow_user, post_status
+from timeline.graph.services import follow_user
+from timeline.posting.services import delete_status, post_status
 
 from .clients import subscribers, wait_for_no_streams, wait_until
 
@@ -17,7 +18,7 @@ FILTER = "/statuses/filter.json"
 
 
 def test_a_sample_stream_sends_its_headers_at_once_then_one_chunk_per_status(
-    http_stream, alice, alice_key
+    http_stream, alice_uid, alice_key
 ):
     response = http_stream("GET", SAMPLE, {"identifier": alice_key, "percent": 100})
     assert response.status == 200
@@ -25,8 +26,8 @@ def test_a_sample_stream_sends_its_headers_at_once_then_one_chunk_per_status(
     assert response.headers["content-type"].startswith("application/json")
     assert response.headers["x-content-type-options"] == "nosniff"
     assert "content-encoding" not in response.headers
-    first = post_status(alice, "first", location="48.85,2.35")
-    second = post_status(alice, "second")
+    first = post_status(alice_uid, "first", location="48.85,2.35")
+    second = post_status(alice_uid, "second")
     event = response.next_event()
     assert event["id"] == first
     assert event["message"] == "first"
@@ -35,16 +36,16 @@ def test_a_sample_stream_sends_its_headers_at_once_then_one_chunk_per_status(
     assert response.next_event()["id"] == second
 
 
-def test_every_sample_stream_on_a_key_passes_the_same_statuses(http_stream, alice, alice_key):
+def test_every_sample_stream_on_a_key_passes_the_same_statuses(http_stream, alice_uid, alice_key):
     streams = [http_stream("GET", SAMPLE, {"identifier": alice_key, "percent": 50}) for _ in "ab"]
-    ids = [post_status(alice, f"status {n}") for n in range(20)]
+    ids = [post_status(alice_uid, f"status {n}") for n in range(20)]
     sampled = [i for i in ids if sample_filter(alice_key, 50)({"id": i})]
     for response in streams:
         assert [response.next_event()["id"] for _ in sampled] == sampled
 
 
 def test_a_filter_stream_passes_matching_statuses_and_their_deletions_only(
-    http_stream, alice, alice_key
+    http_stream, alice_uid, alice_key
 ):
     bob = create_user("bob", "Bob")
     response = http_stream("POST", f"{FILTER}?identifier={alice_key}", form={"track": "redis"})
@@ -57,7 +58,7 @@ def test_a_filter_stream_passes_matching_statuses_and_their_deletions_only(
     assert response.next_event() == {"id": wanted, "deleted": True}
 
 
-def test_filter_fields_combine_so_any_of_them_passes_an_event(http_stream, alice, alice_key):
+def test_filter_fields_combine_so_any_of_them_passes_an_event(http_stream, alice_uid, alice_key):
     bob, carol = create_user("bob", "Bob"), create_user("carol", "Carol")
     response = http_stream(
         "POST",
@@ -81,12 +82,12 @@ def test_filter_fields_combine_so_any_of_them_passes_an_event(http_stream, alice
     assert event["target"] == {"id": carol, "login": "carol"}
 
 
-def test_the_key_may_come_in_an_authorization_header(http_stream, alice, alice_key):
+def test_the_key_may_come_in_an_authorization_header(http_stream, alice_uid, alice_key):
     response = http_stream(
         "GET", SAMPLE, {"percent": 100}, headers={"Authorization": f"Bearer {alice_key}"}
     )
     assert response.status == 200
-    status_id = post_status(alice, "hello")
+    status_id = post_status(alice_uid, "hello")
     assert response.next_event()["id"] == status_id
 
 
@@ -109,7 +110,7 @@ def test_the_key_may_come_in_an_authorization_header(http_stream, alice, alice_k
     ],
 )
 def test_a_bad_request_gets_a_json_error_and_opens_no_stream(
-    http_stream, redis_conn, alice, alice_key, method, path, params, form, status, error
+    http_stream, redis_conn, alice_uid, alice_key, method, path, params, form, status, error
 ):
     params = {name: alice_key if value == "KEY" else value for name, value in params.items()}
     response = http_stream(method, path, params, form=form)
@@ -120,7 +121,7 @@ def test_a_bad_request_gets_a_json_error_and_opens_no_stream(
         assert response.headers["allow"] in {"GET", "POST"}
     assert subscribers(redis_conn) == 0
     assert stream_stats()["clients"] == 0
-    assert list_stream_keys(alice)[0]["last_used"] is None
+    assert list_stream_keys(alice_uid)[0]["last_used"] is None
 
 
 def test_a_body_that_is_not_a_form_is_refused(http_stream, alice_key):
@@ -156,17 +157,17 @@ def test_a_key_opens_two_streams_at_most(http_stream, alice_key):
     assert http_stream("GET", SAMPLE, {"identifier": alice_key}).status == 200
 
 
-def test_a_suspended_users_key_is_refused_with_403(http_stream, redis_conn, alice, alice_key):
-    redis_conn.hset(user_key(alice), "suspended", "1")
+def test_a_suspended_users_key_is_refused_with_403(http_stream, redis_conn, alice_uid, alice_key):
+    redis_conn.hset(user_key(alice_uid), "suspended", "1")
     response = http_stream("GET", SAMPLE, {"identifier": alice_key})
     assert response.status == 403
     assert "suspended" in response.json()["error"]
 
 
-def test_revoking_a_key_ends_its_open_streams_with_a_last_line(http_stream, alice, alice_key):
+def test_revoking_a_key_ends_its_open_streams_with_a_last_line(http_stream, alice_uid, alice_key):
     response = http_stream("GET", SAMPLE, {"identifier": alice_key})
-    [key] = list_stream_keys(alice)
-    revoke_stream_key(alice, key["id"])
+    [key] = list_stream_keys(alice_uid)
+    revoke_stream_key(alice_uid, key["id"])
     assert response.next_event(timeout=15) == {
         "disconnect": {"code": 4401, "reason": "This stream key was revoked."}
     }
@@ -174,7 +175,7 @@ def test_revoking_a_key_ends_its_open_streams_with_a_last_line(http_stream, alic
 
 
 def test_closed_streams_leave_no_subscription_and_no_client_behind(
-    http_stream, redis_conn, alice, alice_key
+    http_stream, redis_conn, alice_uid, alice_key
 ):
     streams = [http_stream("GET", SAMPLE, {"identifier": alice_key}) for _ in range(2)]
     assert subscribers(redis_conn) == 1

@@ -10,7 +10,8 @@ from playwright.sync_api import expect, sync_playwright
 
 from accounts.services import create_user, sign_up, uid_for_login
 from socialsite.testing.browser import launch_chromium
-from timeline.services import delete_status, follow_user, post_status
+from timeline.graph.services import follow_user
+from timeline.posting.services import delete_status, post_status
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

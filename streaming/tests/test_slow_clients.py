@@ -12,8 +12,8 @@ import pytest
 from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 
+from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
-from streaming.keys import STATUS_CHANNEL
 from streaming.services import stream_stats
 
 from .clients import small_buffered_socket, wait_until
@@ -73,14 +73,14 @@ def assert_dropped_behind(received: list[int], published: list[int], last: dict)
 
 
 def test_a_chunked_client_that_stops_reading_is_dropped_and_a_reader_misses_nothing(
-    http_stream, alice, alice_key
+    http_stream, alice_uid, alice_key
 ):
     params = {"identifier": alice_key, "percent": 100}
     stalled = http_stream("GET", SAMPLE, params, receive_buffer=RECEIVE_BUFFER)
     reader = Reader(http_stream("GET", SAMPLE, params).next_event)
     reader.start()
 
-    published = publish_until_one_is_dropped(alice, reader)
+    published = publish_until_one_is_dropped(alice_uid, reader)
 
     assert reader.ids == published
     lines = []
@@ -91,21 +91,22 @@ def test_a_chunked_client_that_stops_reading_is_dropped_and_a_reader_misses_noth
 
 
 def test_a_socket_that_stops_reading_is_dropped_and_a_reader_misses_nothing(
-    daphne_server, ws_stream, alice, alice_key
+    daphne_server, ws_stream, alice_uid, alice_key
 ):
     params = {"identifier": alice_key, "percent": 100}
     url = urlsplit(daphne_server)
     sock = small_buffered_socket(RECEIVE_BUFFER)
     sock.connect((url.hostname, url.port))
-    # The client stops reading the socket once it holds one message nobody asked for.
-    stalled = ws_stream(SAMPLE, params, sock=sock, max_queue=1)
+    # The client stops reading the socket once it holds 16 messages nobody asked for
+    # (websockets' default): asked at last, it reads in bulk, not a message at a time.
+    stalled = ws_stream(SAMPLE, params, sock=sock, max_queue=16)
     fast = ws_stream(SAMPLE, params)
     dropped = Dropped(stalled)
     dropped.start()
     reader = Reader(lambda: json.loads(fast.recv(timeout=10)))
     reader.start()
 
-    published = publish_until_one_is_dropped(alice, reader)
+    published = publish_until_one_is_dropped(alice_uid, reader)
 
     assert reader.ids == published
     dropped.join(timeout=30)

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from accounts.services import create_user
-from timeline.services import post_status
+from timeline.posting.services import post_status
 
 
 @pytest.mark.parametrize(
@@ -28,7 +28,7 @@ def test_bad_options_are_refused_with_a_clear_message(options, problem):
 
 
 def test_the_stream_command_prints_matching_events_as_they_come():
-    alice = create_user("alice", "Alice")
+    alice_uid = create_user("alice", "Alice")
     command = [sys.executable, "manage.py", "stream", "--track", "redis", "--follow", "bob",
                "--count", "2"]  # fmt: skip
     with subprocess.Popen(
@@ -37,8 +37,8 @@ def test_the_stream_command_prints_matching_events_as_they_come():
         # Whatever the system checks say comes first.
         while "Streaming" not in process.stderr.readline():
             assert process.poll() is None
-        post_status(alice, "python")
-        wanted = [post_status(alice, "I like redis"), post_status(alice, "thanks @bob")]
+        post_status(alice_uid, "python")
+        wanted = [post_status(alice_uid, "I like redis"), post_status(alice_uid, "thanks @bob")]
         output, _ = process.communicate(timeout=30)
     assert process.returncode == 0
     assert [json.loads(line)["id"] for line in output.splitlines()] == wanted

@@ -9,8 +9,10 @@ from websockets.exceptions import ConnectionClosed
 from accounts.keys import user_key
 from accounts.services import create_user, sign_up, uid_for_login
 from streaming.services import list_stream_keys, revoke_stream_key
-from timeline import reactions
-from timeline.services import delete_status, follow_user, get_status_messages, post_status
+from timeline.feeds.selectors import get_status_messages
+from timeline.graph.services import follow_user
+from timeline.posting.services import delete_status, post_status
+from timeline.reactions import services as reactions
 
 from .clients import subscribers, wait_for_no_streams
 
@@ -29,16 +31,16 @@ def last_words(socket, timeout: float = 15) -> tuple[dict, int]:
     return last, closed.value.rcvd.code
 
 
-def test_a_sample_socket_sends_one_status_per_text_frame(ws_stream, alice, alice_key):
+def test_a_sample_socket_sends_one_status_per_text_frame(ws_stream, alice_uid, alice_key):
     socket = ws_stream("/statuses/sample.json", {"identifier": alice_key, "percent": 100})
-    first = post_status(alice, "first", location="1,2")
-    second = post_status(alice, "second")
+    first = post_status(alice_uid, "first", location="1,2")
+    second = post_status(alice_uid, "second")
     event = next_event(socket)
     assert (event["id"], event["message"], event["location"]) == (first, "first", "1,2")
     assert next_event(socket)["id"] == second
 
 
-def test_a_filter_socket_takes_its_filters_in_the_query_string(ws_stream, alice, alice_key):
+def test_a_filter_socket_takes_its_filters_in_the_query_string(ws_stream, alice_uid, alice_key):
     bob = create_user("bob", "Bob")
     socket = ws_stream(
         "/statuses/filter.json", {"identifier": alice_key, "track": "redis", "follow": "carol"}
@@ -64,14 +66,14 @@ def test_a_filter_socket_takes_its_filters_in_the_query_string(ws_stream, alice,
     ],
 )
 def test_a_bad_socket_gets_an_error_frame_and_a_close_code_and_opens_no_stream(
-    ws_stream, redis_conn, alice, alice_key, path, params, code, error
+    ws_stream, redis_conn, alice_uid, alice_key, path, params, code, error
 ):
     params = {name: alice_key if value == "KEY" else value for name, value in params.items()}
     last, close_code = last_words(ws_stream(path, params))
     assert close_code == code
     assert error in last["error"]
     assert subscribers(redis_conn) == 0
-    assert list_stream_keys(alice)[0]["last_used"] is None
+    assert list_stream_keys(alice_uid)[0]["last_used"] is None
 
 
 def test_a_third_socket_on_a_key_is_closed_with_4429(ws_stream, alice_key):
@@ -82,24 +84,24 @@ def test_a_third_socket_on_a_key_is_closed_with_4429(ws_stream, alice_key):
     assert "2 open streams" in last["error"]
 
 
-def test_a_suspended_user_is_closed_with_4403(ws_stream, redis_conn, alice, alice_key):
-    redis_conn.hset(user_key(alice), "suspended", "1")
+def test_a_suspended_user_is_closed_with_4403(ws_stream, redis_conn, alice_uid, alice_key):
+    redis_conn.hset(user_key(alice_uid), "suspended", "1")
     last, code = last_words(ws_stream("/statuses/sample.json", {"identifier": alice_key}))
     assert code == 4403
     assert "suspended" in last["error"]
 
 
-def test_suspending_a_streaming_user_ends_their_socket(ws_stream, redis_conn, alice, alice_key):
+def test_suspending_a_streaming_user_ends_their_socket(ws_stream, redis_conn, alice_uid, alice_key):
     socket = ws_stream("/statuses/sample.json", {"identifier": alice_key})
-    redis_conn.hset(user_key(alice), "suspended", "1")
+    redis_conn.hset(user_key(alice_uid), "suspended", "1")
     last, code = last_words(socket)
     assert code == 4403
     assert last["disconnect"]["code"] == 4403
 
 
-def test_revoking_a_key_closes_its_sockets_with_4401(ws_stream, alice, alice_key):
+def test_revoking_a_key_closes_its_sockets_with_4401(ws_stream, alice_uid, alice_key):
     socket = ws_stream("/statuses/sample.json", {"identifier": alice_key})
-    revoke_stream_key(alice, list_stream_keys(alice)[0]["id"])
+    revoke_stream_key(alice_uid, list_stream_keys(alice_uid)[0]["id"])
     last, code = last_words(socket)
     assert code == 4401
     assert last == {"disconnect": {"code": 4401, "reason": "This stream key was revoked."}}

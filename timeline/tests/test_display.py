@@ -2,10 +2,9 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.urls import reverse
 from django.utils import timezone
 
-from timeline.display import ago, linkify, plain_url, posted_at, url
+from timeline.display import ago, linkify, posted_at
 
 
 def test_linkify_escapes_html():
@@ -73,19 +72,3 @@ def test_posted_at_is_an_aware_utc_datetime():
     moment = posted_at(0.0)
     assert moment.year == 1970
     assert moment.utcoffset() == timedelta(0)
-
-
-@pytest.mark.parametrize(
-    ("name", "arg"),
-    [("status", 7), ("delete_status", 123456789), ("profile", "Bob_1"), ("tag", "redis")],
-)
-def test_url_matches_reverse(name, arg):
-    assert url(name, arg) == reverse(name, args=[arg])
-
-
-def test_url_follows_a_changed_urlconf(settings):
-    assert url("status", 7) == "/statuses/7/"
-    assert plain_url("global") == "/timeline/"
-    settings.ROOT_URLCONF = "timeline.tests.prefixed_urls"
-    assert url("status", 7) == "/prefix/statuses/7/"
-    assert plain_url("global") == "/prefix/timeline/"

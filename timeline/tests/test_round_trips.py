@@ -3,7 +3,13 @@
 import pytest
 from redis.connection import AbstractConnection
 
-from timeline import keys, lists, reactions, services
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import selectors as graph_selectors
+from timeline.graph import services as graph
+from timeline.lists import services as lists
+from timeline.posting import services as posting
+from timeline.reactions import services as reactions
 
 
 @pytest.fixture
@@ -29,25 +35,25 @@ def round_trips(monkeypatch):
 @pytest.fixture
 def busy_author(make_user, followers_of):
     """An author with followers, on a list, who mentions and tags."""
-    author = make_user("author")
+    author = make_user("author").uid
     make_user("friend")
     followers_of(author, 3)
-    owner = make_user()
+    owner = make_user().uid
     lists.add_member(owner, lists.create_list(owner, "l"), author)
     return author
 
 
 def test_a_post_with_mentions_tags_and_lists_is_three_round_trips(busy_author, round_trips):
-    assert round_trips(lambda: services.post_status(busy_author, "@friend look #redis")) == 3
+    assert round_trips(lambda: posting.post_status(busy_author, "@friend look #redis")) == 3
 
 
 def test_a_reply_adds_two_round_trips_finding_and_applying_the_reply_rule(
     busy_author, make_user, round_trips
 ):
-    parent = services.post_status(make_user(), "question")
+    parent = posting.post_status(make_user().uid, "question")
 
     def reply():
-        services.post_status(busy_author, "answer", in_reply_to=parent)
+        posting.post_status(busy_author, "answer", in_reply_to=parent)
 
     assert round_trips(reply) == 5
 
@@ -56,30 +62,30 @@ def test_a_page_is_two_round_trips_and_one_more_when_it_shows_reposts(
     busy_author, make_user, round_trips
 ):
     for i in range(5):
-        services.post_status(busy_author, f"status {i}")
-    assert round_trips(lambda: services.timeline_page(busy_author, "profile")) == 2
-    reactions.repost(busy_author, services.post_status(make_user(), "share"))
-    assert round_trips(lambda: services.timeline_page(busy_author, "profile")) == 3
+        posting.post_status(busy_author, f"status {i}")
+    assert round_trips(lambda: feeds.timeline_page(busy_author, "profile")) == 2
+    reactions.repost(busy_author, posting.post_status(make_user().uid, "share"))
+    assert round_trips(lambda: feeds.timeline_page(busy_author, "profile")) == 3
 
 
 def test_a_page_marks_the_viewers_likes_and_reposts_in_those_round_trips(
     busy_author, make_user, round_trips
 ):
-    viewer = make_user("viewer")
-    liked = services.post_status(busy_author, "liked")
-    services.post_status(busy_author, "not liked")
+    viewer = make_user("viewer").uid
+    liked = posting.post_status(busy_author, "liked")
+    posting.post_status(busy_author, "not liked")
     reactions.like(viewer, liked)
 
     def page():
         key = keys.profile_timeline_key(busy_author)
-        return services.statuses_page(key, 1, 30, viewer=viewer)
+        return feeds.statuses_page(key, 1, 30, viewer=viewer)
 
     assert round_trips(page) == 2
     assert [(s["message"], s["liked"]) for s in page().statuses] == [
         ("not liked", False),
         ("liked", True),
     ]
-    original = services.post_status(make_user(), "shared")
+    original = posting.post_status(make_user().uid, "shared")
     reactions.repost(busy_author, original)
     reactions.repost(viewer, original)
     assert round_trips(page) == 3
@@ -90,12 +96,12 @@ def test_a_page_marks_the_viewers_likes_and_reposts_in_those_round_trips(
 def test_the_home_page_reads_the_readers_profile_and_marks_in_two_round_trips(
     busy_author, make_user, round_trips
 ):
-    reader = make_user("reader")
-    services.follow_user(reader, busy_author)
-    reactions.like(reader, services.post_status(busy_author, "liked"))
-    services.post_status(busy_author, "not liked")
-    assert round_trips(lambda: services.home_page(reader)) == 2
-    home = services.home_page(reader)
+    reader = make_user("reader").uid
+    graph.follow_user(reader, busy_author)
+    reactions.like(reader, posting.post_status(busy_author, "liked"))
+    posting.post_status(busy_author, "not liked")
+    assert round_trips(lambda: feeds.home_page(reader)) == 2
+    home = feeds.home_page(reader)
     assert home.user["login"] == "reader"
     assert home.user["following"] == 1
     assert [(s["message"], s["liked"]) for s in home.page.statuses] == [
@@ -107,13 +113,13 @@ def test_the_home_page_reads_the_readers_profile_and_marks_in_two_round_trips(
 def test_a_conversation_marks_the_chain_the_status_and_its_replies_in_two_round_trips(
     make_user, round_trips
 ):
-    from timeline import conversations
+    from timeline.conversations import selectors as conversations
 
-    author, viewer = make_user(), make_user()
-    root = services.post_status(author, "root")
-    middle = services.post_status(author, "middle", in_reply_to=root)
-    reply = services.post_status(author, "reply", in_reply_to=middle)
-    other = services.post_status(author, "other", in_reply_to=middle)
+    author, viewer = make_user().uid, make_user().uid
+    root = posting.post_status(author, "root")
+    middle = posting.post_status(author, "middle", in_reply_to=root)
+    reply = posting.post_status(author, "reply", in_reply_to=middle)
+    other = posting.post_status(author, "other", in_reply_to=middle)
     for liked in (root, middle, reply):
         reactions.like(viewer, liked)
     reactions.repost(viewer, other)
@@ -133,13 +139,13 @@ def test_a_conversation_marks_the_chain_the_status_and_its_replies_in_two_round_
 def test_a_profile_page_is_three_round_trips_and_one_more_for_followers_in_common(
     busy_author, make_user, round_trips
 ):
-    services.post_status(busy_author, "hello")
-    viewer, friend = make_user("viewer"), make_user("friend2")
-    assert round_trips(lambda: services.profile_page("author")) == 3
-    assert round_trips(lambda: services.profile_page("author", viewer)) == 3
-    services.follow_user(viewer, friend)
-    services.follow_user(friend, busy_author)
-    assert round_trips(lambda: services.profile_page("author", viewer)) == 4
-    view = services.profile_page("author", viewer)
+    posting.post_status(busy_author, "hello")
+    viewer, friend = make_user("viewer").uid, make_user("friend2").uid
+    assert round_trips(lambda: graph_selectors.profile_page("author")) == 3
+    assert round_trips(lambda: graph_selectors.profile_page("author", viewer)) == 3
+    graph.follow_user(viewer, friend)
+    graph.follow_user(friend, busy_author)
+    assert round_trips(lambda: graph_selectors.profile_page("author", viewer)) == 4
+    view = graph_selectors.profile_page("author", viewer)
     assert view.user["login"] == "author"
     assert [u["login"] for u in view.followers_in_common] == ["friend2"]

@@ -4,149 +4,155 @@ import pytest
 from django.test import override_settings
 
 from accounts.services import get_user
-from streaming.keys import STATUS_CHANNEL
-from timeline import keys, services
-from timeline.management.commands.worker import jobs
+from socialsite import jobs
+from socialsite.keys import STATUS_CHANNEL
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import selectors as graph_selectors
+from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.statuses import selectors as status_selectors
+from timeline.statuses import services as statuses
 from timeline.tests.pages import ids
 
 
 def test_create_status_stores_fields_extra_data_and_counts_the_post(make_user):
-    uid = make_user("alice")
-    sid = services.create_status(uid, "hello", location="48.85,2.35")
-    status = services.get_status(sid)
+    uid = make_user("alice").uid
+    sid = statuses.create_status(uid, "hello", location="48.85,2.35")
+    status = status_selectors.get_status(sid)
     assert status["message"] == "hello"
     assert status["login"] == "alice"
     assert status["uid"] == uid
     assert status["location"] == "48.85,2.35"
     assert isinstance(status["posted"], float)
     assert get_user(uid)["posts"] == 1
-    assert ids(services.get_status_messages(uid, "profile")) == [sid]
+    assert ids(feeds.get_status_messages(uid, "profile")) == [sid]
 
 
 def test_create_status_for_an_unknown_user_is_none():
-    assert services.create_status(999, "hello") is None
+    assert statuses.create_status(999, "hello") is None
 
 
 @pytest.mark.parametrize("message", ["", "   ", "x" * 281, None])
 def test_bad_messages_are_refused_and_store_nothing(make_user, redis_conn, message):
-    uid = make_user()
+    uid = make_user().uid
     with pytest.raises(ValueError):
-        services.post_status(uid, message)
+        posting.post_status(uid, message)
     assert get_user(uid)["posts"] == 0
     assert redis_conn.get(keys.STATUS_ID_COUNTER) is None
 
 
 def test_a_280_character_message_is_fine(make_user):
-    assert services.post_status(make_user(), "x" * 280)
+    assert posting.post_status(make_user().uid, "x" * 280)
 
 
 def test_post_reaches_author_and_followers_home_and_the_global_timeline(make_user, followers_of):
-    author = make_user()
+    author = make_user().uid
     fans = followers_of(author, 3)
-    sid = services.post_status(author, "news")
+    sid = posting.post_status(author, "news")
     for uid in [author, *fans]:
-        assert ids(services.get_status_messages(uid)) == [sid]
-    assert ids(services.global_timeline_page().statuses) == [sid]
+        assert ids(feeds.get_status_messages(uid)) == [sid]
+    assert ids(feeds.global_timeline_page().statuses) == [sid]
 
 
 def test_post_publishes_the_status_event(make_user, redis_conn):
-    uid = make_user("pub")
+    uid = make_user("pub").uid
     pubsub = redis_conn.pubsub()
     pubsub.subscribe(STATUS_CHANNEL)
     pubsub.get_message(timeout=1)
-    sid = services.post_status(uid, "hi there", location="1,2")
+    sid = posting.post_status(uid, "hi there", location="1,2")
     event = json.loads(pubsub.get_message(timeout=1)["data"])
     assert event["id"] == sid and event["login"] == "pub" and event["location"] == "1,2"
     pubsub.close()
 
 
 def test_timelines_are_newest_first_and_paginated(make_user):
-    uid = make_user()
-    sids = [services.post_status(uid, f"status {i}") for i in range(7)]
-    page1 = services.timeline_page(uid, "home", page=1, count=3)
-    page3 = services.timeline_page(uid, "home", page=3, count=3)
+    uid = make_user().uid
+    sids = [posting.post_status(uid, f"status {i}") for i in range(7)]
+    page1 = feeds.timeline_page(uid, "home", page=1, count=3)
+    page3 = feeds.timeline_page(uid, "home", page=3, count=3)
     assert ids(page1.statuses) == sids[::-1][:3]
     assert page1.has_older and not page1.has_newer
     assert ids(page3.statuses) == [sids[0]]
     assert not page3.has_older and page3.has_newer
-    assert services.get_status_messages(uid, page=4, count=3) == []
+    assert feeds.get_status_messages(uid, page=4, count=3) == []
 
 
 def test_a_page_number_below_one_is_refused(make_user):
     with pytest.raises(ValueError):
-        services.get_status_messages(make_user(), page=0)
+        feeds.get_status_messages(make_user().uid, page=0)
 
 
 def test_unknown_timeline_is_refused(make_user):
     with pytest.raises(ValueError):
-        services.get_status_messages(make_user(), timeline="elsewhere")
+        feeds.get_status_messages(make_user().uid, timeline="elsewhere")
 
 
 @override_settings(HOME_TIMELINE_SIZE=5)
 def test_home_timeline_is_trimmed_to_its_size(make_user, redis_conn):
-    uid = make_user()
-    sids = [services.post_status(uid, f"s{i}") for i in range(8)]
+    uid = make_user().uid
+    sids = [posting.post_status(uid, f"s{i}") for i in range(8)]
     assert redis_conn.zcard(keys.home_timeline_key(uid)) == 5
-    assert ids(services.get_status_messages(uid)) == sids[::-1][:5]
+    assert ids(feeds.get_status_messages(uid)) == sids[::-1][:5]
 
 
 def test_follow_updates_both_counters_and_backfills_home(make_user):
-    alice, bob = make_user(), make_user()
-    older = [services.post_status(bob, f"b{i}") for i in range(3)]
-    assert services.follow_user(alice, bob) is True
+    alice, bob = make_user().uid, make_user().uid
+    older = [posting.post_status(bob, f"b{i}") for i in range(3)]
+    assert graph.follow_user(alice, bob) is True
     assert get_user(alice)["following"] == 1
     assert get_user(bob)["followers"] == 1
-    assert ids(services.get_status_messages(alice)) == older[::-1]
-    assert services.is_following(alice, bob)
+    assert ids(feeds.get_status_messages(alice)) == older[::-1]
+    assert graph_selectors.is_following(alice, bob)
 
 
 def test_following_twice_is_none_and_counts_once(make_user):
-    alice, bob = make_user(), make_user()
-    services.follow_user(alice, bob)
-    assert services.follow_user(alice, bob) is None
+    alice, bob = make_user().uid, make_user().uid
+    graph.follow_user(alice, bob)
+    assert graph.follow_user(alice, bob) is None
     assert get_user(alice)["following"] == 1
     assert get_user(bob)["followers"] == 1
 
 
 @override_settings(HOME_TIMELINE_SIZE=4)
 def test_follow_copies_only_the_newest_home_timeline_size_statuses(make_user):
-    alice, bob = make_user(), make_user()
-    sids = [services.post_status(bob, f"b{i}") for i in range(6)]
-    services.follow_user(alice, bob)
-    assert ids(services.get_status_messages(alice)) == sids[::-1][:4]
+    alice, bob = make_user().uid, make_user().uid
+    sids = [posting.post_status(bob, f"b{i}") for i in range(6)]
+    graph.follow_user(alice, bob)
+    assert ids(feeds.get_status_messages(alice)) == sids[::-1][:4]
 
 
 def test_following_yourself_or_nobody_is_refused_and_changes_nothing(make_user):
-    alice = make_user()
+    alice = make_user().uid
     with pytest.raises(ValueError):
-        services.follow_user(alice, alice)
+        graph.follow_user(alice, alice)
     with pytest.raises(ValueError):
-        services.follow_user(alice, 424242)
+        graph.follow_user(alice, 424242)
     assert get_user(alice)["following"] == 0
     assert get_user(alice)["followers"] == 0
 
 
 def test_unfollow_removes_their_statuses_from_home_and_fixes_counters(make_user):
-    alice, bob = make_user(), make_user()
-    mine = services.post_status(alice, "mine")
-    services.post_status(bob, "theirs")
-    services.follow_user(alice, bob)
-    assert services.unfollow_user(alice, bob) is True
-    assert ids(services.get_status_messages(alice)) == [mine]
+    alice, bob = make_user().uid, make_user().uid
+    mine = posting.post_status(alice, "mine")
+    posting.post_status(bob, "theirs")
+    graph.follow_user(alice, bob)
+    assert graph.unfollow_user(alice, bob) is True
+    assert ids(feeds.get_status_messages(alice)) == [mine]
     assert get_user(alice)["following"] == 0
     assert get_user(bob)["followers"] == 0
-    assert services.unfollow_user(alice, bob) is None
+    assert graph.unfollow_user(alice, bob) is None
     assert get_user(bob)["followers"] == 0
 
 
 def test_follow_and_unfollow_publish_events(make_user, redis_conn):
-    alice, bob = make_user("ann"), make_user("ben")
+    alice, bob = make_user("ann").uid, make_user("ben").uid
     pubsub = redis_conn.pubsub()
     pubsub.subscribe(STATUS_CHANNEL)
     pubsub.get_message(timeout=1)
-    services.follow_user(alice, bob)
-    services.follow_user(alice, bob)  # no change, no event
-    services.unfollow_user(alice, bob)
+    graph.follow_user(alice, bob)
+    graph.follow_user(alice, bob)  # no change, no event
+    graph.unfollow_user(alice, bob)
     first = json.loads(pubsub.get_message(timeout=1)["data"])
     second = json.loads(pubsub.get_message(timeout=1)["data"])
     assert (first["event"], first["source"]["login"], first["target"]["login"]) == (
@@ -160,103 +166,103 @@ def test_follow_and_unfollow_publish_events(make_user, redis_conn):
 
 
 def test_delete_status_by_its_author(make_user, followers_of, redis_conn):
-    author = make_user()
+    author = make_user().uid
     fan = followers_of(author, 1)[0]
-    sid = services.post_status(author, "oops")
+    sid = posting.post_status(author, "oops")
     pubsub = redis_conn.pubsub()
     pubsub.subscribe(STATUS_CHANNEL)
     pubsub.get_message(timeout=1)
-    assert services.delete_status(author, sid) is True
-    assert services.get_status(sid) is None
+    assert posting.delete_status(author, sid) is True
+    assert status_selectors.get_status(sid) is None
     assert get_user(author)["posts"] == 0
-    assert services.get_status_messages(fan) == []
-    assert services.get_status_messages(author, "profile") == []
-    assert services.global_timeline_page().statuses == []
+    assert feeds.get_status_messages(fan) == []
+    assert feeds.get_status_messages(author, "profile") == []
+    assert feeds.global_timeline_page().statuses == []
     event = json.loads(pubsub.get_message(timeout=1)["data"])
     assert event["id"] == sid and event["deleted"] is True and event["message"] == "oops"
     pubsub.close()
 
 
 def test_only_the_author_can_delete(make_user):
-    author, other = make_user(), make_user()
-    sid = services.post_status(author, "mine")
-    assert services.delete_status(other, sid) is False
-    assert services.get_status(sid)["message"] == "mine"
+    author, other = make_user().uid, make_user().uid
+    sid = posting.post_status(author, "mine")
+    assert posting.delete_status(other, sid) is False
+    assert status_selectors.get_status(sid)["message"] == "mine"
     assert get_user(author)["posts"] == 1
 
 
 def test_deleting_a_missing_status_is_none(make_user):
-    uid = make_user()
-    sid = services.post_status(uid, "x")
-    services.delete_status(uid, sid)
-    assert services.delete_status(uid, sid) is None
+    uid = make_user().uid
+    sid = posting.post_status(uid, "x")
+    posting.delete_status(uid, sid)
+    assert posting.delete_status(uid, sid) is None
     assert get_user(uid)["posts"] == 0
 
 
 def test_followers_and_following_pages(make_user, followers_of):
-    star = make_user()
+    star = make_user().uid
     fans = followers_of(star, 3)
-    people, more = services.followers_page(star, count=2)
+    people, more = graph_selectors.followers_page(star, count=2)
     assert [p["id"] for p in people] == fans[::-1][:2] and more
-    following, more = services.following_page(fans[0])
+    following, more = graph_selectors.following_page(fans[0])
     assert [p["id"] for p in following] == [star] and not more
 
 
 def test_followers_in_common_are_people_i_follow_who_follow_them(make_user):
-    me, star, friend, stranger = make_user(), make_user(), make_user(), make_user()
-    services.follow_user(me, friend)
-    services.follow_user(friend, star)
-    services.follow_user(stranger, star)
-    assert [u["id"] for u in services.followers_in_common(me, star)] == [friend]
+    me, star, friend, stranger = make_user().uid, make_user().uid, make_user().uid, make_user().uid
+    graph.follow_user(me, friend)
+    graph.follow_user(friend, star)
+    graph.follow_user(stranger, star)
+    assert [u["id"] for u in graph_selectors.followers_in_common(me, star)] == [friend]
 
 
 @override_settings(POSTS_PER_PASS=3)
 def test_followers_past_the_first_pass_get_the_status_after_the_worker_runs(
     make_user, followers_of
 ):
-    author = make_user()
+    author = make_user().uid
     fans = followers_of(author, 8)
-    sid = services.post_status(author, "big news")
-    got = [fan for fan in fans if ids(services.get_status_messages(fan)) == [sid]]
+    sid = posting.post_status(author, "big news")
+    got = [fan for fan in fans if ids(feeds.get_status_messages(fan)) == [sid]]
     assert got == fans[:3]
     assert jobs.queue_stats()["queued"] == 1
     jobs.work(burst=True)
     for fan in fans:
-        assert ids(services.get_status_messages(fan)) == [sid]
+        assert ids(feeds.get_status_messages(fan)) == [sid]
     assert jobs.queue_stats() == {"queued": 0, "in_progress": 0, "failed": 0, "oldest_age": 0.0}
 
 
 @override_settings(POSTS_PER_PASS=2)
 def test_fan_out_reaches_followers_who_followed_at_the_same_instant(make_user, redis_conn):
-    author = make_user()
-    fans = [make_user() for _ in range(7)]
+    author = make_user().uid
+    fans = [make_user().uid for _ in range(7)]
     # Seven follows with one shared timestamp: the cursor must not skip ties.
     for fan in fans:
         redis_conn.zadd(keys.followers_key(author), {fan: 1000.0})
-    sid = services.post_status(author, "tied")
+    sid = posting.post_status(author, "tied")
     jobs.work(burst=True)
     for fan in fans:
-        assert ids(services.get_status_messages(fan)) == [sid]
+        assert ids(feeds.get_status_messages(fan)) == [sid]
 
 
 def test_deleted_statuses_are_never_returned(make_user, redis_conn):
-    uid = make_user()
-    keep = services.post_status(uid, "keep")
-    gone = services.post_status(uid, "gone")
+    uid = make_user().uid
+    keep = posting.post_status(uid, "keep")
+    gone = posting.post_status(uid, "gone")
     # Even if an id lingers in a timeline, its missing hash hides it.
     redis_conn.delete(keys.status_key(gone))
-    assert ids(services.get_status_messages(uid)) == [keep]
+    assert ids(feeds.get_status_messages(uid)) == [keep]
 
 
 @override_settings(POSTS_PER_PASS=2)
 def test_deleting_a_status_cleans_its_id_out_of_every_follower_home(
     make_user, followers_of, redis_conn
 ):
-    author = make_user()
+    author = make_user().uid
     fans = followers_of(author, 5)
-    sid = services.post_status(author, "soon gone")
+    sid = posting.post_status(author, "soon gone")
     jobs.work(burst=True)
-    services.delete_status(author, sid)
+    posting.delete_status(author, sid)
     jobs.work(burst=True)
     for fan in fans:
         assert redis_conn.zscore(keys.home_timeline_key(fan), sid) is None

@@ -5,14 +5,21 @@ import pytest
 from django.test import override_settings
 
 from accounts.services import get_user, set_suspended, update_name
-from timeline import keys, lists, reactions, services
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.graph import selectors as graph_selectors
+from timeline.graph import services as graph
+from timeline.lists import services as lists
+from timeline.posting import services as posting
+from timeline.reactions import services as reactions
+from timeline.statuses import selectors as status_selectors
 from timeline.tests.pages import page_text, shows, status_ids
 
 # Home and global timelines
 
 
 def test_a_visitor_gets_the_welcome_and_the_global_timeline(client, alice):
-    sid = services.post_status(alice.uid, "hello world")
+    sid = posting.post_status(alice.uid, "hello world")
     response = client.get("/")
     assert response.status_code == 200
     assert shows(response, "Sign up")
@@ -21,8 +28,8 @@ def test_a_visitor_gets_the_welcome_and_the_global_timeline(client, alice):
 
 
 def test_a_member_gets_their_home_timeline_with_the_post_box(alice, bob):
-    services.follow_user(bob.uid, alice.uid)
-    sid = services.post_status(alice.uid, "for my followers")
+    graph.follow_user(bob.uid, alice.uid)
+    sid = posting.post_status(alice.uid, "for my followers")
     response = bob.client.get("/")
     assert response.status_code == 200
     assert 'id="timeline"' in page_text(response)
@@ -31,8 +38,8 @@ def test_a_member_gets_their_home_timeline_with_the_post_box(alice, bob):
 
 
 def test_the_global_timeline_shows_everyones_newest_first(client, alice, bob):
-    first = services.post_status(alice.uid, "first")
-    second = services.post_status(bob.uid, "second")
+    first = posting.post_status(alice.uid, "first")
+    second = posting.post_status(bob.uid, "second")
     response = client.get("/timeline/")
     assert response.status_code == 200
     assert status_ids(response) == [second, first]
@@ -51,7 +58,7 @@ def test_posting_stores_the_status_and_shows_it_on_home(alice, redis_conn):
     response = alice.client.post("/statuses/", {"message": "  my first status  "}, follow=True)
     assert response.status_code == 200
     assert shows(response, "Posted.")
-    (status,) = services.get_status_messages(alice.uid)
+    (status,) = feeds.get_status_messages(alice.uid)
     assert status["message"] == "my first status"
     assert "location" not in status
     assert status_ids(response) == [status["id"]]
@@ -60,7 +67,7 @@ def test_posting_stores_the_status_and_shows_it_on_home(alice, redis_conn):
 
 def test_posting_with_a_location_stores_it(alice):
     alice.client.post("/statuses/", {"message": "here", "location": " 48.8584, 2.2945 "})
-    (status,) = services.get_status_messages(alice.uid)
+    (status,) = feeds.get_status_messages(alice.uid)
     assert status["location"] == "48.8584,2.2945"
 
 
@@ -85,7 +92,7 @@ def test_an_empty_blank_or_too_long_message_is_refused(alice, redis_conn, messag
 
 def test_a_280_character_message_is_posted(alice):
     alice.client.post("/statuses/", {"message": "é" * 280})
-    assert len(services.get_status_messages(alice.uid)) == 1
+    assert len(feeds.get_status_messages(alice.uid)) == 1
 
 
 @pytest.mark.parametrize(
@@ -121,7 +128,7 @@ def test_the_post_url_only_takes_posts(alice):
 
 
 def test_a_status_has_its_own_page(client, alice):
-    sid = services.post_status(alice.uid, "look at me")
+    sid = posting.post_status(alice.uid, "look at me")
     response = client.get(f"/statuses/{sid}/")
     assert response.status_code == 200
     assert status_ids(response) == [sid]
@@ -135,36 +142,36 @@ def test_an_unknown_status_is_not_found(client):
 
 
 def test_the_author_sees_a_delete_button_and_others_do_not(alice, bob):
-    sid = services.post_status(alice.uid, "mine")
+    sid = posting.post_status(alice.uid, "mine")
     assert f'action="/statuses/{sid}/delete/"' in page_text(alice.client.get(f"/statuses/{sid}/"))
     assert "/delete/" not in page_text(bob.client.get(f"/statuses/{sid}/"))
 
 
 def test_the_author_can_delete_their_status(alice):
-    sid = services.post_status(alice.uid, "oops")
+    sid = posting.post_status(alice.uid, "oops")
     response = alice.client.post(f"/statuses/{sid}/delete/", {"next": f"/statuses/{sid}/"})
     # Not back to the page of the status that is gone.
     assert response.url == "/"
-    assert services.get_status(sid) is None
+    assert status_selectors.get_status(sid) is None
     assert get_user(alice.uid)["posts"] == 0
     assert shows(alice.client.get("/"), "Your status is deleted.")
 
 
 def test_deleting_someone_elses_status_is_forbidden_and_keeps_it(alice, bob):
-    sid = services.post_status(alice.uid, "not yours")
+    sid = posting.post_status(alice.uid, "not yours")
     response = bob.client.post(f"/statuses/{sid}/delete/")
     assert response.status_code == 403
     assert shows(response, "You can only delete your own statuses.")
-    assert services.get_status(sid)["message"] == "not yours"
+    assert status_selectors.get_status(sid)["message"] == "not yours"
     assert get_user(alice.uid)["posts"] == 1
 
 
 def test_deleting_while_logged_out_goes_to_the_login_page(client, alice):
-    sid = services.post_status(alice.uid, "safe")
+    sid = posting.post_status(alice.uid, "safe")
     response = client.post(f"/statuses/{sid}/delete/")
     assert response.status_code == 302
     assert response.url == f"/accounts/login/?next=/statuses/{sid}/"
-    assert services.get_status(sid)
+    assert status_selectors.get_status(sid)
 
 
 def test_deleting_an_unknown_status_is_not_found(alice):
@@ -175,7 +182,7 @@ def test_deleting_an_unknown_status_is_not_found(alice):
 
 
 def test_a_status_card_is_the_card_alone_as_the_viewer_sees_it(alice, bob):
-    sid = services.post_status(alice.uid, "card me")
+    sid = posting.post_status(alice.uid, "card me")
     reactions.like(bob.uid, sid)
     response = bob.client.get(f"/statuses/{sid}/card/")
     assert response.status_code == 200
@@ -189,7 +196,7 @@ def test_a_status_card_is_the_card_alone_as_the_viewer_sees_it(alice, bob):
 
 
 def test_a_repost_card_shows_its_original(alice, bob):
-    original = services.post_status(alice.uid, "worth repeating")
+    original = posting.post_status(alice.uid, "worth repeating")
     repost = reactions.repost(bob.uid, original)
     response = alice.client.get(f"/statuses/{repost}/card/")
     assert status_ids(response) == [repost]
@@ -198,14 +205,14 @@ def test_a_repost_card_shows_its_original(alice, bob):
 
 def test_fetching_a_card_leaves_the_messages_for_the_next_page(alice):
     alice.client.post("/statuses/", {"message": "posted just now"})
-    (status,) = services.get_status_messages(alice.uid)
+    (status,) = feeds.get_status_messages(alice.uid)
     card = alice.client.get(f"/statuses/{status['id']}/card/")
     assert not shows(card, "Posted.")
     assert shows(alice.client.get("/"), "Posted.")
 
 
 def test_a_missing_card_is_a_plain_not_found_that_leaves_the_messages(alice):
-    sid = services.post_status(alice.uid, "soon gone")
+    sid = posting.post_status(alice.uid, "soon gone")
     alice.client.post(f"/statuses/{sid}/delete/")
     response = alice.client.get(f"/statuses/{sid}/card/")
     assert response.status_code == 404
@@ -214,7 +221,7 @@ def test_a_missing_card_is_a_plain_not_found_that_leaves_the_messages(alice):
 
 
 def test_the_card_of_a_suspended_users_status_is_not_found(alice, bob):
-    sid = services.post_status(alice.uid, "then suspended")
+    sid = posting.post_status(alice.uid, "then suspended")
     repost = reactions.repost(bob.uid, sid)
     set_suspended(alice.uid, True)
     assert bob.client.get(f"/statuses/{sid}/card/").status_code == 404
@@ -222,7 +229,7 @@ def test_the_card_of_a_suspended_users_status_is_not_found(alice, bob):
 
 
 def test_a_card_needs_a_login_and_a_get(client, alice):
-    sid = services.post_status(alice.uid, "members only")
+    sid = posting.post_status(alice.uid, "members only")
     response = client.get(f"/statuses/{sid}/card/")
     assert response.status_code == 302
     assert response.url == f"/accounts/login/?next=/statuses/{sid}/card/"
@@ -233,7 +240,7 @@ def test_a_card_needs_a_login_and_a_get(client, alice):
 
 
 def test_a_profile_shows_counts_statuses_and_a_follow_button(alice, bob):
-    sid = services.post_status(alice.uid, "about me")
+    sid = posting.post_status(alice.uid, "about me")
     response = bob.client.get("/u/alice/")
     assert response.status_code == 200
     assert status_ids(response) == [sid]
@@ -251,11 +258,11 @@ def test_your_own_profile_has_no_follow_button(alice):
     assert "/follow/" not in page_text(response)
 
 
-def test_a_profile_you_follow_offers_unfollow_and_followers_in_common(alice, bob, member):
-    carol = member("carol")
-    services.follow_user(bob.uid, carol.uid)
-    services.follow_user(carol.uid, alice.uid)
-    services.follow_user(bob.uid, alice.uid)
+def test_a_profile_you_follow_offers_unfollow_and_followers_in_common(alice, bob, make_user):
+    carol = make_user("carol")
+    graph.follow_user(bob.uid, carol.uid)
+    graph.follow_user(carol.uid, alice.uid)
+    graph.follow_user(bob.uid, alice.uid)
     response = bob.client.get("/u/alice/")
     assert 'action="/u/alice/unfollow/"' in page_text(response)
     assert shows(response, "Followed by people you follow:")
@@ -269,16 +276,16 @@ def test_an_unknown_user_is_not_found(client):
 
 
 def test_following_and_unfollowing_change_the_graph_and_the_home_timeline(alice, bob):
-    sid = services.post_status(alice.uid, "follow me")
+    sid = posting.post_status(alice.uid, "follow me")
     response = bob.client.post("/u/alice/follow/", follow=True)
     assert shows(response, "You now follow @alice.")
-    assert services.is_following(bob.uid, alice.uid)
+    assert graph_selectors.is_following(bob.uid, alice.uid)
     assert get_user(alice.uid)["followers"] == 1
     assert status_ids(bob.client.get("/")) == [sid]
 
     response = bob.client.post("/u/alice/unfollow/", follow=True)
     assert shows(response, "You no longer follow @alice.")
-    assert not services.is_following(bob.uid, alice.uid)
+    assert not graph_selectors.is_following(bob.uid, alice.uid)
     assert get_user(alice.uid)["followers"] == 0
     assert status_ids(bob.client.get("/")) == []
 
@@ -290,7 +297,7 @@ def test_following_goes_back_to_a_next_page_on_this_site_only(alice, bob):
 
 
 def test_following_twice_says_so_and_changes_nothing(alice, bob):
-    services.follow_user(bob.uid, alice.uid)
+    graph.follow_user(bob.uid, alice.uid)
     response = bob.client.post("/u/alice/follow/", follow=True)
     assert shows(response, "You already follow @alice.")
     assert get_user(alice.uid)["followers"] == 1
@@ -324,10 +331,10 @@ def test_following_while_logged_out_goes_to_the_login_page(client, alice):
     assert get_user(alice.uid)["followers"] == 0
 
 
-def test_followers_and_following_pages_list_people(client, alice, bob, member):
-    carol = member("carol")
-    services.follow_user(bob.uid, alice.uid)
-    services.follow_user(carol.uid, alice.uid)
+def test_followers_and_following_pages_list_people(client, alice, bob, make_user):
+    carol = make_user("carol")
+    graph.follow_user(bob.uid, alice.uid)
+    graph.follow_user(carol.uid, alice.uid)
     followers = client.get("/u/alice/followers/")
     assert followers.status_code == 200
     assert shows(followers, "People following @alice")
@@ -343,7 +350,7 @@ def test_followers_and_following_pages_list_people(client, alice, bob, member):
 
 @override_settings(STATUSES_PER_PAGE=2)
 def test_timelines_page_with_newer_and_older_links(client, alice):
-    sids = [services.post_status(alice.uid, f"status {n}") for n in range(5)]
+    sids = [posting.post_status(alice.uid, f"status {n}") for n in range(5)]
     first = client.get("/timeline/")
     assert status_ids(first) == sids[:2:-1]
     assert 'href="?page=2"' in page_text(first)
@@ -358,7 +365,7 @@ def test_timelines_page_with_newer_and_older_links(client, alice):
 @override_settings(STATUSES_PER_PAGE=2)
 def test_a_page_past_the_end_is_not_found(alice, url):
     for n in range(5):
-        services.post_status(alice.uid, f"status {n}")
+        posting.post_status(alice.uid, f"status {n}")
     response = alice.client.get(url)
     assert response.status_code == 404
     assert shows(response, "There is no page")
@@ -380,7 +387,7 @@ def test_an_empty_first_page_is_fine(client, alice):
 
 
 def test_status_text_is_escaped_and_mentions_and_links_are_clickable(client, alice, bob):
-    services.post_status(
+    posting.post_status(
         alice.uid, "<script>alert(1)</script> hi @bob, see https://example.org/a?b=1&c=2"
     )
     text = page_text(client.get("/timeline/"))
@@ -395,7 +402,7 @@ def test_names_and_addresses_users_chose_are_escaped_on_the_pages_showing_them(c
     update_name(alice.uid, script)
     list_id = lists.create_list(bob.uid, script)
     lists.add_member(bob.uid, list_id, alice.uid)
-    services.follow_user(bob.uid, alice.uid)
+    graph.follow_user(bob.uid, alice.uid)
     pages = {
         "home": alice.client.get("/"),
         "profile": client.get("/u/alice/"),
@@ -414,7 +421,7 @@ def test_names_and_addresses_users_chose_are_escaped_on_the_pages_showing_them(c
 
 
 def test_times_are_relative_with_the_exact_time_in_the_markup(client, alice, redis_conn):
-    sid = services.post_status(alice.uid, "a while ago")
+    sid = posting.post_status(alice.uid, "a while ago")
     redis_conn.hset(keys.status_key(sid), "posted", time.time() - 3 * 60 - 5)
     text = page_text(client.get(f"/statuses/{sid}/"))
     assert re.search(

@@ -8,16 +8,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import override_settings
 
-from timeline import jobs, keys, services
-
-
-def wait_for(condition, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise AssertionError("condition not met in time")
+from socialsite import jobs
+from socialsite import keys as socialsite_keys
+from socialsite.testing.waits import wait_for
+from timeline import keys
+from timeline.feeds import selectors as feeds
+from timeline.posting import services as posting
 
 
 def start_worker(passes: int) -> subprocess.Popen:
@@ -30,13 +26,13 @@ def start_worker(passes: int) -> subprocess.Popen:
 
 @override_settings(POSTS_PER_PASS=20, FAN_OUT_JOB_SIZE=20, JOB_CLAIM_IDLE_MS=50)
 def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
-    author = make_user()
-    fans = [make_user() for _ in range(2000)]
+    author = make_user().uid
+    fans = [make_user().uid for _ in range(2000)]
     pipe = redis_conn.pipeline(transaction=False)
     for i, fan in enumerate(fans):
         pipe.zadd(keys.followers_key(author), {fan: i})
     pipe.execute()
-    sid = services.post_status(author, "durable")
+    sid = posting.post_status(author, "durable")
 
     def delivered() -> int:
         pipe = redis_conn.pipeline(transaction=False)
@@ -53,7 +49,9 @@ def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
         while True:
             assert worker.poll() is None, "the worker finished before it could be caught"
             redis_conn.execute_command("CLIENT", "PAUSE", 5000, "WRITE")
-            held = redis_conn.xpending(keys.JOB_STREAM, keys.JOB_GROUP)["pending"]
+            held = redis_conn.xpending(socialsite_keys.JOB_STREAM, socialsite_keys.JOB_GROUP)[
+                "pending"
+            ]
             if held:
                 worker.send_signal(signal.SIGKILL)
                 worker.wait()
@@ -67,13 +65,15 @@ def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
 
     before = delivered()
     assert before < len(fans), "the worker finished before it could be killed"
-    assert redis_conn.xpending(keys.JOB_STREAM, keys.JOB_GROUP)["pending"] == 1
+    assert (
+        redis_conn.xpending(socialsite_keys.JOB_STREAM, socialsite_keys.JOB_GROUP)["pending"] == 1
+    )
 
     call_command("worker", burst=True)
 
     assert delivered() == len(fans)
     for fan in fans[::97]:
-        assert [s["id"] for s in services.get_status_messages(fan)] == [sid]
+        assert [s["id"] for s in feeds.get_status_messages(fan)] == [sid]
     assert jobs.queue_stats()["in_progress"] == 0
 
 

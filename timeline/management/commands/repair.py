@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from timeline import maintenance
+from timeline.ops import maintenance
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from timeline import seeding
+from timeline.ops import seeding
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ from datetime import UTC, datetime
 
 from django.core.management.base import BaseCommand
 
-from timeline import maintenance
+from socialsite import dashboard
 
 
 class Command(BaseCommand):
@@ -13,12 +13,12 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
     def handle(self, *args, **options):
-        stats = maintenance.dashboard_stats()
+        stats = dashboard.figures()
         if options["json"]:
             self.stdout.write(json.dumps(stats, indent=2))
             return
         redis, jobs = stats["redis"], stats["jobs"]
-        clients = "n/a" if stats["stream_clients"] is None else stats["stream_clients"]
+        clients = stats.get("stream_clients", "n/a")
         lines = [
             f"users            {stats['users']} ({stats['suspended']} suspended)",
             f"statuses         {stats['statuses']}",

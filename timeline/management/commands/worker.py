@@ -3,12 +3,8 @@ import threading
 
 from django.core.management.base import BaseCommand
 
-from timeline import (
-    activity,
-    fanout,  # noqa: F401  (registers the job handlers)
-    jobs,
-    moderation,  # noqa: F401
-)
+from socialsite import jobs
+from timeline.ops import activity
 
 
 class Command(BaseCommand):

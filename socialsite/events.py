@@ -1,0 +1,43 @@
+"""The events the services publish on STATUS_CHANNEL, one JSON object each: the
+streaming API and the live home timeline read them, the worker counts them.
+
+A posted status is its own fields; a deletion is the full status plus
+`"deleted": true` (so the filter that passed the post passes its deletion);
+follows and unfollows carry `"event"` and both users."""
+
+import json
+
+from .keys import STATUS_CHANNEL
+
+
+def status_posted(status: dict) -> str:
+    return json.dumps(status)
+
+
+def status_deleted(status: dict) -> str:
+    return json.dumps({**status, "deleted": True})
+
+
+def follow_changed(kind: str, source: dict, target: dict, created: float) -> str:
+    """kind is "follow" or "unfollow"; source and target are {"id", "login"}."""
+    return json.dumps({"event": kind, "source": source, "target": target, "created": created})
+
+
+def publish(client, payload: str) -> None:
+    """Publishes on `client` (a connection or a pipeline, to publish with the write)."""
+    client.publish(STATUS_CHANNEL, payload)
+
+
+def activity(kind: str, source: dict, target: dict, target_object: dict, created: float) -> str:
+    """What a user did to another's status or about another user, as Twitter's user streams
+    told it: kind is "like", "unlike", "list_member_added" or "list_member_removed"; source
+    and target are {"id", "login"}; target_object is the status or the list."""
+    return json.dumps(
+        {
+            "event": kind,
+            "source": source,
+            "target": target,
+            "target_object": target_object,
+            "created": created,
+        }
+    )

@@ -1,0 +1,173 @@
+"""Durable background work on a Redis Stream with a consumer group.
+
+A job stays in the group's pending list until its handler finishes and it is
+acknowledged, so a worker killed mid-job loses nothing: after JOB_CLAIM_IDLE_MS
+another worker claims it (XAUTOCLAIM) and runs it again. Handlers must therefore
+be idempotent. A handler returns its follow-up jobs; they are queued in the same
+MULTI as the acknowledgement, so a job is never both finished and un-followed.
+A job that keeps failing moves to the failed stream after JOB_MAX_ATTEMPTS.
+
+There is one registry of handlers: each app registers its own with @handler(kind) in
+modules its AppConfig.ready() imports, so every process that runs jobs knows every
+kind, whichever modules it happened to import.
+"""
+
+import json
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+
+import redis
+from django.conf import settings
+
+from . import keys
+from .redis import get_redis
+
+log = logging.getLogger(__name__)
+
+Job = tuple[str, dict]
+Handler = Callable[[dict], list[Job]]
+
+_handlers: dict[str, Handler] = {}
+
+
+def handler(kind: str) -> Callable[[Handler], Handler]:
+    """Registers the function that runs jobs of `kind`."""
+
+    def register(function: Handler) -> Handler:
+        _handlers[kind] = function
+        return function
+
+    return register
+
+
+def enqueue(client, job: Job) -> None:
+    """Queues a job on `client` (a connection, or a pipeline to queue it with other writes)."""
+    kind, args = job
+    client.xadd(keys.JOB_STREAM, {"kind": kind, "args": json.dumps(args)})
+
+
+def ensure_group(conn: redis.Redis) -> None:
+    try:
+        conn.xgroup_create(keys.JOB_STREAM, keys.JOB_GROUP, id="0", mkstream=True)
+    except redis.ResponseError as error:
+        if "BUSYGROUP" not in str(error):
+            raise
+
+
+def _run(conn: redis.Redis, message_id: str, fields: dict) -> None:
+    kind = fields.get("kind", "")
+    follow_ups = _handlers[kind](json.loads(fields["args"]))
+    with conn.pipeline(transaction=True) as pipe:
+        for follow_up in follow_ups:
+            enqueue(pipe, follow_up)
+        pipe.xack(keys.JOB_STREAM, keys.JOB_GROUP, message_id)
+        pipe.xdel(keys.JOB_STREAM, message_id)
+        pipe.execute()
+
+
+def _give_up(conn: redis.Redis, message_id: str, fields: dict, reason: str) -> None:
+    log.error("job %s (%s) failed for good: %s", message_id, fields.get("kind"), reason)
+    with conn.pipeline(transaction=True) as pipe:
+        pipe.xadd(
+            keys.FAILED_JOB_STREAM,
+            {**fields, "job_id": message_id, "error": reason[:500], "failed": time.time()},
+            maxlen=10_000,
+            approximate=True,
+        )
+        pipe.xack(keys.JOB_STREAM, keys.JOB_GROUP, message_id)
+        pipe.xdel(keys.JOB_STREAM, message_id)
+        pipe.execute()
+
+
+def _attempts(conn: redis.Redis, message_id: str) -> int:
+    pending = conn.xpending_range(
+        keys.JOB_STREAM, keys.JOB_GROUP, min=message_id, max=message_id, count=1
+    )
+    return pending[0]["times_delivered"] if pending else 1
+
+
+def _next_batch(conn: redis.Redis, consumer: str, block_ms: int) -> list[tuple[str, dict]]:
+    """Jobs abandoned by dead workers first, then new ones."""
+    claim_idle = settings.JOB_CLAIM_IDLE_MS
+    # Redis 7 adds a third element (deleted ids) to the reply; 6.2 has two.
+    claimed = conn.xautoclaim(
+        keys.JOB_STREAM, keys.JOB_GROUP, consumer, min_idle_time=claim_idle, count=10
+    )[1]
+    claimed = [(mid, fields) for mid, fields in claimed if fields]
+    if claimed:
+        return claimed
+    reply = conn.xreadgroup(
+        keys.JOB_GROUP, consumer, {keys.JOB_STREAM: ">"}, count=10, block=block_ms or None
+    )
+    return reply[0][1] if reply else []
+
+
+def work(
+    *, burst: bool = False, block_ms: int = 1000, stop: Callable[[], bool] = lambda: False
+) -> int:
+    """Runs jobs until `stop()` (or, with `burst`, until none are queued or pending).
+
+    Returns how many jobs finished."""
+    conn = get_redis()
+    ensure_group(conn)
+    consumer = f"{socket.gethostname()}-{os.getpid()}"
+    done = 0
+    while not stop():
+        try:
+            batch = _next_batch(conn, consumer, 0 if burst else block_ms)
+        except redis.ConnectionError as error:
+            if burst:
+                raise
+            # Keep the worker alive across Redis restarts; pending jobs wait in the stream.
+            log.warning("Redis unavailable (%s); retrying in 1 s", error)
+            time.sleep(1)
+            continue
+        if not batch:
+            if burst and not _unfinished(conn):
+                break
+            if burst:
+                time.sleep(0.05)
+            continue
+        for message_id, fields in batch:
+            if fields.get("kind") not in _handlers:
+                _give_up(conn, message_id, fields, f"unknown job kind {fields.get('kind')!r}")
+                continue
+            try:
+                _run(conn, message_id, fields)
+                done += 1
+            except Exception as error:
+                log.exception("job %s (%s) failed", message_id, fields.get("kind"))
+                if _attempts(conn, message_id) >= settings.JOB_MAX_ATTEMPTS:
+                    _give_up(conn, message_id, fields, repr(error))
+    return done
+
+
+def _unfinished(conn: redis.Redis) -> bool:
+    """Whether any job is still pending (held by a worker, maybe a dead one)."""
+    return conn.xpending(keys.JOB_STREAM, keys.JOB_GROUP)["pending"] > 0
+
+
+def queue_stats() -> dict:
+    """Numbers for operators: queued (not yet taken), in progress, failed, oldest age in s."""
+    conn = get_redis()
+    ensure_group(conn)
+    pipe = conn.pipeline(transaction=False)
+    pipe.xlen(keys.JOB_STREAM)
+    pipe.xpending(keys.JOB_STREAM, keys.JOB_GROUP)
+    pipe.xlen(keys.FAILED_JOB_STREAM)
+    pipe.xrange(keys.JOB_STREAM, count=1)
+    unfinished, pending, failed, oldest = pipe.execute()
+    oldest_age = 0.0
+    if oldest:
+        oldest_ms = int(oldest[0][0].split("-")[0])
+        oldest_age = max(0.0, time.time() - oldest_ms / 1000)
+    return {
+        # Finished jobs are deleted, so the stream holds only queued and pending ones.
+        "queued": unfinished - pending["pending"],
+        "in_progress": pending["pending"],
+        "failed": failed,
+        "oldest_age": oldest_age,
+    }

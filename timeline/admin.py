@@ -1,0 +1,30 @@
+from django.contrib import admin
+from django.urls import path
+
+from .moderation import admin_views
+
+admin.site.add_redis_page(
+    "Users",
+    "RedisUser",
+    [
+        path("redis/users/", admin_views.users, name="redis_users"),
+        path("redis/users/<int:uid>/", admin_views.user, name="redis_user"),
+        path(
+            "redis/users/<int:uid>/<str:action>/",
+            admin_views.user_action,
+            name="redis_user_action",
+        ),
+    ],
+)
+admin.site.add_redis_page(
+    "Statuses",
+    "Status",
+    [
+        path("redis/statuses/", admin_views.statuses, name="redis_statuses"),
+        path(
+            "redis/statuses/<int:status_id>/delete/",
+            admin_views.status_delete,
+            name="redis_status_delete",
+        ),
+    ],
+)

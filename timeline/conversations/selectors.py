@@ -1,0 +1,88 @@
+"""Reading conversations: a status with the chain it replies to and its replies, and
+the mentions and tag timelines."""
+
+from dataclasses import dataclass, replace
+
+from accounts.keys import SUSPENDED_USERS
+from socialsite.redis import PackedPipeline, get_redis
+
+from .. import keys, text
+from ..feeds.selectors import Page, apply_marks, queue_marks, statuses_page
+from ..statuses.selectors import decode_status, hidden_uids, is_hidden
+
+# The replies a conversation shows, oldest first.
+REPLIES_SHOWN = 100
+
+
+def mentions_page(uid: int, page: int = 1, count: int = 30, viewer: int | None = None) -> Page:
+    """Statuses that @mention `uid`, newest first."""
+    return statuses_page(keys.mentions_timeline_key(uid), page, count, viewer=viewer)
+
+
+def check_tag(tag: str) -> str:
+    """The tag as indexed (lower-cased, without "#"), or ValueError if it isn't one."""
+    tag = tag.removeprefix("#") if isinstance(tag, str) else ""
+    if not text.TAG.fullmatch(f"#{tag}"):
+        raise ValueError("A tag is up to 100 letters, digits or underscores.")
+    return tag.lower()
+
+
+def tag_page(tag: str, page: int = 1, count: int = 30, viewer: int | None = None) -> Page:
+    """Statuses tagged #`tag` (any case), newest first."""
+    key = keys.tag_timeline_key(check_tag(tag))
+    return statuses_page(key, page, count, viewer=viewer)
+
+
+@dataclass(frozen=True)
+class Conversation:
+    ancestors: list[dict | None]  # oldest first; None where one was deleted (or is hidden)
+    status: dict
+    replies: list[dict]  # oldest first
+    more_replies: bool
+    repost: dict | None = None  # the repost asked for, its original attached
+
+
+def conversation(status_id: int, viewer: int | None = None) -> Conversation | None:
+    """A status, the chain it replies to and its replies, marked `liked` and `reposted`
+    for `viewer` (if any): 2 round trips. For a repost, its original's conversation
+    (2 more). None if there is no such status.
+
+    A suspended user's statuses read as deleted, as they do in timelines: None for
+    their status (or a repost of it, or their repost), a gap in the chain, and their
+    replies left out. Moderators see them in the admin, which doesn't come here."""
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    # The suspended set is small and read in the same round trip, as timeline pages do.
+    pipe.smembers(SUSPENDED_USERS)
+    pipe.hgetall(keys.status_key(status_id))
+    pipe.zrange(keys.replies_key(status_id), 0, REPLIES_SHOWN)
+    suspended, fields, reply_ids = pipe.execute()
+    hidden = hidden_uids(suspended)
+
+    def shown(status: dict | None) -> dict | None:
+        return status if status and not is_hidden(status, hidden) else None
+
+    status = shown(decode_status(fields))
+    if status is None:
+        return None
+    if status.get("repost_of"):
+        view = conversation(status["repost_of"], viewer)
+        if view is None:
+            return None
+        status["original"] = view.status
+        return replace(view, repost=status)
+    ancestors = status.get("ancestors", "").split()
+    others = [*ancestors, *reply_ids[:REPLIES_SHOWN]]
+    pipe = PackedPipeline(conn)
+    pipe.for_each_key(map(keys.status_key, others), ("HGETALL",))
+    queue_marks(pipe, viewer, [status["id"], *others])
+    replies = pipe.execute()
+    found = [decode_status(fields) for fields in replies[: len(others)]]
+    apply_marks([status, *found], replies[len(others) :])
+    found = [shown(other) for other in found]
+    return Conversation(
+        ancestors=found[: len(ancestors)],
+        status=status,
+        replies=[s for s in found[len(ancestors) :] if s],
+        more_replies=len(reply_ids) > REPLIES_SHOWN,
+    )

@@ -1,0 +1,92 @@
+"""@mentions, #tags and replies: the conversation around a status, as it is written.
+
+When a status is posted, its mentions of existing users go to their mentions
+timelines ("who @mentions me") and its tags to one timeline per tag; a reply
+joins its parent's reply set, which the parent's `replies` count follows. A
+reply carries the ids of the statuses above it (`ancestors`), so a whole
+conversation reads in 2 round trips however long the chain."""
+
+from django.conf import settings
+
+from accounts.keys import LOGIN_INDEX
+
+from .. import keys, text
+from ..feeds.selectors import original
+from ..statuses.services import add_to_status_set, queue_update, remove_from_status_set
+
+# The nearest statuses above a reply that it remembers.
+ANCESTORS_KEPT = 50
+
+
+def reply_data(data: dict) -> dict:
+    """A new status's extra `data` with `in_reply_to` turned into the reply's fields:
+    1 round trip (2 answering a repost, which answers its original). ValueError if the
+    status answered is gone."""
+    if data.get("in_reply_to") is None:
+        return data
+    parent = original(data["in_reply_to"])
+    ancestors = [*parent.get("ancestors", "").split(), str(parent["id"])][-ANCESTORS_KEPT:]
+    return {
+        **data,
+        "in_reply_to": parent["id"],
+        "in_reply_to_uid": parent["uid"],
+        "in_reply_to_login": parent["login"],
+        "ancestors": " ".join(ancestors),
+    }
+
+
+def _mentioned_logins(status: dict) -> list[str]:
+    # A repost carries its original's mentions; only the original indexes them.
+    return [] if status.get("repost_of") else text.mentions(status["message"])
+
+
+def queue_lookups(pipe, status: dict) -> int:
+    """Queues on `pipe` the reads index() needs (the uids of the logins mentioned);
+    returns how many replies they add."""
+    logins = _mentioned_logins(status)
+    if logins:
+        pipe.hmget(LOGIN_INDEX, logins)
+    return 1 if logins else 0
+
+
+def _add(pipe, timeline_key: str, status: dict) -> None:
+    pipe.zadd(timeline_key, {status["id"]: status["posted"]})
+    pipe.zremrangebyrank(timeline_key, 0, -settings.HOME_TIMELINE_SIZE - 1)
+
+
+def index(pipe, status: dict, lookups: list) -> None:
+    """Queues on `pipe` the indexing of a new status, given queue_lookups' replies: the
+    mentions timelines of the users it mentions (but its author), the tag timelines and
+    its parent's replies. Records on it the mentions of existing users, which are the
+    ones linked (so `status` gains `mentions` and `mention_ids`)."""
+    if lookups:
+        found = zip(_mentioned_logins(status), lookups[0], strict=True)
+        known = [(login, int(uid)) for login, uid in found if uid]
+        if known:
+            status["mentions"] = " ".join(login for login, _ in known)
+            status["mention_ids"] = " ".join(str(uid) for _, uid in known)
+            fields = ["mentions", status["mentions"], "mention_ids", status["mention_ids"]]
+            queue_update(pipe, status["id"], fields)
+        for _, uid in known:
+            if uid != status["uid"]:
+                _add(pipe, keys.mentions_timeline_key(uid), status)
+    if not status.get("repost_of"):
+        for tag in text.tags(status["message"]):
+            _add(pipe, keys.tag_timeline_key(tag), status)
+    parent = status.get("in_reply_to")
+    if parent:
+        add_to_status_set(pipe, keys.replies_key, parent, "replies", status["posted"], status["id"])
+
+
+def forget(pipe, status: dict) -> None:
+    """Queues on `pipe` the removal of a deleted status from the mentions and tag
+    timelines and from its parent's replies; its own reply set goes too."""
+    for uid in status.get("mention_ids", "").split():
+        pipe.zrem(keys.mentions_timeline_key(uid), status["id"])
+    if not status.get("repost_of"):
+        for tag in text.tags(status["message"]):
+            pipe.zrem(keys.tag_timeline_key(tag), status["id"])
+    parent = status.get("in_reply_to")
+    if parent:
+        remove_from_status_set(pipe, keys.replies_key, parent, "replies", status["id"])
+    pipe.delete(keys.replies_key(status["id"]))

@@ -1,0 +1,180 @@
+"""Delivering a status to its author's audience, and taking a deleted one back out:
+the home timelines of their followers, and the timelines of the lists they are in
+(walked through their "listed in" set: Redis in Action's "Updating lists").
+
+The first POSTS_PER_PASS of each get a new status inside the request; the rest
+are walked in batches by background jobs, as is everyone when a status is
+deleted. Both sets are ordered by the time they were joined, so a job's cursor
+is (score, how many members at that exact score are done): exact even when
+many share one timestamp."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from socialsite import jobs
+from socialsite.redis import PackedPipeline, get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
+
+scripts = LuaScripts(__file__)
+
+FollowerBatch = list[tuple[str, float]]
+
+
+def _add_to_timeline(pipe, owner_key, timeline_key, status_id, posted, size, repost_of) -> None:
+    scripts.run(
+        pipe,
+        "add_to_timeline",
+        [owner_key, timeline_key, keys.shown_reposts_key(timeline_key)],
+        [status_id, posted, size, repost_of or "", REPOST_FALLOFF],
+    )
+
+
+def deliver(
+    pipe: PackedPipeline,
+    status_id: int,
+    posted: float,
+    follower_uids,
+    home_size: int,
+    *,
+    repost_of=None,
+) -> None:
+    """Queues on `pipe` the ZADD + trim of one status into each follower's home timeline
+    (a repost goes through add_to_timeline.lua, which applies REPOST_FALLOFF)."""
+    if not repost_of:
+        pipe.for_each_key(
+            map(keys.home_timeline_key, follower_uids),
+            ("ZADD", posted, status_id),
+            ("ZREMRANGEBYRANK", 0, -home_size - 1),
+        )
+        return
+    for uid in follower_uids:
+        home = keys.home_timeline_key(uid)
+        _add_to_timeline(pipe, user_key(uid), home, status_id, posted, home_size, repost_of)
+
+
+def deliver_to_lists(
+    pipe, status_id: int, posted: float, list_ids, size: int, *, repost_of=None
+) -> None:
+    """Queues on `pipe` the addition of one status to each list's timeline (a script, so a
+    list deleted meanwhile isn't recreated)."""
+    for list_id in list_ids:
+        timeline = keys.list_timeline_key(list_id)
+        _add_to_timeline(pipe, keys.list_key(list_id), timeline, status_id, posted, size, repost_of)
+
+
+def retract(pipe: PackedPipeline, status_id: int, follower_uids) -> None:
+    """Queues on `pipe` the removal of one status from each follower's home timeline."""
+    pipe.for_each_key(map(keys.home_timeline_key, follower_uids), ("ZREM", status_id))
+
+
+def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
+    """Queues on `pipe` the removal of one status from each list's timeline."""
+    pipe.for_each_key(map(keys.list_timeline_key, list_ids), ("ZREM", status_id))
+
+
+def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
+    """The followers a status (or a fan-out job's args) reaches: for a reply, only the user
+    it answers and those who follow them (one ZMSCORE per batch); for others, everyone."""
+    answered = answered_uid(status)
+    if answered is None or not follower_uids:
+        return follower_uids
+    scores = conn.zmscore(keys.followers_key(answered), follower_uids)
+    return [
+        uid
+        for uid, score in zip(follower_uids, scores, strict=True)
+        if reply_reaches(answered, int(uid), follows_answered=score is not None)
+    ]
+
+
+def everyone(conn, status: dict, members: list[str]) -> list[str]:
+    """Lists take every status of their members, replies too."""
+    return members
+
+
+@dataclass(frozen=True)
+class Audience:
+    members: Callable[[int], str]  # the author's set to walk
+    reach: Callable  # (conn, status, members) -> the members a status reaches
+    deliver: Callable
+    retract: Callable
+
+
+AUDIENCES = {
+    "followers": Audience(keys.followers_key, reply_audience, deliver, retract),
+    "lists": Audience(keys.listed_in_key, everyone, deliver_to_lists, retract_from_lists),
+}
+
+
+def fan_out_job(status: dict, *, retract: bool = False, audience: str = "followers") -> jobs.Job:
+    """The job that walks all of the author's followers (or lists) from the first one."""
+    args = {
+        "status_id": status["id"],
+        "uid": status["uid"],
+        "posted": status["posted"],
+        "repost_of": status.get("repost_of"),
+        "in_reply_to_uid": status.get("in_reply_to_uid"),
+        "audience": audience,
+    }
+    return ("fanout", {**args, "retract": retract, "after_score": "-inf", "skip": 0})
+
+
+def rest_of_fan_out(
+    job: jobs.Job, batch: FollowerBatch, per_pass: int | None = None
+) -> jobs.Job | None:
+    """The job for the followers after `batch` (the pass `job` just did), or None if
+    `batch` wasn't a full pass (of POSTS_PER_PASS, unless `per_pass`) and so reached the end."""
+    if len(batch) < (per_pass or settings.POSTS_PER_PASS):
+        return None
+    kind, args = job
+    last_score = batch[-1][1]
+    ties = sum(1 for _, score in batch if score == last_score)
+    if last_score == float(args["after_score"]) and ties == len(batch):
+        ties += args["skip"]
+    return (kind, {**args, "after_score": last_score, "skip": ties})
+
+
+@jobs.handler("fanout")
+def fan_out_batch(args: dict) -> list[jobs.Job]:
+    """Delivers to (or retracts from) the next FAN_OUT_JOB_SIZE followers or lists;
+    idempotent."""
+    audience = AUDIENCES[args["audience"]]
+    size = settings.FAN_OUT_JOB_SIZE
+    members_key = audience.members(args["uid"])
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.exists(keys.status_key(args["status_id"]))
+    # Uids alone: with their scores Redis and the client spend longer on this read than
+    # on the deliveries. The next job's cursor comes from the script below instead.
+    pipe.zrangebyscore(members_key, args["after_score"], "+inf", start=args["skip"], num=size)
+    exists, members = pipe.execute()
+    pipe = PackedPipeline(conn)
+    if args["retract"]:
+        audience.retract(pipe, args["status_id"], members)
+    elif exists:
+        audience.deliver(
+            pipe,
+            args["status_id"],
+            args["posted"],
+            audience.reach(conn, args, members),
+            settings.HOME_TIMELINE_SIZE,
+            repost_of=args["repost_of"],
+        )
+    else:
+        return []  # deleted meanwhile: the deletion's own job retracts it
+    if len(members) < size:
+        pipe.execute()
+        return []
+    scripts.run(pipe, "fan_out_cursor", [members_key], [members[-1]])
+    cursor = pipe.execute()[-1]
+    if cursor:
+        after_score, skip = float(cursor[0]), cursor[1]
+    else:
+        # The last one left meanwhile: count on our place, as near as is known.
+        after_score, skip = args["after_score"], args["skip"] + size
+    return [("fanout", {**args, "after_score": after_score, "skip": skip})]

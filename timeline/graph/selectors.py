@@ -1,0 +1,93 @@
+"""Reading the follow graph: who follows whom, followers in common (Retwis), and a
+profile page, which shows a person's statuses with how the viewer relates to them."""
+
+from dataclasses import dataclass
+
+from accounts.keys import user_key
+from accounts.services import decode_user, get_users, uid_for_login
+from socialsite.redis import PackedPipeline, get_redis
+
+from .. import keys
+from ..feeds.selectors import Page, page_ids, queue_statuses, read_page, users_page
+
+# Followers in common are looked for among this many of your newest follows.
+COMMON_SCAN = 5000
+
+
+def is_following(uid: int, other_uid: int) -> bool:
+    return get_redis().zscore(keys.following_key(uid), other_uid) is not None
+
+
+def followers_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
+    """Profiles of `uid`'s followers, newest follow first, and whether more follow."""
+    return users_page(keys.followers_key(uid), page, count)
+
+
+def following_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
+    """Profiles of the users `uid` follows, newest first, and whether more follow."""
+    return users_page(keys.following_key(uid), page, count)
+
+
+def in_common(following: list[str], scores: list[float | None], limit: int) -> list[int]:
+    """The first `limit` of `following` that ZMSCORE found among the other user's followers."""
+    common = [int(u) for u, score in zip(following, scores, strict=True) if score is not None]
+    return common[:limit]
+
+
+def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]:
+    """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
+
+    The two sets are in different slots, so no ZINTER: read one, test against the other."""
+    conn = get_redis()
+    following = conn.zrevrange(keys.following_key(uid), 0, COMMON_SCAN - 1)
+    if not following:
+        return []
+    scores = conn.zmscore(keys.followers_key(other_uid), following)
+    return get_users(in_common(following, scores, limit))
+
+
+@dataclass(frozen=True)
+class ProfilePage:
+    user: dict
+    page: Page
+    is_following: bool
+    followers_in_common: list[dict]
+
+
+def profile_page(
+    login: str, viewer_uid: int | None = None, page: int = 1, count: int = 30, common: int = 10
+) -> ProfilePage | None:
+    """`login`'s profile and a page of their statuses as `viewer_uid` (or no one) sees them:
+    whether the viewer follows them, and followers in common. None for an unknown login.
+
+    3 round trips: the uid; their profile, the status ids and the viewer's follows; the
+    statuses, the viewer's likes and reposts of them and the common-follower test. One
+    more for the profiles of followers in common, if any, and for reposts' originals."""
+    uid = uid_for_login(login)
+    if uid is None:
+        return None
+    viewer = None if viewer_uid in (None, uid) else int(viewer_uid)
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.hgetall(user_key(uid))
+    page_ids(pipe, keys.profile_timeline_key(uid), page, count)
+    if viewer:
+        pipe.zscore(keys.following_key(viewer), uid)
+        pipe.zrevrange(keys.following_key(viewer), 0, COMMON_SCAN - 1)
+    user, ids, *relation = pipe.execute()
+    user = decode_user(user)
+    if user is None:
+        return None
+    following_them, following = relation or (None, [])
+    pipe = PackedPipeline(conn)
+    shown = queue_statuses(pipe, ids, count, viewer_uid)
+    if following:
+        pipe.zmscore(keys.followers_key(uid), following)
+    replies = pipe.execute()
+    common = in_common(following, replies[shown], common) if following else []
+    return ProfilePage(
+        user=user,
+        page=read_page(ids, replies[:shown], page, count, viewer=viewer_uid),
+        is_following=following_them is not None,
+        followers_in_common=get_users(common),
+    )

@@ -1,0 +1,101 @@
+"""The follow graph (Redis in Action 8.3): following and unfollowing someone.
+
+Each is two idempotent steps, one in each user's slot (a script apiece), so the same
+code runs on Redis Cluster: the followed user's side (their followers set and count,
+and a read of their newest statuses), then the follower's (their following set and
+count, their home timeline, and the event). A follow is 2 round trips; an unfollow 3,
+the last queueing the job that refills home (only when something was removed)."""
+
+import time
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from socialsite import events, jobs
+from socialsite.keys import STATUS_CHANNEL
+from socialsite.redis import get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+from ..feeds.refill import refill_job
+
+scripts = LuaScripts(__file__)
+
+
+def follow_user(uid: int, other_uid: int) -> bool | None:
+    """Follows `other_uid` and copies their newest statuses into home: True; None if
+    already following. ValueError for yourself or an unknown user."""
+    uid, other_uid = int(uid), int(other_uid)
+    if uid == other_uid:
+        raise ValueError("You can't follow yourself.")
+    conn = get_redis()
+    now = time.time()
+    home_size = settings.HOME_TIMELINE_SIZE
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
+    scripts.run(
+        pipe,
+        "add_follower",
+        [user_key(other_uid), keys.followers_key(other_uid), keys.profile_timeline_key(other_uid)],
+        [uid, now, home_size],
+    )
+    login, followed = pipe.execute()
+    if not login or not followed:
+        raise ValueError("No such user.")
+    other_login, entries = followed
+    event = events.follow_changed(
+        "follow", {"id": uid, "login": login}, {"id": other_uid, "login": other_login}, now
+    )
+    # ZADD wants score, member: the script's reply is member, score.
+    pairs = [value for i in range(0, len(entries), 2) for value in (entries[i + 1], entries[i])]
+    added = scripts.run(
+        conn,
+        "add_following",
+        [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
+        [other_uid, now, home_size, STATUS_CHANNEL, event, *pairs],
+    )
+    return True if added else None
+
+
+def unfollow_user(uid: int, other_uid: int) -> bool | None:
+    """Unfollows `other_uid` and removes their statuses from home: True; None if not following."""
+    uid, other_uid = int(uid), int(other_uid)
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
+    losing_follower(pipe, other_uid, uid)
+    login, unfollowed = pipe.execute()
+    if not login or not unfollowed:
+        return None
+    other_login, ids = unfollowed
+    follower, followed = {"id": uid, "login": login}, {"id": other_uid, "login": other_login}
+    if not unfollowing(conn, follower, followed, ids):
+        return None
+    jobs.enqueue(conn, refill_job(uid))
+    return True
+
+
+def losing_follower(client, uid: int, follower_uid: int) -> object:
+    """Step 1 of an unfollow, in the followed user's slot: `follower_uid` leaves `uid`'s
+    followers. Replies [`uid`'s login, their newest status ids], or nothing for an
+    unknown user."""
+    return scripts.run(
+        client,
+        "remove_follower",
+        [user_key(uid), keys.followers_key(uid), keys.profile_timeline_key(uid)],
+        [follower_uid, settings.HOME_TIMELINE_SIZE],
+    )
+
+
+def unfollowing(client, follower: dict, followed: dict, ids: list) -> object:
+    """Step 2 of an unfollow, in the follower's slot: forgets `followed` and takes
+    `ids` (their newest statuses) out of home, and publishes the unfollow. On a
+    connection, whether they were followed; on a pipeline, queued."""
+    event = events.follow_changed("unfollow", follower, followed, time.time())
+    uid = follower["id"]
+    return scripts.run(
+        client,
+        "remove_following",
+        [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
+        [followed["id"], STATUS_CHANNEL, event, *ids],
+    )

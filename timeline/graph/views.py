@@ -1,0 +1,78 @@
+"""Profiles, following and unfollowing, and the followers and following pages."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.auth import current_uid
+
+from ..web import (
+    login_first,
+    next_url,
+    other_user,
+    page_number,
+    refused,
+    render_people,
+    require_page,
+)
+from . import selectors, services
+
+
+@require_GET
+def profile(request: HttpRequest, login: str) -> HttpResponse:
+    """A user's statuses, counts, follow button and the followers you have in common."""
+    number = page_number(request)
+    view = selectors.profile_page(login, current_uid(request), number, settings.STATUSES_PER_PAGE)
+    if view is None:
+        raise Http404(f"There is no user @{login}.")
+    require_page(number, view.page.statuses, view.page.has_older)
+    return render(request, "timeline/profile.html", {"view": view, "page": view.page})
+
+
+@require_POST
+@login_first(lambda login: reverse("profile", args=[login]))
+def follow(request: HttpRequest, login: str) -> HttpResponse:
+    other = other_user(login)
+    try:
+        followed = services.follow_user(current_uid(request), other["id"])
+    except ValueError as error:
+        return refused(request, error)
+    if followed:
+        messages.success(request, f"You now follow @{other['login']}.")
+    else:
+        messages.info(request, f"You already follow @{other['login']}.")
+    return redirect(next_url(request, reverse("profile", args=[other["login"]])))
+
+
+@require_POST
+@login_first(lambda login: reverse("profile", args=[login]))
+def unfollow(request: HttpRequest, login: str) -> HttpResponse:
+    other = other_user(login)
+    if services.unfollow_user(current_uid(request), other["id"]):
+        messages.success(request, f"You no longer follow @{other['login']}.")
+    else:
+        messages.info(request, f"You weren't following @{other['login']}.")
+    return redirect(next_url(request, reverse("profile", args=[other["login"]])))
+
+
+def _people(request: HttpRequest, login: str, list_page, title: str) -> HttpResponse:
+    person = other_user(login)
+    return render_people(
+        request,
+        lambda number, count: list_page(person["id"], number, count),
+        "timeline/people.html",
+        {"title": title.format(login=person["login"]), "person": person},
+    )
+
+
+@require_GET
+def followers(request: HttpRequest, login: str) -> HttpResponse:
+    return _people(request, login, selectors.followers_page, "People following @{login}")
+
+
+@require_GET
+def following(request: HttpRequest, login: str) -> HttpResponse:
+    return _people(request, login, selectors.following_page, "People @{login} follows")

@@ -1,0 +1,279 @@
+"""Named lists of users (Redis in Action 8.4's exercises "Lists of users" and
+"Updating lists").
+
+A list's hash, members and timeline share the list's own slot; the owner's
+index of lists and each member's "listed in" set live in those users' slots.
+So adding or removing a member is two idempotent steps, like a follow: the
+member's slot ("listed in", and their newest statuses), then the list's
+(members, timeline). Posts reach list timelines by the fan-out path, which
+walks the author's "listed in" set as it walks their followers. Lists are
+public; only their owner changes them. Following a member is not required."""
+
+import time
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from accounts.services import get_users
+from socialsite import events
+from socialsite.keys import STATUS_CHANNEL
+from socialsite.redis import get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+from .selectors import NO_SUCH_LIST, NoSuchList, decode_list, list_id_of
+
+scripts = LuaScripts(__file__)
+
+NAME_MAX_LENGTH = 25
+MEMBERS_MAX = 5000  # Twitter's limit
+NOT_YOURS = "That list isn't yours."
+FULL = f"A list holds at most {MEMBERS_MAX} people."
+
+
+def check_name(name: str) -> str:
+    """The list name to store (trimmed), or ValueError saying what is wrong with it."""
+    name = name.strip() if isinstance(name, str) else ""
+    if not 1 <= len(name) <= NAME_MAX_LENGTH:
+        raise ValueError(f"A list name is 1 to {NAME_MAX_LENGTH} characters.")
+    return name
+
+
+def _owned(fields: dict, uid: int) -> dict:
+    """The list in `fields` if `uid` owns it; ValueError if there is none, PermissionError
+    if it is someone else's."""
+    the_list = decode_list(fields)
+    if the_list is None:
+        raise NoSuchList(NO_SUCH_LIST)
+    if the_list["owner"] != int(uid):
+        raise PermissionError(NOT_YOURS)
+    return the_list
+
+
+def _check_owner_step(result) -> None:
+    if result == 0:
+        raise NoSuchList(NO_SUCH_LIST)
+    if result == -1:
+        raise PermissionError(NOT_YOURS)
+
+
+def create_list(uid: int, name: str) -> int:
+    """Creates a list owned by `uid`; returns its id. ValueError for a bad name."""
+    name = check_name(name)
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.exists(user_key(uid))
+    pipe.incr(keys.LIST_ID_COUNTER)
+    exists, list_id = pipe.execute()
+    if not exists:
+        raise ValueError("No such user.")
+    now = time.time()
+    # The list before its index entry: a crash in between leaves no dangling entry.
+    fields = {"id": list_id, "owner": uid, "name": name, "members": 0, "created": now}
+    pipe.hset(keys.list_key(list_id), mapping=fields)
+    pipe.zadd(keys.user_lists_key(uid), {list_id: now})
+    pipe.execute()
+    return list_id
+
+
+def rename_list(uid: int, list_id: int, name: str) -> None:
+    """Renames `uid`'s list. ValueError for a bad name or no such list; PermissionError
+    for someone else's list."""
+    name = check_name(name)
+    list_id = list_id_of(list_id)
+    _check_owner_step(
+        scripts.run(get_redis(), "rename_list", [keys.list_key(list_id)], [uid, name])
+    )
+
+
+def delete_list(uid: int, list_id: int) -> None:
+    """Deletes `uid`'s list, its members and timeline. ValueError for no such list;
+    PermissionError for someone else's."""
+    list_id = list_id_of(list_id)
+    conn = get_redis()
+    members = scripts.run(
+        conn,
+        "take_list",
+        [
+            keys.list_key(list_id),
+            keys.list_members_key(list_id),
+            keys.list_timeline_key(list_id),
+            keys.shown_reposts_key(keys.list_timeline_key(list_id)),
+        ],
+        [uid],
+    )
+    if not isinstance(members, list):
+        _check_owner_step(members)
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrem(keys.user_lists_key(uid), list_id)
+    for member in members:
+        pipe.zrem(keys.listed_in_key(member), list_id)
+    pipe.execute()
+
+
+def _prepare_member_change(
+    conn, uid: int, list_id, member_uid, *, adding: bool
+) -> tuple[dict, dict, dict, bool]:
+    """Checks a membership change (1 round trip): the list (ValueError if none,
+    PermissionError if not `uid`'s), owner and member as {"id", "login"} (ValueError for
+    an unknown member, or when `adding` a suspended one), and whether they are on the
+    list now."""
+    list_id = list_id_of(list_id)
+    try:
+        member_uid = int(member_uid)
+    except (TypeError, ValueError):
+        raise ValueError("No such user.") from None
+    pipe = conn.pipeline(transaction=False)
+    pipe.hgetall(keys.list_key(list_id))
+    pipe.hget(user_key(uid), "login")
+    pipe.hmget(user_key(member_uid), "login", "suspended")
+    pipe.zscore(keys.list_members_key(list_id), member_uid)
+    fields, owner_login, (member_login, suspended), member_since = pipe.execute()
+    the_list = _owned(fields, uid)
+    # A suspended user reads as gone; refusing them also keeps a purge (which suspends
+    # first) from racing a new membership.
+    if member_login is None or (adding and suspended == "1"):
+        raise ValueError("No such user.")
+    owner = {"id": int(uid), "login": owner_login}
+    member = {"id": member_uid, "login": member_login}
+    return the_list, owner, member, member_since is not None
+
+
+def _list_keys(list_id: int) -> list[str]:
+    return [keys.list_key(list_id), keys.list_members_key(list_id), keys.list_timeline_key(list_id)]
+
+
+def add_member(uid: int, list_id: int, member_uid: int) -> str:
+    """Adds a user to `uid`'s list and copies their newest statuses into its timeline;
+    returns their login. ValueError for no such list or user, a member already, or a
+    full list; PermissionError for someone else's list."""
+    conn = get_redis()
+    the_list, owner, member, is_member = _prepare_member_change(
+        conn, uid, list_id, member_uid, adding=True
+    )
+    if is_member:
+        raise ValueError(f"{member['login']} is already on this list.")
+    if the_list["members"] >= MEMBERS_MAX:
+        raise ValueError(FULL)
+    list_id, now, size = the_list["id"], time.time(), settings.HOME_TIMELINE_SIZE
+    pipe = conn.pipeline(transaction=False)
+    pipe.zadd(keys.listed_in_key(member["id"]), {list_id: now})
+    pipe.zrevrange(keys.profile_timeline_key(member["id"]), 0, size - 1, withscores=True)
+    entries = pipe.execute()[1]
+    target = {"id": list_id, "name": the_list["name"]}
+    event = events.activity("list_member_added", owner, member, target, now)
+    pairs = [value for status_id, score in entries for value in (score, status_id)]
+    added = scripts.run(
+        conn,
+        "add_list_member",
+        _list_keys(list_id),
+        [uid, member["id"], now, size, MEMBERS_MAX, STATUS_CHANNEL, event, *pairs],
+    )
+    if added in (-1, -2):
+        # The list was deleted or filled since the check: undo step 1.
+        conn.zrem(keys.listed_in_key(member["id"]), list_id)
+        raise NoSuchList(NO_SUCH_LIST) if added == -1 else ValueError(FULL)
+    return member["login"]
+
+
+def remove_member(uid: int, list_id: int, member_uid: int) -> str:
+    """Removes a user from `uid`'s list and their statuses from its timeline; returns
+    their login. ValueError for no such list or user, or someone not on it;
+    PermissionError for someone else's list."""
+    conn = get_redis()
+    the_list, owner, member, is_member = _prepare_member_change(
+        conn, uid, list_id, member_uid, adding=False
+    )
+    if not is_member:
+        raise ValueError(f"{member['login']} isn't on this list.")
+    list_id = the_list["id"]
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrem(keys.listed_in_key(member["id"]), list_id)
+    pipe.zrevrange(keys.profile_timeline_key(member["id"]), 0, settings.HOME_TIMELINE_SIZE - 1)
+    status_ids = pipe.execute()[1]
+    target = {"id": list_id, "name": the_list["name"]}
+    event = events.activity("list_member_removed", owner, member, target, time.time())
+    scripts.run(
+        conn,
+        "remove_list_member",
+        _list_keys(list_id),
+        [uid, member["id"], STATUS_CHANNEL, event, *status_ids],
+    )
+    return member["login"]
+
+
+# Deleting a user (timeline.moderation): their memberships and their own lists go in
+# batches, each step idempotent, so a job redone after a crash changes nothing twice.
+
+
+def leave_every_list(uid: int, *, count: int) -> bool:
+    """Takes a user being deleted off the next `count` lists they are on, with their
+    statuses, as their owners removing them would; False when they are on none."""
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrange(keys.listed_in_key(uid), 0, count - 1)
+    pipe.hget(user_key(uid), "login")
+    # Runs before their statuses are deleted, while these ids still say what to take out.
+    pipe.zrevrange(keys.profile_timeline_key(uid), 0, settings.HOME_TIMELINE_SIZE - 1)
+    list_ids, login, status_ids = pipe.execute()
+    if not list_ids:
+        return False
+    for list_id in list_ids:
+        pipe.hgetall(keys.list_key(list_id))
+    found = [the_list for the_list in map(decode_list, pipe.execute()) if the_list]
+    owners = {owner["id"]: owner["login"] for owner in get_users([f["owner"] for f in found])}
+    member, now = {"id": int(uid), "login": login}, time.time()
+    for the_list in found:
+        owner = {"id": the_list["owner"], "login": owners.get(the_list["owner"])}
+        target = {"id": the_list["id"], "name": the_list["name"]}
+        event = events.activity("list_member_removed", owner, member, target, now)
+        # The script leaves the list alone unless uid is on it, so a redone batch
+        # counts nothing twice; a list deleted meanwhile (-1) has nothing left to fix.
+        scripts.run(
+            pipe,
+            "remove_list_member",
+            _list_keys(the_list["id"]),
+            [the_list["owner"], uid, STATUS_CHANNEL, event, *status_ids],
+        )
+    # Last, so a batch cut short is found and redone.
+    pipe.zrem(keys.listed_in_key(uid), *list_ids)
+    pipe.execute()
+    return True
+
+
+def delete_lists_of(uid: int, *, count: int) -> bool:
+    """Deletes the lists of a user being deleted, taking about `count` members off them;
+    False when none is left. Call it until it is.
+
+    Unlike delete_list this walks the members in batches (a list may have thousands),
+    and drops the list's hash first: the list is gone for readers and for fan-out
+    (add_to_timeline.lua skips a list without one) while its members are walked."""
+    conn = get_redis()
+    list_ids = conn.zrange(keys.user_lists_key(uid), 0, count - 1)
+    for list_id in list_ids:
+        count -= _delete_list_batch(conn, uid, int(list_id), count)
+        if count <= 0:
+            break
+    return bool(list_ids)
+
+
+def _delete_list_batch(conn, uid: int, list_id: int, count: int) -> int:
+    """Takes up to `count` members off a deleted user's list, or, when none are left,
+    deletes what remains of it. Returns how much it did (at least 1)."""
+    members_key = keys.list_members_key(list_id)
+    pipe = conn.pipeline(transaction=False)
+    pipe.delete(keys.list_key(list_id))
+    pipe.zrange(members_key, 0, count - 1)
+    members = pipe.execute()[1]
+    if members:
+        for member in members:
+            pipe.zrem(keys.listed_in_key(member), list_id)
+        # After their "listed in" entries, so a batch cut short is found and redone.
+        pipe.zrem(members_key, *members)
+        pipe.execute()
+        return len(members)
+    timeline = keys.list_timeline_key(list_id)
+    pipe.delete(members_key, timeline, keys.shown_reposts_key(timeline))
+    pipe.zrem(keys.user_lists_key(uid), list_id)
+    pipe.execute()
+    return 1

@@ -1,0 +1,162 @@
+"""Deleting a user with everything they posted: the purge that follows
+accounts.services.close_account (the admin's "Delete user", or deleting the Django user).
+
+Deleting a user touches everyone who follows them or whom they follow, so only
+the first step runs in the request: close_account suspends them (their statuses
+vanish from every page at once) and frees their login and Django user, and its
+account_closed signal queues a durable job that takes it from there, one batch per
+job, through these phases:
+  followers    detach each follower, taking the user's statuses out of their home
+  memberships  leave the lists they are on, taking their statuses out of those
+               timelines (before the statuses go: their ids say what to take out)
+  statuses     delete each status as a moderator would (hash, timelines, mentions,
+               tags, replies, reposts of it, likes of it, event)
+  likes        take back their likes, so those statuses' counts and likers stay right
+  lists        delete their lists, with the members' "listed in" entries
+  following    unfollow everyone they follow, so those users' counts stay right
+  profile      drop the profile hash and the user's now-empty keys
+Each step re-reads what is left and is idempotent, so a job redone after a
+crash is harmless. Keys of two users are never written in one step (they are in
+different cluster slots): each such step changes one side, then the other."""
+
+from django.conf import settings
+from django.dispatch import receiver
+
+from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.services import account_closed, get_users
+from socialsite import jobs
+from socialsite.redis import get_redis
+
+from .. import keys
+from ..graph.services import losing_follower, unfollowing
+from ..lists import services as lists
+from ..posting.services import remove_status
+from ..reactions import services as reactions
+
+PURGE_BATCH = 200
+PURGE_PHASES = (
+    "followers",
+    "memberships",
+    "statuses",
+    "likes",
+    "lists",
+    "following",
+    "profile",
+)
+
+
+@receiver(account_closed)
+def purge_closed_account(sender, uid: int, **kwargs) -> None:
+    """Queues the purge of everything a closed account posted, followed, liked and listed."""
+    jobs.enqueue(get_redis(), ("purge_user", {"uid": int(uid), "phase": PURGE_PHASES[0]}))
+
+
+@jobs.handler("purge_user")
+def purge_user_batch(args: dict) -> list[jobs.Job]:
+    """Runs one batch of a user's deletion; the follow-up job continues where it stopped."""
+    uid = int(args["uid"])
+    for phase in PURGE_PHASES[PURGE_PHASES.index(args["phase"]) :]:
+        if _PURGE_STEPS[phase](uid):
+            return [("purge_user", {"uid": uid, "phase": phase})]
+    return []
+
+
+def _detach_followers(uid: int) -> bool:
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
+    pipe.zrange(keys.followers_key(uid), 0, PURGE_BATCH - 1)
+    # What unfollowing would take out of a home: the newest HOME_TIMELINE_SIZE.
+    pipe.zrevrange(keys.profile_timeline_key(uid), 0, settings.HOME_TIMELINE_SIZE - 1)
+    login, followers, status_ids = pipe.execute()
+    if not followers:
+        return False
+    for follower in get_users([int(f) for f in followers]):
+        follower = {"id": follower["id"], "login": follower["login"]}
+        unfollowing(pipe, follower, {"id": uid, "login": login}, status_ids)
+    pipe.zrem(keys.followers_key(uid), *followers)
+    pipe.execute()
+    return True
+
+
+def _delete_statuses(uid: int) -> bool:
+    conn = get_redis()
+    status_ids = conn.zrange(keys.profile_timeline_key(uid), 0, PURGE_BATCH - 1)
+    for status_id in status_ids:
+        if remove_status(int(status_id)) is None:
+            # An id whose hash is already gone stays behind: drop it, or this never ends.
+            conn.zrem(keys.profile_timeline_key(uid), status_id)
+    return bool(status_ids)
+
+
+def _unfollow_everyone(uid: int) -> bool:
+    conn = get_redis()
+    others = conn.zrange(keys.following_key(uid), 0, PURGE_BATCH - 1)
+    if not others:
+        return False
+    # unfollow_user's two steps for the whole batch, 2 round trips, without the job
+    # that would refill a home about to go.
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
+    for other in others:
+        losing_follower(pipe, other, uid)
+    login, *unfollowed = pipe.execute()
+    for other, reply in zip(others, unfollowed, strict=True):
+        if reply:  # empty for someone who no longer exists
+            other_login, ids = reply
+            followed = {"id": int(other), "login": other_login}
+            unfollowing(pipe, {"id": uid, "login": login}, followed, ids)
+    pipe.zrem(keys.following_key(uid), *others)
+    pipe.execute()
+    return True
+
+
+def _leave_lists(uid: int) -> bool:
+    return lists.leave_every_list(uid, count=PURGE_BATCH)
+
+
+def _take_back_likes(uid: int) -> bool:
+    return reactions.take_back_likes(uid, count=PURGE_BATCH)
+
+
+def _delete_lists(uid: int) -> bool:
+    return lists.delete_lists_of(uid, count=PURGE_BATCH)
+
+
+def _drop_profile(uid: int) -> bool:
+    # An add already past its check when the purge suspended the user can still land
+    # (lists refuse suspended members after that): such late memberships are undone
+    # before the key that records them goes.
+    if _leave_lists(uid):
+        return True
+    pipe = get_redis().pipeline(transaction=False)
+    home = keys.home_timeline_key(uid)
+    # One DEL, one slot: every key here carries the hash tag {uid}. The sets the
+    # phases above emptied are gone already (Redis drops an empty set); this also
+    # takes the timelines that only ever pointed at others' statuses.
+    pipe.delete(
+        user_key(uid),
+        keys.profile_timeline_key(uid),
+        home,
+        keys.shown_reposts_key(home),
+        keys.followers_key(uid),
+        keys.following_key(uid),
+        keys.mentions_timeline_key(uid),
+        keys.likes_key(uid),
+        keys.user_lists_key(uid),
+        keys.listed_in_key(uid),
+    )
+    pipe.srem(SUSPENDED_USERS, uid)
+    pipe.execute()
+    return False
+
+
+_PURGE_STEPS = {
+    "followers": _detach_followers,
+    "memberships": _leave_lists,
+    "statuses": _delete_statuses,
+    "likes": _take_back_likes,
+    "lists": _delete_lists,
+    "following": _unfollow_everyone,
+    "profile": _drop_profile,
+}

@@ -1,0 +1,116 @@
+"""What the network is doing, counted from the event stream (Redis in Action 8.5):
+posts per hour over the last day, and the #tags and @mentions of the last hour.
+
+A listener thread in each worker process subscribes to STATUS_CHANNEL and counts
+every posted or deleted status into hour and minute buckets that expire on their
+own, so reading the numbers never scans statuses. Pub/sub delivers only to who is
+listening: while no worker runs, nothing is counted."""
+
+import json
+import logging
+import time
+from collections.abc import Callable
+
+import redis
+
+from socialsite.keys import STATUS_CHANNEL
+from socialsite.redis import get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys, text
+
+scripts = LuaScripts(__file__)
+
+log = logging.getLogger(__name__)
+
+HOURS = 24
+TREND_MINUTES = 60
+
+
+def record(client, status: dict, *, deleted: bool = False, now: float | None = None) -> None:
+    """Queues on `client` (a connection or a pipeline) the counting of one status
+    posted, or deleted; counting the same event twice changes nothing."""
+    now = time.time() if now is None else now
+    posted = float(status["posted"])
+    hour, minute = int(posted // 3600), int(posted // 60)
+    # A repost carries its original's message: its words were counted with the original.
+    message = "" if status.get("repost_of") else status.get("message", "")
+    tags, mentions = text.tags(message), text.mentions(message)
+    scripts.run(
+        client,
+        "record_activity",
+        [
+            keys.ACTIVITY_COUNTED,
+            keys.activity_posts_key(hour),
+            keys.activity_terms_key("tags", minute),
+            keys.activity_terms_key("mentions", minute),
+        ],
+        [
+            f"{'deleted' if deleted else 'posted'}:{status['id']}",
+            now,
+            -1 if deleted else 1,
+            (hour + HOURS + 1) * 3600,
+            (minute + TREND_MINUTES + 1) * 60,
+            len(tags),
+            *tags,
+            *mentions,
+        ],
+    )
+
+
+def record_event(payload: str) -> bool:
+    """Counts one message from STATUS_CHANNEL; False for events that aren't counted
+    (follows, unfollows) or that can't be read."""
+    try:
+        event = json.loads(payload)
+        if "event" in event:
+            return False
+        status = {"id": int(event["id"]), "posted": float(event["posted"])}
+    except (ValueError, TypeError, KeyError):
+        log.warning("activity: unreadable event %.200r", payload)
+        return False
+    status["message"] = str(event.get("message", ""))
+    status["repost_of"] = event.get("repost_of")
+    record(get_redis(), status, deleted=bool(event.get("deleted")))
+    return True
+
+
+def listen(stop: Callable[[], bool]) -> None:
+    """Counts events until `stop()`, riding out Redis restarts (run it in a thread)."""
+    while not stop():
+        pubsub = get_redis().pubsub(ignore_subscribe_messages=True)
+        try:
+            pubsub.subscribe(STATUS_CHANNEL)
+            while not stop():
+                message = pubsub.get_message(timeout=1.0)
+                if message:
+                    record_event(message["data"])
+        except redis.ConnectionError as error:
+            log.warning("activity: Redis unavailable (%s); retrying in 1 s", error)
+            time.sleep(1)
+        finally:
+            pubsub.close()
+
+
+def posts_per_hour(now: float | None = None) -> list[tuple[int, int]]:
+    """(hour start in Unix s, statuses posted) for the last HOURS hours, oldest first;
+    the last entry is the current, unfinished hour."""
+    now = time.time() if now is None else now
+    hours = range(int(now // 3600) - HOURS + 1, int(now // 3600) + 1)
+    counts = get_redis().mget([keys.activity_posts_key(hour) for hour in hours])
+    return [(hour * 3600, int(count or 0)) for hour, count in zip(hours, counts, strict=True)]
+
+
+def trending(limit: int = 10, now: float | None = None) -> dict[str, list[tuple[str, int]]]:
+    """The most used "tags" and "mentions" of the last TREND_MINUTES, most used first."""
+    now = time.time() if now is None else now
+    minutes = range(int(now // 60) - TREND_MINUTES + 1, int(now // 60) + 1)
+    pipe = get_redis().pipeline(transaction=False)
+    for kind in ("tags", "mentions"):
+        pipe.zunion([keys.activity_terms_key(kind, minute) for minute in minutes], withscores=True)
+    top = {}
+    for kind, scored in zip(("tags", "mentions"), pipe.execute(), strict=True):
+        # Deletions of statuses counted before the listener started can leave counts <= 0.
+        counts = [(term, int(score)) for term, score in scored if score > 0]
+        top[kind] = sorted(counts, key=lambda pair: (-pair[1], pair[0]))[:limit]
+    return top

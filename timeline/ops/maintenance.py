@@ -1,0 +1,252 @@
+"""Consistency checks and repairs (`manage.py repair`) and the network's numbers
+(`manage.py stats` and the admin dashboard, through socialsite.dashboard). Both walk
+Redis with SCAN, HSCAN and ranges, never KEYS, so they can run beside live traffic."""
+
+import itertools
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from accounts import keys as account_keys
+from socialsite.redis import get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+from . import activity
+
+scripts = LuaScripts(__file__)
+
+CHUNK = 1000
+COUNTERS = ("followers", "following", "posts")
+
+Progress = Callable[[str], None]
+
+
+def chunks(items: Iterable, size: int = CHUNK) -> Iterator[list]:
+    """`items` in lists of `size` (the last may be shorter)."""
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
+
+
+def _ranges(conn, key: str) -> Iterator[list]:
+    """A sorted set's members, CHUNK at a time, by rank."""
+    for start in itertools.count(0, CHUNK):
+        members = conn.zrange(key, start, start + CHUNK - 1)
+        if not members:
+            return
+        yield members
+
+
+@dataclass
+class Finding:
+    check: str  # "timelines", "follows" or "counters"
+    key: str
+    problem: str
+
+
+@dataclass
+class RepairReport:
+    fixed: bool
+    checked: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
+    """Checks timelines against existing statuses, follower/following symmetry and the
+    profile counters against their sets; with `fix`, repairs what it finds, in that
+    order (each fix can change what the next one counts).
+
+    Suspects are read again just before they are reported, so an operation in flight
+    (a status being stored, an unfollow between its two steps) isn't taken for damage."""
+    report = RepairReport(fixed=fix)
+    conn = get_redis()
+    _check_timelines(conn, report, progress)
+    _check_follows(conn, report, progress)
+    _check_counters(conn, report, progress)
+    return report
+
+
+def _timeline_keys(conn) -> Iterator[str]:
+    yield keys.GLOBAL_TIMELINE
+    for pattern in (keys.HOME_TIMELINE_PATTERN, keys.PROFILE_TIMELINE_PATTERN):
+        yield from conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET")
+
+
+def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
+    """Timeline entries whose status hash is gone (a retract job that never ran)."""
+    # One pass over the status hashes makes a bitmap of the ids that exist, so each
+    # timeline entry is checked in memory instead of by a round trip.
+    newest = int(conn.get(keys.STATUS_ID_COUNTER) or 0)
+    exists = bytearray(newest + 1)
+    for key in conn.scan_iter(match=keys.STATUS_PATTERN, count=CHUNK):
+        status_id = account_keys.hash_tag_id(key)
+        if status_id <= newest:
+            exists[status_id] = 1
+    progress(f"timelines: {sum(exists)} statuses exist")
+    suspects: list[tuple[str, list[str]]] = []
+    checked = 0
+    for checked, key in enumerate(_timeline_keys(conn), start=1):
+        # Ids newer than the bitmap are statuses posted since: not suspects.
+        missing = [
+            status_id
+            for ids in _ranges(conn, key)
+            for status_id in ids
+            if int(status_id) <= newest and not exists[int(status_id)]
+        ]
+        if missing:
+            suspects.append((key, missing))
+        if checked % 10_000 == 0:
+            progress(f"timelines: {checked} checked")
+    report.checked["timelines"] = checked
+    pipe = conn.pipeline(transaction=False)
+    for key, missing in suspects:
+        gone = [sid for sid, found in zip(missing, _exist(conn, missing), strict=True) if not found]
+        if not gone:
+            continue
+        report.findings.append(
+            Finding("timelines", key, f"{len(gone)} deleted statuses listed: {_sample(gone)}")
+        )
+        if report.fixed:
+            pipe.zrem(key, *gone)
+    pipe.execute()  # empty unless fixing
+
+
+def _exist(conn, status_ids: list[str]) -> list[bool]:
+    pipe = conn.pipeline(transaction=False)
+    for status_id in status_ids:
+        pipe.exists(keys.status_key(status_id))
+    return [bool(found) for found in pipe.execute()]
+
+
+def _check_follows(conn, report: RepairReport, progress: Progress) -> None:
+    """Follows recorded on one side only (a follow or unfollow stopped between its steps).
+
+    The follower's own following set is taken as the truth: it is what they see,
+    and it decided what their home timeline holds. So a follower the other side
+    doesn't know is added to it, and a follower it doesn't know is removed."""
+    suspects: set[tuple[int, int]] = set()  # (follower, followed)
+    counted = {"edges": 0}
+    for followed, follower in _one_sided(
+        conn, keys.FOLLOWERS_PATTERN, keys.following_key, counted, progress
+    ):
+        suspects.add((follower, followed))
+    for follower, followed in _one_sided(
+        conn, keys.FOLLOWING_PATTERN, keys.followers_key, counted, progress
+    ):
+        suspects.add((follower, followed))
+    report.checked["follow edge ends"] = counted["edges"]
+
+    pipe = conn.pipeline(transaction=False)
+    ordered = sorted(suspects)
+    for follower, followed in ordered:
+        pipe.zscore(keys.following_key(follower), followed)
+        pipe.zscore(keys.followers_key(followed), follower)
+        pipe.exists(keys.user_key(followed))
+    replies = pipe.execute()
+    for (follower, followed), (following_score, followers_score, exists) in zip(
+        ordered, chunks(replies, 3), strict=True
+    ):
+        if (following_score is None) == (followers_score is None):
+            continue  # whole again (or wholly gone) since the scan
+        if followers_score is not None:
+            problem = f"lists follower {follower}, who doesn't follow them"
+            report.findings.append(Finding("follows", keys.followers_key(followed), problem))
+            pipe.zrem(keys.followers_key(followed), follower)
+        elif exists:
+            problem = f"follows {followed}, whose followers don't list them"
+            report.findings.append(Finding("follows", keys.following_key(follower), problem))
+            pipe.zadd(keys.followers_key(followed), {follower: following_score}, nx=True)
+        else:
+            problem = f"follows {followed}, who doesn't exist"
+            report.findings.append(Finding("follows", keys.following_key(follower), problem))
+            pipe.zrem(keys.following_key(follower), followed)
+    if report.fixed:
+        pipe.execute()
+
+
+def _one_sided(conn, pattern: str, other_side, counted: dict, progress: Progress) -> Iterator:
+    """(owner, member) for each member of a set matching `pattern` whose own set
+    `other_side(member)` doesn't list the owner."""
+    for key in conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET"):
+        owner = account_keys.hash_tag_id(key)
+        for members in _ranges(conn, key):
+            pipe = conn.pipeline(transaction=False)
+            for member in members:
+                pipe.zscore(other_side(member), owner)
+            for member, back in zip(members, pipe.execute(), strict=True):
+                if back is None:
+                    yield owner, int(member)
+            counted["edges"] += len(members)
+            if counted["edges"] % 100_000 < len(members):
+                progress(f"follows: {counted['edges']} edge ends checked")
+
+
+def _check_counters(conn, report: RepairReport, progress: Progress) -> None:
+    """Profile counters that differ from the size of the set they count."""
+    users = 0
+    for user_keys in chunks(conn.scan_iter(match=account_keys.USER_KEY_PATTERN, count=CHUNK)):
+        pipe = conn.pipeline(transaction=False)
+        for key in user_keys:
+            uid = account_keys.hash_tag_id(key)
+            pipe.hmget(key, *COUNTERS)
+            pipe.zcard(keys.followers_key(uid))
+            pipe.zcard(keys.following_key(uid))
+            pipe.zcard(keys.profile_timeline_key(uid))
+        fixes = conn.pipeline(transaction=False)
+        for key, (counters, *sizes) in zip(user_keys, chunks(pipe.execute(), 4), strict=True):
+            wrong = [
+                f"{name} {counter} (the set has {size})"
+                for name, counter, size in zip(COUNTERS, counters, sizes, strict=True)
+                if int(counter or 0) != size
+            ]
+            if wrong:
+                report.findings.append(Finding("counters", key, ", ".join(wrong)))
+                uid = account_keys.hash_tag_id(key)
+                scripts.run(
+                    fixes,
+                    "fix_counters",
+                    [
+                        key,
+                        keys.followers_key(uid),
+                        keys.following_key(uid),
+                        keys.profile_timeline_key(uid),
+                    ],
+                    [],
+                )
+        if report.fixed:
+            fixes.execute()
+        users += len(user_keys)
+        if users % 10_000 < len(user_keys):
+            progress(f"counters: {users} users checked")
+    report.checked["users"] = users
+
+
+def _sample(items: list, shown: int = 5) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(map(str, items[:shown])) + more
+
+
+def network_totals() -> dict[str, int]:
+    """Users, statuses and follows, summed from the profile counters (one HSCAN pass)."""
+    conn = get_redis()
+    totals = {"users": 0, "statuses": 0, "follows": 0}
+    logins = conn.hscan_iter(account_keys.LOGIN_INDEX, count=CHUNK)
+    for chunk in chunks(uid for _, uid in logins):
+        pipe = conn.pipeline(transaction=False)
+        for uid in chunk:
+            pipe.hmget(account_keys.user_key(uid), "posts", "following")
+        for posts, following in pipe.execute():
+            totals["users"] += 1
+            totals["statuses"] += int(posts or 0)
+            totals["follows"] += int(following or 0)
+    totals["suspended"] = conn.scard(account_keys.SUSPENDED_USERS)
+    return totals
+
+
+def network_figures() -> dict:
+    """The timeline's figures for the operators' dashboard (socialsite.dashboard)."""
+    return {
+        **network_totals(),
+        "posts_per_hour": activity.posts_per_hour(),
+        **activity.trending(),
+    }

@@ -1,0 +1,333 @@
+"""A believable network for demos and load tests (`manage.py seed_network`).
+
+Written straight into Redis with pipelines rather than through follow_user and
+post_status one call at a time, but left exactly as if the users had followed
+and then posted: counters equal their sets, home, mentions and tag timelines hold
+their newest HOME_TIMELINE_SIZE statuses, and the global timeline and the
+dashboard's activity counts are filled in."""
+
+import heapq
+import itertools
+import math
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from accounts.services import create_login_users, create_users
+from socialsite.redis import get_redis
+
+from .. import keys, text
+from . import activity
+from .maintenance import chunks
+
+DAY = 86400
+# Statuses are spread over this many days, denser towards now.
+HISTORY_DAYS = 7
+# Exponent of the follow-popularity power law: user of rank r is picked with weight
+# 1 / r**ALPHA, so a few accounts collect a large share of all follows.
+ALPHA = 1.1
+PIPELINE_SIZE = 2000
+
+FIRST_NAMES = (  # noqa: SIM905  (word lists read better as text)
+    "Ada Alan Alice Amara Ana Ben Bruno Carla Chen Chloe Dan Dara Eli Elena Emil Eva Farid "
+    "Finn Grace Hana Hugo Ines Ivan Jada Jon Kai Kenji Lea Leo Lina Luca Maya Milo Nadia "
+    "Nia Noah Omar Ona Paul Priya Quinn Rafa Rosa Sami Sara Theo Tove Uma Vera Wei Yara Zoe"
+).split()
+LAST_NAMES = (  # noqa: SIM905  (word lists read better as text)
+    "Abe Baker Costa Diaz Eze Fischer Garcia Haddad Ito Jensen Kim Lopez Moreau Novak "
+    "Okafor Park Quispe Rossi Silva Tanaka Ueda Varga Wong Xu Yilmaz Zhang"
+).split()
+SENTENCES = (
+    "Just shipped the new release and it feels great.",
+    "Coffee first, then code.",
+    "Anyone else watching the game tonight?",
+    "This weather is unreal.",
+    "Finally finished the book I started in spring.",
+    "Trying a new recipe with friends tonight.",
+    "The train was late again.",
+    "Love this city at night.",
+    "Working from the park today.",
+    "Learned something new every day this week.",
+    "Best concert of the year, hands down.",
+    "Quick run before work.",
+    "Thinking about the future of the web.",
+    "Who has a good podcast for a long drive?",
+    "Three meetings before lunch. Send help.",
+    "Sunday market haul: tomatoes, bread, flowers.",
+    "Our team just hit a big milestone!",
+    "Reading old notes and laughing at myself.",
+    "Rainy day, hot tea, good music.",
+    "Fixed the bug. It was a missing comma.",
+    "Hiking trail recommendations, anyone?",
+    "New sketch up on my page.",
+    "Can't believe how fast this year went.",
+    "Trying to learn a new language, one word a day.",
+    "Long day, great people.",
+)
+# Ordered from most to least used: tags are picked by the same kind of power law.
+TAGS = (  # noqa: SIM905  (word lists read better as text)
+    "redis python django music coffee travel football photography books running food design "
+    "opensource science art movies gaming startup climate weekend"
+).split()
+CITIES = (
+    (48.85, 2.35),
+    (51.51, -0.13),
+    (40.71, -74.01),
+    (35.68, 139.69),
+    (-23.55, -46.63),
+    (52.52, 13.40),
+    (19.43, -99.13),
+    (-33.87, 151.21),
+    (6.52, 3.38),
+    (28.61, 77.21),
+    (37.77, -122.42),
+    (55.75, 37.62),
+)
+
+
+@dataclass(frozen=True)
+class SeedResult:
+    logins: list[str]
+    follows: int
+    statuses: int
+    login_users: int
+
+
+def network_is_empty() -> bool:
+    """True while no status has ever been posted: a fresh store worth seeding."""
+    return not get_redis().exists(keys.STATUS_ID_COUNTER)
+
+
+def check_arguments(users: int, follows_per_user: int, posts_per_user: int) -> None:
+    """Raises ValueError saying what is wrong with the sizes asked for."""
+    if users < 2:
+        raise ValueError("A network needs at least 2 users.")
+    if follows_per_user < 0 or posts_per_user < 0:
+        raise ValueError("Follows and posts per user can't be negative.")
+    if follows_per_user >= users:
+        raise ValueError(f"Each user can follow at most {users - 1} others in {users} users.")
+
+
+def seed_network(
+    *,
+    users: int,
+    follows_per_user: int,
+    posts_per_user: int,
+    seed: int,
+    password: str | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> SeedResult:
+    """Adds `users` new users who follow about `follows_per_user` others each (power-law
+    follower counts) and post about `posts_per_user` statuses each, with #tags, @mentions
+    and locations. The same seed gives the same network (on an empty store, up to the
+    clock). With `password`, each also gets a Django user to log in with."""
+    check_arguments(users, follows_per_user, posts_per_user)
+    rng = random.Random(seed)
+    now = time.time()
+    uids, logins = _create_profiles(rng, users)
+    progress(f"users: {users} created")
+    login_users = create_login_users(logins, password) if password else 0
+    following = _pick_follows(rng, users, follows_per_user)
+    statuses = _compose_statuses(rng, uids, logins, following, posts_per_user, now)
+    progress(f"statuses: {len(statuses)} composed")
+
+    writes = _Writes(progress)
+    pipe = writes.pipe
+    follow_time = now - (HISTORY_DAYS + 1) * DAY
+    followers: list[dict[int, float]] = [{} for _ in range(users)]
+    for i, followed in enumerate(following):
+        since = {uids[j]: follow_time - rng.uniform(0, DAY) for j in followed}
+        for j, when in zip(followed, since.values(), strict=True):
+            followers[j][uids[i]] = when
+        if since:
+            writes.count(pipe.zadd(keys.following_key(uids[i]), since))
+    for j, followed_by in enumerate(followers):
+        if followed_by:
+            writes.count(pipe.zadd(keys.followers_key(uids[j]), followed_by))
+    writes.flush("follows")
+
+    by_author: list[list[dict]] = [[] for _ in range(users)]
+    for status in statuses:
+        by_author[status["author"]].append(status)
+        fields = {name: value for name, value in status.items() if name != "author"}
+        writes.count(pipe.hset(keys.status_key(status["id"]), mapping=fields))
+    for i, own in enumerate(by_author):
+        counters = {
+            "followers": len(followers[i]),
+            "following": len(following[i]),
+            "posts": len(own),
+        }
+        writes.count(pipe.hset(user_key(uids[i]), mapping=counters))
+        if own:
+            profile = {s["id"]: s["posted"] for s in own}
+            writes.count(pipe.zadd(keys.profile_timeline_key(uids[i]), profile))
+    writes.flush("statuses")
+
+    for i in range(users):
+        sources = [by_author[i], *(by_author[j] for j in following[i])]
+        writes.newest_into(keys.home_timeline_key(uids[i]), itertools.chain(*sources))
+    writes.flush("home timelines")
+
+    # As conversations.index() does for a post: the mentioned (existing) users' mentions
+    # timelines, and one timeline per tag.
+    mentioning, tagged = defaultdict(list), defaultdict(list)
+    for status in statuses:
+        if "mention_ids" in status:
+            mentioning[int(status["mention_ids"])].append(status)
+        for tag in text.tags(status["message"]):
+            tagged[tag].append(status)
+    for uid, mentions in mentioning.items():
+        writes.newest_into(keys.mentions_timeline_key(uid), mentions)
+    for tag, tagged_statuses in tagged.items():
+        writes.newest_into(keys.tag_timeline_key(tag), tagged_statuses)
+    writes.flush("mentions and tag timelines")
+
+    newest = heapq.nlargest(settings.GLOBAL_TIMELINE_SIZE, statuses, key=_posted)
+    if newest:
+        pipe.zadd(keys.GLOBAL_TIMELINE, {s["id"]: s["posted"] for s in newest})
+        pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
+    # The dashboard counts the last day's statuses as if it had been listening.
+    for status in statuses:
+        if status["posted"] > now - activity.HOURS * 3600:
+            writes.count(activity.record(pipe, status, now=now))
+    writes.flush("global timeline and activity")
+    follows = sum(len(f) for f in following)
+    return SeedResult(
+        logins=logins, follows=follows, statuses=len(statuses), login_users=login_users
+    )
+
+
+def _posted(status: dict) -> float:
+    return status["posted"]
+
+
+class _Writes:
+    """A pipeline sent every PIPELINE_SIZE queued writes, reporting progress per stage."""
+
+    def __init__(self, progress: Callable[[str], None]):
+        self.pipe = get_redis().pipeline(transaction=False)
+        self.progress = progress
+        self.sent = 0
+
+    def newest_into(self, timeline_key: str, statuses: Iterable[dict]) -> None:
+        """Writes the newest HOME_TIMELINE_SIZE of `statuses` into a timeline."""
+        newest = heapq.nlargest(settings.HOME_TIMELINE_SIZE, statuses, key=_posted)
+        if newest:
+            self.count(self.pipe.zadd(timeline_key, {s["id"]: s["posted"] for s in newest}))
+
+    def count(self, _pipe) -> None:
+        if len(self.pipe) >= PIPELINE_SIZE:
+            self.sent += len(self.pipe)
+            self.pipe.execute()
+
+    def flush(self, stage: str) -> None:
+        self.sent += len(self.pipe)
+        self.pipe.execute()
+        self.progress(f"{stage}: written ({self.sent} writes so far)")
+
+
+def _login_candidates(rng: random.Random):
+    while True:
+        first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+        style = rng.randrange(5)
+        login = [
+            first,
+            f"{first}{last}",
+            f"{first}_{last}",
+            f"{first}{rng.randrange(10, 100)}",
+            f"{first[0]}{last}",
+        ][style].lower()
+        yield login, f"{first} {last}"
+
+
+def _create_profiles(rng: random.Random, users: int) -> tuple[list[int], list[str]]:
+    """Profiles with fresh logins; a login already taken gets a number appended."""
+    wanted: list[tuple[str, str]] = []
+    seen: dict[str, int] = {}
+    for login, name in itertools.islice(_login_candidates(rng), users):
+        seen[login] = seen.get(login, 0) + 1
+        # No candidate has "_<digits>" at its end, so this can't meet another.
+        wanted.append((f"{login}_{seen[login]}" if seen[login] > 1 else login, name))
+    uids: list[int | None] = [None] * users
+    attempt = 0
+    while pending := [i for i, uid in enumerate(uids) if uid is None]:
+        attempt += 1
+        for chunk in chunks(pending):
+            suffix = f"_{attempt}" if attempt > 1 else ""
+            batch = [(wanted[i][0][: 30 - len(suffix)] + suffix, wanted[i][1]) for i in chunk]
+            for i, (login, name), uid in zip(chunk, batch, create_users(batch), strict=True):
+                if uid:
+                    uids[i], wanted[i] = uid, (login, name)
+    return uids, [login for login, _ in wanted]
+
+
+def _pick_follows(rng: random.Random, users: int, per_user: int) -> list[list[int]]:
+    """Whom each user follows (indexes): about `per_user` each, log-normally spread,
+    chosen by popularity rank with a power law."""
+    ranks = rng.sample(range(users), users)
+    weights = itertools.accumulate(1 / (rank + 1) ** ALPHA for rank in ranks)
+    cumulative = list(weights)
+    following: list[list[int]] = []
+    for i in range(users):
+        if per_user == 0:
+            following.append([])
+            continue
+        # Log-normal with mean per_user: most follow a few, some follow very many.
+        wanted = min(users - 1, max(1, round(rng.lognormvariate(math.log(per_user) - 0.5, 1))))
+        draws = rng.choices(range(users), cum_weights=cumulative, k=3 * wanted)
+        picked = list(dict.fromkeys(j for j in draws if j != i))[:wanted]
+        if len(picked) < wanted:
+            rest = sorted(set(range(users)) - set(picked) - {i})
+            picked += rng.sample(rest, wanted - len(picked))
+        following.append(picked)
+    return following
+
+
+def _compose_statuses(
+    rng: random.Random,
+    uids: list[int],
+    logins: list[str],
+    following: list[list[int]],
+    per_user: int,
+    now: float,
+) -> list[dict]:
+    """Every status of the network, oldest first, with ids allocated in that order."""
+    tag_weights = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(TAGS))))
+    drafts = []
+    for i in range(len(uids)):
+        # Log-normal with mean per_user, like the follows: a few post a lot.
+        count = round(rng.lognormvariate(math.log(per_user) - 0.5, 1)) if per_user else 0
+        for _ in range(count):
+            parts = rng.sample(SENTENCES, 2 if rng.random() < 0.3 else 1)
+            mention = {}
+            if following[i] and rng.random() < 0.3:
+                j = rng.choice(following[i])
+                parts.insert(0, "@" + logins[j])
+                # The fields a post records for the mentions of existing users.
+                mention = {"mentions": logins[j].lower(), "mention_ids": str(uids[j])}
+            if rng.random() < 0.4:
+                parts.append("#" + rng.choices(TAGS, cum_weights=tag_weights)[0])
+            # Squaring crowds the times towards now, as real activity grows.
+            status = {
+                "author": i,
+                "message": " ".join(parts),
+                "posted": now - HISTORY_DAYS * DAY * rng.random() ** 2,
+                **mention,
+            }
+            if rng.random() < 0.3:
+                lat, lon = rng.choice(CITIES)
+                status["location"] = (
+                    f"{lat + rng.uniform(-0.1, 0.1):.4f},{lon + rng.uniform(-0.1, 0.1):.4f}"
+                )
+            drafts.append(status)
+    drafts.sort(key=_posted)
+    last = get_redis().incrby(keys.STATUS_ID_COUNTER, len(drafts)) if drafts else 0
+    for offset, status in enumerate(drafts):
+        i = status["author"]
+        status.update(id=last - len(drafts) + 1 + offset, uid=uids[i], login=logins[i])
+    return drafts

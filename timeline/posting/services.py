@@ -1,0 +1,148 @@
+"""Posting a status to its audience and deleting it again (Redis in Action 8.1.2 and
+8.4): the path every status takes, whether written, a reply or a repost.
+
+A post is 3 round trips: build it (its id), store it with the first pass of followers
+and lists read, then deliver to those, index it, queue the jobs for the rest and
+publish it, in one packed write. A deletion takes the hash at once (reads skip the
+missing status) and leaves the clean-up of homes, lists and reactions to jobs."""
+
+from django.conf import settings
+
+from socialsite import events, jobs
+from socialsite.redis import PackedPipeline, get_redis
+
+from .. import keys
+from ..conversations import services as conversations
+from ..feeds import fanout
+from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
+from ..statuses.services import (
+    CORE_FIELDS,
+    build_status,
+    queue_store,
+    queue_unrecord,
+    remove_from_status_set,
+    take_status,
+)
+
+# Set only by the services that vouch for them, never as a post's extra data.
+RESERVED_FIELDS = (
+    CORE_FIELDS
+    | set(COUNT_FIELDS)
+    | set(REFERENCE_FIELDS)
+    | {"in_reply_to_login", "ancestors", "mentions", "mention_ids"}
+    | {"repost_of_login", "repost_of_posted"}
+)
+
+
+def post_status(uid: int, message: str, **data) -> int | None:
+    """Stores a status, delivers it to home and list timelines and publishes it; None for an
+    unknown user. `in_reply_to=<status id>` makes it a reply (ValueError if that is gone).
+
+    The first POSTS_PER_PASS followers get it before this returns, the rest by a job."""
+    conn = get_redis()
+    reserved = RESERVED_FIELDS & (data.keys() - {"in_reply_to"})
+    if reserved:
+        raise ValueError(f"Extra data can't set {sorted(reserved)}")
+    data = conversations.reply_data(data)
+    status = build_status(conn, uid, message, data)
+    if status is None:
+        return None
+    return deliver_status(conn, status)
+
+
+def deliver_status(conn, status: dict) -> int:
+    """Stores a status from build_status, delivers it, indexes it and publishes it:
+    2 round trips (3 for a reply). For services that set its reserved fields themselves
+    (a repost)."""
+    uid = status["uid"]
+    home_size = settings.HOME_TIMELINE_SIZE
+    pipe = conn.pipeline(transaction=False)
+    lookups = conversations.queue_lookups(pipe, status)
+    pipe.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
+    queue_store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
+    results = pipe.execute()
+    found, lists, flat = results[:lookups], results[lookups], results[-1]
+    batch = list(zip(flat[::2], map(float, flat[1::2]), strict=True))
+    followers = fanout.reply_audience(conn, status, [f for f, _ in batch])
+
+    pipe = PackedPipeline(conn)
+    repost_of = status.get("repost_of")
+    fanout.deliver(pipe, status["id"], status["posted"], followers, home_size, repost_of=repost_of)
+    fanout.deliver_to_lists(
+        pipe, status["id"], status["posted"], [i for i, _ in lists], home_size, repost_of=repost_of
+    )
+    conversations.index(pipe, status, found)
+    if not repost_of:
+        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
+        pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
+    for audience, done in (("followers", batch), ("lists", lists)):
+        rest = fanout.rest_of_fan_out(fanout.fan_out_job(status, audience=audience), done)
+        if rest:
+            jobs.enqueue(pipe, rest)
+    events.publish(pipe, events.status_posted(status))
+    pipe.execute()
+    return status["id"]
+
+
+def delete_status(uid: int, status_id: int) -> bool | None:
+    """Deletes a status if `uid` wrote it: True; False if someone else did (nothing changes);
+    None if there is no such status."""
+    return _delete(status_id, str(uid))
+
+
+def remove_status(status_id: int) -> bool | None:
+    """Deletes any status, as a moderator: True, or None if there is no such status."""
+    return _delete(status_id, "")
+
+
+def _delete(status_id: int, author: str) -> bool | None:
+    conn = get_redis()
+    status = take_status(conn, status_id, author)
+    if not status:
+        return status
+    pipe = conn.pipeline(transaction=False)
+    queue_unrecord(pipe, status)
+    pipe.zrem(keys.GLOBAL_TIMELINE, status_id)
+    conversations.forget(pipe, status)
+    _forget_reactions(pipe, status)
+    # Reads skip the missing hash at once; the jobs clean the ids out of homes and lists.
+    for audience in fanout.AUDIENCES:
+        jobs.enqueue(pipe, fanout.fan_out_job(status, retract=True, audience=audience))
+    events.publish(pipe, events.status_deleted(status))
+    pipe.execute()
+    return True
+
+
+def _forget_reactions(pipe, status: dict) -> None:
+    """Queues on `pipe` what deleting `status` means for reactions: a repost leaves its
+    original's reposts; an original's reposts and likes go by a background job."""
+    if status.get("repost_of"):
+        remove_from_status_set(
+            pipe, keys.reposts_key, status["repost_of"], "reposts", status["uid"], status["id"]
+        )
+    if status["reposts"] or status["likes"]:
+        jobs.enqueue(pipe, ("forget_reactions", {"status_id": status["id"]}))
+
+
+@jobs.handler("forget_reactions")
+def forget_reactions_batch(args: dict) -> list[jobs.Job]:
+    """Deletes the next POSTS_PER_PASS reposts of a deleted status and takes it off the
+    next POSTS_PER_PASS likers' likes pages; idempotent."""
+    status_id, per_pass = args["status_id"], settings.POSTS_PER_PASS
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrange(keys.reposts_key(status_id), 0, per_pass - 1, withscores=True)
+    pipe.zrange(keys.likers_key(status_id), 0, per_pass - 1)
+    reposts, likers = pipe.execute()
+    for _, repost_id in reposts:
+        remove_status(int(repost_id))
+    for liker in likers:
+        pipe.zrem(keys.likes_key(liker), status_id)
+    if reposts:
+        # Also drops claims whose repost never got stored.
+        pipe.zrem(keys.reposts_key(status_id), *(uid for uid, _ in reposts))
+    if likers:
+        pipe.zrem(keys.likers_key(status_id), *likers)
+    pipe.execute()
+    more = len(reposts) == per_pass or len(likers) == per_pass
+    return [("forget_reactions", args)] if more else []

@@ -1,0 +1,40 @@
+"""Posting a status from the home page's box, and deleting one's own."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.auth import current_uid
+
+from ..feeds.views import render_home
+from ..forms import StatusForm
+from ..web import login_first, next_url
+from . import services
+
+
+@require_POST
+@login_first(lambda: reverse("home"))
+def post_status(request: HttpRequest) -> HttpResponse:
+    uid = current_uid(request)
+    form = StatusForm(request.POST)
+    if not form.is_valid():
+        return render_home(request, uid, form, status=400)
+    services.post_status(uid, form.cleaned_data["message"], location=form.cleaned_data["location"])
+    messages.success(request, "Posted.")
+    return redirect(next_url(request, reverse("home")))
+
+
+@require_POST
+@login_first(lambda status_id: reverse("status", args=[status_id]))
+def delete_status(request: HttpRequest, status_id: int) -> HttpResponse:
+    deleted = services.delete_status(current_uid(request), status_id)
+    if deleted is None:
+        raise Http404(f"There is no status {status_id}: it may have been deleted already.")
+    if not deleted:
+        raise PermissionDenied("You can only delete your own statuses.")
+    messages.success(request, "Your status is deleted.")
+    back = next_url(request, reverse("home"))
+    return redirect(reverse("home") if back == reverse("status", args=[status_id]) else back)

@@ -1,0 +1,147 @@
+"""Reposts and likes.
+
+A repost is a status of its own, like Twitter's retweet: it carries `repost_of`
+and a copy of its original's message, and goes the way of every post (the
+reposter's profile, fan-out, the event stream). The original's reposts set
+(reposter uid -> repost id) backs its `reposts` count and refuses double
+reposts; deleting the original deletes its reposts by a background job.
+Likes are a set per status (counted in `likes`) and one per user, their likes
+page. Each set lives in its owner's slot, so a like is two idempotent steps."""
+
+import time
+
+from accounts.keys import SUSPENDED_USERS, user_key
+from socialsite import events
+from socialsite.redis import get_redis
+
+from .. import keys
+from ..feeds.selectors import original
+from ..posting.services import delete_status, deliver_status
+from ..statuses.selectors import (
+    GONE,
+    StatusGone,
+    decode_status,
+    hidden_uids,
+    is_hidden,
+    status_id_of,
+)
+from ..statuses.services import add_to_status_set, build_status, remove_from_status_set
+
+
+def repost(uid: int, status_id: int) -> int:
+    """Reposts a status (given a repost, its original) to `uid`'s followers and lists;
+    returns the repost's id. ValueError if the status is gone or `uid` reposted it already."""
+    conn = get_redis()
+    shown = original(status_id)
+    fields = {
+        "repost_of": shown["id"],
+        "repost_of_uid": shown["uid"],
+        "repost_of_login": shown["login"],
+        "repost_of_posted": shown["posted"],
+        "mentions": shown.get("mentions"),
+    }
+    status = build_status(conn, uid, shown["message"], fields)
+    if status is None:
+        raise ValueError("No such user.")
+    claimed = add_to_status_set(conn, keys.reposts_key, shown["id"], "reposts", status["id"], uid)
+    if claimed == 0:
+        raise StatusGone(GONE)
+    if claimed == -1:
+        raise ValueError("You already reposted that status.")
+    return deliver_status(conn, status)
+
+
+def undo_repost(uid: int, status_id: int) -> None:
+    """Deletes `uid`'s repost of a status (given the original or any repost of it), which
+    takes it out of every timeline; ValueError if they haven't reposted it."""
+    conn = get_redis()
+    # Taking back your own repost stays possible after its original's author is suspended.
+    shown = original(status_id, hide_suspended=False)
+    repost_id = conn.zscore(keys.reposts_key(shown["id"]), uid)
+    if repost_id is None:
+        # To everyone else a suspended user's status reads as deleted: say so here too,
+        # rather than tell who is suspended.
+        original(status_id)
+        raise ValueError("You haven't reposted that status.")
+    if delete_status(uid, int(repost_id)) is None:
+        # Claimed by a repost that died before its status was stored: drop the claim.
+        remove_from_status_set(conn, keys.reposts_key, shown["id"], "reposts", uid)
+
+
+def like(uid: int, status_id: int) -> int:
+    """Likes a status (given a repost, its original) and publishes it; returns its like
+    count. ValueError if it is gone or `uid` likes it already."""
+    return _change_like(uid, status_id, liking=True)
+
+
+def unlike(uid: int, status_id: int) -> int:
+    """Takes back a like and publishes it; returns the status's like count. ValueError if
+    the status is gone or `uid` doesn't like it."""
+    return _change_like(uid, status_id, liking=False)
+
+
+def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
+    # 3 round trips: the liker, the status and the suspended set; the status's slot; the
+    # liker's slot.
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
+    pipe.hgetall(keys.status_key(status_id_of(status_id)))
+    pipe.smembers(SUSPENDED_USERS)
+    login, fields, suspended = pipe.execute()
+    status = decode_status(fields)
+    if login is None:
+        raise ValueError("No such user.")
+    # A suspended user's status reads as deleted, so it can't be liked; a like given
+    # before the suspension can still be taken back.
+    hidden = status is not None and is_hidden(status, hidden_uids(suspended))
+    if status is None or (liking and hidden):
+        raise StatusGone(GONE)
+    if status.get("repost_of"):
+        status = {
+            "id": status["repost_of"],
+            "uid": status["repost_of_uid"],
+            "login": status["repost_of_login"],
+        }
+    sid, now = status["id"], time.time()
+    if liking:
+        changed = add_to_status_set(conn, keys.likers_key, sid, "likes", now, uid)
+        if changed == 0:
+            raise StatusGone(GONE)
+        if changed == -1:
+            raise ValueError("You already like that status.")
+        pipe.zadd(keys.likes_key(uid), {sid: now})
+    else:
+        if not remove_from_status_set(conn, keys.likers_key, sid, "likes", uid):
+            # As for liking it: a hidden status reads as deleted, not as "not liked".
+            raise StatusGone(GONE) if hidden else ValueError("You don't like that status.")
+        pipe.zrem(keys.likes_key(uid), sid)
+    pipe.hget(keys.status_key(sid), "likes")
+    event = events.activity(
+        "like" if liking else "unlike",
+        {"id": int(uid), "login": login},
+        {"id": status["uid"], "login": status["login"]},
+        {"id": sid},
+        now,
+    )
+    events.publish(pipe, event)
+    return int(pipe.execute()[1] or 0)
+
+
+def take_back_likes(uid: int, *, count: int) -> bool:
+    """Takes back the next `count` likes of a user being deleted (timeline.moderation), each
+    status's count falling only if the like was still in its set; False when none is left.
+
+    No "unlike" events: the user is gone, which streams already learn from the
+    deletion's other events, and like counts are read afresh with every page."""
+    conn = get_redis()
+    liked = conn.zrange(keys.likes_key(uid), 0, count - 1)
+    if not liked:
+        return False
+    pipe = conn.pipeline(transaction=False)
+    for status_id in liked:
+        remove_from_status_set(pipe, keys.likers_key, status_id, "likes", uid)
+    # Last, so a batch cut short is found and redone (the script counts nothing twice).
+    pipe.zrem(keys.likes_key(uid), *liked)
+    pipe.execute()
+    return True

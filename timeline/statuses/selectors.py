@@ -1,0 +1,53 @@
+"""Reading status records: a status hash decoded, and the rule that hides the statuses
+of suspended users from everyone but moderators."""
+
+from socialsite.redis import get_redis
+
+from .. import keys
+
+# Counts kept by conversations and reactions: absent means 0.
+COUNT_FIELDS = ("replies", "reposts", "likes")
+REFERENCE_FIELDS = ("in_reply_to", "in_reply_to_uid", "repost_of", "repost_of_uid")
+GONE = "That status doesn't exist or was deleted."
+
+
+class StatusGone(ValueError):
+    """The status acted on doesn't exist (any more), or reads as deleted."""
+
+
+def status_id_of(value) -> int:
+    """`value` (say, a form field) as a status id; StatusGone if it can't be one."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise StatusGone(GONE) from None
+
+
+def decode_status(fields: dict) -> dict | None:
+    if not fields:
+        return None
+    status = dict(fields)
+    status["id"] = int(status["id"])
+    status["uid"] = int(status["uid"])
+    status["posted"] = float(status["posted"])
+    for field in COUNT_FIELDS:
+        status[field] = int(status.get(field, 0))
+    for field in REFERENCE_FIELDS:
+        if field in status:
+            status[field] = int(status[field])
+    return status
+
+
+def get_status(status_id: int) -> dict | None:
+    return decode_status(get_redis().hgetall(keys.status_key(status_id)))
+
+
+def hidden_uids(suspended) -> set[int]:
+    """The uids whose statuses read as deleted to everyone but moderators, from a read
+    of SUSPENDED_USERS (made in the same round trip as the statuses)."""
+    return {int(uid) for uid in suspended}
+
+
+def is_hidden(status: dict, hidden: set[int]) -> bool:
+    """Whether `status` reads as deleted: its author, or its original's, is in `hidden`."""
+    return status["uid"] in hidden or status.get("repost_of_uid") in hidden

@@ -1,0 +1,138 @@
+"""Writing status records: allocating and checking a new status, storing it on its
+author's profile, taking a deleted one back, and the sets kept in a status's slot
+(its replies, reposts and likers, each with its count).
+
+These are the status store's own steps; posting a status to its audience (fan-out,
+indexes, events) is timeline.posting's."""
+
+import time
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from accounts.services import AccountSuspended
+from socialsite.redis import get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+from .selectors import decode_status
+
+scripts = LuaScripts(__file__)
+
+CORE_FIELDS = frozenset({"id", "uid", "login", "message", "posted"})
+
+
+def check_message(message: str) -> str:
+    """The message to store, or ValueError saying what is wrong with it."""
+    if not isinstance(message, str) or not message.strip():
+        raise ValueError("A status can't be empty.")
+    if len(message) > settings.STATUS_MAX_LENGTH:
+        raise ValueError(f"A status is at most {settings.STATUS_MAX_LENGTH} characters.")
+    return message
+
+
+def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
+    """Checks a new status and allocates its id (1 round trip); returns its fields, not
+    yet stored. None for an unknown user, AccountSuspended for a suspended one."""
+    check_message(message)
+    if CORE_FIELDS & data.keys():
+        raise ValueError(f"Extra data can't replace {sorted(CORE_FIELDS & data.keys())}")
+    pipe = conn.pipeline(transaction=False)
+    pipe.hmget(user_key(uid), "login", "suspended")
+    pipe.incr(keys.STATUS_ID_COUNTER)
+    (login, suspended), status_id = pipe.execute()
+    if not login:
+        return None
+    if suspended == "1":
+        raise AccountSuspended("This account is suspended.")
+    extra = {name: str(value) for name, value in data.items() if value is not None}
+    return {
+        **extra,
+        "id": status_id,
+        "uid": int(uid),
+        "login": login,
+        "message": message,
+        "posted": time.time(),
+    }
+
+
+def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
+    """Queues the status hash and its author's bookkeeping (see store_status.lua): the
+    profile timeline, their own home (`home_size` > 0), the `posts` count, and a read of
+    their first `followers` followers, the last reply."""
+    uid = status["uid"]
+    pipe.hset(keys.status_key(status["id"]), mapping=status)
+    scripts.run(
+        pipe,
+        "store_status",
+        [
+            user_key(uid),
+            keys.profile_timeline_key(uid),
+            keys.home_timeline_key(uid),
+            keys.followers_key(uid),
+        ],
+        [status["id"], status["posted"], home_size, followers],
+    )
+
+
+def create_status(uid: int, message: str, **data) -> int | None:
+    """Stores a status on its author's profile (no fan-out); None if the user doesn't exist."""
+    conn = get_redis()
+    status = build_status(conn, uid, message, data)
+    if status is None:
+        return None
+    pipe = conn.pipeline(transaction=False)
+    queue_store(pipe, status, home_size=0, followers=0)
+    pipe.execute()
+    return status["id"]
+
+
+def take_status(conn, status_id: int, author: str) -> dict | bool | None:
+    """Deletes the status hash if `author` (a uid as a string; "" for anyone) wrote it,
+    and returns the status as it was; False if someone else wrote it (nothing changes);
+    None if there is no such status."""
+    taken = scripts.run(conn, "take_status", [keys.status_key(status_id)], [author])
+    if taken == 0:
+        return None
+    if taken == -1:
+        return False
+    return decode_status(dict(zip(taken[::2], taken[1::2], strict=True)))
+
+
+def queue_unrecord(pipe, status: dict) -> None:
+    """Queues taking a deleted status off its author's profile, home and `posts` count."""
+    author = status["uid"]
+    scripts.run(
+        pipe,
+        "unrecord_status",
+        [user_key(author), keys.profile_timeline_key(author), keys.home_timeline_key(author)],
+        [status["id"]],
+    )
+
+
+def queue_update(pipe, status_id: int, fields: list) -> None:
+    """Queues setting `fields` (name, value, ...) on a status, if it still exists."""
+    scripts.run(pipe, "update_status", [keys.status_key(status_id)], fields)
+
+
+def add_to_status_set(client, set_key, status_id: int, count_field: str, score, member):
+    """Adds `member` to one of a status's sets (`set_key(status_id)`: replies, reposts,
+    likers) with `score`, counted in `count_field`, in the status's slot: the new count;
+    0 if the status is gone, -1 if `member` is in the set already. Queued on a pipeline."""
+    return scripts.run(
+        client,
+        "add_to_status_set",
+        [keys.status_key(status_id), set_key(status_id)],
+        [count_field, score, member],
+    )
+
+
+def remove_from_status_set(client, set_key, status_id: int, count_field: str, member, value=""):
+    """Takes `member` out of one of a status's sets and its count; with `value`, only if
+    its score is that value. 1 if it was removed, else 0. Queued on a pipeline."""
+    return scripts.run(
+        client,
+        "remove_from_status_set",
+        [keys.status_key(status_id), set_key(status_id)],
+        [count_field, member, value],
+    )
