@@ -3,7 +3,13 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm, UsernameField
 from django.contrib.auth.models import User
 
+from socialsite.text import check_display_text
+
 from . import services
+
+# Django's own limit for a username; a password longer than this is nobody's.
+USERNAME_MAX_LENGTH = 150
+PASSWORD_MAX_LENGTH = 1024
 
 
 class SignupForm(forms.Form):
@@ -21,12 +27,14 @@ class SignupForm(forms.Form):
     password1 = forms.CharField(
         label="Password",
         strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validation.password_validators_help_text_html(),
     )
     password2 = forms.CharField(
         label="Password again",
         strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
@@ -40,6 +48,12 @@ class SignupForm(forms.Form):
             raise forms.ValidationError("That login is taken.")
         return login
 
+    def clean_name(self) -> str:
+        try:
+            return check_display_text(self.cleaned_data["name"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
     def clean(self) -> dict:
         data = super().clean()
         password1, password2 = data.get("password1"), data.get("password2")
@@ -52,11 +66,6 @@ class SignupForm(forms.Form):
             except forms.ValidationError as error:
                 self.add_error("password1", error)
         return data
-
-
-# Django's own limit for a username; a password longer than this is nobody's.
-USERNAME_MAX_LENGTH = 150
-PASSWORD_MAX_LENGTH = 1024
 
 
 class LoginForm(AuthenticationForm):
@@ -86,9 +95,11 @@ class LoginForm(AuthenticationForm):
 
 
 class SettingsForm(forms.Form):
-    # Checked by accounts.services.update_name, which says what is wrong.
+    # Checked by accounts.services.update_name, which says what is wrong; the field's
+    # own bound (far above the name's) only keeps a huge post from going further.
     name = forms.CharField(
         label="Display name",
         required=False,
+        max_length=USERNAME_MAX_LENGTH,
         widget=forms.TextInput(attrs={"maxlength": services.NAME_MAX_LENGTH}),
     )

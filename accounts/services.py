@@ -9,6 +9,7 @@ from django.db import transaction
 from django.dispatch import Signal
 
 from socialsite.redis import get_redis
+from socialsite.text import check_display_text
 
 from . import keys
 
@@ -82,9 +83,11 @@ def create_users(
     profiles: list[tuple[str, str]], *, allow_reserved: bool = False
 ) -> list[int | None]:
     """Creates Redis profiles for (login, name) pairs in 3 round trips, whatever their number;
-    returns each uid, or None where the login is taken. Any bad login refuses them all."""
-    for login, _ in profiles:
+    returns each uid, or None where the login is taken. Any bad login or name refuses them
+    all (ValueError), before anything is written."""
+    for login, name in profiles:
         check_login(login, allow_reserved=allow_reserved)
+        check_display_text(name or "")
     if not profiles:
         return []
     conn = get_redis()
@@ -169,6 +172,7 @@ def update_name(uid: int, name: str) -> None:
         raise ValueError("The display name can't be blank.")
     if len(name) > NAME_MAX_LENGTH:
         raise ValueError(f"The display name is at most {NAME_MAX_LENGTH} characters.")
+    check_display_text(name)
     get_redis().hset(keys.user_key(uid), "name", name)
 
 

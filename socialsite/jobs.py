@@ -105,6 +105,30 @@ def _next_batch(conn: redis.Redis, consumer: str, block_ms: int) -> list[tuple[s
     return reply[0][1] if reply else []
 
 
+# A consumer with nothing pending and silent this many claim windows is a dead worker's:
+# a live one reads (and so is seen) every block_ms, at most a second apart.
+DEAD_CONSUMER_WINDOWS = 10
+
+
+def forget_dead_consumers(conn: redis.Redis) -> list[str]:
+    """Removes from the group the consumers of workers that died; returns their names.
+
+    A killed worker's name (host-pid) stays in the group forever, and XINFO CONSUMERS
+    grows with every restart. Only consumers with 0 pending jobs are removed (XGROUP
+    DELCONSUMER would drop their pending jobs): their jobs are first taken over by a
+    live worker's XAUTOCLAIM after JOB_CLAIM_IDLE_MS, and the consumer goes on a later
+    pass, once idle DEAD_CONSUMER_WINDOWS times that long."""
+    dead_after = DEAD_CONSUMER_WINDOWS * settings.JOB_CLAIM_IDLE_MS
+    dead = [
+        consumer["name"]
+        for consumer in conn.xinfo_consumers(keys.JOB_STREAM, keys.JOB_GROUP)
+        if consumer["pending"] == 0 and consumer["idle"] >= dead_after
+    ]
+    for name in dead:
+        conn.xgroup_delconsumer(keys.JOB_STREAM, keys.JOB_GROUP, name)
+    return dead
+
+
 def work(
     *, burst: bool = False, block_ms: int = 1000, stop: Callable[[], bool] = lambda: False
 ) -> int:
@@ -115,6 +139,8 @@ def work(
     ensure_group(conn)
     consumer = f"{socket.gethostname()}-{os.getpid()}"
     done = 0
+    # Dead consumers are looked for when the worker has nothing to do, once a claim window.
+    next_cleanup = 0.0
     while not stop():
         try:
             batch = _next_batch(conn, consumer, 0 if burst else block_ms)
@@ -126,6 +152,9 @@ def work(
             time.sleep(1)
             continue
         if not batch:
+            if time.monotonic() >= next_cleanup:
+                forget_dead_consumers(conn)
+                next_cleanup = time.monotonic() + settings.JOB_CLAIM_IDLE_MS / 1000
             if burst and not _unfinished(conn):
                 break
             if burst:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from socialsite.deploy import secret_key
 from socialsite.embedded_redis import socket_path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -18,7 +19,19 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
+SECRET_KEY = secret_key(os.environ, VAR_DIR, DEBUG)
+# SOCIALSITE_TLS=1: served behind a TLS-terminating reverse proxy that sets
+# X-Forwarded-Proto (and strips it from clients). Off by default: `make run` and the
+# tests serve plain HTTP on 127.0.0.1, where secure cookies and an HTTPS redirect
+# would lock everyone out.
+TLS = env_bool("SOCIALSITE_TLS", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TLS else None
+SECURE_SSL_REDIRECT = TLS
+SESSION_COOKIE_SECURE = TLS
+CSRF_COOKIE_SECURE = TLS
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if TLS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = TLS
+SECURE_HSTS_PRELOAD = TLS
 ALLOWED_HOSTS = os.environ.get(
     "DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver"
 ).split(",")

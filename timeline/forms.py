@@ -5,12 +5,20 @@ from .lists.services import NAME_MAX_LENGTH as LIST_NAME_MAX_LENGTH
 from .lists.services import check_name
 from .statuses.services import check_message
 
+# A bound far above any valid value, so a huge post is refused by the form before any
+# check or store sees it, while the checks below still say what is wrong with a value
+# merely too long.
+FIELD_MAX_LENGTH = 4096
+LOCATION_MAX_LENGTH = 64
+
 
 class StatusForm(forms.Form):
-    # Not stripped or length-limited here: check_message says what is wrong.
+    # Not stripped here, and bounded only by FIELD_MAX_LENGTH: check_message says what is
+    # wrong.
     message = forms.CharField(
         required=False,
         strip=False,
+        max_length=FIELD_MAX_LENGTH,
         widget=forms.Textarea(
             attrs={
                 "rows": 3,
@@ -22,6 +30,7 @@ class StatusForm(forms.Form):
     )
     location = forms.CharField(
         required=False,
+        max_length=LOCATION_MAX_LENGTH,
         help_text="Optional: latitude,longitude, e.g. 48.8584,2.2945",
         widget=forms.TextInput(attrs={"placeholder": "lat,lon (optional)"}),
     )
@@ -52,9 +61,10 @@ class StatusForm(forms.Form):
 
 
 class ListNameForm(forms.Form):
-    # Not length-limited here: check_name says what is wrong.
+    # Bounded only by FIELD_MAX_LENGTH: check_name says what is wrong.
     name = forms.CharField(
         required=False,
+        max_length=FIELD_MAX_LENGTH,
         widget=forms.TextInput(
             attrs={"maxlength": LIST_NAME_MAX_LENGTH, "aria-label": "List name"}
         ),

@@ -146,3 +146,13 @@ def test_create_login_users_lets_profiles_log_in_with_one_password():
     assert services.create_login_users(["fay"], "shared-secret") == 0
     assert authenticate(username="gus", password="shared-secret").username == "gus"
     assert services.uid_for_login("gus") == uids[1]
+
+
+def test_create_user_and_update_name_refuse_hidden_characters_and_change_nothing():
+    with pytest.raises(ValueError, match="bidi override"):
+        services.create_user("mallory", "Mallory\u202e")
+    assert services.uid_for_login("mallory") is None
+    uid = services.create_user("alice", "Alice")
+    with pytest.raises(ValueError, match="zero-width"):
+        services.update_name(uid, "Al\u200bice")
+    assert services.get_user(uid)["name"] == "Alice"

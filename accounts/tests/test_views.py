@@ -57,6 +57,10 @@ def nothing_was_made(redis_conn) -> bool:
         ({"login": "émile"}, "Logins are 1 to 30 letters, digits or underscores."),
         ({"login": "Admin"}, "That login is reserved."),
         ({"password2": "something-else-4"}, "The two passwords differ."),
+        ({"password1": "p" * 50_001, "password2": "p" * 50_001}, "at most 1024 characters"),
+        ({"name": "n" * 50_001}, "at most 50 characters"),
+        ({"name": "Alice\u202eevil"}, "a bidi override (U+202E)"),
+        ({"name": "Al\u200bice"}, "a zero-width character (U+200B)"),
         ({"password1": "short", "password2": "short"}, "This password is too short."),
         ({"password1": "password", "password2": "password"}, "This password is too common."),
         (
@@ -145,7 +149,13 @@ def test_settings_show_and_change_the_display_name(make_user):
 
 @pytest.mark.parametrize(
     ("name", "error"),
-    [("   ", "The display name can't be blank."), ("x" * 51, "at most 50 characters")],
+    [
+        ("   ", "The display name can't be blank."),
+        ("x" * 51, "at most 50 characters"),
+        ("x" * 50_001, "at most 150 characters"),
+        ("Ali\x07ce", "a control character (U+0007)"),
+        ("Alice\u2066x", "a bidi isolate (U+2066)"),
+    ],
 )
 def test_a_bad_display_name_is_refused(make_user, name, error):
     alice = make_user("alice")

@@ -81,6 +81,7 @@ def nothing_was_posted(member, redis_conn) -> bool:
         ("", "A status can't be empty."),
         ("   \n ", "A status can't be empty."),
         ("x" * 281, "A status is at most 280 characters."),
+        ("x" * 50_001, "Ensure this value has at most 4096 characters"),
     ],
 )
 def test_an_empty_blank_or_too_long_message_is_refused(alice, redis_conn, message, error):
@@ -104,6 +105,7 @@ def test_a_280_character_message_is_posted(alice):
         ("nan,0", "Latitude is between -90 and 90."),
         ("0,-180.5", "Longitude is between -180 and 180."),
         ("0,inf", "Longitude is between -180 and 180."),
+        ("1" * 50_001 + ",2", "Ensure this value has at most 64 characters"),
     ],
 )
 def test_a_bad_location_is_refused(alice, redis_conn, location, error):

@@ -97,3 +97,44 @@ def test_a_job_of_an_unknown_kind_fails_at_once(redis_conn):
     jobs.enqueue(redis_conn, ("no_such_kind", {}))
     jobs.work(burst=True)
     assert jobs.queue_stats()["failed"] == 1
+
+
+@override_settings(JOB_CLAIM_IDLE_MS=0)
+def test_a_dead_workers_consumer_leaves_the_group_once_its_job_is_claimed(redis_conn):
+    calls = []
+
+    @jobs.handler("counted")
+    def counted(args):
+        calls.append(args)
+        return []
+
+    jobs.ensure_group(redis_conn)
+    jobs.enqueue(redis_conn, ("counted", {"n": 1}))
+    # The dead worker took the job and never acknowledged it.
+    redis_conn.xreadgroup(
+        socialsite_keys.JOB_GROUP, "dead-host-1", {socialsite_keys.JOB_STREAM: ">"}, count=1
+    )
+    assert jobs.work(burst=True) == 1
+    assert calls == [{"n": 1}]
+    names = [
+        c["name"]
+        for c in redis_conn.xinfo_consumers(socialsite_keys.JOB_STREAM, socialsite_keys.JOB_GROUP)
+    ]
+    assert "dead-host-1" not in names
+
+
+def test_only_consumers_idle_long_with_nothing_pending_leave(redis_conn):
+    jobs.ensure_group(redis_conn)
+    for n in (1, 2):
+        jobs.enqueue(redis_conn, ("counted", {"n": n}))
+    for name in ("holding", "empty"):
+        [[_, [(message_id, _)]]] = redis_conn.xreadgroup(
+            socialsite_keys.JOB_GROUP, name, {socialsite_keys.JOB_STREAM: ">"}, count=1
+        )
+    # "empty" finished its job; "holding" still holds one.
+    redis_conn.xack(socialsite_keys.JOB_STREAM, socialsite_keys.JOB_GROUP, message_id)
+    assert jobs.forget_dead_consumers(redis_conn) == []  # "empty" was seen just now
+    with override_settings(JOB_CLAIM_IDLE_MS=0):
+        assert [str(n) for n in jobs.forget_dead_consumers(redis_conn)] == ["empty"]
+    consumers = redis_conn.xinfo_consumers(socialsite_keys.JOB_STREAM, socialsite_keys.JOB_GROUP)
+    assert [c["name"] for c in consumers] == ["holding"]
