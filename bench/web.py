@@ -43,7 +43,7 @@ async def read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
     return int(lines[0].split()[1]), {name.lower(): value for name, value in headers}
 
 
-async def _read_response(reader: asyncio.StreamReader) -> int:
+async def read_response(reader: asyncio.StreamReader) -> int:
     """Reads one HTTP/1.1 response (Content-Length or chunked); returns its status."""
     status, headers = await read_head(reader)
     if "content-length" in headers:
@@ -55,7 +55,7 @@ async def _read_response(reader: asyncio.StreamReader) -> int:
     return status
 
 
-async def _hammer(base: str, path: str, cookie: str, connections: int, seconds: float) -> Load:
+async def hammer(base: str, path: str, cookie: str, connections: int, seconds: float) -> Load:
     """`connections` keep-alive connections, each asking for `path` again as soon as answered."""
     url = urlsplit(base)
     request = (f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n\r\n").encode()
@@ -67,7 +67,7 @@ async def _hammer(base: str, path: str, cookie: str, connections: int, seconds: 
             while time.perf_counter() < deadline:
                 start = time.perf_counter()
                 writer.write(request)
-                if await _read_response(reader) == 200:
+                if await read_response(reader) == 200:
                     load.latencies.append(time.perf_counter() - start)
                 else:
                     load.errors += 1
@@ -97,12 +97,12 @@ def _serve(ctx: Context, paths: dict[str, str], cookie: str, **settings: str) ->
     loads = {name: Load() for name in paths}
     with daphne(ctx.var_dir, **settings) as (base, process):
         for path in paths.values():  # warm-up: imports, templates, connections
-            asyncio.run(_hammer(base, path, cookie, 2, 0.3))
+            asyncio.run(hammer(base, path, cookie, 2, 0.3))
         for _ in range(ROUNDS):
             for name, path in paths.items():
                 cpu_before = cpu_seconds(process.pid)
                 got = asyncio.run(
-                    _hammer(base, path, cookie, plan.http_connections, plan.http_seconds / ROUNDS)
+                    hammer(base, path, cookie, plan.http_connections, plan.http_seconds / ROUNDS)
                 )
                 loads[name].server_cpu += cpu_seconds(process.pid) - cpu_before
                 loads[name].seconds += got.seconds

@@ -25,9 +25,11 @@ gc.set_threshold(50_000, 20, 10)
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.urls import re_path  # noqa: E402
+from django.urls import re_path, reverse  # noqa: E402
 
+from accounts.views import FAILED_LOGINS  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
+from socialsite.ratelimit import refuse_early  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
 from streaming.consumers import StreamHttpConsumer, StreamWebsocketConsumer  # noqa: E402
 
@@ -44,7 +46,13 @@ application = ProtocolTypeRouter(
                 ),
                 # Static files are cheap and the error pages need them: they don't queue.
                 re_path(rf"^{re.escape(settings.STATIC_URL.lstrip('/'))}", django_asgi_app),
-                re_path(r"", at_most(settings.HTTP_CONCURRENCY, django_asgi_app)),
+                re_path(
+                    r"",
+                    refuse_early(
+                        {reverse("accounts:login"): ("login_failures_per_ip", FAILED_LOGINS)},
+                        at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
+                    ),
+                ),
             ]
         ),
         # Every WebSocket path reaches the consumer, which closes unknown ones with 4404.

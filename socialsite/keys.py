@@ -10,3 +10,9 @@ STATUS_CHANNEL = "streaming:status:"
 JOB_STREAM = "jobs:queue"
 JOB_GROUP = "workers"
 FAILED_JOB_STREAM = "jobs:failed"
+
+
+def rate_limit(name: str, subject: str) -> str:
+    """One subject's state under one rate limit (socialsite.ratelimit): a string that
+    expires once the subject's allowance is whole again."""
+    return f"ratelimit:{name}:{subject}"

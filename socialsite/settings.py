@@ -254,5 +254,38 @@ STREAM_SEND_BUFFER_BYTES = 256 * 1024
 STREAM_DROPPED_GRACE_SECONDS = 10.0
 STREAM_KEYS_PER_USER = 10
 
+
+def env_rate(name: str, default: str) -> tuple[int, int]:
+    """A rate limit from the environment: "count/seconds" (e.g. "30/300")."""
+    value = os.environ.get(name, default)
+    try:
+        count, seconds = (int(part) for part in value.split("/"))
+    except ValueError:
+        raise ImproperlyConfigured(f'{name} must be "count/seconds", e.g. "{default}"') from None
+    if count < 1 or seconds < 1:
+        raise ImproperlyConfigured(f"{name}: count and seconds must be at least 1")
+    return count, seconds
+
+
+# Rate limits (socialsite.ratelimit): (count, seconds) = `count` actions in any
+# `seconds`, then one more every seconds/count. Each is RATE_LIMIT_<NAME> in the
+# environment; read at call time, so tests may override them.
+RATE_LIMITS = {
+    # Failed logins: per login typed, and per client address. Once either is
+    # reached, logins are refused before the password is checked (no hashing).
+    "login_failures_per_login": env_rate("RATE_LIMIT_LOGIN_FAILURES_PER_LOGIN", "10/900"),
+    "login_failures_per_ip": env_rate("RATE_LIMIT_LOGIN_FAILURES_PER_IP", "30/300"),
+    "signups_per_ip": env_rate("RATE_LIMIT_SIGNUPS_PER_IP", "5/3600"),
+    # Per account:
+    "posts": env_rate("RATE_LIMIT_POSTS", "30/300"),  # statuses and replies
+    "follows": env_rate("RATE_LIMIT_FOLLOWS", "30/300"),  # follows and unfollows
+    "reactions": env_rate("RATE_LIMIT_REACTIONS", "60/300"),  # likes, reposts, undoing them
+    "list_changes": env_rate("RATE_LIMIT_LIST_CHANGES", "60/300"),
+    "stream_keys": env_rate("RATE_LIMIT_STREAM_KEYS", "10/3600"),  # stream keys made
+}
+# A login from an address over its failures limit is refused before it reaches Django,
+# after this delay (socialsite.ratelimit.refuse_early).
+RATE_LIMITED_DELAY_SECONDS = float(os.environ.get("RATE_LIMITED_DELAY_SECONDS", 1))
+
 # `make run` seeds a small demo network into a store where nothing was ever posted.
 DEMO_NETWORK = env_bool("DEMO_NETWORK", True)

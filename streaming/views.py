@@ -9,6 +9,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts.auth import current_uid
+from socialsite.ratelimit import rate_limited
 
 from . import services
 from .forms import StreamKeyForm
@@ -27,6 +28,7 @@ def stream_keys_panel(uid: int) -> dict:
 @require_POST
 @login_required
 @never_cache
+@rate_limited("stream_keys", "stream keys made")
 def create_key(request: HttpRequest) -> HttpResponse:
     """Makes a stream key and shows it, this once (never cached: it is a secret)."""
     form = StreamKeyForm(request.POST)

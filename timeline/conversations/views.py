@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.auth import current_uid
+from socialsite.ratelimit import rate_limited
 
 from ..forms import StatusForm
 from ..posting.services import post_status
@@ -30,6 +31,7 @@ def status_detail(request: HttpRequest, status_id: int) -> HttpResponse:
 
 @require_POST
 @login_first(lambda status_id: reverse("status", args=[status_id]))
+@rate_limited("posts", "posts")
 def reply(request: HttpRequest, status_id: int) -> HttpResponse:
     form = StatusForm(request.POST)
     if not form.is_valid():

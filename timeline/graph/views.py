@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.auth import current_uid
+from socialsite.ratelimit import rate_limited
 
 from ..web import (
     login_first,
@@ -34,6 +35,7 @@ def profile(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_first(lambda login: reverse("profile", args=[login]))
+@rate_limited("follows", "follows and unfollows")
 def follow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     try:
@@ -49,6 +51,7 @@ def follow(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_first(lambda login: reverse("profile", args=[login]))
+@rate_limited("follows", "follows and unfollows")
 def unfollow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     if services.unfollow_user(current_uid(request), other["id"]):

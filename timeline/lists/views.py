@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.auth import current_uid
 from accounts.services import get_user, uid_for_login
+from socialsite.ratelimit import rate_limited
 
 from ..forms import ListNameForm
 from ..web import login_first, next_url, other_user, refused, render_people, render_statuses
@@ -28,6 +29,7 @@ def _list_or_404(list_id: int) -> dict:
 
 @require_http_methods(["GET", "POST"])
 @login_required
+@rate_limited("list_changes", "list changes")
 def my_lists(request: HttpRequest) -> HttpResponse:
     """Your lists, and a form to make one."""
     uid = current_uid(request)
@@ -90,7 +92,8 @@ def _member_uid(request: HttpRequest) -> int:
 
 
 def _list_change(view):
-    return require_POST(login_first(lambda list_id: reverse("list", args=[list_id]))(view))
+    limited = rate_limited("list_changes", "list changes")(view)
+    return require_POST(login_first(lambda list_id: reverse("list", args=[list_id]))(limited))
 
 
 @_list_change

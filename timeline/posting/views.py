@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.auth import current_uid
+from socialsite.ratelimit import rate_limited
 
 from ..feeds.views import render_home
 from ..forms import StatusForm
@@ -17,6 +18,7 @@ from . import services
 
 @require_POST
 @login_first(lambda: reverse("home"))
+@rate_limited("posts", "posts")
 def post_status(request: HttpRequest) -> HttpResponse:
     uid = current_uid(request)
     form = StatusForm(request.POST)

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.auth import current_uid
+from socialsite.ratelimit import rate_limited
 
 from ..web import act_on_status, login_first, render_statuses
 from . import selectors, services
@@ -16,6 +17,7 @@ from . import selectors, services
 def _reaction_view(action: Callable, done: str):
     @require_POST
     @login_first(lambda status_id: reverse("status", args=[status_id]))
+    @rate_limited("reactions", "likes and reposts")
     def view(request: HttpRequest, status_id: int) -> HttpResponse:
         return act_on_status(request, status_id, action, done)
 
