@@ -15,12 +15,13 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from accounts.services import get_users
-from socialsite import events
+from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..feeds.refill import refill_list_job
 from .selectors import NO_SUCH_LIST, NoSuchList, decode_list, list_id_of
 
 scripts = LuaScripts(__file__)
@@ -177,9 +178,9 @@ def add_member(uid: int, list_id: int, member_uid: int) -> str:
 
 
 def remove_member(uid: int, list_id: int, member_uid: int) -> str:
-    """Removes a user from `uid`'s list and their statuses from its timeline; returns
-    their login. ValueError for no such list or user, or someone not on it;
-    PermissionError for someone else's list."""
+    """Removes a user from `uid`'s list and their statuses from its timeline, and queues
+    the job that refills it from the other members; returns their login. ValueError for
+    no such list or user, or someone not on it; PermissionError for someone else's list."""
     conn = get_redis()
     the_list, owner, member, is_member = _prepare_member_change(
         conn, uid, list_id, member_uid, adding=False
@@ -193,12 +194,14 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> str:
     status_ids = pipe.execute()[1]
     target = {"id": list_id, "name": the_list["name"]}
     event = events.activity("list_member_removed", owner, member, target, time.time())
-    scripts.run(
+    removed = scripts.run(
         conn,
         "remove_list_member",
         _list_keys(list_id),
         [uid, member["id"], STATUS_CHANNEL, event, *status_ids],
     )
+    if removed == 1:
+        jobs.enqueue(conn, refill_list_job(list_id))
     return member["login"]
 
 
@@ -208,7 +211,8 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> str:
 
 def leave_every_list(uid: int, *, count: int) -> bool:
     """Takes a user being deleted off the next `count` lists they are on, with their
-    statuses, as their owners removing them would; False when they are on none."""
+    statuses, and queues their refills, as their owners removing them would; False when
+    they are on none."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.zrange(keys.listed_in_key(uid), 0, count - 1)
@@ -235,6 +239,7 @@ def leave_every_list(uid: int, *, count: int) -> bool:
             _list_keys(the_list["id"]),
             [the_list["owner"], uid, STATUS_CHANNEL, event, *status_ids],
         )
+        jobs.enqueue(pipe, refill_list_job(the_list["id"]))
     # Last, so a batch cut short is found and redone.
     pipe.zrem(keys.listed_in_key(uid), *list_ids)
     pipe.execute()

@@ -11,6 +11,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..statuses.selectors import exist
 from . import activity
 
 scripts = LuaScripts(__file__)
@@ -100,7 +101,7 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
     report.checked["timelines"] = checked
     pipe = conn.pipeline(transaction=False)
     for key, missing in suspects:
-        gone = [sid for sid, found in zip(missing, _exist(conn, missing), strict=True) if not found]
+        gone = [sid for sid, found in zip(missing, exist(conn, missing), strict=True) if not found]
         if not gone:
             continue
         report.findings.append(
@@ -109,13 +110,6 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
         if report.fixed:
             pipe.zrem(key, *gone)
     pipe.execute()  # empty unless fixing
-
-
-def _exist(conn, status_ids: list[str]) -> list[bool]:
-    pipe = conn.pipeline(transaction=False)
-    for status_id in status_ids:
-        pipe.exists(keys.status_key(status_id))
-    return [bool(found) for found in pipe.execute()]
 
 
 def _check_follows(conn, report: RepairReport, progress: Progress) -> None:

@@ -1,0 +1,81 @@
+"""No deleted status's id outlives the jobs in a home or list timeline, whatever the order
+of the deletion, the leaving (an unfollow, a list member's removal) and the worker."""
+
+import itertools
+
+import pytest
+
+from socialsite import jobs
+from timeline import keys
+from timeline.graph import services as graph
+from timeline.lists import services as lists
+from timeline.posting import services as posting
+
+
+def orders(*sequences: list[str]):
+    """Every interleaving of `sequences`, each kept in its own order."""
+    steps = [step for sequence in sequences for step in sequence]
+    for order in itertools.permutations(steps):
+        if all([s for s in order if s in sequence] == sequence for sequence in sequences):
+            yield order
+
+
+# The deletion and the leaving, each followed by a run of the worker (which may come
+# before or after the other's request): 6 orders, and the worker runs once more at the end.
+INTERLEAVINGS = list(orders(["delete", "work 1"], ["leave", "work 2"]))
+
+
+def run(order, steps):
+    assert len(INTERLEAVINGS) == 6
+    for step in order:
+        steps[step.split()[0]]()
+
+
+@pytest.mark.parametrize("order", INTERLEAVINGS, ids=" / ".join)
+def test_a_deleted_status_leaves_an_ex_followers_home(make_user, redis_conn, order):
+    author, follower = make_user().uid, make_user().uid
+    graph.follow_user(follower, author)
+    posting.post_status(author, "stays")
+    doomed = posting.post_status(author, "goes")
+    friend = make_user().uid
+    graph.follow_user(follower, friend)
+    theirs = posting.post_status(friend, "a friend's")
+    steps = {
+        "delete": lambda: posting.delete_status(author, doomed),
+        "leave": lambda: graph.unfollow_user(follower, author),
+        "work": lambda: jobs.work(burst=True),
+    }
+    run(order, steps)
+    home = redis_conn.zrange(keys.home_timeline_key(follower), 0, -1)
+    assert home == [str(theirs)]  # neither the deleted status nor the kept one
+
+
+@pytest.mark.parametrize("order", INTERLEAVINGS, ids=" / ".join)
+def test_a_deleted_status_leaves_a_list_its_author_was_removed_from(make_user, redis_conn, order):
+    owner, member, other = make_user().uid, make_user().uid, make_user().uid
+    list_id = lists.create_list(owner, "Mixed")
+    lists.add_member(owner, list_id, member)
+    lists.add_member(owner, list_id, other)
+    doomed = posting.post_status(member, "goes")
+    theirs = posting.post_status(other, "stays")
+    steps = {
+        "delete": lambda: posting.delete_status(member, doomed),
+        "leave": lambda: lists.remove_member(owner, list_id, member),
+        "work": lambda: jobs.work(burst=True),
+    }
+    run(order, steps)
+    assert redis_conn.zrange(keys.list_timeline_key(list_id), 0, -1) == [str(theirs)]
+
+
+def test_a_status_deleted_between_the_steps_of_an_unfollow_leaves_home(make_user, redis_conn):
+    author, follower = make_user().uid, make_user().uid
+    graph.follow_user(follower, author)
+    doomed = posting.post_status(author, "goes")
+    # The unfollow's first step (the author's side) reads the profile before the deletion,
+    # its second runs after it; the retract job runs last, when neither side has the other.
+    followed = graph.losing_follower(redis_conn, author, follower)
+    posting.delete_status(author, doomed)
+    who = {"id": follower, "login": "x"}
+    graph.unfollowing(redis_conn, who, {"id": author, "login": followed[0]}, followed[1])
+    jobs.work(burst=True)
+    assert redis_conn.zrange(keys.home_timeline_key(follower), 0, -1) == []
