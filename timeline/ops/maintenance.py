@@ -11,13 +11,12 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..statuses.selectors import exist
+from ..statuses.selectors import COUNT_FIELDS, exist
 from . import activity
 
 scripts = LuaScripts(__file__)
 
 CHUNK = 1000
-COUNTERS = ("followers", "following", "posts")
 
 Progress = Callable[[str], None]
 
@@ -40,7 +39,7 @@ def _ranges(conn, key: str) -> Iterator[list]:
 
 @dataclass
 class Finding:
-    check: str  # "timelines", "follows" or "counters"
+    check: str  # "timelines", "follows", "lists" or "counters"
     key: str
     problem: str
 
@@ -53,9 +52,10 @@ class RepairReport:
 
 
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
-    """Checks timelines against existing statuses, follower/following symmetry and the
-    profile counters against their sets; with `fix`, repairs what it finds, in that
-    order (each fix can change what the next one counts).
+    """Checks every timeline (home, profile, global, list, mentions, tag, likes pages)
+    against existing statuses, follower/following and list membership symmetry, and the
+    counters of users, statuses and lists against their sets; with `fix`, repairs what
+    it finds, in that order (each fix can change what the next one counts).
 
     Suspects are read again just before they are reported, so an operation in flight
     (a status being stored, an unfollow between its two steps) isn't taken for damage."""
@@ -63,13 +63,26 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     conn = get_redis()
     _check_timelines(conn, report, progress)
     _check_follows(conn, report, progress)
+    _check_memberships(conn, report, progress)
     _check_counters(conn, report, progress)
     return report
 
 
+# Every sorted set of status ids: home, profile, list, mentions and tag timelines, and
+# the likes pages.
+TIMELINE_PATTERNS = (
+    keys.HOME_TIMELINE_PATTERN,
+    keys.PROFILE_TIMELINE_PATTERN,
+    keys.LIST_TIMELINE_PATTERN,
+    keys.MENTIONS_TIMELINE_PATTERN,
+    keys.TAG_TIMELINE_PATTERN,
+    keys.LIKES_PATTERN,
+)
+
+
 def _timeline_keys(conn) -> Iterator[str]:
     yield keys.GLOBAL_TIMELINE
-    for pattern in (keys.HOME_TIMELINE_PATTERN, keys.PROFILE_TIMELINE_PATTERN):
+    for pattern in TIMELINE_PATTERNS:
         yield from conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET")
 
 
@@ -121,11 +134,11 @@ def _check_follows(conn, report: RepairReport, progress: Progress) -> None:
     suspects: set[tuple[int, int]] = set()  # (follower, followed)
     counted = {"edges": 0}
     for followed, follower in _one_sided(
-        conn, keys.FOLLOWERS_PATTERN, keys.following_key, counted, progress
+        conn, keys.FOLLOWERS_PATTERN, keys.following_key, counted, progress, "follows"
     ):
         suspects.add((follower, followed))
     for follower, followed in _one_sided(
-        conn, keys.FOLLOWING_PATTERN, keys.followers_key, counted, progress
+        conn, keys.FOLLOWING_PATTERN, keys.followers_key, counted, progress, "follows"
     ):
         suspects.add((follower, followed))
     report.checked["follow edge ends"] = counted["edges"]
@@ -158,7 +171,54 @@ def _check_follows(conn, report: RepairReport, progress: Progress) -> None:
         pipe.execute()
 
 
-def _one_sided(conn, pattern: str, other_side, counted: dict, progress: Progress) -> Iterator:
+def _check_memberships(conn, report: RepairReport, progress: Progress) -> None:
+    """List memberships recorded on one side only (adding or removing a member stopped
+    between its steps).
+
+    The list's members set is taken as the truth: it is what the owner sees and what
+    `members` counts. So a member whose "listed in" set lacks the list gets it back (or
+    fan-out would miss the list), and a "listed in" entry the list doesn't back is
+    dropped (or fan-out would fill the list with a stranger's statuses)."""
+    suspects: set[tuple[int, int]] = set()  # (member, list id)
+    counted = {"edges": 0}
+    for list_id, member in _one_sided(
+        conn, keys.LIST_MEMBERS_PATTERN, keys.listed_in_key, counted, progress, "lists"
+    ):
+        suspects.add((member, list_id))
+    for member, list_id in _one_sided(
+        conn, keys.LISTED_IN_PATTERN, keys.list_members_key, counted, progress, "lists"
+    ):
+        suspects.add((member, list_id))
+    report.checked["list membership ends"] = counted["edges"]
+
+    pipe = conn.pipeline(transaction=False)
+    ordered = sorted(suspects)
+    for member, list_id in ordered:
+        pipe.zscore(keys.listed_in_key(member), list_id)
+        pipe.zscore(keys.list_members_key(list_id), member)
+        pipe.exists(keys.list_key(list_id))
+    replies = pipe.execute()
+    for (member, list_id), (listed_score, member_score, exists) in zip(
+        ordered, chunks(replies, 3), strict=True
+    ):
+        listed_in = keys.listed_in_key(member)
+        if (listed_score is None) == (member_score is None):
+            continue  # whole again (or wholly gone) since the scan
+        if listed_score is not None:
+            problem = f"names list {list_id}, which doesn't have them as a member"
+            report.findings.append(Finding("lists", listed_in, problem))
+            pipe.zrem(listed_in, list_id)
+        elif exists:  # without its hash, the list is being deleted: in flight
+            problem = f"misses list {list_id}, which has them as a member"
+            report.findings.append(Finding("lists", listed_in, problem))
+            pipe.zadd(listed_in, {list_id: member_score}, nx=True)
+    if report.fixed:
+        pipe.execute()
+
+
+def _one_sided(
+    conn, pattern: str, other_side, counted: dict, progress: Progress, label: str
+) -> Iterator:
     """(owner, member) for each member of a set matching `pattern` whose own set
     `other_side(member)` doesn't list the owner."""
     for key in conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET"):
@@ -172,47 +232,76 @@ def _one_sided(conn, pattern: str, other_side, counted: dict, progress: Progress
                     yield owner, int(member)
             counted["edges"] += len(members)
             if counted["edges"] % 100_000 < len(members):
-                progress(f"follows: {counted['edges']} edge ends checked")
+                progress(f"{label}: {counted['edges']} edge ends checked")
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Hashes whose counters each count a set in the hash's slot."""
+
+    name: str  # what report.checked counts them as
+    pattern: str  # SCAN pattern of the hashes
+    fields: tuple[str, ...]  # the counters...
+    sets: tuple[Callable[[int], str], ...]  # ...and, by the hash's id, the sets they count
+
+
+COUNTED = (
+    Counted(
+        "users",
+        account_keys.USER_KEY_PATTERN,
+        ("followers", "following", "posts"),
+        (keys.followers_key, keys.following_key, keys.profile_timeline_key),
+    ),
+    Counted(
+        "statuses",
+        keys.STATUS_PATTERN,
+        COUNT_FIELDS,  # replies, reposts, likes
+        (keys.replies_key, keys.reposts_key, keys.likers_key),
+    ),
+    Counted("lists", keys.LIST_PATTERN, ("members",), (keys.list_members_key,)),
+)
 
 
 def _check_counters(conn, report: RepairReport, progress: Progress) -> None:
-    """Profile counters that differ from the size of the set they count."""
-    users = 0
-    for user_keys in chunks(conn.scan_iter(match=account_keys.USER_KEY_PATTERN, count=CHUNK)):
-        pipe = conn.pipeline(transaction=False)
-        for key in user_keys:
-            uid = account_keys.hash_tag_id(key)
-            pipe.hmget(key, *COUNTERS)
-            pipe.zcard(keys.followers_key(uid))
-            pipe.zcard(keys.following_key(uid))
-            pipe.zcard(keys.profile_timeline_key(uid))
-        fixes = conn.pipeline(transaction=False)
-        for key, (counters, *sizes) in zip(user_keys, chunks(pipe.execute(), 4), strict=True):
-            wrong = [
-                f"{name} {counter} (the set has {size})"
-                for name, counter, size in zip(COUNTERS, counters, sizes, strict=True)
-                if int(counter or 0) != size
+    """Counters (a user's follows and posts, a status's replies, reposts and likes, a
+    list's members) that differ from the size of the set they count."""
+    for counted in COUNTED:
+        hashes = 0
+        scan = conn.scan_iter(match=counted.pattern, count=CHUNK, _type="HASH")
+        for hash_keys in chunks(scan):
+            _check_counter_chunk(conn, report, counted, hash_keys)
+            hashes += len(hash_keys)
+            if hashes % 10_000 < len(hash_keys):
+                progress(f"counters: {hashes} {counted.name} checked")
+        report.checked[counted.name] = hashes
+
+
+def _check_counter_chunk(conn, report: RepairReport, counted: Counted, hash_keys: list) -> None:
+    pipe = conn.pipeline(transaction=False)
+    for key in hash_keys:
+        owner = account_keys.hash_tag_id(key)
+        pipe.hmget(key, *counted.fields)
+        for set_key in counted.sets:
+            pipe.zcard(set_key(owner))
+    suspects = [
+        key
+        for key, (counters, *sizes) in zip(
+            hash_keys, chunks(pipe.execute(), 1 + len(counted.sets)), strict=True
+        )
+        if any(int(c or 0) != size for c, size in zip(counters, sizes, strict=True))
+    ]
+    # Read again, and fixed, in each hash's slot: a change in flight isn't damage.
+    for key in suspects:
+        owner = account_keys.hash_tag_id(key)
+        set_keys = [set_key(owner) for set_key in counted.sets]
+        flag = "1" if report.fixed else ""
+        scripts.run(pipe, "check_counters", [key, *set_keys], [flag, *counted.fields])
+    for key, wrong in zip(suspects, pipe.execute(), strict=True):
+        if wrong:
+            problems = [
+                f"{name} {counter} (the set has {size})" for name, counter, size in chunks(wrong, 3)
             ]
-            if wrong:
-                report.findings.append(Finding("counters", key, ", ".join(wrong)))
-                uid = account_keys.hash_tag_id(key)
-                scripts.run(
-                    fixes,
-                    "fix_counters",
-                    [
-                        key,
-                        keys.followers_key(uid),
-                        keys.following_key(uid),
-                        keys.profile_timeline_key(uid),
-                    ],
-                    [],
-                )
-        if report.fixed:
-            fixes.execute()
-        users += len(user_keys)
-        if users % 10_000 < len(user_keys):
-            progress(f"counters: {users} users checked")
-    report.checked["users"] = users
+            report.findings.append(Finding("counters", key, ", ".join(problems)))
 
 
 def _sample(items: list, shown: int = 5) -> str:
