@@ -6,8 +6,9 @@ index of lists and each member's "listed in" set live in those users' slots.
 So adding or removing a member is two idempotent steps, like a follow: the
 member's slot ("listed in", and their newest statuses), then the list's
 (members, timeline). Posts reach list timelines by the fan-out path, which
-walks the author's "listed in" set as it walks their followers. Lists are
-public; only their owner changes them. Following a member is not required."""
+walks the author's "listed in" set as it walks their followers. A list is public
+or private (only its owner sees it: to anyone else it reads as no list at all,
+selectors.can_see); only its owner changes it. Following a member is not required."""
 
 import time
 
@@ -22,7 +23,7 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..feeds.refill import refill_list_job
-from .selectors import NO_SUCH_LIST, NoSuchList, decode_list, list_id_of
+from .selectors import NO_SUCH_LIST, NoSuchList, can_see, decode_list, list_id_of
 
 scripts = LuaScripts(__file__)
 
@@ -41,10 +42,10 @@ def check_name(name: str) -> str:
 
 
 def _owned(fields: dict, uid: int) -> dict:
-    """The list in `fields` if `uid` owns it; ValueError if there is none, PermissionError
-    if it is someone else's."""
+    """The list in `fields` if `uid` owns it; NoSuchList if there is none (or it is someone
+    else's private list), PermissionError if it is someone else's public list."""
     the_list = decode_list(fields)
-    if the_list is None:
+    if the_list is None or not can_see(the_list, uid):
         raise NoSuchList(NO_SUCH_LIST)
     if the_list["owner"] != int(uid):
         raise PermissionError(NOT_YOURS)
@@ -58,8 +59,9 @@ def _check_owner_step(result) -> None:
         raise PermissionError(NOT_YOURS)
 
 
-def create_list(uid: int, name: str) -> int:
-    """Creates a list owned by `uid`; returns its id. ValueError for a bad name."""
+def create_list(uid: int, name: str, *, private: bool = False) -> int:
+    """Creates a list owned by `uid`, public or `private`; returns its id. ValueError for
+    a bad name."""
     name = check_name(name)
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
@@ -70,7 +72,14 @@ def create_list(uid: int, name: str) -> int:
         raise ValueError("No such user.")
     now = time.time()
     # The list before its index entry: a crash in between leaves no dangling entry.
-    fields = {"id": list_id, "owner": uid, "name": name, "members": 0, "created": now}
+    fields = {
+        "id": list_id,
+        "owner": uid,
+        "name": name,
+        "members": 0,
+        "created": now,
+        "private": int(private),
+    }
     pipe.hset(keys.list_key(list_id), mapping=fields)
     pipe.zadd(keys.user_lists_key(uid), {list_id: now})
     pipe.execute()
@@ -80,10 +89,19 @@ def create_list(uid: int, name: str) -> int:
 def rename_list(uid: int, list_id: int, name: str) -> None:
     """Renames `uid`'s list. ValueError for a bad name or no such list; PermissionError
     for someone else's list."""
-    name = check_name(name)
+    _update_list(uid, list_id, "name", check_name(name))
+
+
+def set_private(uid: int, list_id: int, private: bool) -> None:
+    """Makes `uid`'s list private (only they see it) or public. NoSuchList for no such
+    list; PermissionError for someone else's."""
+    _update_list(uid, list_id, "private", int(bool(private)))
+
+
+def _update_list(uid: int, list_id, *fields) -> None:
     list_id = list_id_of(list_id)
     _check_owner_step(
-        scripts.run(get_redis(), "rename_list", [keys.list_key(list_id)], [uid, name])
+        scripts.run(get_redis(), "update_list", [keys.list_key(list_id)], [uid, *fields])
     )
 
 

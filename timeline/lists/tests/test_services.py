@@ -270,3 +270,55 @@ def test_membership_changes_are_published(make_user, events):
     )
     assert added["target_object"] == {"id": list_id, "name": "pals"}
     assert removed["event"] == "list_member_removed"
+
+
+def test_a_private_list_is_seen_only_by_its_owner(make_user):
+    owner, other = make_user().uid, make_user().uid
+    public = lists.create_list(owner, "open")
+    private = lists.create_list(owner, "closed", private=True)
+    assert list_selectors.get_list(private, owner)["private"]
+    assert list_selectors.get_list(private, other) is None
+    assert list_selectors.get_list(private) is None  # a visitor
+    assert not list_selectors.get_list(public, other)["private"]
+    assert [x["id"] for x in list_selectors.lists_of(owner, owner)] == [private, public]
+    assert [x["id"] for x in list_selectors.lists_of(owner, other)] == [public]
+    assert [x["id"] for x in list_selectors.lists_of(owner)] == [public]
+
+
+def test_a_private_list_still_gets_its_members_statuses(make_user):
+    owner, member = make_user().uid, make_user().uid
+    private = lists.create_list(owner, "closed", private=True)
+    lists.add_member(owner, private, member)
+    sid = posting.post_status(member, "hello")
+    assert timeline(private) == [sid]
+
+
+def test_only_the_owner_makes_a_list_private_or_public(make_user):
+    owner, other = make_user().uid, make_user().uid
+    list_id = lists.create_list(owner, "l")
+    with pytest.raises(PermissionError):
+        lists.set_private(other, list_id, True)
+    lists.set_private(owner, list_id, True)
+    assert list_selectors.get_list(list_id, owner)["private"]
+    # Someone else's private list reads as none at all, whatever they try.
+    for attempt in (
+        lambda: lists.set_private(other, list_id, False),
+        lambda: lists.rename_list(other, list_id, "mine"),
+        lambda: lists.add_member(other, list_id, other),
+        lambda: lists.delete_list(other, list_id),
+    ):
+        with pytest.raises(list_selectors.NoSuchList):
+            attempt()
+    with pytest.raises(list_selectors.NoSuchList):
+        lists.set_private(owner, 424242, False)
+    lists.set_private(owner, list_id, False)
+    assert list_selectors.get_list(list_id, other)["name"] == "l"
+
+
+def test_lists_for_member_says_which_of_your_lists_they_are_on(make_user):
+    owner, member = make_user().uid, make_user().uid
+    on, off = lists.create_list(owner, "on"), lists.create_list(owner, "off", private=True)
+    lists.add_member(owner, on, member)
+    found = list_selectors.lists_for_member(owner, member)
+    assert [(x["id"], x["has_member"]) for x in found] == [(off, False), (on, True)]
+    assert list_selectors.lists_for_member(member, owner) == []
