@@ -17,9 +17,10 @@ both. The refill is queued after the leaving's last step, so a status deleted
 before that is gone from its hash when the refill looks, and one deleted later was
 still on the author's profile when the leaving read it and so was taken out by the
 leaving. The same look catches a status this refill read just before its deletion
-was retracted. Each step touches one slot: the reads are single-key commands, the
-merge one script and the drop one ZREM in the timeline's slot; a deleted id is never
-reused, so dropping it late is always right."""
+was retracted. (A copy made by a follow or a list member's addition is checked as
+it lands instead: drop_copied_if_deleted.) Each step touches one slot: the reads are
+single-key commands, the merge one script and the drop one ZREM in the timeline's
+slot; a deleted id is never reused, so dropping it late is always right."""
 
 import heapq
 from collections import defaultdict
@@ -136,3 +137,28 @@ def drop_deleted(conn, timeline_key: str) -> int:
     if gone:
         conn.zrem(timeline_key, *gone)
     return len(gone)
+
+
+def drop_copied_if_deleted(pipe, timeline_key: str, profile_key: str, copied: list) -> list:
+    """Executes `pipe`, which ends by copying the `copied` ids of someone's profile into
+    a timeline (a follow, a list member's addition), with a look at which are still on
+    that profile, and takes those gone back out of the timeline. Returns the replies of
+    `pipe` without the look.
+
+    A status deleted after its id was read but retracted before the copy landed would
+    stay: its deletion's job already walked past this timeline. Deleting takes the id
+    off the profile before it queues that job, so an id still on the profile now will be
+    retracted by the job (the follower or list is in the author's set by then), and one
+    already off it is dropped here: a second round trip only then. The look is one
+    ZMSCORE in the author's slot, the drop one ZREM in the timeline's."""
+    if copied:
+        pipe.zmscore(profile_key, copied)
+    replies = pipe.execute()
+    if not copied:
+        return replies
+    *replies, scores = replies
+    gone = [status_id for status_id, score in zip(copied, scores, strict=True) if score is None]
+    if gone:
+        pipe.zrem(timeline_key, *gone)
+        pipe.execute()
+    return replies

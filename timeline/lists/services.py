@@ -22,7 +22,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..feeds.refill import refill_list_job
+from ..feeds.refill import drop_copied_if_deleted, refill_list_job
 from .selectors import NO_SUCH_LIST, NoSuchList, can_see, decode_list, list_id_of
 
 scripts = LuaScripts(__file__)
@@ -182,11 +182,17 @@ def add_member(uid: int, list_id: int, member_uid: int) -> str:
     target = {"id": list_id, "name": the_list["name"]}
     event = events.activity("list_member_added", owner, member, target, now)
     pairs = [value for status_id, score in entries for value in (score, status_id)]
-    added = scripts.run(
-        conn,
+    scripts.run(
+        pipe,
         "add_list_member",
         _list_keys(list_id),
         [uid, member["id"], now, size, MEMBERS_MAX, STATUS_CHANNEL, event, *pairs],
+    )
+    (added,) = drop_copied_if_deleted(
+        pipe,
+        keys.list_timeline_key(list_id),
+        keys.profile_timeline_key(member["id"]),
+        [status_id for status_id, _ in entries],
     )
     if added in (-1, -2):
         # The list was deleted or filled since the check: undo step 1.

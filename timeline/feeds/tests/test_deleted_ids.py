@@ -1,11 +1,12 @@
 """No deleted status's id outlives the jobs in a home or list timeline, whatever the order
-of the deletion, the leaving (an unfollow, a list member's removal) and the worker."""
+of the deletion, the leaving (an unfollow, a list member's removal) and the worker, nor
+when the deletion lands between the two steps of a follow or a list member's addition."""
 
 import itertools
 
 import pytest
 
-from socialsite import jobs
+from socialsite import events, jobs
 from timeline import keys
 from timeline.graph import services as graph
 from timeline.lists import services as lists
@@ -79,3 +80,50 @@ def test_a_status_deleted_between_the_steps_of_an_unfollow_leaves_home(make_user
     graph.unfollowing(redis_conn, who, {"id": author, "login": followed[0]}, followed[1])
     jobs.work(burst=True)
     assert redis_conn.zrange(keys.home_timeline_key(follower), 0, -1) == []
+
+
+def between_steps(monkeypatch, function_name: str, meanwhile):
+    """Runs `meanwhile()` inside the next call of socialsite.events.`function_name`, which
+    a follow (follow_changed) and a list member's addition (activity) make between their
+    first step, which read the profile, and their second, which copies it."""
+    make_event = getattr(events, function_name)
+
+    def interleaved(*args):
+        monkeypatch.setattr(events, function_name, make_event)
+        meanwhile()
+        return make_event(*args)
+
+    monkeypatch.setattr(events, function_name, interleaved)
+
+
+def delete_and_retract(author: int, status_id: int):
+    def meanwhile():
+        posting.delete_status(author, status_id)
+        jobs.work(burst=True)
+
+    return meanwhile
+
+
+def test_a_status_deleted_while_its_author_is_followed_stays_out_of_home(
+    make_user, redis_conn, monkeypatch
+):
+    author, follower = make_user().uid, make_user().uid
+    doomed = posting.post_status(author, "goes")
+    kept = posting.post_status(author, "stays")
+    between_steps(monkeypatch, "follow_changed", delete_and_retract(author, doomed))
+    assert graph.follow_user(follower, author)
+    jobs.work(burst=True)
+    assert redis_conn.zrange(keys.home_timeline_key(follower), 0, -1) == [str(kept)]
+
+
+def test_a_status_deleted_while_its_author_is_added_to_a_list_stays_out_of_it(
+    make_user, redis_conn, monkeypatch
+):
+    owner, member = make_user().uid, make_user().uid
+    list_id = lists.create_list(owner, "l")
+    doomed = posting.post_status(member, "goes")
+    kept = posting.post_status(member, "stays")
+    between_steps(monkeypatch, "activity", delete_and_retract(member, doomed))
+    lists.add_member(owner, list_id, member)
+    jobs.work(burst=True)
+    assert redis_conn.zrange(keys.list_timeline_key(list_id), 0, -1) == [str(kept)]
