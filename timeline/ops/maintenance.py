@@ -39,7 +39,7 @@ def _ranges(conn, key: str) -> Iterator[list]:
 
 @dataclass
 class Finding:
-    check: str  # "timelines", "follows", "lists" or "counters"
+    check: str  # "timelines", "follows", "lists", "likes" or "counters"
     key: str
     problem: str
 
@@ -52,10 +52,11 @@ class RepairReport:
 
 
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
-    """Checks every timeline (home, profile, global, list, mentions, tag, likes pages)
-    against existing statuses, follower/following and list membership symmetry, and the
-    counters of users, statuses and lists against their sets; with `fix`, repairs what
-    it finds, in that order (each fix can change what the next one counts).
+    """Checks every timeline (home, profile, global, list, mentions, tag, likes pages,
+    replies) against existing statuses, that both sides of follows, list memberships and
+    likes agree, and the counters of users, statuses and lists against their sets; with
+    `fix`, repairs what it finds, in that order (each fix can change what the next one
+    counts).
 
     Suspects are read again just before they are reported, so an operation in flight
     (a status being stored, an unfollow between its two steps) isn't taken for damage."""
@@ -64,13 +65,15 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     _check_timelines(conn, report, progress)
     _check_follows(conn, report, progress)
     _check_memberships(conn, report, progress)
+    _check_likes(conn, report, progress)
     _check_counters(conn, report, progress)
     return report
 
 
-# Every sorted set of status ids: home, profile, list, mentions and tag timelines, and
-# the likes pages.
+# Every sorted set of status ids: home, profile, list, mentions and tag timelines, the
+# likes pages, and each status's replies (whose count the counter check then follows).
 TIMELINE_PATTERNS = (
+    keys.REPLIES_PATTERN,
     keys.HOME_TIMELINE_PATTERN,
     keys.PROFILE_TIMELINE_PATTERN,
     keys.LIST_TIMELINE_PATTERN,
@@ -125,36 +128,83 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
     pipe.execute()  # empty unless fixing
 
 
+@dataclass(frozen=True)
+class Pairing:
+    """A relation recorded twice, once in each side's slot, by a change made in two steps:
+    `a_key(a)` lists b exactly when `b_key(b)` lists a."""
+
+    label: str  # for progress lines
+    a_pattern: str
+    a_key: Callable[[int], str]
+    b_pattern: str
+    b_key: Callable[[int], str]
+    b_hash: Callable[[int], str]  # b's own hash: whether b still exists decides some fixes
+
+
+FOLLOWS = Pairing(
+    "follows",
+    keys.FOLLOWING_PATTERN,
+    keys.following_key,
+    keys.FOLLOWERS_PATTERN,
+    keys.followers_key,
+    keys.user_key,
+)
+MEMBERSHIPS = Pairing(
+    "lists",
+    keys.LISTED_IN_PATTERN,
+    keys.listed_in_key,
+    keys.LIST_MEMBERS_PATTERN,
+    keys.list_members_key,
+    keys.list_key,
+)
+LIKES = Pairing(
+    "likes",
+    keys.LIKES_PATTERN,
+    keys.likes_key,
+    keys.LIKERS_PATTERN,
+    keys.likers_key,
+    keys.status_key,
+)
+
+
+def _one_sided_pairs(
+    conn, pairing: Pairing, checked: str, report: RepairReport, progress: Progress
+) -> Iterator[tuple[int, int, float | None, float | None, bool]]:
+    """Pairs recorded on one side only, read again (so a change in flight between its two
+    steps when the sets were walked is whole by now): (a, b, a's score for b, b's score
+    for a, whether b exists)."""
+    suspects: set[tuple[int, int]] = set()
+    counted = {"edges": 0}
+    for a, b in _one_sided(
+        conn, pairing.a_pattern, pairing.b_key, counted, progress, pairing.label
+    ):
+        suspects.add((a, b))
+    for b, a in _one_sided(
+        conn, pairing.b_pattern, pairing.a_key, counted, progress, pairing.label
+    ):
+        suspects.add((a, b))
+    report.checked[checked] = counted["edges"]
+    pipe = conn.pipeline(transaction=False)
+    ordered = sorted(suspects)
+    for a, b in ordered:
+        pipe.zscore(pairing.a_key(a), b)
+        pipe.zscore(pairing.b_key(b), a)
+        pipe.exists(pairing.b_hash(b))
+    for (a, b), (a_score, b_score, exists) in zip(ordered, chunks(pipe.execute(), 3), strict=True):
+        if (a_score is None) != (b_score is None):
+            yield a, b, a_score, b_score, bool(exists)
+
+
 def _check_follows(conn, report: RepairReport, progress: Progress) -> None:
     """Follows recorded on one side only (a follow or unfollow stopped between its steps).
 
     The follower's own following set is taken as the truth: it is what they see,
     and it decided what their home timeline holds. So a follower the other side
     doesn't know is added to it, and a follower it doesn't know is removed."""
-    suspects: set[tuple[int, int]] = set()  # (follower, followed)
-    counted = {"edges": 0}
-    for followed, follower in _one_sided(
-        conn, keys.FOLLOWERS_PATTERN, keys.following_key, counted, progress, "follows"
-    ):
-        suspects.add((follower, followed))
-    for follower, followed in _one_sided(
-        conn, keys.FOLLOWING_PATTERN, keys.followers_key, counted, progress, "follows"
-    ):
-        suspects.add((follower, followed))
-    report.checked["follow edge ends"] = counted["edges"]
-
     pipe = conn.pipeline(transaction=False)
-    ordered = sorted(suspects)
-    for follower, followed in ordered:
-        pipe.zscore(keys.following_key(follower), followed)
-        pipe.zscore(keys.followers_key(followed), follower)
-        pipe.exists(keys.user_key(followed))
-    replies = pipe.execute()
-    for (follower, followed), (following_score, followers_score, exists) in zip(
-        ordered, chunks(replies, 3), strict=True
+    for follower, followed, following_score, followers_score, exists in _one_sided_pairs(
+        conn, FOLLOWS, "follow edge ends", report, progress
     ):
-        if (following_score is None) == (followers_score is None):
-            continue  # whole again (or wholly gone) since the scan
         if followers_score is not None:
             problem = f"lists follower {follower}, who doesn't follow them"
             report.findings.append(Finding("follows", keys.followers_key(followed), problem))
@@ -179,31 +229,11 @@ def _check_memberships(conn, report: RepairReport, progress: Progress) -> None:
     `members` counts. So a member whose "listed in" set lacks the list gets it back (or
     fan-out would miss the list), and a "listed in" entry the list doesn't back is
     dropped (or fan-out would fill the list with a stranger's statuses)."""
-    suspects: set[tuple[int, int]] = set()  # (member, list id)
-    counted = {"edges": 0}
-    for list_id, member in _one_sided(
-        conn, keys.LIST_MEMBERS_PATTERN, keys.listed_in_key, counted, progress, "lists"
-    ):
-        suspects.add((member, list_id))
-    for member, list_id in _one_sided(
-        conn, keys.LISTED_IN_PATTERN, keys.list_members_key, counted, progress, "lists"
-    ):
-        suspects.add((member, list_id))
-    report.checked["list membership ends"] = counted["edges"]
-
     pipe = conn.pipeline(transaction=False)
-    ordered = sorted(suspects)
-    for member, list_id in ordered:
-        pipe.zscore(keys.listed_in_key(member), list_id)
-        pipe.zscore(keys.list_members_key(list_id), member)
-        pipe.exists(keys.list_key(list_id))
-    replies = pipe.execute()
-    for (member, list_id), (listed_score, member_score, exists) in zip(
-        ordered, chunks(replies, 3), strict=True
+    for member, list_id, listed_score, member_score, exists in _one_sided_pairs(
+        conn, MEMBERSHIPS, "list membership ends", report, progress
     ):
         listed_in = keys.listed_in_key(member)
-        if (listed_score is None) == (member_score is None):
-            continue  # whole again (or wholly gone) since the scan
         if listed_score is not None:
             problem = f"names list {list_id}, which doesn't have them as a member"
             report.findings.append(Finding("lists", listed_in, problem))
@@ -212,6 +242,34 @@ def _check_memberships(conn, report: RepairReport, progress: Progress) -> None:
             problem = f"misses list {list_id}, which has them as a member"
             report.findings.append(Finding("lists", listed_in, problem))
             pipe.zadd(listed_in, {list_id: member_score}, nx=True)
+    if report.fixed:
+        pipe.execute()
+
+
+def _check_likes(conn, report: RepairReport, progress: Progress) -> None:
+    """Likes recorded on one side only (a like or unlike stopped between its steps, or a
+    deleted status whose likers were never walked).
+
+    The status's likers set is taken as the truth: `likes` counts it, and it decides
+    whether a like can be given or taken back. So a likes page gains the statuses whose
+    likers list its owner and loses the others; a deleted status's likers go."""
+    pipe = conn.pipeline(transaction=False)
+    for uid, status_id, page_score, liker_score, exists in _one_sided_pairs(
+        conn, LIKES, "like ends", report, progress
+    ):
+        page = keys.likes_key(uid)
+        if page_score is not None:
+            problem = f"shows status {status_id}, whose likers don't list them"
+            report.findings.append(Finding("likes", page, problem))
+            pipe.zrem(page, status_id)
+        elif exists:
+            problem = f"misses status {status_id}, whose likers list them"
+            report.findings.append(Finding("likes", page, problem))
+            pipe.zadd(page, {status_id: liker_score}, nx=True)
+        else:
+            problem = f"lists liker {uid} of a deleted status"
+            report.findings.append(Finding("likes", keys.likers_key(status_id), problem))
+            pipe.zrem(keys.likers_key(status_id), uid)
     if report.fixed:
         pipe.execute()
 

@@ -5,8 +5,8 @@ from timeline.ops import maintenance
 
 class Command(BaseCommand):
     help = (
-        "Checks timelines (home, profile, global, list, mentions, tag, likes) against "
-        "existing statuses, that followers and following (and lists and their members) "
+        "Checks timelines (home, profile, global, list, mentions, tag, likes, replies) "
+        "against existing statuses, that both sides of follows, list memberships and likes "
         "agree, and the counters of users, statuses and lists against their sets. "
         "Reports only, unless --fix."
     )

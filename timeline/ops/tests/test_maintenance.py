@@ -13,6 +13,7 @@ from timeline.ops import maintenance
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses.selectors import get_status
+from timeline.statuses.services import add_to_status_set, remove_from_status_set
 
 
 @pytest.fixture
@@ -106,6 +107,7 @@ def test_repair_finds_nothing_wrong_in_a_healthy_conversation(conversation):
     assert report.findings == []
     assert report.checked["statuses"] == 6 and report.checked["lists"] == 1
     assert report.checked["list membership ends"] == 4
+    assert report.checked["like ends"] == 2
 
 
 def test_repair_removes_deleted_ids_from_list_mention_and_tag_timelines_and_likes(
@@ -181,6 +183,40 @@ def test_repair_completes_or_drops_list_memberships_recorded_on_one_side(convers
     mine = posting.post_status(ann, "back on the list")
     posting.post_status(cy, "never on it")
     assert redis_conn.zrevrange(keys.list_timeline_key(list_id), 0, 0) == [str(mine)]
+
+
+def test_repair_completes_or_drops_likes_recorded_on_one_side(conversation, redis_conn):
+    ann, bob, cy = (conversation[name] for name in ("ann", "bob", "cy"))
+    talk, reply = conversation["talk"], conversation["reply"]
+    # ann's unlike of talk stopped after its first step: her likes page still shows it.
+    remove_from_status_set(redis_conn, keys.likers_key, talk, "likes", ann)
+    # bob's like of the reply stopped after its first step: his likes page misses it.
+    add_to_status_set(redis_conn, keys.likers_key, reply, "likes", 5.0, bob)
+    # cy liked a status whose hash is gone and whose likers were never walked.
+    gone = posting.post_status(bob, "soon gone")
+    reactions.like(cy, gone)
+    redis_conn.delete(keys.status_key(gone))
+    report = maintenance.repair()
+    assert sorted(by_check(report)["likes"]) == sorted([keys.likes_key(ann), keys.likes_key(bob)])
+    # cy's page shows a deleted status; once that is fixed, the likers it leaves are dropped.
+    assert keys.likes_key(cy) in by_check(report)["timelines"]
+    maintenance.repair(fix=True)
+    assert redis_conn.zrange(keys.likes_key(ann), 0, -1) == []
+    assert redis_conn.zrange(keys.likes_key(bob), 0, -1, withscores=True) == [(str(reply), 5.0)]
+    assert redis_conn.zrange(keys.likes_key(cy), 0, -1) == []
+    assert not redis_conn.exists(keys.likers_key(gone))
+    assert maintenance.repair().findings == []
+
+
+def test_repair_drops_deleted_replies_and_corrects_the_count(conversation, redis_conn):
+    talk, reply = conversation["talk"], conversation["reply"]
+    redis_conn.delete(keys.status_key(reply))  # a deletion stopped before its clean-up
+    report = maintenance.repair()
+    assert keys.replies_key(talk) in by_check(report)["timelines"]
+    maintenance.repair(fix=True)
+    assert redis_conn.zcard(keys.replies_key(talk)) == 0
+    assert get_status(talk)["replies"] == 0
+    assert maintenance.repair().findings == []
 
 
 def test_repair_command_reports_by_default_and_fixes_with_fix(small_network, redis_conn, capsys):
