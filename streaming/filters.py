@@ -253,7 +253,7 @@ def _percent(args) -> int:
 #   brought its original back within the newest REPOST_FALLOFF).
 # - Two statuses published at the same moment by different requests may be delivered in
 #   one order and published in the other (say, two reposts of one original).
-# - After an unfollow, a background job refills home (refill_home.lua, which applies
+# - After an unfollow, a background job refills home (refill_timeline.lua, which applies
 #   neither rule), with no event: the filter learns of what it added at its next read.
 # - Between a follow or unfollow and the read it causes (1 round trip), statuses are
 #   decided on what the filter knew before.

@@ -75,3 +75,35 @@ class ListNameForm(forms.Form):
             return check_name(self.cleaned_data["name"])
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
+
+
+class ListForm(ListNameForm):
+    """A new list: its name, and whether only its owner sees it."""
+
+    private = forms.BooleanField(required=False, label="Private: only you see it")
+
+
+PICK_A_LIST = "Pick one of your lists."
+
+
+class ListMembershipForm(forms.Form):
+    """The "add to list" control on a profile: one of the viewer's `lists` (from
+    lists.selectors.lists_for_member), and whether to add the person to it or remove them."""
+
+    list_id = forms.TypedChoiceField(
+        coerce=int,
+        error_messages={"required": PICK_A_LIST, "invalid_choice": PICK_A_LIST},
+        widget=forms.Select(attrs={"aria-label": "Your list"}),
+    )
+    action = forms.ChoiceField(
+        choices=[("add", "Add"), ("remove", "Remove")],
+        error_messages={"required": "Say add or remove.", "invalid_choice": "Say add or remove."},
+    )
+
+    def __init__(self, *args, lists: list[dict], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = {the_list["id"]: the_list["name"] for the_list in lists}
+        self.fields["list_id"].choices = [
+            (the_list["id"], the_list["name"] + (" (on it)" if the_list["has_member"] else ""))
+            for the_list in lists
+        ]

@@ -93,12 +93,22 @@ def listed_in_key(uid: int) -> str:
     return f"listed_in:{{{uid}}}"
 
 
-# SCAN patterns for maintenance.
+# SCAN patterns for maintenance. Redis globs know no braces, and each pattern ends as
+# its key does, so "list:{*}" matches a list's hash but not its members or timeline.
 HOME_TIMELINE_PATTERN = home_timeline_key("*")
 PROFILE_TIMELINE_PATTERN = profile_timeline_key("*")
+MENTIONS_TIMELINE_PATTERN = mentions_timeline_key("*")
+TAG_TIMELINE_PATTERN = tag_timeline_key("*")
+LIST_TIMELINE_PATTERN = list_timeline_key("*")
+LIKES_PATTERN = likes_key("*")
+LIKERS_PATTERN = likers_key("*")
+REPLIES_PATTERN = replies_key("*")
 FOLLOWERS_PATTERN = followers_key("*")
 FOLLOWING_PATTERN = following_key("*")
 STATUS_PATTERN = status_key("*")
+LIST_PATTERN = list_key("*")
+LIST_MEMBERS_PATTERN = list_members_key("*")
+LISTED_IN_PATTERN = listed_in_key("*")
 
 # Activity counted from the event stream. All of it shares one hash tag, so reading
 # an hour of minute buckets (ZUNION) or a day of hour counters (MGET) is one slot.

@@ -24,6 +24,7 @@ urlpatterns = [
     path("lists/", lists.my_lists, name="lists"),
     path("lists/<int:list_id>/", lists.list_detail, name="list"),
     path("lists/<int:list_id>/rename/", lists.rename_list, name="rename_list"),
+    path("lists/<int:list_id>/privacy/", lists.set_privacy, name="list_privacy"),
     path("lists/<int:list_id>/delete/", lists.delete_list, name="delete_list"),
     path("lists/<int:list_id>/members/", lists.list_members, name="list_members"),
     path("lists/<int:list_id>/members/add/", lists.add_member, name="add_list_member"),
@@ -35,4 +36,5 @@ urlpatterns = [
     path("u/<str:login>/following/", graph.following, name="following"),
     path("u/<str:login>/mentions/", conversations.mentions, name="mentions"),
     path("u/<str:login>/lists/", lists.user_lists, name="user_lists"),
+    path("u/<str:login>/lists/membership/", lists.change_membership, name="list_membership"),
 ]

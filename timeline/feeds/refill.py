@@ -1,49 +1,108 @@
-"""Refilling a home timeline after an unfollow (Redis in Action 8.4's exercise).
+"""Refilling a timeline after one of its sources leaves it (Redis in Action 8.4's
+exercise): a home after an unfollow, a list after a member is removed.
 
 Unfollowing takes the unfollowed user's statuses out of home, which leaves it
 short while older statuses of the people still followed were trimmed away long
-ago. A background job walks the user's following set in batches (with the
-fan-out cursor), reads each one's newest statuses and merges them back into
-home: newest first, no duplicates (home is a ZSET), at most HOME_TIMELINE_SIZE."""
+ago; removing a list member does the same to the list. A background job walks the
+remaining sources (the following set, or the list's members) in batches with the
+fan-out cursor, reads each one's newest statuses and merges them back: newest
+first, no duplicates (a ZSET), at most HOME_TIMELINE_SIZE.
+
+The job's last batch also drops the ids of deleted statuses from the timeline. That
+closes the race between a deletion and the leaving: the deletion's retract job
+reaches the timelines of the author's followers (or lists) as they are when it
+runs, and the leaving takes out the ids on the author's profile as it is when it
+runs, so a status deleted before the leaving but retracted after it was missed by
+both. The refill is queued after the leaving's last step, so a status deleted
+before that is gone from its hash when the refill looks, and one deleted later was
+still on the author's profile when the leaving read it and so was taken out by the
+leaving. The same look catches a status this refill read just before its deletion
+was retracted. (A copy made by a follow or a list member's addition is checked as
+it lands instead: drop_copied_if_deleted.) Each step touches one slot: the reads are
+single-key commands, the merge one script and the drop one ZREM in the timeline's
+slot; a deleted id is never reused, so dropping it late is always right."""
 
 import heapq
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 
+from accounts.keys import user_key
 from socialsite import jobs
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..statuses.selectors import exist
 from . import fanout
 
 scripts = LuaScripts(__file__)
 
 
+@dataclass(frozen=True)
+class Refilled:
+    """A kind of timeline the refill job rebuilds, keyed by its owner's id."""
+
+    kind: str  # the job's kind
+    id_arg: str  # the job's argument naming the owner
+    owner: Callable[[int], str]  # the hash that must exist (a user's, a list's)
+    sources: Callable[[int], str]  # the set of sources, by the time they joined
+    timeline: Callable[[int], str]
+    owner_posts: bool  # whether the timeline holds its owner's own statuses
+
+
+HOME = Refilled("refill_home", "uid", user_key, keys.following_key, keys.home_timeline_key, True)
+LIST = Refilled(
+    "refill_list", "list_id", keys.list_key, keys.list_members_key, keys.list_timeline_key, False
+)
+
+
 def refill_job(uid: int) -> jobs.Job:
     """The job that refills `uid`'s home from everyone they follow."""
-    return ("refill_home", {"uid": int(uid), "after_score": "-inf", "skip": 0})
+    return _first_batch(HOME, uid)
+
+
+def refill_list_job(list_id: int) -> jobs.Job:
+    """The job that refills a list's timeline from its members."""
+    return _first_batch(LIST, list_id)
+
+
+def _first_batch(refilled: Refilled, owner_id: int) -> jobs.Job:
+    return (refilled.kind, {refilled.id_arg: int(owner_id), "after_score": "-inf", "skip": 0})
 
 
 @jobs.handler("refill_home")
 def refill_home_batch(args: dict) -> list[jobs.Job]:
     """Merges into home the newest statuses of the next REFILL_FOLLOWEES_PER_PASS people
     followed (and the user's own); idempotent."""
-    uid, size = args["uid"], settings.HOME_TIMELINE_SIZE
+    return _refill_batch(HOME, args)
+
+
+@jobs.handler("refill_list")
+def refill_list_batch(args: dict) -> list[jobs.Job]:
+    """Merges into a list's timeline the newest statuses of its next
+    REFILL_FOLLOWEES_PER_PASS members; idempotent."""
+    return _refill_batch(LIST, args)
+
+
+def _refill_batch(refilled: Refilled, args: dict) -> list[jobs.Job]:
+    owner_id, size = args[refilled.id_arg], settings.HOME_TIMELINE_SIZE
     per_pass = settings.REFILL_FOLLOWEES_PER_PASS
-    home, following = keys.home_timeline_key(uid), keys.following_key(uid)
+    timeline, sources_key = refilled.timeline(owner_id), refilled.sources(owner_id)
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.zrangebyscore(
-        following, args["after_score"], "+inf", start=args["skip"], num=per_pass, withscores=True
+        sources_key, args["after_score"], "+inf", start=args["skip"], num=per_pass, withscores=True
     )
-    pipe.zcard(home)
-    pipe.zrange(home, 0, 0, withscores=True)
+    pipe.zcard(timeline)
+    pipe.zrange(timeline, 0, 0, withscores=True)
     batch, length, oldest = pipe.execute()
-    # A full home has room only for statuses newer than its oldest.
+    # A full timeline has room only for statuses newer than its oldest.
     floor = oldest[0][1] if length >= size and oldest else "-inf"
-    sources = [str(uid), *(followee for followee, _ in batch)]
+    own = [str(owner_id)] if refilled.owner_posts else []
+    sources = [*own, *(source for source, _ in batch)]
     for source in sources:
         pipe.zrevrangebyscore(
             keys.profile_timeline_key(source), "+inf", floor, start=0, num=size, withscores=True
@@ -55,6 +114,51 @@ def refill_home_batch(args: dict) -> list[jobs.Job]:
         by_source[source] += [score, status_id]
     if by_source:
         flat = [x for source, pairs in by_source.items() for x in (source, len(pairs) // 2, *pairs)]
-        scripts.run(conn, "refill_home", [following, home], [uid, size, *flat])
-    rest = fanout.rest_of_fan_out(("refill_home", args), batch, per_pass)
-    return [rest] if rest else []
+        scripts.run(
+            conn,
+            "refill_timeline",
+            [refilled.owner(owner_id), sources_key, timeline],
+            [owner_id if refilled.owner_posts else "", size, *flat],
+        )
+    rest = fanout.rest_of_fan_out((refilled.kind, args), batch, per_pass)
+    if rest:
+        return [rest]
+    drop_deleted(conn, timeline)
+    return []
+
+
+def drop_deleted(conn, timeline_key: str) -> int:
+    """Takes the ids of deleted statuses out of a timeline (3 round trips); returns how
+    many it took."""
+    status_ids = conn.zrange(timeline_key, 0, -1)
+    gone = [
+        sid for sid, found in zip(status_ids, exist(conn, status_ids), strict=True) if not found
+    ]
+    if gone:
+        conn.zrem(timeline_key, *gone)
+    return len(gone)
+
+
+def drop_copied_if_deleted(pipe, timeline_key: str, profile_key: str, copied: list) -> list:
+    """Executes `pipe`, which ends by copying the `copied` ids of someone's profile into
+    a timeline (a follow, a list member's addition), with a look at which are still on
+    that profile, and takes those gone back out of the timeline. Returns the replies of
+    `pipe` without the look.
+
+    A status deleted after its id was read but retracted before the copy landed would
+    stay: its deletion's job already walked past this timeline. Deleting takes the id
+    off the profile before it queues that job, so an id still on the profile now will be
+    retracted by the job (the follower or list is in the author's set by then), and one
+    already off it is dropped here: a second round trip only then. The look is one
+    ZMSCORE in the author's slot, the drop one ZREM in the timeline's."""
+    if copied:
+        pipe.zmscore(profile_key, copied)
+    replies = pipe.execute()
+    if not copied:
+        return replies
+    *replies, scores = replies
+    gone = [status_id for status_id, score in zip(copied, scores, strict=True) if score is None]
+    if gone:
+        pipe.zrem(timeline_key, *gone)
+        pipe.execute()
+    return replies

@@ -3,7 +3,8 @@
 Each is two idempotent steps, one in each user's slot (a script apiece), so the same
 code runs on Redis Cluster: the followed user's side (their followers set and count,
 and a read of their newest statuses), then the follower's (their following set and
-count, their home timeline, and the event). A follow is 2 round trips; an unfollow 3,
+count, their home timeline, and the event). A follow is 2 round trips (3 when a status
+it copied was deleted meanwhile: feeds.refill.drop_copied_if_deleted); an unfollow 3,
 the last queueing the job that refills home (only when something was removed)."""
 
 import time
@@ -17,7 +18,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..feeds.refill import refill_job
+from ..feeds.refill import drop_copied_if_deleted, refill_job
 
 scripts = LuaScripts(__file__)
 
@@ -48,11 +49,14 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
     )
     # ZADD wants score, member: the script's reply is member, score.
     pairs = [value for i in range(0, len(entries), 2) for value in (entries[i + 1], entries[i])]
-    added = scripts.run(
-        conn,
+    scripts.run(
+        pipe,
         "add_following",
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
         [other_uid, now, home_size, STATUS_CHANNEL, event, *pairs],
+    )
+    (added,) = drop_copied_if_deleted(
+        pipe, keys.home_timeline_key(uid), keys.profile_timeline_key(other_uid), entries[::2]
     )
     return True if added else None
 

@@ -10,6 +10,8 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.auth import current_uid
 from socialsite.ratelimit import rate_limited
 
+from ..forms import ListMembershipForm
+from ..lists import selectors as list_selectors
 from ..web import (
     login_first,
     next_url,
@@ -25,12 +27,24 @@ from . import selectors, services
 @require_GET
 def profile(request: HttpRequest, login: str) -> HttpResponse:
     """A user's statuses, counts, follow button and the followers you have in common."""
-    number = page_number(request)
-    view = selectors.profile_page(login, current_uid(request), number, settings.STATUSES_PER_PAGE)
+    return render_profile(request, login)
+
+
+def render_profile(
+    request: HttpRequest, login: str, *, lists_form: ListMembershipForm | None = None, status=200
+) -> HttpResponse:
+    """The profile page, with the viewer's "add to list" control (`lists_form` when it
+    is being shown again with errors)."""
+    number, viewer = page_number(request), current_uid(request)
+    view = selectors.profile_page(login, viewer, number, settings.STATUSES_PER_PAGE)
     if view is None:
         raise Http404(f"There is no user @{login}.")
     require_page(number, view.page.statuses, view.page.has_older)
-    return render(request, "timeline/profile.html", {"view": view, "page": view.page})
+    person = view.user["id"]
+    if lists_form is None and viewer is not None and viewer != person:
+        lists_form = ListMembershipForm(lists=list_selectors.lists_for_member(viewer, person))
+    context = {"view": view, "page": view.page, "lists_form": lists_form}
+    return render(request, "timeline/profile.html", context, status=status)
 
 
 @require_POST

@@ -29,25 +29,56 @@ def decode_list(fields: dict) -> dict | None:
         "name": fields["name"],
         "members": int(fields.get("members", 0)),
         "created": float(fields["created"]),
+        "private": fields.get("private") == "1",
     }
 
 
-def get_list(list_id) -> dict | None:
-    """The list's id, owner, name, members (a count) and created, or None."""
+def can_see(the_list: dict, viewer: int | None) -> bool:
+    """Whether `viewer` (None: a visitor) may see a list, its members and its timeline:
+    anyone a public list, only its owner a private one. Every page that shows a list or
+    links to one asks this."""
+    return not the_list["private"] or (viewer is not None and the_list["owner"] == int(viewer))
+
+
+def get_list(list_id, viewer: int | None = None) -> dict | None:
+    """The list's id, owner, name, members (a count), created and private, or None if
+    there is none or `viewer` may not see it."""
     try:
-        return decode_list(get_redis().hgetall(keys.list_key(list_id_of(list_id))))
+        the_list = decode_list(get_redis().hgetall(keys.list_key(list_id_of(list_id))))
     except ValueError:
         return None
+    return the_list if the_list and can_see(the_list, viewer) else None
 
 
-def lists_of(uid: int) -> list[dict]:
-    """The lists `uid` owns, newest first: 2 round trips."""
+def lists_of(uid: int, viewer: int | None = None) -> list[dict]:
+    """The lists `uid` owns that `viewer` may see, newest first: 2 round trips."""
+    return [the_list for the_list in _owned_lists(uid) if can_see(the_list, viewer)]
+
+
+def lists_for_member(uid: int, member_uid: int) -> list[dict]:
+    """Every list `uid` owns, newest first, each with `has_member`: whether `member_uid`
+    is on it (the "add to list" control on their profile). 2 round trips."""
+    return _owned_lists(uid, member_uid)
+
+
+def _owned_lists(uid: int, member_uid: int | None = None) -> list[dict]:
     conn = get_redis()
     list_ids = conn.zrevrange(keys.user_lists_key(uid), 0, -1)
+    if not list_ids:
+        return []
     pipe = conn.pipeline(transaction=False)
     for list_id in list_ids:
         pipe.hgetall(keys.list_key(list_id))
-    return [the_list for the_list in map(decode_list, pipe.execute()) if the_list]
+    if member_uid is not None:
+        # Their "listed in" set answers for all the lists in one command.
+        pipe.zmscore(keys.listed_in_key(member_uid), list_ids)
+    replies = pipe.execute()
+    found = [decode_list(fields) for fields in replies[: len(list_ids)]]
+    if member_uid is not None:
+        for the_list, score in zip(found, replies[-1], strict=True):
+            if the_list:
+                the_list["has_member"] = score is not None
+    return [the_list for the_list in found if the_list]
 
 
 def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:

@@ -6,8 +6,9 @@ index of lists and each member's "listed in" set live in those users' slots.
 So adding or removing a member is two idempotent steps, like a follow: the
 member's slot ("listed in", and their newest statuses), then the list's
 (members, timeline). Posts reach list timelines by the fan-out path, which
-walks the author's "listed in" set as it walks their followers. Lists are
-public; only their owner changes them. Following a member is not required."""
+walks the author's "listed in" set as it walks their followers. A list is public
+or private (only its owner sees it: to anyone else it reads as no list at all,
+selectors.can_see); only its owner changes it. Following a member is not required."""
 
 import time
 
@@ -15,13 +16,14 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from accounts.services import get_users
-from socialsite import events
+from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from .selectors import NO_SUCH_LIST, NoSuchList, decode_list, list_id_of
+from ..feeds.refill import drop_copied_if_deleted, refill_list_job
+from .selectors import NO_SUCH_LIST, NoSuchList, can_see, decode_list, list_id_of
 
 scripts = LuaScripts(__file__)
 
@@ -40,10 +42,10 @@ def check_name(name: str) -> str:
 
 
 def _owned(fields: dict, uid: int) -> dict:
-    """The list in `fields` if `uid` owns it; ValueError if there is none, PermissionError
-    if it is someone else's."""
+    """The list in `fields` if `uid` owns it; NoSuchList if there is none (or it is someone
+    else's private list), PermissionError if it is someone else's public list."""
     the_list = decode_list(fields)
-    if the_list is None:
+    if the_list is None or not can_see(the_list, uid):
         raise NoSuchList(NO_SUCH_LIST)
     if the_list["owner"] != int(uid):
         raise PermissionError(NOT_YOURS)
@@ -57,8 +59,9 @@ def _check_owner_step(result) -> None:
         raise PermissionError(NOT_YOURS)
 
 
-def create_list(uid: int, name: str) -> int:
-    """Creates a list owned by `uid`; returns its id. ValueError for a bad name."""
+def create_list(uid: int, name: str, *, private: bool = False) -> int:
+    """Creates a list owned by `uid`, public or `private`; returns its id. ValueError for
+    a bad name."""
     name = check_name(name)
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
@@ -69,7 +72,14 @@ def create_list(uid: int, name: str) -> int:
         raise ValueError("No such user.")
     now = time.time()
     # The list before its index entry: a crash in between leaves no dangling entry.
-    fields = {"id": list_id, "owner": uid, "name": name, "members": 0, "created": now}
+    fields = {
+        "id": list_id,
+        "owner": uid,
+        "name": name,
+        "members": 0,
+        "created": now,
+        "private": int(private),
+    }
     pipe.hset(keys.list_key(list_id), mapping=fields)
     pipe.zadd(keys.user_lists_key(uid), {list_id: now})
     pipe.execute()
@@ -79,10 +89,19 @@ def create_list(uid: int, name: str) -> int:
 def rename_list(uid: int, list_id: int, name: str) -> None:
     """Renames `uid`'s list. ValueError for a bad name or no such list; PermissionError
     for someone else's list."""
-    name = check_name(name)
+    _update_list(uid, list_id, "name", check_name(name))
+
+
+def set_private(uid: int, list_id: int, private: bool) -> None:
+    """Makes `uid`'s list private (only they see it) or public. NoSuchList for no such
+    list; PermissionError for someone else's."""
+    _update_list(uid, list_id, "private", int(bool(private)))
+
+
+def _update_list(uid: int, list_id, *fields) -> None:
     list_id = list_id_of(list_id)
     _check_owner_step(
-        scripts.run(get_redis(), "rename_list", [keys.list_key(list_id)], [uid, name])
+        scripts.run(get_redis(), "update_list", [keys.list_key(list_id)], [uid, *fields])
     )
 
 
@@ -163,11 +182,17 @@ def add_member(uid: int, list_id: int, member_uid: int) -> str:
     target = {"id": list_id, "name": the_list["name"]}
     event = events.activity("list_member_added", owner, member, target, now)
     pairs = [value for status_id, score in entries for value in (score, status_id)]
-    added = scripts.run(
-        conn,
+    scripts.run(
+        pipe,
         "add_list_member",
         _list_keys(list_id),
         [uid, member["id"], now, size, MEMBERS_MAX, STATUS_CHANNEL, event, *pairs],
+    )
+    (added,) = drop_copied_if_deleted(
+        pipe,
+        keys.list_timeline_key(list_id),
+        keys.profile_timeline_key(member["id"]),
+        [status_id for status_id, _ in entries],
     )
     if added in (-1, -2):
         # The list was deleted or filled since the check: undo step 1.
@@ -177,9 +202,9 @@ def add_member(uid: int, list_id: int, member_uid: int) -> str:
 
 
 def remove_member(uid: int, list_id: int, member_uid: int) -> str:
-    """Removes a user from `uid`'s list and their statuses from its timeline; returns
-    their login. ValueError for no such list or user, or someone not on it;
-    PermissionError for someone else's list."""
+    """Removes a user from `uid`'s list and their statuses from its timeline, and queues
+    the job that refills it from the other members; returns their login. ValueError for
+    no such list or user, or someone not on it; PermissionError for someone else's list."""
     conn = get_redis()
     the_list, owner, member, is_member = _prepare_member_change(
         conn, uid, list_id, member_uid, adding=False
@@ -193,12 +218,14 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> str:
     status_ids = pipe.execute()[1]
     target = {"id": list_id, "name": the_list["name"]}
     event = events.activity("list_member_removed", owner, member, target, time.time())
-    scripts.run(
+    removed = scripts.run(
         conn,
         "remove_list_member",
         _list_keys(list_id),
         [uid, member["id"], STATUS_CHANNEL, event, *status_ids],
     )
+    if removed == 1:
+        jobs.enqueue(conn, refill_list_job(list_id))
     return member["login"]
 
 
@@ -208,7 +235,8 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> str:
 
 def leave_every_list(uid: int, *, count: int) -> bool:
     """Takes a user being deleted off the next `count` lists they are on, with their
-    statuses, as their owners removing them would; False when they are on none."""
+    statuses, and queues their refills, as their owners removing them would; False when
+    they are on none."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.zrange(keys.listed_in_key(uid), 0, count - 1)
@@ -235,6 +263,7 @@ def leave_every_list(uid: int, *, count: int) -> bool:
             _list_keys(the_list["id"]),
             [the_list["owner"], uid, STATUS_CHANNEL, event, *status_ids],
         )
+        jobs.enqueue(pipe, refill_list_job(the_list["id"]))
     # Last, so a batch cut short is found and redone.
     pipe.zrem(keys.listed_in_key(uid), *list_ids)
     pipe.execute()

@@ -13,13 +13,15 @@ from accounts.auth import current_uid
 from accounts.services import get_user, uid_for_login
 from socialsite.ratelimit import rate_limited
 
-from ..forms import ListNameForm
+from ..forms import ListForm, ListMembershipForm, ListNameForm
+from ..graph.views import render_profile
 from ..web import login_first, next_url, other_user, refused, render_people, render_statuses
 from . import selectors, services
 
 
-def _list_or_404(list_id: int) -> dict:
-    the_list = selectors.get_list(list_id)
+def _list_or_404(list_id: int, viewer: int | None) -> dict:
+    # Someone else's private list is as missing as a deleted one.
+    the_list = selectors.get_list(list_id, viewer)
     # A deleted user's lists go with them.
     owner = get_user(the_list["owner"]) if the_list else None
     if owner is None:
@@ -33,26 +35,28 @@ def _list_or_404(list_id: int) -> dict:
 def my_lists(request: HttpRequest) -> HttpResponse:
     """Your lists, and a form to make one."""
     uid = current_uid(request)
-    form = ListNameForm(request.POST if request.method == "POST" else None)
+    form = ListForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
-        list_id = services.create_list(uid, form.cleaned_data["name"])
+        data = form.cleaned_data
+        list_id = services.create_list(uid, data["name"], private=data["private"])
         messages.success(request, "List created. Add people to it from its members page.")
         return redirect("list", list_id)
-    context = {"title": "Your lists", "lists": selectors.lists_of(uid), "form": form}
+    context = {"title": "Your lists", "lists": selectors.lists_of(uid, uid), "form": form}
     return render(request, "timeline/lists.html", context, status=400 if form.errors else 200)
 
 
 @require_GET
 def user_lists(request: HttpRequest, login: str) -> HttpResponse:
     person = other_user(login)
-    context = {"title": f"Lists by @{person['login']}", "lists": selectors.lists_of(person["id"])}
+    shown = selectors.lists_of(person["id"], current_uid(request))
+    context = {"title": f"Lists by @{person['login']}", "lists": shown}
     return render(request, "timeline/lists.html", context)
 
 
 @require_GET
 def list_detail(request: HttpRequest, list_id: int) -> HttpResponse:
     """A list's timeline: the statuses of its members."""
-    the_list = _list_or_404(list_id)
+    the_list = _list_or_404(list_id, current_uid(request))
     return render_statuses(
         request,
         lambda number, count, viewer: selectors.list_timeline_page(list_id, number, count, viewer),
@@ -63,7 +67,7 @@ def list_detail(request: HttpRequest, list_id: int) -> HttpResponse:
 
 @require_GET
 def list_members(request: HttpRequest, list_id: int) -> HttpResponse:
-    the_list = _list_or_404(list_id)
+    the_list = _list_or_404(list_id, current_uid(request))
     return render_people(
         request,
         lambda number, count: selectors.members_page(list_id, number, count),
@@ -106,6 +110,18 @@ def rename_list(request: HttpRequest, list_id: int) -> HttpResponse:
 
 
 @_list_change
+def set_privacy(request: HttpRequest, list_id: int) -> HttpResponse:
+    def change(uid: int) -> str:
+        private = request.POST.get("private", "")
+        if private not in ("0", "1"):
+            raise ValueError("Say private=1 (only you see the list) or private=0 (anyone does).")
+        services.set_private(uid, list_id, private == "1")
+        return "The list is private: only you see it." if private == "1" else "The list is public."
+
+    return _change(request, change, reverse("list", args=[list_id]))
+
+
+@_list_change
 def delete_list(request: HttpRequest, list_id: int) -> HttpResponse:
     def delete(uid: int) -> str:
         services.delete_list(uid, list_id)
@@ -129,3 +145,24 @@ def _member_change(change: Callable[[int, int, int], str], done: str):
 
 add_member = _member_change(services.add_member, "Added")
 remove_member = _member_change(services.remove_member, "Removed")
+
+
+@require_POST
+@login_first(lambda login: reverse("profile", args=[login]))
+def change_membership(request: HttpRequest, login: str) -> HttpResponse:
+    """The "add to list" control on a profile: adds the person to one of your lists, or
+    takes them off it; a bad choice is a form error on their profile."""
+    person, uid = other_user(login), current_uid(request)
+    form = ListMembershipForm(request.POST, lists=selectors.lists_for_member(uid, person["id"]))
+    if form.is_valid():
+        list_id, adding = form.cleaned_data["list_id"], form.cleaned_data["action"] == "add"
+        change = services.add_member if adding else services.remove_member
+        try:
+            change(uid, list_id, person["id"])
+        except (ValueError, PermissionError) as error:
+            form.add_error("list_id", str(error))
+    if form.errors:
+        return render_profile(request, login, lists_form=form, status=400)
+    done = "Added @{} to {}." if adding else "Removed @{} from {}."
+    messages.success(request, done.format(person["login"], form.names[list_id]))
+    return redirect(next_url(request, reverse("profile", args=[person["login"]])))

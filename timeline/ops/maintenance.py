@@ -11,12 +11,12 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..statuses.selectors import COUNT_FIELDS, exist
 from . import activity
 
 scripts = LuaScripts(__file__)
 
 CHUNK = 1000
-COUNTERS = ("followers", "following", "posts")
 
 Progress = Callable[[str], None]
 
@@ -39,7 +39,7 @@ def _ranges(conn, key: str) -> Iterator[list]:
 
 @dataclass
 class Finding:
-    check: str  # "timelines", "follows" or "counters"
+    check: str  # "timelines", "follows", "lists", "likes" or "counters"
     key: str
     problem: str
 
@@ -52,9 +52,11 @@ class RepairReport:
 
 
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
-    """Checks timelines against existing statuses, follower/following symmetry and the
-    profile counters against their sets; with `fix`, repairs what it finds, in that
-    order (each fix can change what the next one counts).
+    """Checks every timeline (home, profile, global, list, mentions, tag, likes pages,
+    replies) against existing statuses, that both sides of follows, list memberships and
+    likes agree, and the counters of users, statuses and lists against their sets; with
+    `fix`, repairs what it finds, in that order (each fix can change what the next one
+    counts).
 
     Suspects are read again just before they are reported, so an operation in flight
     (a status being stored, an unfollow between its two steps) isn't taken for damage."""
@@ -62,13 +64,28 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     conn = get_redis()
     _check_timelines(conn, report, progress)
     _check_follows(conn, report, progress)
+    _check_memberships(conn, report, progress)
+    _check_likes(conn, report, progress)
     _check_counters(conn, report, progress)
     return report
 
 
+# Every sorted set of status ids: home, profile, list, mentions and tag timelines, the
+# likes pages, and each status's replies (whose count the counter check then follows).
+TIMELINE_PATTERNS = (
+    keys.REPLIES_PATTERN,
+    keys.HOME_TIMELINE_PATTERN,
+    keys.PROFILE_TIMELINE_PATTERN,
+    keys.LIST_TIMELINE_PATTERN,
+    keys.MENTIONS_TIMELINE_PATTERN,
+    keys.TAG_TIMELINE_PATTERN,
+    keys.LIKES_PATTERN,
+)
+
+
 def _timeline_keys(conn) -> Iterator[str]:
     yield keys.GLOBAL_TIMELINE
-    for pattern in (keys.HOME_TIMELINE_PATTERN, keys.PROFILE_TIMELINE_PATTERN):
+    for pattern in TIMELINE_PATTERNS:
         yield from conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET")
 
 
@@ -100,7 +117,7 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
     report.checked["timelines"] = checked
     pipe = conn.pipeline(transaction=False)
     for key, missing in suspects:
-        gone = [sid for sid, found in zip(missing, _exist(conn, missing), strict=True) if not found]
+        gone = [sid for sid, found in zip(missing, exist(conn, missing), strict=True) if not found]
         if not gone:
             continue
         report.findings.append(
@@ -111,11 +128,71 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
     pipe.execute()  # empty unless fixing
 
 
-def _exist(conn, status_ids: list[str]) -> list[bool]:
+@dataclass(frozen=True)
+class Pairing:
+    """A relation recorded twice, once in each side's slot, by a change made in two steps:
+    `a_key(a)` lists b exactly when `b_key(b)` lists a."""
+
+    label: str  # for progress lines
+    a_pattern: str
+    a_key: Callable[[int], str]
+    b_pattern: str
+    b_key: Callable[[int], str]
+    b_hash: Callable[[int], str]  # b's own hash: whether b still exists decides some fixes
+
+
+FOLLOWS = Pairing(
+    "follows",
+    keys.FOLLOWING_PATTERN,
+    keys.following_key,
+    keys.FOLLOWERS_PATTERN,
+    keys.followers_key,
+    keys.user_key,
+)
+MEMBERSHIPS = Pairing(
+    "lists",
+    keys.LISTED_IN_PATTERN,
+    keys.listed_in_key,
+    keys.LIST_MEMBERS_PATTERN,
+    keys.list_members_key,
+    keys.list_key,
+)
+LIKES = Pairing(
+    "likes",
+    keys.LIKES_PATTERN,
+    keys.likes_key,
+    keys.LIKERS_PATTERN,
+    keys.likers_key,
+    keys.status_key,
+)
+
+
+def _one_sided_pairs(
+    conn, pairing: Pairing, checked: str, report: RepairReport, progress: Progress
+) -> Iterator[tuple[int, int, float | None, float | None, bool]]:
+    """Pairs recorded on one side only, read again (so a change in flight between its two
+    steps when the sets were walked is whole by now): (a, b, a's score for b, b's score
+    for a, whether b exists)."""
+    suspects: set[tuple[int, int]] = set()
+    counted = {"edges": 0}
+    for a, b in _one_sided(
+        conn, pairing.a_pattern, pairing.b_key, counted, progress, pairing.label
+    ):
+        suspects.add((a, b))
+    for b, a in _one_sided(
+        conn, pairing.b_pattern, pairing.a_key, counted, progress, pairing.label
+    ):
+        suspects.add((a, b))
+    report.checked[checked] = counted["edges"]
     pipe = conn.pipeline(transaction=False)
-    for status_id in status_ids:
-        pipe.exists(keys.status_key(status_id))
-    return [bool(found) for found in pipe.execute()]
+    ordered = sorted(suspects)
+    for a, b in ordered:
+        pipe.zscore(pairing.a_key(a), b)
+        pipe.zscore(pairing.b_key(b), a)
+        pipe.exists(pairing.b_hash(b))
+    for (a, b), (a_score, b_score, exists) in zip(ordered, chunks(pipe.execute(), 3), strict=True):
+        if (a_score is None) != (b_score is None):
+            yield a, b, a_score, b_score, bool(exists)
 
 
 def _check_follows(conn, report: RepairReport, progress: Progress) -> None:
@@ -124,30 +201,10 @@ def _check_follows(conn, report: RepairReport, progress: Progress) -> None:
     The follower's own following set is taken as the truth: it is what they see,
     and it decided what their home timeline holds. So a follower the other side
     doesn't know is added to it, and a follower it doesn't know is removed."""
-    suspects: set[tuple[int, int]] = set()  # (follower, followed)
-    counted = {"edges": 0}
-    for followed, follower in _one_sided(
-        conn, keys.FOLLOWERS_PATTERN, keys.following_key, counted, progress
-    ):
-        suspects.add((follower, followed))
-    for follower, followed in _one_sided(
-        conn, keys.FOLLOWING_PATTERN, keys.followers_key, counted, progress
-    ):
-        suspects.add((follower, followed))
-    report.checked["follow edge ends"] = counted["edges"]
-
     pipe = conn.pipeline(transaction=False)
-    ordered = sorted(suspects)
-    for follower, followed in ordered:
-        pipe.zscore(keys.following_key(follower), followed)
-        pipe.zscore(keys.followers_key(followed), follower)
-        pipe.exists(keys.user_key(followed))
-    replies = pipe.execute()
-    for (follower, followed), (following_score, followers_score, exists) in zip(
-        ordered, chunks(replies, 3), strict=True
+    for follower, followed, following_score, followers_score, exists in _one_sided_pairs(
+        conn, FOLLOWS, "follow edge ends", report, progress
     ):
-        if (following_score is None) == (followers_score is None):
-            continue  # whole again (or wholly gone) since the scan
         if followers_score is not None:
             problem = f"lists follower {follower}, who doesn't follow them"
             report.findings.append(Finding("follows", keys.followers_key(followed), problem))
@@ -164,7 +221,62 @@ def _check_follows(conn, report: RepairReport, progress: Progress) -> None:
         pipe.execute()
 
 
-def _one_sided(conn, pattern: str, other_side, counted: dict, progress: Progress) -> Iterator:
+def _check_memberships(conn, report: RepairReport, progress: Progress) -> None:
+    """List memberships recorded on one side only (adding or removing a member stopped
+    between its steps).
+
+    The list's members set is taken as the truth: it is what the owner sees and what
+    `members` counts. So a member whose "listed in" set lacks the list gets it back (or
+    fan-out would miss the list), and a "listed in" entry the list doesn't back is
+    dropped (or fan-out would fill the list with a stranger's statuses)."""
+    pipe = conn.pipeline(transaction=False)
+    for member, list_id, listed_score, member_score, exists in _one_sided_pairs(
+        conn, MEMBERSHIPS, "list membership ends", report, progress
+    ):
+        listed_in = keys.listed_in_key(member)
+        if listed_score is not None:
+            problem = f"names list {list_id}, which doesn't have them as a member"
+            report.findings.append(Finding("lists", listed_in, problem))
+            pipe.zrem(listed_in, list_id)
+        elif exists:  # without its hash, the list is being deleted: in flight
+            problem = f"misses list {list_id}, which has them as a member"
+            report.findings.append(Finding("lists", listed_in, problem))
+            pipe.zadd(listed_in, {list_id: member_score}, nx=True)
+    if report.fixed:
+        pipe.execute()
+
+
+def _check_likes(conn, report: RepairReport, progress: Progress) -> None:
+    """Likes recorded on one side only (a like or unlike stopped between its steps, or a
+    deleted status whose likers were never walked).
+
+    The status's likers set is taken as the truth: `likes` counts it, and it decides
+    whether a like can be given or taken back. So a likes page gains the statuses whose
+    likers list its owner and loses the others; a deleted status's likers go."""
+    pipe = conn.pipeline(transaction=False)
+    for uid, status_id, page_score, liker_score, exists in _one_sided_pairs(
+        conn, LIKES, "like ends", report, progress
+    ):
+        page = keys.likes_key(uid)
+        if page_score is not None:
+            problem = f"shows status {status_id}, whose likers don't list them"
+            report.findings.append(Finding("likes", page, problem))
+            pipe.zrem(page, status_id)
+        elif exists:
+            problem = f"misses status {status_id}, whose likers list them"
+            report.findings.append(Finding("likes", page, problem))
+            pipe.zadd(page, {status_id: liker_score}, nx=True)
+        else:
+            problem = f"lists liker {uid} of a deleted status"
+            report.findings.append(Finding("likes", keys.likers_key(status_id), problem))
+            pipe.zrem(keys.likers_key(status_id), uid)
+    if report.fixed:
+        pipe.execute()
+
+
+def _one_sided(
+    conn, pattern: str, other_side, counted: dict, progress: Progress, label: str
+) -> Iterator:
     """(owner, member) for each member of a set matching `pattern` whose own set
     `other_side(member)` doesn't list the owner."""
     for key in conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET"):
@@ -178,47 +290,76 @@ def _one_sided(conn, pattern: str, other_side, counted: dict, progress: Progress
                     yield owner, int(member)
             counted["edges"] += len(members)
             if counted["edges"] % 100_000 < len(members):
-                progress(f"follows: {counted['edges']} edge ends checked")
+                progress(f"{label}: {counted['edges']} edge ends checked")
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Hashes whose counters each count a set in the hash's slot."""
+
+    name: str  # what report.checked counts them as
+    pattern: str  # SCAN pattern of the hashes
+    fields: tuple[str, ...]  # the counters...
+    sets: tuple[Callable[[int], str], ...]  # ...and, by the hash's id, the sets they count
+
+
+COUNTED = (
+    Counted(
+        "users",
+        account_keys.USER_KEY_PATTERN,
+        ("followers", "following", "posts"),
+        (keys.followers_key, keys.following_key, keys.profile_timeline_key),
+    ),
+    Counted(
+        "statuses",
+        keys.STATUS_PATTERN,
+        COUNT_FIELDS,  # replies, reposts, likes
+        (keys.replies_key, keys.reposts_key, keys.likers_key),
+    ),
+    Counted("lists", keys.LIST_PATTERN, ("members",), (keys.list_members_key,)),
+)
 
 
 def _check_counters(conn, report: RepairReport, progress: Progress) -> None:
-    """Profile counters that differ from the size of the set they count."""
-    users = 0
-    for user_keys in chunks(conn.scan_iter(match=account_keys.USER_KEY_PATTERN, count=CHUNK)):
-        pipe = conn.pipeline(transaction=False)
-        for key in user_keys:
-            uid = account_keys.hash_tag_id(key)
-            pipe.hmget(key, *COUNTERS)
-            pipe.zcard(keys.followers_key(uid))
-            pipe.zcard(keys.following_key(uid))
-            pipe.zcard(keys.profile_timeline_key(uid))
-        fixes = conn.pipeline(transaction=False)
-        for key, (counters, *sizes) in zip(user_keys, chunks(pipe.execute(), 4), strict=True):
-            wrong = [
-                f"{name} {counter} (the set has {size})"
-                for name, counter, size in zip(COUNTERS, counters, sizes, strict=True)
-                if int(counter or 0) != size
+    """Counters (a user's follows and posts, a status's replies, reposts and likes, a
+    list's members) that differ from the size of the set they count."""
+    for counted in COUNTED:
+        hashes = 0
+        scan = conn.scan_iter(match=counted.pattern, count=CHUNK, _type="HASH")
+        for hash_keys in chunks(scan):
+            _check_counter_chunk(conn, report, counted, hash_keys)
+            hashes += len(hash_keys)
+            if hashes % 10_000 < len(hash_keys):
+                progress(f"counters: {hashes} {counted.name} checked")
+        report.checked[counted.name] = hashes
+
+
+def _check_counter_chunk(conn, report: RepairReport, counted: Counted, hash_keys: list) -> None:
+    pipe = conn.pipeline(transaction=False)
+    for key in hash_keys:
+        owner = account_keys.hash_tag_id(key)
+        pipe.hmget(key, *counted.fields)
+        for set_key in counted.sets:
+            pipe.zcard(set_key(owner))
+    suspects = [
+        key
+        for key, (counters, *sizes) in zip(
+            hash_keys, chunks(pipe.execute(), 1 + len(counted.sets)), strict=True
+        )
+        if any(int(c or 0) != size for c, size in zip(counters, sizes, strict=True))
+    ]
+    # Read again, and fixed, in each hash's slot: a change in flight isn't damage.
+    for key in suspects:
+        owner = account_keys.hash_tag_id(key)
+        set_keys = [set_key(owner) for set_key in counted.sets]
+        flag = "1" if report.fixed else ""
+        scripts.run(pipe, "check_counters", [key, *set_keys], [flag, *counted.fields])
+    for key, wrong in zip(suspects, pipe.execute(), strict=True):
+        if wrong:
+            problems = [
+                f"{name} {counter} (the set has {size})" for name, counter, size in chunks(wrong, 3)
             ]
-            if wrong:
-                report.findings.append(Finding("counters", key, ", ".join(wrong)))
-                uid = account_keys.hash_tag_id(key)
-                scripts.run(
-                    fixes,
-                    "fix_counters",
-                    [
-                        key,
-                        keys.followers_key(uid),
-                        keys.following_key(uid),
-                        keys.profile_timeline_key(uid),
-                    ],
-                    [],
-                )
-        if report.fixed:
-            fixes.execute()
-        users += len(user_keys)
-        if users % 10_000 < len(user_keys):
-            progress(f"counters: {users} users checked")
-    report.checked["users"] = users
+            report.findings.append(Finding("counters", key, ", ".join(problems)))
 
 
 def _sample(items: list, shown: int = 5) -> str:

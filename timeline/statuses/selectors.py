@@ -42,6 +42,15 @@ def get_status(status_id: int) -> dict | None:
     return decode_status(get_redis().hgetall(keys.status_key(status_id)))
 
 
+def exist(conn, status_ids: list) -> list[bool]:
+    """Whether each status still exists: one round trip of single-key EXISTS, so it
+    reads across slots. A status id is never reused, so one found gone stays gone."""
+    pipe = conn.pipeline(transaction=False)
+    for status_id in status_ids:
+        pipe.exists(keys.status_key(status_id))
+    return [bool(found) for found in pipe.execute()]
+
+
 def hidden_uids(suspended) -> set[int]:
     """The uids whose statuses read as deleted to everyone but moderators, from a read
     of SUSPENDED_USERS (made in the same round trip as the statuses)."""

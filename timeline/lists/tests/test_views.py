@@ -97,3 +97,110 @@ def test_a_missing_list_is_not_found(client, alice):
     assert client.get("/lists/424242/members/").status_code == 404
     response = alice.client.post("/lists/424242/delete/")
     assert response.status_code == 404 and shows(response, "No such list.")
+
+
+@pytest.fixture
+def alices_secret(alice):
+    return lists.create_list(alice.uid, "Secret", private=True)
+
+
+def test_creating_a_private_list_from_the_lists_page(alice, bob):
+    response = alice.client.post("/lists/", {"name": "Hush", "private": "on"}, follow=True)
+    assert shows(response, "List created.") and shows(response, "private: only you see it")
+    (created,) = list_selectors.lists_of(alice.uid, alice.uid)
+    assert created["private"]
+    assert shows(alice.client.get("/lists/"), "Hush · 0 members · private")
+    assert bob.client.get(f"/lists/{created['id']}/").status_code == 404
+
+
+def test_only_the_owner_sees_a_private_list_anywhere(client, alice, bob, alices_secret):
+    lists.add_member(alice.uid, alices_secret, bob.uid)
+    sid = posting.post_status(bob.uid, "in a secret list")
+    assert status_ids(alice.client.get(f"/lists/{alices_secret}/")) == [sid]
+    assert shows(alice.client.get(f"/lists/{alices_secret}/members/"), "Bob @bob")
+    assert shows(alice.client.get("/u/alice/lists/"), "Secret")
+    for reader in (client, bob.client):
+        for url in (f"/lists/{alices_secret}/", f"/lists/{alices_secret}/members/"):
+            response = reader.get(url)
+            assert response.status_code == 404 and "Secret" not in page_text(response)
+        lists_page = reader.get("/u/alice/lists/")
+        assert "Secret" not in page_text(lists_page) and f"/lists/{alices_secret}/" not in (
+            page_text(lists_page)
+        )
+    # Nor does bob's profile, where he is a member of it.
+    assert "Secret" not in page_text(client.get("/u/bob/"))
+
+
+def test_changing_someone_elses_private_list_is_not_found(alice, bob, alices_secret):
+    for url, data in [
+        (f"/lists/{alices_secret}/members/add/", {"login": "bob"}),
+        (f"/lists/{alices_secret}/members/remove/", {"login": "bob"}),
+        (f"/lists/{alices_secret}/rename/", {"name": "Mine now"}),
+        (f"/lists/{alices_secret}/privacy/", {"private": "0"}),
+        (f"/lists/{alices_secret}/delete/", {}),
+    ]:
+        response = bob.client.post(url, data)
+        assert response.status_code == 404, url
+        assert shows(response, "No such list.")
+    the_list = list_selectors.get_list(alices_secret, alice.uid)
+    assert (the_list["name"], the_list["members"], the_list["private"]) == ("Secret", 0, True)
+
+
+def test_the_owner_makes_a_list_private_and_public_again(alice, bob, alices_list):
+    response = alice.client.post(f"/lists/{alices_list}/privacy/", {"private": "1"}, follow=True)
+    assert shows(response, "The list is private: only you see it.")
+    assert shows(response, "Make it public")
+    assert bob.client.get(f"/lists/{alices_list}/").status_code == 404
+    response = alice.client.post(f"/lists/{alices_list}/privacy/", {"private": "0"}, follow=True)
+    assert shows(response, "The list is public.") and shows(response, "Make it private")
+    assert bob.client.get(f"/lists/{alices_list}/").status_code == 200
+
+
+@pytest.mark.parametrize("value", ["", "yes", "2"])
+def test_a_bad_privacy_value_is_refused_and_changes_nothing(alice, alices_list, value):
+    response = alice.client.post(f"/lists/{alices_list}/privacy/", {"private": value})
+    assert response.status_code == 400
+    assert shows(response, "Say private=1 (only you see the list) or private=0 (anyone does).")
+    assert not list_selectors.get_list(alices_list)["private"]
+
+
+def test_a_profile_offers_the_viewers_lists_to_add_them_to(alice, bob, alices_list, alices_secret):
+    page = page_text(alice.client.get("/u/bob/"))
+    assert "Add to list" in page and "Friends" in page and "Secret" in page
+    assert "Add to list" not in page_text(alice.client.get("/u/alice/"))  # not yourself
+    assert "Add to list" not in page_text(bob.client.get("/u/alice/"))  # bob has no lists
+    assert shows(bob.client.get("/u/alice/"), "Make a list to add @alice to it.")
+
+
+def test_adding_and_removing_someone_from_their_profile(alice, bob, alices_secret):
+    url = "/u/bob/lists/membership/"
+    response = alice.client.post(url, {"list_id": alices_secret, "action": "add"}, follow=True)
+    assert shows(response, "Added @bob to Secret.") and shows(response, "Secret (on it)")
+    assert list_selectors.lists_for_member(alice.uid, bob.uid)[0]["has_member"]
+    response = alice.client.post(url, {"list_id": alices_secret, "action": "remove"}, follow=True)
+    assert shows(response, "Removed @bob from Secret.")
+    assert not list_selectors.lists_for_member(alice.uid, bob.uid)[0]["has_member"]
+
+
+def test_bad_input_to_the_add_to_list_control_is_a_form_error(alice, bob, make_user, alices_list):
+    carols = lists.create_list(make_user("carol").uid, "Carol's")
+    lists.add_member(alice.uid, alices_list, bob.uid)
+    url = "/u/bob/lists/membership/"
+    for data, error in [
+        ({"list_id": carols, "action": "add"}, "Pick one of your lists."),
+        ({"list_id": "424242", "action": "add"}, "Pick one of your lists."),
+        ({"list_id": "x", "action": "add"}, "Pick one of your lists."),
+        ({"action": "add"}, "Pick one of your lists."),
+        ({"list_id": alices_list, "action": "zap"}, "Say add or remove."),
+        ({"list_id": alices_list, "action": "add"}, "bob is already on this list."),
+    ]:
+        response = alice.client.post(url, data)
+        assert response.status_code == 400, data
+        assert shows(response, error) and shows(response, "Add to list"), data
+    assert list_selectors.get_list(carols)["members"] == 0
+    assert list_selectors.get_list(alices_list)["members"] == 1
+
+
+def test_a_visitor_is_sent_to_log_in_before_adding_to_a_list(client, bob):
+    response = client.post("/u/bob/lists/membership/", {"list_id": "1", "action": "add"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]

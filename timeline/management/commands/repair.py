@@ -5,8 +5,10 @@ from timeline.ops import maintenance
 
 class Command(BaseCommand):
     help = (
-        "Checks profile counters against their sets, timelines against existing statuses, "
-        "and that followers and following agree. Reports only, unless --fix."
+        "Checks timelines (home, profile, global, list, mentions, tag, likes, replies) "
+        "against existing statuses, that both sides of follows, list memberships and likes "
+        "agree, and the counters of users, statuses and lists against their sets. "
+        "Reports only, unless --fix."
     )
 
     def add_arguments(self, parser):

@@ -1,0 +1,24 @@
+-- Checks a hash's counters against the sizes of the sets they count, in the hash's
+-- slot (a user's, a status's, a list's), and with ARGV[1] = '1' sets them to those
+-- sizes, so a follow, like or post racing with the repair can't leave them wrong.
+-- KEYS[1] the hash  KEYS[2..] the counted sets, in the order of the fields
+-- ARGV[1] '1' to fix, '' to report  ARGV[2..] the counter fields (absent counts as 0)
+-- Returns {field, counter, set size, ...} for each wrong counter; {} if the hash is
+-- gone (and nothing changes).
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return {}
+end
+local wrong = {}
+for i = 2, #ARGV do
+  local counter = tonumber(redis.call('HGET', KEYS[1], ARGV[i]) or '0')
+  local size = redis.call('ZCARD', KEYS[i])
+  if counter ~= size then
+    table.insert(wrong, ARGV[i])
+    table.insert(wrong, tostring(counter))
+    table.insert(wrong, size)
+    if ARGV[1] == '1' then
+      redis.call('HSET', KEYS[1], ARGV[i], size)
+    end
+  end
+end
+return wrong
