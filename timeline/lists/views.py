@@ -149,6 +149,7 @@ remove_member = _member_change(services.remove_member, "Removed")
 
 @require_POST
 @login_first(lambda login: reverse("profile", args=[login]))
+@rate_limited("list_changes", "list changes")
 def change_membership(request: HttpRequest, login: str) -> HttpResponse:
     """The "add to list" control on a profile: adds the person to one of your lists, or
     takes them off it; a bad choice is a form error on their profile."""

@@ -40,6 +40,9 @@ ACTIONS = {
                                 ("unlike", ["status"], {}), ("unrepost", ["status"], {})),
     "list made then another": ("list_changes", "list changes",
                                ("lists", [], {"name": "one"}), ("lists", [], {"name": "two"})),
+    "list made then add to list from a profile": (
+        "list_changes", "list changes", ("lists", [], {"name": "one"}),
+        ("list_membership", ["bob"], {"list_id": "1", "action": "add"})),
     "stream key then another": ("stream_keys", "stream keys made",
                                 ("streaming:create_key", [], {"name": "one"}),
                                 ("streaming:create_key", [], {"name": "two"})),
