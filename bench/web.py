@@ -55,7 +55,7 @@ async def _read_response(reader: asyncio.StreamReader) -> int:
     return status
 
 
-async def _hammer(base: str, path: str, cookie: str, connections: int, seconds: float) -> Load:
+async def hammer(base: str, path: str, cookie: str, connections: int, seconds: float) -> Load:
     """`connections` keep-alive connections, each asking for `path` again as soon as answered."""
     url = urlsplit(base)
     request = (f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n\r\n").encode()
@@ -80,10 +80,10 @@ async def _hammer(base: str, path: str, cookie: str, connections: int, seconds: 
     return load
 
 
-def logged_in_reader(profile_statuses: int) -> tuple[str, str]:
+def logged_in_reader(profile_statuses: int, login: str = "benchreader") -> tuple[str, str]:
     """A signed-up user following a busy author: (session cookie, the author's login)."""
     call_command("migrate", verbosity=0, interactive=False)
-    user = sign_up("benchreader", "a long bench password", "Bench Reader")
+    user = sign_up(login, "a long bench password", "Bench Reader")
     author = author_with_statuses(profile_statuses)
     graph.follow_user(uid_for_login(user.username), author)
     client = Client()
@@ -97,12 +97,12 @@ def _serve(ctx: Context, paths: dict[str, str], cookie: str, **settings: str) ->
     loads = {name: Load() for name in paths}
     with daphne(ctx.var_dir, **settings) as (base, process):
         for path in paths.values():  # warm-up: imports, templates, connections
-            asyncio.run(_hammer(base, path, cookie, 2, 0.3))
+            asyncio.run(hammer(base, path, cookie, 2, 0.3))
         for _ in range(ROUNDS):
             for name, path in paths.items():
                 cpu_before = cpu_seconds(process.pid)
                 got = asyncio.run(
-                    _hammer(base, path, cookie, plan.http_connections, plan.http_seconds / ROUNDS)
+                    hammer(base, path, cookie, plan.http_connections, plan.http_seconds / ROUNDS)
                 )
                 loads[name].server_cpu += cpu_seconds(process.pid) - cpu_before
                 loads[name].seconds += got.seconds

@@ -76,6 +76,9 @@ def main() -> int:
         except OSError as error:
             print(f"make run: can't serve on port {port}: {error.strerror}", file=sys.stderr)
             return 1
+        except RuntimeError as error:  # a daphne process that exited before it listened
+            print(f"make run: {error}", file=sys.stderr)
+            return 1
         print(
             f"Serving http://127.0.0.1:{port}/ with {web_processes} daphne process(es) and "
             f"{workers} worker(s) (Ctrl-C stops everything)",

@@ -2,6 +2,7 @@
 ones on a free port for the end-to-end tests and the bench."""
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -56,9 +57,10 @@ def start_daphnes(
 ) -> tuple[int, list[subprocess.Popen]]:
     """Starts `count` daphne processes serving 127.0.0.1:`port` (0: a free one), each
     with Popen options `popen` (and its own entry of `logs` as stdout and stderr);
-    returns the port and the processes."""
+    returns the port and the processes once every one of them listens."""
     sockets = shared_port_sockets(port, count)
     port = sockets[0].getsockname()[1]
+    inodes = [os.fstat(sock.fileno()).st_ino for sock in sockets]
     processes: list[subprocess.Popen] = []
     try:
         for index, sock in enumerate(sockets):
@@ -67,6 +69,10 @@ def start_daphnes(
             processes.append(
                 subprocess.Popen(command, pass_fds=(sock.fileno(),), **output, **popen)
             )
+        for sock in sockets:
+            sock.close()
+        for index, (process, inode) in enumerate(zip(processes, inodes, strict=True)):
+            _wait_for(process, inode, logs[index].name if logs else None)
     except BaseException:
         stop(processes)
         raise
@@ -104,8 +110,6 @@ def throwaway_daphnes(
         ]  # fmt: skip
         port, processes = start_daphnes(0, count, logs=logs, cwd=settings.BASE_DIR, env=env)
         try:
-            for process, log in zip(processes, logs, strict=True):
-                _wait_for(process, Path(log.name))
             yield f"http://127.0.0.1:{port}", processes
         finally:
             stop(processes)
@@ -118,11 +122,24 @@ def throwaway_daphne(log_dir: Path, env: dict[str, str]) -> Iterator[tuple[str, 
         yield base, process
 
 
-def _wait_for(process: subprocess.Popen, log_path: Path) -> None:
-    """Until `process` says it listens (its socket, bound before, takes connections at
-    once, so a connection can't tell)."""
-    deadline = time.monotonic() + 30
-    while "Listening on" not in log_path.read_text():
+def _wait_for(process: subprocess.Popen, inode: int, log_path: str | None) -> None:
+    """Until `process` listens on the socket `inode`. The socket, bound before the process
+    started, takes connections at once, so a connection can't tell, and LOG_LEVEL may
+    hide daphne's "Listening on": the process's epoll set watching the socket can."""
+    deadline = time.monotonic() + 60
+    while not _watches(process.pid, inode):
         if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(log_path.read_text()[-2000:])
-        time.sleep(0.1)
+            log = Path(log_path).read_text()[-2000:] if log_path else "(see its output)"
+            raise RuntimeError(f"daphne did not start listening: {log}")
+        time.sleep(0.05)
+
+
+def _watches(pid: int, inode: int) -> bool:
+    """Whether an epoll set of process `pid` watches the file `inode` (from /proc)."""
+    watched = f"ino:{inode:x} "
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):  # a descriptor closed meanwhile
+            epoll = os.readlink(fd) == "anon_inode:[eventpoll]"
+            if epoll and watched in (Path(f"/proc/{pid}/fdinfo") / fd.name).read_text():
+                return True
+    return False
