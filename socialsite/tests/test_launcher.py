@@ -68,10 +68,12 @@ def test_make_run_serves_one_port_with_several_processes_and_ctrl_c_stops_them_a
     launcher = launch(launcher_env(tmp_path, port, WEB_PROCESSES="2", WORKERS="2"))
     opened: list[socket.socket] = []
     try:
+        said = []
         for line in launcher.stdout:
+            said.append(line)
             if line.startswith("Serving"):
                 break
-        assert "2 daphne process(es) and 2 worker(s)" in line
+        assert "2 daphne process(es) and 2 worker(s)" in said[-1], "".join(said)
         # A child the launcher just started may not show its command line for a moment.
         wait_for(lambda: all(children(launcher.pid).values()))
         started = children(launcher.pid)
