@@ -15,7 +15,7 @@ from socialsite.embedded_redis import throwaway
 
 from . import plan as plans
 
-PARTS = ("fan_out", "posts", "pages", "memory", "web", "flood", "streams")
+PARTS = ("fan_out", "posts", "pages", "memory", "web", "flood", "streams", "scale")
 RESULTS = Path(__file__).parent / "results"
 
 

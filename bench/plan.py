@@ -23,6 +23,11 @@ class Plan:
     chunked_clients: int = 500
     posts_per_s: int = 200
     stream_seconds: float = 15.0
+    scale_processes: tuple[int, ...] = (1, 2, 4)
+    scale_connections_per_process: int = 50
+    scale_seconds: float = 4.0
+    scale_followers: int = 200_000
+    scale_repeats: int = 3
 
 
 DEFAULT = Plan(name="default")
@@ -44,4 +49,9 @@ QUICK = Plan(
     chunked_clients=5,
     posts_per_s=20,
     stream_seconds=2.0,
+    scale_processes=(1, 2),
+    scale_connections_per_process=5,
+    scale_seconds=0.5,
+    scale_followers=5_000,
+    scale_repeats=1,
 )

@@ -74,8 +74,13 @@ def write_json(path: Path, plan_name: str, info: dict, rows: list[Row], seconds:
     )
 
 
-def draw(path: Path, rows: list[Row]) -> None:
-    """One panel per section with rates or latencies: ours beside its baseline."""
+# Sections drawn by a figure of their own rather than as bars beside a baseline.
+OWN_FIGURE = {"scale"}
+
+
+def draw(path: Path, rows: list[Row]) -> bool:
+    """One panel per section with rates or latencies: ours beside its baseline. False
+    if no row has one to draw."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -84,8 +89,10 @@ def draw(path: Path, rows: list[Row]) -> None:
     sections = [
         s
         for s in dict.fromkeys(r.section for r in rows)
-        if any(r.baseline is not None for r in rows if r.section == s)
+        if s not in OWN_FIGURE and any(r.baseline is not None for r in rows if r.section == s)
     ]
+    if not sections:
+        return False
     figure, axes = plt.subplots(len(sections), 1, figsize=(9, 2.4 * len(sections)), squeeze=False)
     for ax, section in zip(axes[:, 0], sections, strict=True):
         chosen = [r for r in rows if r.section == section and r.baseline is not None]
@@ -104,6 +111,48 @@ def draw(path: Path, rows: list[Row]) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=80)
     plt.close(figure)
+    return True
+
+
+def draw_scale(path: Path, rows: list[Row]) -> bool:
+    """The scale rows as lines: requests/s against daphne processes, deliveries/s against
+    workers, each point labelled with the Redis CPU (in cores) it took. False if the run
+    had no scale rows."""
+    scale = [r for r in rows if r.section == "scale"]
+    if not scale:
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, (web, fan_out) = plt.subplots(1, 2, figsize=(10, 3.6))
+    for ax, names, xlabel in (
+        (web, ("home page", "bare view"), "daphne processes"),
+        (fan_out, ("fan-out",), "workers"),
+    ):
+        for name in names:
+            points = [r for r in scale if r.notes["figure"] == name]
+            xs = [r.notes["processes"] for r in points]
+            ax.plot(xs, [r.ours.per_s for r in points], marker="o", label=name)
+            for x, r in zip(xs, points, strict=True):
+                label = f"Redis {r.notes['redis_cores']:.2f}"
+                ax.annotate(label, (x, r.ours.per_s), fontsize=7, xytext=(4, -10),
+                            textcoords="offset points")  # fmt: skip
+        ax.set_xticks(sorted({r.notes["processes"] for r in scale}))
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.set_ylabel(f"{points[0].ours.unit}/s", fontsize=8)
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7, loc="lower right")
+        ax.tick_params(labelsize=7)
+    per = scale[0].notes["connections"] // scale[0].notes["processes"]
+    web.set_title(f"HTTP, {per} connections a process", fontsize=9)
+    fan_out.set_title(f"one post to {scale[-1].notes['followers']:,} followers", fontsize=9)
+    figure.suptitle(f"scale on {os.cpu_count()} cores (labels: Redis CPU in cores)", fontsize=9)
+    figure.tight_layout()
+    figure.savefig(path, dpi=80)
+    plt.close(figure)
+    return True
 
 
 def _value(figure) -> float:

@@ -27,6 +27,8 @@ def run(plan: Plan, parts: tuple[str, ...], out: Path, var_dir: Path, started: f
     print(report.table(rows))
     out.mkdir(parents=True, exist_ok=True)
     report.write_json(out / "latest.json", plan.name, info, rows, time.monotonic() - started)
-    report.draw(out / "latest.png", rows)
-    print(f"wrote {out / 'latest.json'} and {out / 'latest.png'}")
+    print(f"wrote {out / 'latest.json'}")
+    for name, draw in (("latest.png", report.draw), ("scale.png", report.draw_scale)):
+        if draw(out / name, rows):
+            print(f"wrote {out / name}")
     return 0

@@ -80,10 +80,10 @@ async def hammer(base: str, path: str, cookie: str, connections: int, seconds: f
     return load
 
 
-def logged_in_reader(profile_statuses: int) -> tuple[str, str]:
+def logged_in_reader(profile_statuses: int, login: str = "benchreader") -> tuple[str, str]:
     """A signed-up user following a busy author: (session cookie, the author's login)."""
     call_command("migrate", verbosity=0, interactive=False)
-    user = sign_up("benchreader", "a long bench password", "Bench Reader")
+    user = sign_up(login, "a long bench password", "Bench Reader")
     author = author_with_statuses(profile_statuses)
     graph.follow_user(uid_for_login(user.username), author)
     client = Client()

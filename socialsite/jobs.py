@@ -89,18 +89,28 @@ def _attempts(conn: redis.Redis, message_id: str) -> int:
     return pending[0]["times_delivered"] if pending else 1
 
 
+# Jobs a worker takes at a time. One: a job it holds is one no idle worker can take, and
+# the chunks of a big fan-out (tens of milliseconds each) must spread over all the
+# workers; the extra read per job is a fraction of a millisecond.
+JOBS_PER_READ = 1
+
+
 def _next_batch(conn: redis.Redis, consumer: str, block_ms: int) -> list[tuple[str, dict]]:
     """Jobs abandoned by dead workers first, then new ones."""
     claim_idle = settings.JOB_CLAIM_IDLE_MS
     # Redis 7 adds a third element (deleted ids) to the reply; 6.2 has two.
     claimed = conn.xautoclaim(
-        keys.JOB_STREAM, keys.JOB_GROUP, consumer, min_idle_time=claim_idle, count=10
+        keys.JOB_STREAM, keys.JOB_GROUP, consumer, min_idle_time=claim_idle, count=JOBS_PER_READ
     )[1]
     claimed = [(mid, fields) for mid, fields in claimed if fields]
     if claimed:
         return claimed
     reply = conn.xreadgroup(
-        keys.JOB_GROUP, consumer, {keys.JOB_STREAM: ">"}, count=10, block=block_ms or None
+        keys.JOB_GROUP,
+        consumer,
+        {keys.JOB_STREAM: ">"},
+        count=JOBS_PER_READ,
+        block=block_ms or None,
     )
     return reply[0][1] if reply else []
 
@@ -130,14 +140,19 @@ def forget_dead_consumers(conn: redis.Redis) -> list[str]:
 
 
 def work(
-    *, burst: bool = False, block_ms: int = 1000, stop: Callable[[], bool] = lambda: False
+    *,
+    burst: bool = False,
+    block_ms: int = 1000,
+    stop: Callable[[], bool] = lambda: False,
+    consumer: str | None = None,
 ) -> int:
-    """Runs jobs until `stop()` (or, with `burst`, until none are queued or pending).
+    """Runs jobs until `stop()` (or, with `burst`, until none are queued or pending), as
+    the group's `consumer` (default: host-pid; give each worker thread its own).
 
     Returns how many jobs finished."""
     conn = get_redis()
     ensure_group(conn)
-    consumer = f"{socket.gethostname()}-{os.getpid()}"
+    consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
     done = 0
     # Dead consumers are looked for when the worker has nothing to do, once a claim window.
     next_cleanup = 0.0
@@ -175,8 +190,10 @@ def work(
 
 
 def _unfinished(conn: redis.Redis) -> bool:
-    """Whether any job is still pending (held by a worker, maybe a dead one)."""
-    return conn.xpending(keys.JOB_STREAM, keys.JOB_GROUP)["pending"] > 0
+    """Whether any job is still queued or pending (held by a worker, maybe a dead one):
+    finished jobs are deleted from the stream. Queued ones count too, for a burst worker
+    that found none to read while another held the job that queued them."""
+    return conn.xlen(keys.JOB_STREAM) > 0
 
 
 def queue_stats() -> dict:

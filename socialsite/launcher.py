@@ -1,9 +1,13 @@
 """`make run`: embedded Redis (unless REDIS_URL), migrations, a demo network on an
-empty store (unless DEMO_NETWORK=0), worker and daphne.
+empty store (unless DEMO_NETWORK=0), WORKERS workers and WEB_PROCESSES daphne
+processes, all serving one port.
 
-Ctrl-C (or SIGTERM) stops everything this started, newest first. Children run
-in their own sessions so the terminal's Ctrl-C reaches only this process, and
-Redis outlives the processes that still talk to it."""
+The port's sockets are bound here, one per daphne process with SO_REUSEPORT, and
+handed over with daphne's `--fd` (socialsite.servers.shared_port_sockets): the kernel
+spreads connections over the processes, and a port already taken fails here, once.
+Ctrl-C (or SIGTERM) stops everything this started, newest first; so does any child
+exiting. Children run in their own sessions so the terminal's Ctrl-C reaches only this
+process, and Redis outlives the processes that still talk to it."""
 
 import os
 import signal
@@ -13,33 +17,49 @@ import time
 from pathlib import Path
 
 from socialsite.embedded_redis import EmbeddedRedis
-from socialsite.servers import daphne_command
+from socialsite.servers import start_daphnes, stop
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Demo users log in with this password; the seed makes the network the same every time.
 DEMO_PASSWORD = "demo"
 DEMO_NETWORK = ("--users", "50", "--follows-per-user", "8", "--posts-per-user", "20", "--seed", "1")
+# More processes than this is a typo, not a plan: one machine's cores are far fewer.
+MOST_PROCESSES = 256
 
 
 def manage(*args: str) -> list[str]:
     return [sys.executable, str(BASE_DIR / "manage.py"), *args]
 
 
+def process_count(name: str) -> int:
+    """The environment's `name` (default 1) as a process count; ValueError saying what is
+    wrong otherwise."""
+    value = os.environ.get(name, "1").strip()
+    if not value.isdigit() or not 1 <= int(value) <= MOST_PROCESSES:
+        raise ValueError(f"{name} must be a whole number from 1 to {MOST_PROCESSES}, not {value!r}")
+    return int(value)
+
+
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "socialsite.settings")
+    try:
+        web_processes, workers = process_count("WEB_PROCESSES"), process_count("WORKERS")
+    except ValueError as error:
+        print(f"make run: {error}", file=sys.stderr)
+        return 2
     from django.conf import settings
 
-    port = os.environ.get("PORT", "8000")
+    port = int(os.environ.get("PORT", "8000"))
     redis_server = None
     children: list[subprocess.Popen] = []
     stopping = False
 
-    def stop(*_):
+    def stop_all(*_):
         nonlocal stopping
         stopping = True
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop_all)
+    signal.signal(signal.SIGINT, stop_all)
     try:
         if not os.environ.get("REDIS_URL"):
             redis_server = EmbeddedRedis(settings.VAR_DIR, persistent=True)
@@ -49,20 +69,25 @@ def main() -> int:
         if settings.DEMO_NETWORK:
             seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
             subprocess.run(manage(*seed), check=True)
-        children.append(subprocess.Popen(manage("worker"), start_new_session=True))
-        children.append(subprocess.Popen(daphne_command(port), start_new_session=True))
-        print(f"Serving http://127.0.0.1:{port}/ (Ctrl-C stops everything)")
+        for _ in range(workers):
+            children.append(subprocess.Popen(manage("worker"), start_new_session=True))
+        try:
+            children += start_daphnes(port, web_processes, start_new_session=True)[1]
+        except OSError as error:
+            print(f"make run: can't serve on port {port}: {error.strerror}", file=sys.stderr)
+            return 1
+        except RuntimeError as error:  # a daphne process that exited before it listened
+            print(f"make run: {error}", file=sys.stderr)
+            return 1
+        print(
+            f"Serving http://127.0.0.1:{port}/ with {web_processes} daphne process(es) and "
+            f"{workers} worker(s) (Ctrl-C stops everything)",
+            flush=True,
+        )
         while not stopping and all(child.poll() is None for child in children):
             time.sleep(0.5)
     finally:
-        for child in reversed(children):
-            if child.poll() is None:
-                child.terminate()
-        for child in reversed(children):
-            try:
-                child.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        stop(children)
         if redis_server:
             redis_server.stop()
     return 0

@@ -1,10 +1,12 @@
-"""daphne serving the site: the launcher's server, and throwaway ones on a free port
-for the end-to-end tests and the bench."""
+"""daphne serving the site: the launcher's processes, all on one port, and throwaway
+ones on a free port for the end-to-end tests and the bench."""
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,47 +14,132 @@ from pathlib import Path
 from django.conf import settings
 
 
-def daphne_command(port: int | str) -> list[str]:
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-            "socialsite.asgi:application"]  # fmt: skip
+def daphne_command(port: int | str | None = None, *, fd: int | None = None) -> list[str]:
+    """daphne on 127.0.0.1:`port`, or on the listening socket `fd` it inherits."""
+    where = ["--fd", str(fd)] if fd is not None else ["-b", "127.0.0.1", "-p", str(port)]
+    return [sys.executable, "-m", "daphne", *where, "socialsite.asgi:application"]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def shared_port_sockets(port: int, count: int) -> list[socket.socket]:
+    """`count` listening sockets on 127.0.0.1:`port` (0: a free one), one for each daphne
+    process, to pass on with `--fd`.
+
+    They are bound with SO_REUSEPORT, so the kernel spreads new connections over them by
+    a hash of the client's address and port, and each process accepts from a queue of its
+    own. (One socket shared by every process would let whichever process wakes first
+    accept a whole burst of connections.) Close these copies once the processes have
+    them: a process that exits then takes its socket out of the group."""
+    if port:
+        # SO_REUSEPORT would as gladly share the port with another server of this user
+        # (a second `make run`): a socket without it fails if anyone listens there.
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(("127.0.0.1", port))
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            sock = socket.socket()
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind(("127.0.0.1", port))
+            port = sock.getsockname()[1]
+            sock.listen(socket.SOMAXCONN)
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+def start_daphnes(
+    port: int, count: int, *, logs: list | None = None, **popen
+) -> tuple[int, list[subprocess.Popen]]:
+    """Starts `count` daphne processes serving 127.0.0.1:`port` (0: a free one), each
+    with Popen options `popen` (and its own entry of `logs` as stdout and stderr);
+    returns the port and the processes once every one of them listens."""
+    sockets = shared_port_sockets(port, count)
+    port = sockets[0].getsockname()[1]
+    inodes = [os.fstat(sock.fileno()).st_ino for sock in sockets]
+    processes: list[subprocess.Popen] = []
+    try:
+        for index, sock in enumerate(sockets):
+            output = {"stdout": logs[index], "stderr": subprocess.STDOUT} if logs else {}
+            command = daphne_command(fd=sock.fileno())
+            processes.append(
+                subprocess.Popen(command, pass_fds=(sock.fileno(),), **output, **popen)
+            )
+        for sock in sockets:
+            sock.close()
+        for index, (process, inode) in enumerate(zip(processes, inodes, strict=True)):
+            _wait_for(process, inode, logs[index].name if logs else None)
+    except BaseException:
+        stop(processes)
+        raise
+    finally:
+        for sock in sockets:
+            sock.close()
+    return port, processes
+
+
+def stop(processes: list[subprocess.Popen], timeout: float = 10) -> None:
+    """Terminates `processes` (newest first), killing those still running after `timeout`."""
+    for process in reversed(processes):
+        if process.poll() is None:
+            process.terminate()
+    for process in reversed(processes):
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextlib.contextmanager
+def throwaway_daphnes(
+    log_dir: Path, env: dict[str, str], count: int = 1
+) -> Iterator[tuple[str, list[subprocess.Popen]]]:
+    """Serves the site with `count` daphne processes on one free port, with environment
+    `env`, their output in `log_dir`; yields (base URL, processes) once every one of them
+    listens, and stops them after."""
+    with contextlib.ExitStack() as stack:
+        logs = [
+            stack.enter_context(tempfile.NamedTemporaryFile("w", dir=log_dir, prefix="daphne-",
+                                                            suffix=".log", delete=False))
+            for _ in range(count)
+        ]  # fmt: skip
+        port, processes = start_daphnes(0, count, logs=logs, cwd=settings.BASE_DIR, env=env)
+        try:
+            yield f"http://127.0.0.1:{port}", processes
+        finally:
+            stop(processes)
 
 
 @contextlib.contextmanager
 def throwaway_daphne(log_dir: Path, env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen]]:
-    """Serves the site on a free port with environment `env`, its output in `log_dir`;
-    yields (base URL, process) once it accepts connections, and stops it after."""
-    port = free_port()
-    log_path = log_dir / f"daphne-{port}.log"
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(
-            daphne_command(port),
-            cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            _wait_for(port, process, log_path)
-            yield f"http://127.0.0.1:{port}", process
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    """One daphne process, as throwaway_daphnes: yields (base URL, process)."""
+    with throwaway_daphnes(log_dir, env) as (base, [process]):
+        yield base, process
 
 
-def _wait_for(port: int, process: subprocess.Popen, log_path: Path) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(log_path.read_text()[-2000:]) from None
-            time.sleep(0.1)
+def _wait_for(process: subprocess.Popen, inode: int, log_path: str | None) -> None:
+    """Until `process` listens on the socket `inode`. The socket, bound before the process
+    started, takes connections at once, so a connection can't tell, and LOG_LEVEL may
+    hide daphne's "Listening on": the process's epoll set watching the socket can."""
+    deadline = time.monotonic() + 60
+    while not _watches(process.pid, inode):
+        if process.poll() is not None or time.monotonic() > deadline:
+            log = Path(log_path).read_text()[-2000:] if log_path else "(see its output)"
+            raise RuntimeError(f"daphne did not start listening: {log}")
+        time.sleep(0.05)
+
+
+def _watches(pid: int, inode: int) -> bool:
+    """Whether an epoll set of process `pid` watches the file `inode` (from /proc)."""
+    watched = f"ino:{inode:x} "
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):  # a descriptor closed meanwhile
+            epoll = os.readlink(fd) == "anon_inode:[eventpoll]"
+            if epoll and watched in (Path(f"/proc/{pid}/fdinfo") / fd.name).read_text():
+                return True
+    return False

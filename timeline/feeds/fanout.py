@@ -3,10 +3,15 @@ the home timelines of their followers, and the timelines of the lists they are i
 (walked through their "listed in" set: Redis in Action's "Updating lists").
 
 The first POSTS_PER_PASS of each get a new status inside the request; the rest
-are walked in batches by background jobs, as is everyone when a status is
-deleted. Both sets are ordered by the time they were joined, so a job's cursor
-is (score, how many members at that exact score are done): exact even when
-many share one timestamp."""
+are walked by background jobs, as is everyone when a status is deleted. Both sets
+are ordered by the time they were joined, so a job's cursor is (score, how many
+members at that exact score are done): exact even when many share one timestamp.
+
+So that W workers share one big fan-out, its first job only splits it: it cuts the
+rest into chunks of about FAN_OUT_JOB_SIZE members by score range (fan_out_split.lua)
+and queues them all at once, each a job of its own that any worker may take. A chunk
+covers [its cursor, the next chunk's first score), so the chunks partition the set;
+one that grew meanwhile past FAN_OUT_JOB_SIZE carries on as a chain of its own."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -111,8 +116,14 @@ AUDIENCES = {
 }
 
 
+# Chunks queued by one split job at most; past that, its last chunk splits again. Bounds
+# the MULTI that queues them (100 chunks: 1,000,000 followers at the default job size).
+CHUNKS_PER_SPLIT = 100
+
+
 def fan_out_job(status: dict, *, retract: bool = False, audience: str = "followers") -> jobs.Job:
-    """The job that walks all of the author's followers (or lists) from the first one."""
+    """The job that splits the walk of all of the author's followers (or lists), from the
+    first one, into chunks for the workers."""
     args = {
         "status_id": status["id"],
         "uid": status["uid"],
@@ -121,7 +132,8 @@ def fan_out_job(status: dict, *, retract: bool = False, audience: str = "followe
         "in_reply_to_uid": status.get("in_reply_to_uid"),
         "audience": audience,
     }
-    return ("fanout", {**args, "retract": retract, "after_score": "-inf", "skip": 0})
+    cursor = {"after_score": "-inf", "skip": 0, "until": "+inf", "split": True}
+    return ("fanout", {**args, "retract": retract, **cursor})
 
 
 def rest_of_fan_out(
@@ -139,20 +151,51 @@ def rest_of_fan_out(
     return (kind, {**args, "after_score": last_score, "skip": ties})
 
 
+def split_fan_out(conn, args: dict) -> list[jobs.Job]:
+    """The chunk jobs that share out the rest of a fan-out from `args`' cursor (the last
+    one splits again if CHUNKS_PER_SPLIT were not enough), or [] if one job is enough."""
+    more, *cuts = scripts.run(
+        conn,
+        "fan_out_split",
+        [AUDIENCES[args["audience"]].members(args["uid"])],
+        [args["after_score"], args["skip"], settings.FAN_OUT_JOB_SIZE, CHUNKS_PER_SPLIT - 1],
+    )
+    if not cuts:
+        return []
+    starts = [(args["after_score"], args["skip"]), *((cut, 0) for cut in cuts)]
+    ends = [*cuts, args["until"]]
+    chunks = [
+        {**args, "after_score": score, "skip": skip, "until": until, "split": False}
+        for (score, skip), until in zip(starts, ends, strict=True)
+    ]
+    chunks[-1]["split"] = bool(more)
+    return [("fanout", chunk) for chunk in chunks]
+
+
 @jobs.handler("fanout")
 def fan_out_batch(args: dict) -> list[jobs.Job]:
-    """Delivers to (or retracts from) the next FAN_OUT_JOB_SIZE followers or lists;
-    idempotent."""
+    """Splits a big fan-out into chunk jobs, or delivers to (retracts from) the next
+    FAN_OUT_JOB_SIZE followers or lists of a chunk; idempotent."""
+    # Jobs queued before chunks existed have no end: they run to the end of the set.
+    args = {"until": "+inf", "split": False, **args}
     audience = AUDIENCES[args["audience"]]
     size = settings.FAN_OUT_JOB_SIZE
     members_key = audience.members(args["uid"])
     conn = get_redis()
+    if args["split"]:
+        chunks = split_fan_out(conn, args)
+        if chunks:
+            return chunks
+    # A chunk ends just before the next one's first score.
+    below = "+inf" if args["until"] == "+inf" else f"({args['until']}"
     pipe = conn.pipeline(transaction=False)
     pipe.exists(keys.status_key(args["status_id"]))
     # Uids alone: with their scores Redis and the client spend longer on this read than
-    # on the deliveries. The next job's cursor comes from the script below instead.
-    pipe.zrangebyscore(members_key, args["after_score"], "+inf", start=args["skip"], num=size)
+    # on the deliveries. The next job's cursor comes from the script below instead. One
+    # more than a job's share tells whether there is a next job at all.
+    pipe.zrangebyscore(members_key, args["after_score"], below, start=args["skip"], num=size + 1)
     exists, members = pipe.execute()
+    more, members = len(members) > size, members[:size]
     pipe = PackedPipeline(conn)
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)
@@ -167,7 +210,7 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
         )
     else:
         return []  # deleted meanwhile: the deletion's own job retracts it
-    if len(members) < size:
+    if not more:
         pipe.execute()
         return []
     scripts.run(pipe, "fan_out_cursor", [members_key], [members[-1]])

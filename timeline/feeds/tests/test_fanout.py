@@ -1,7 +1,10 @@
+import threading
+
 from django.test import override_settings
 
 from socialsite import jobs
 from timeline import keys
+from timeline.feeds import fanout
 from timeline.posting import services as posting
 
 
@@ -13,7 +16,9 @@ def test_fan_out_jobs_reach_everyone_once_across_ties_at_job_boundaries(make_use
     times = [1, 1, 1, 2, 2, 2, 2, 2, 3, 4, 4]
     redis_conn.zadd(keys.followers_key(author), dict(zip(fans, times, strict=True)))
     sid = posting.post_status(author, "to all eleven")
-    assert jobs.work(burst=True) == 4
+    # The split, then its chunks: the rest of the run at 1 (one job), the run at 2 (five:
+    # two jobs of at most 3), and 3 and 4 (three: one job).
+    assert jobs.work(burst=True) == 5
     for fan in fans:
         assert redis_conn.zrange(keys.home_timeline_key(fan), 0, -1) == [str(sid)]
 
@@ -30,3 +35,76 @@ def test_a_deletion_is_retracted_from_every_home_across_several_jobs(
     jobs.work(burst=True)
     for fan in fans:
         assert redis_conn.zscore(keys.home_timeline_key(fan), sid) is None
+
+
+@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3)
+def test_a_big_fan_out_is_split_into_chunks_that_cover_the_rest_once(make_user, redis_conn):
+    author = make_user().uid
+    redis_conn.zadd(keys.followers_key(author), {str(1000 + i): i for i in range(14)})
+    status = {"id": 1, "uid": author, "posted": 5.0}
+    _, split = fanout.rest_of_fan_out(fanout.fan_out_job(status), [("1000", 0), ("1001", 1)])
+    chunks = [args for _, args in fanout.fan_out_batch(split)]
+    assert [(c["after_score"], c["skip"], c["until"]) for c in chunks] == [
+        (1, 1, "5"),  # the first pass ended at 1: 2, 3, 4
+        ("5", 0, "8"),
+        ("8", 0, "11"),
+        ("11", 0, "+inf"),  # up to the end, even if someone follows meanwhile
+    ]
+    assert not any(c["split"] for c in chunks)
+
+
+@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
+def test_a_run_of_ties_longer_than_a_chunk_stays_in_one_chunk(make_user, redis_conn):
+    author = make_user().uid
+    times = [1, 2, 2, 2, 2, 2, 3, 4]
+    redis_conn.zadd(keys.followers_key(author), {str(1000 + i): t for i, t in enumerate(times)})
+    status = {"id": 1, "uid": author, "posted": 5.0}
+    chunks = [args for _, args in fanout.fan_out_batch(fanout.fan_out_job(status)[1])]
+    assert [(c["after_score"], c["skip"], c["until"]) for c in chunks] == [
+        ("-inf", 0, "2"),
+        ("2", 0, "3"),
+        ("3", 0, "+inf"),
+    ]
+
+
+@override_settings(POSTS_PER_PASS=10, FAN_OUT_JOB_SIZE=10)
+def test_two_workers_share_one_big_fan_out_and_each_follower_gets_it_once(make_user, redis_conn):
+    author = make_user().uid
+    fans = [str(10_000 + i) for i in range(300)]  # profile-less: delivery never reads one
+    redis_conn.zadd(keys.followers_key(author), {fan: i for i, fan in enumerate(fans)})
+    sid = posting.post_status(author, "to three hundred")
+    zadds_before = redis_conn.info("commandstats")["cmdstat_zadd"]["calls"]
+
+    # Each worker thread holds its first chunk until the other holds one too: with one
+    # chain of jobs (one job queued at a time) they would wait forever.
+    both_hold_a_chunk = threading.Barrier(2, timeout=30)
+    taken = {"a": 0, "b": 0}
+
+    def held_fan_out(args: dict) -> list[jobs.Job]:
+        if not args["split"]:
+            name = threading.current_thread().name
+            taken[name] += 1
+            if taken[name] == 1:
+                both_hold_a_chunk.wait()
+        return fanout.fan_out_batch(args)
+
+    jobs.handler("fanout")(held_fan_out)
+    try:
+        workers = [
+            threading.Thread(target=jobs.work, kwargs={"burst": True, "consumer": name}, name=name)
+            for name in taken
+        ]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(timeout=60)
+    finally:
+        jobs.handler("fanout")(fanout.fan_out_batch)
+
+    assert not both_hold_a_chunk.broken
+    assert taken["a"] >= 1 and taken["b"] >= 1
+    assert taken["a"] + taken["b"] == 29  # 290 followers past the first pass, 10 a chunk
+    # One ZADD per follower past the first pass: no one was delivered to twice.
+    assert redis_conn.info("commandstats")["cmdstat_zadd"]["calls"] - zadds_before == 290
+    for fan in fans:
+        assert redis_conn.zrange(keys.home_timeline_key(fan), 0, -1) == [str(sid)]

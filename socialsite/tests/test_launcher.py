@@ -1,0 +1,123 @@
+"""`make run` (socialsite.launcher) with several web processes and workers: real
+processes, on this run's Redis, in a folder of their own."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from socialsite.servers import shared_port_sockets
+from socialsite.testing.waits import wait_for
+
+
+def launcher_env(tmp_path: Path, port: int, **extra: str) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "SOCIALSITE_VAR_DIR": str(tmp_path),  # its own SQLite, migrated by the launcher
+        "DJANGO_SETTINGS_MODULE": "socialsite.settings",
+        "DEMO_NETWORK": "0",
+        "PORT": str(port),
+        **extra,
+    }
+    env.pop("SQLITE_PATH", None)
+    return env
+
+
+def launch(env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "socialsite.launcher"], cwd=settings.BASE_DIR, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+
+
+def children(pid: int) -> dict[int, str]:
+    """A process's children: pid -> command line."""
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return {int(c): Path(f"/proc/{c}/cmdline").read_text().replace("\0", " ") for c in found}
+
+
+def serving(pids: list[int], port: int) -> set[int]:
+    """Which of `pids` hold an established connection on local `port` (from /proc)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].split(":")[1], 16) == port and fields[3] == "01":
+            inodes.add(fields[9])
+    held = set()
+    for pid in pids:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            link = os.readlink(fd) if fd.is_symlink() else ""
+            if link.startswith("socket:[") and link[8:-1] in inodes:
+                held.add(pid)
+    return held
+
+
+def free_port() -> int:
+    [sock] = shared_port_sockets(0, 1)
+    with sock:
+        return sock.getsockname()[1]
+
+
+def test_make_run_serves_one_port_with_several_processes_and_ctrl_c_stops_them_all(tmp_path):
+    port = free_port()
+    launcher = launch(launcher_env(tmp_path, port, WEB_PROCESSES="2", WORKERS="2"))
+    opened: list[socket.socket] = []
+    try:
+        said = []
+        for line in launcher.stdout:
+            said.append(line)
+            if line.startswith("Serving"):
+                break
+        assert "2 daphne process(es) and 2 worker(s)" in said[-1], "".join(said)
+        # A child the launcher just started may not show its command line for a moment.
+        wait_for(lambda: all(children(launcher.pid).values()))
+        started = children(launcher.pid)
+        daphnes = [pid for pid, command in started.items() if "daphne" in command]
+        workers = [pid for pid, command in started.items() if "manage.py worker" in command]
+        assert (len(daphnes), len(workers)) == (2, 2)
+        # The kernel picks a process by a hash of each connection's address: keep
+        # connecting until both processes hold one (two in a row miss: 1 in 2, and so on).
+        while serving(daphnes, port) != set(daphnes) and len(opened) < 64:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+            opened.append(sock)
+            sock.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert sock.recv(12) == b"HTTP/1.1 200"
+        assert serving(daphnes, port) == set(daphnes)
+
+        launcher.send_signal(signal.SIGINT)
+        assert launcher.wait(timeout=60) == 0
+        for pid in started:
+            assert not Path(f"/proc/{pid}").exists()
+    finally:
+        for sock in opened:
+            sock.close()
+        launcher.kill()
+        launcher.wait()
+
+
+@pytest.mark.parametrize("value", ["0", "two", "-1", "1000"])
+def test_a_bad_process_count_stops_make_run_before_it_starts_anything(tmp_path, value):
+    done = subprocess.run(
+        [sys.executable, "-m", "socialsite.launcher"], cwd=settings.BASE_DIR,
+        env=launcher_env(tmp_path, free_port(), WORKERS=value),
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert f"WORKERS must be a whole number from 1 to 256, not {value!r}" in done.stderr
+    assert not (tmp_path / "db.sqlite3").exists()
+
+
+def test_make_run_refuses_a_port_another_server_listens_on(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        launcher = launch(launcher_env(tmp_path, port))
+        output, _ = launcher.communicate(timeout=120)
+    assert launcher.returncode == 1
+    assert f"can't serve on port {port}: Address already in use" in output
