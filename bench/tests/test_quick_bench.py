@@ -3,9 +3,11 @@ import os
 import subprocess
 import sys
 
+import pytest
 from django.conf import settings
 
 
+@pytest.mark.timeout(320)
 def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     # The bench starts its own Redis and daphne, as `make bench` does.
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "SOCIALSITE_VAR_DIR"}}
