@@ -17,9 +17,11 @@ from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
 
 from .backlog import CONNECTION
-from .hub import INTERNAL_ERROR, TOO_SLOW, Ending
+from timeline.keys import PRIVATE_CHANNEL
+
+from .hub import INTERNAL_ERROR, TOO_SLOW, Ending, Listener, get_hub
 from .services import StreamRefused
-from .streams import STREAM_METHODS, Stream, open_stream
+from .streams import STREAM_METHODS, Stream, open_stream, session_uid
 
 logger = logging.getLogger(__name__)
 
@@ -245,3 +247,51 @@ class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
         if origin and origin.split("://", 1)[-1] != header(self.scope, b"host"):
             return None
         return self.scope.get("user")
+
+
+def is_for(uid: int):
+    """The filter of `uid`'s private events: those whose "to" names them."""
+
+    def match(event: dict) -> bool:
+        to = event.get("to")
+        return isinstance(to, list) and uid in to
+
+    return match
+
+
+class PersonalWebsocketConsumer(AsyncWebsocketConsumer):
+    """ws://HOST/live/: the logged-in user's own events, for the site's pages (new
+    notifications and direct messages, unread counts), from PRIVATE_CHANNEL through
+    this process's one subscription to it. No stream of the streaming API reads that
+    channel, and this endpoint takes no stream key: only a same-site session."""
+
+    listener: Listener | None = None
+    relaying: asyncio.Task | None = None
+
+    async def connect(self) -> None:
+        origin = header(self.scope, b"origin")
+        same_site = not origin or origin.split("://", 1)[-1] == header(self.scope, b"host")
+        uid = await session_uid(self.scope.get("user"), self.scope.get("session"))
+        await self.accept()
+        if uid is None or not same_site:
+            await self.send(text_data=json.dumps({"error": "Log in first."}))
+            await self.close(code=4401)
+            return
+        self.listener = await get_hub(PRIVATE_CHANNEL).join(is_for(int(uid)))
+        self.relaying = asyncio.create_task(self.relay(self.listener))
+
+    async def relay(self, listener: Listener) -> None:
+        while (line := await listener.lines.get()) is not None:
+            with contextlib.suppress(Disconnected):
+                await self.send(text_data=line)
+        ending = listener.ending
+        with contextlib.suppress(Disconnected):
+            await self.send(text_data=ending.line())
+            await self.close(code=ending.code)
+
+    async def disconnect(self, code: int) -> None:
+        if self.relaying is not None:
+            self.relaying.cancel()
+        if self.listener is not None:
+            await get_hub(PRIVATE_CHANNEL).leave(self.listener)
+            self.listener = None

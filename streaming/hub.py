@@ -195,13 +195,16 @@ class Hub:
                     self._end(listener, Ending(refused.close_code, refused.message))
 
 
-_hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
+_hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Hub]]" = (
+    weakref.WeakKeyDictionary()
+)
 
 
-def get_hub() -> Hub:
-    """The hub of the running event loop (one per server process)."""
-    loop = asyncio.get_running_loop()
-    hub = _hubs.get(loop)
+def get_hub(channel: str = STATUS_CHANNEL) -> Hub:
+    """The running event loop's hub of `channel` (one per server process): the public
+    events' by default, or the private events' of the site's own pages (PRIVATE_CHANNEL)."""
+    hubs = _hubs.setdefault(asyncio.get_running_loop(), {})
+    hub = hubs.get(channel)
     if hub is None:
-        hub = _hubs[loop] = Hub()
+        hub = hubs[channel] = Hub(channel)
     return hub

@@ -18,6 +18,7 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..feeds.refill import refill_job
+from ..notifications import services as notifications
 
 scripts = LuaScripts(__file__)
 
@@ -43,17 +44,20 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
     if not login or not followed:
         raise ValueError("No such user.")
     other_login, entries = followed
-    event = events.follow_changed(
-        "follow", {"id": uid, "login": login}, {"id": other_uid, "login": other_login}, now
-    )
+    follower = {"id": uid, "login": login}
+    event = events.follow_changed("follow", follower, {"id": other_uid, "login": other_login}, now)
     # ZADD wants score, member: the script's reply is member, score.
     pairs = [value for i in range(0, len(entries), 2) for value in (entries[i + 1], entries[i])]
-    added = scripts.run(
-        conn,
+    pipe = conn.pipeline(transaction=False)
+    scripts.run(
+        pipe,
         "add_following",
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
         [other_uid, now, home_size, STATUS_CHANNEL, event, *pairs],
     )
+    # A follow that existed already notified then: the notification is there, unchanged.
+    notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)
+    added = pipe.execute()[0]
     return True if added else None
 
 
@@ -71,7 +75,10 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     follower, followed = {"id": uid, "login": login}, {"id": other_uid, "login": other_login}
     if not unfollowing(conn, follower, followed, ids):
         return None
-    jobs.enqueue(conn, refill_job(uid))
+    pipe = conn.pipeline(transaction=False)
+    jobs.enqueue(pipe, refill_job(uid))
+    notifications.queue_withdraw(pipe, other_uid, notifications.FOLLOW, follower)
+    pipe.execute()
     return True
 
 

@@ -16,6 +16,7 @@ from socialsite.redis import get_redis
 
 from .. import keys
 from ..feeds.selectors import original
+from ..notifications import services as notifications
 from ..posting.services import delete_status, deliver_status
 from ..statuses.selectors import (
     GONE,
@@ -104,6 +105,7 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
             "login": status["repost_of_login"],
         }
     sid, now = status["id"], time.time()
+    liker = {"id": int(uid), "login": login}
     if liking:
         changed = add_to_status_set(conn, keys.likers_key, sid, "likes", now, uid)
         if changed == 0:
@@ -111,21 +113,23 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
         if changed == -1:
             raise ValueError("You already like that status.")
         pipe.zadd(keys.likes_key(uid), {sid: now})
+        notifications.queue_notify(pipe, status["uid"], notifications.LIKE, liker, sid, now)
     else:
         if not remove_from_status_set(conn, keys.likers_key, sid, "likes", uid):
             # As for liking it: a hidden status reads as deleted, not as "not liked".
             raise StatusGone(GONE) if hidden else ValueError("You don't like that status.")
         pipe.zrem(keys.likes_key(uid), sid)
+        notifications.queue_withdraw(pipe, status["uid"], notifications.LIKE, liker, sid)
     pipe.hget(keys.status_key(sid), "likes")
     event = events.activity(
         "like" if liking else "unlike",
-        {"id": int(uid), "login": login},
+        liker,
         {"id": status["uid"], "login": status["login"]},
         {"id": sid},
         now,
     )
     events.publish(pipe, event)
-    return int(pipe.execute()[1] or 0)
+    return int(pipe.execute()[-2] or 0)
 
 
 def take_back_likes(uid: int, *, count: int) -> bool:
