@@ -16,9 +16,9 @@ from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
 
-from .backlog import CONNECTION
 from timeline.keys import PRIVATE_CHANNEL
 
+from .backlog import CONNECTION
 from .hub import INTERNAL_ERROR, TOO_SLOW, Ending, Listener, get_hub
 from .services import StreamRefused
 from .streams import STREAM_METHODS, Stream, open_stream, session_uid
