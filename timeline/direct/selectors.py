@@ -7,12 +7,11 @@ page is 1 (a script in its slot that checks you are in it)."""
 import json
 from dataclasses import dataclass
 
-from accounts.keys import user_key
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE
-from ..notifications.selectors import decode_unread
+from ..notifications.unread import decode_unread, queue_unread
 from .services import GROUP, NoSuchConversation, scripts
 
 
@@ -90,7 +89,7 @@ def inbox_page(uid: int, page: int, count: int) -> InboxPage:
     pipe = conn.pipeline(transaction=False)
     pipe.zrevrange(keys.inbox_key(uid), start, start + count)
     pipe.hgetall(keys.inbox_unread_key(uid))
-    pipe.hmget(user_key(uid), keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
+    queue_unread(pipe, uid)
     ids, unread, counts = pipe.execute()
     shown = ids[:count]
     pipe = PackedPipeline(conn)

@@ -10,7 +10,6 @@ from django.views.decorators.http import require_GET
 from accounts.auth import current_uid
 
 from ..forms import StatusForm
-from ..notifications.selectors import unread_of_profile
 from ..web import page_number, render_statuses, require_page
 from . import selectors
 
@@ -22,8 +21,7 @@ def render_home(request: HttpRequest, uid: int, form: StatusForm, status: int = 
     if home is None:
         raise Http404("Your profile is gone.")
     require_page(number, home.page.statuses, home.page.has_older)
-    unread = unread_of_profile(home.user)
-    context = {"form": form, "page": home.page, "person": home.user, "unread": unread}
+    context = {"form": form, "page": home.page, "person": home.user, "unread": home.page.unread}
     return render(request, "timeline/home.html", context, status=status)
 
 

@@ -30,7 +30,11 @@ def profile(request: HttpRequest, login: str) -> HttpResponse:
     if view is None:
         raise Http404(f"There is no user @{login}.")
     require_page(number, view.page.statuses, view.page.has_older)
-    return render(request, "timeline/profile.html", {"view": view, "page": view.page})
+    return render(
+        request,
+        "timeline/profile.html",
+        {"view": view, "page": view.page, "unread": view.page.unread},
+    )
 
 
 @require_POST

@@ -6,12 +6,12 @@ timelines show them, marked for the reader)."""
 
 from dataclasses import dataclass, field
 
-from accounts.keys import user_key
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE, queue_statuses, read_page
 from .services import FOLLOW, MENTION_KINDS, WHAT_THEY_DID
+from .unread import decode_unread, queue_unread
 
 
 @dataclass
@@ -89,16 +89,6 @@ def unread_counts(uid: int | None) -> dict:
     round trip, for the pages that read nothing of the viewer's otherwise."""
     if uid is None:
         return {"notifications": 0, "messages": 0}
-    fields = get_redis().hmget(user_key(uid), keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
-    return decode_unread(fields)
-
-
-def decode_unread(fields: list) -> dict:
-    """The counts from HMGET user:{uid} unread_notifications unread_messages."""
-    notifications, messages = fields
-    return {"notifications": int(notifications or 0), "messages": int(messages or 0)}
-
-
-def unread_of_profile(user: dict) -> dict:
-    """The counts from a profile hash already read (the home page's)."""
-    return decode_unread([user.get(keys.UNREAD_NOTIFICATIONS), user.get(keys.UNREAD_MESSAGES)])
+    pipe = get_redis().pipeline(transaction=False)
+    queue_unread(pipe, uid)
+    return decode_unread(pipe.execute()[0])
