@@ -145,6 +145,11 @@ def _drop_profile(uid: int) -> bool:
         keys.likes_key(uid),
         keys.user_lists_key(uid),
         keys.listed_in_key(uid),
+        keys.notifications_key(uid),
+        keys.mention_notifications_key(uid),
+        keys.inbox_key(uid),
+        keys.inbox_unread_key(uid),
+        keys.direct_conversations_key(uid),
     )
     pipe.srem(SUSPENDED_USERS, uid)
     pipe.execute()

@@ -72,12 +72,22 @@ def nav_reads(monkeypatch):
 
 @pytest.mark.parametrize(
     "page",
-    ["home", "global", "likes", "notifications", "inbox", "profile", "mentions", "conversation"],
+    [
+        "home",
+        "global",
+        "likes",
+        "notifications",
+        "inbox",
+        "profile",
+        "mentions",
+        "tag",
+        "conversation",
+    ],
 )
 def test_pages_read_the_nav_counts_with_their_own_data(alice, bob, nav_reads, page):
     conversation = direct.start_conversation(bob.uid, "alice", "hi")
     graph.follow_user(bob.uid, alice.uid)
-    args = {"profile": ["bob"], "mentions": ["alice"], "conversation": [conversation]}
+    args = {"profile": ["bob"], "mentions": ["alice"], "tag": ["x"], "conversation": [conversation]}
     response = alice.client.get(reverse(page, args=args.get(page, [])))
     assert response.status_code == 200
     assert nav_reads == []
