@@ -16,10 +16,8 @@ from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
 
-from timeline.keys import PRIVATE_CHANNEL
-
 from .backlog import CONNECTION
-from .hub import INTERNAL_ERROR, TOO_SLOW, Ending, Listener, get_hub
+from .hub import INTERNAL_ERROR, TOO_SLOW, Ending, Listener, Recipient, get_personal_hub
 from .services import StreamRefused
 from .streams import STREAM_METHODS, Stream, open_stream, session_uid
 
@@ -249,16 +247,6 @@ class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
         return self.scope.get("user")
 
 
-def is_for(uid: int):
-    """The filter of `uid`'s private events: those whose "to" names them."""
-
-    def match(event: dict) -> bool:
-        to = event.get("to")
-        return isinstance(to, list) and uid in to
-
-    return match
-
-
 class PersonalWebsocketConsumer(AsyncWebsocketConsumer):
     """ws://HOST/live/: the logged-in user's own events, for the site's pages (new
     notifications and direct messages, unread counts), from PRIVATE_CHANNEL through
@@ -277,7 +265,7 @@ class PersonalWebsocketConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"error": "Log in first."}))
             await self.close(code=4401)
             return
-        self.listener = await get_hub(PRIVATE_CHANNEL).join(is_for(int(uid)))
+        self.listener = await get_personal_hub().join(Recipient(int(uid)))
         self.relaying = asyncio.create_task(self.relay(self.listener))
 
     async def relay(self, listener: Listener) -> None:
@@ -293,5 +281,5 @@ class PersonalWebsocketConsumer(AsyncWebsocketConsumer):
         if self.relaying is not None:
             self.relaying.cancel()
         if self.listener is not None:
-            await get_hub(PRIVATE_CHANNEL).leave(self.listener)
+            await get_personal_hub().leave(self.listener)
             self.listener = None
