@@ -14,7 +14,7 @@ import time
 from django.conf import settings
 
 from accounts.keys import LOGIN_INDEX, user_key
-from accounts.services import get_users
+from accounts.services import AccountSuspended, get_users
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text
@@ -105,6 +105,8 @@ def start_conversation(uid: int, to: str, message: str) -> int:
     members = get_users([int(uid), *others])
     if len(members) != len(others) + 1:
         raise ValueError("No such user.")
+    if members[0]["suspended"]:
+        raise AccountSuspended("This account is suspended.")
     conversation_id = _create(conn, members, DIRECT if len(others) == 1 else GROUP)
     send_message(uid, conversation_id, message)
     return conversation_id
@@ -132,12 +134,15 @@ def _create(conn, members: list[dict], kind: str) -> int:
 def send_message(uid: int, conversation_id: int, message: str) -> int:
     """Adds `message` by `uid` to the conversation and to every member's inbox (unread but
     for its author) and open pages; returns its id. NoSuchConversation for a
-    non-member, ValueError for a bad message. 2 round trips."""
+    non-member, AccountSuspended for a suspended author, ValueError for a bad message.
+    3 round trips."""
     message = clean_message(message)
     conn = get_redis()
-    login = conn.hget(user_key(uid), "login")
+    login, suspended = conn.hmget(user_key(uid), "login", "suspended")
     if login is None:
         raise NoSuchConversation()
+    if suspended == "1":
+        raise AccountSuspended("This account is suspended.")
     now = time.time()
     payload = json.dumps({"uid": int(uid), "login": login, "text": message, "sent": now})
     posted = scripts.run(

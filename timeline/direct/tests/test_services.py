@@ -157,3 +157,19 @@ def test_messages_never_go_on_the_public_status_channel(alice, bob, redis_conn, 
     assert first["message"]["text"] == "secret words" and first["unread_messages"] == 1
     private.close()
     everything.close()
+
+
+def test_a_suspended_user_sends_nothing(alice, bob, make_user, redis_conn):
+    from accounts.services import AccountSuspended, set_suspended
+
+    make_user("carol")
+    conversation = services.start_conversation(alice.uid, "bob", "hi")
+    set_suspended(alice.uid, True)
+    with pytest.raises(AccountSuspended):
+        services.send_message(alice.uid, conversation, "still here")
+    with pytest.raises(AccountSuspended):
+        services.start_conversation(alice.uid, "bob", "and here")
+    with pytest.raises(AccountSuspended):
+        services.start_conversation(alice.uid, "carol", "or here")
+    assert texts(bob.uid, conversation) == ["hi"]
+    assert redis_conn.get(keys.CONVERSATION_ID_COUNTER) == str(conversation)
