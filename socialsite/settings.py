@@ -239,6 +239,8 @@ NOTIFICATIONS_PER_PAGE = 40
 # Direct messages: people in a conversation (you included), and messages a page.
 CONVERSATION_MAX_MEMBERS = 50
 MESSAGES_PER_PAGE = 50
+# Pages one user may have open on the /live/ socket at once, per server process.
+LIVE_SOCKETS_PER_USER = int(os.environ.get("LIVE_SOCKETS_PER_USER", 10))
 # A background job not acknowledged within this time is taken over by another worker.
 JOB_CLAIM_IDLE_MS = int(os.environ.get("JOB_CLAIM_IDLE_MS", 30_000))
 JOB_MAX_ATTEMPTS = 5

@@ -260,13 +260,28 @@ class PersonalWebsocketConsumer(AsyncWebsocketConsumer):
         origin = header(self.scope, b"origin")
         same_site = not origin or origin.split("://", 1)[-1] == header(self.scope, b"host")
         uid = await session_uid(self.scope.get("user"), self.scope.get("session"))
-        await self.accept()
         if uid is None or not same_site:
-            await self.send(text_data=json.dumps({"error": "Log in first."}))
-            await self.close(code=4401)
+            await self.refuse(4401, "Log in first.")
             return
-        self.listener = await get_personal_hub().join(Recipient(int(uid)))
+        hub = get_personal_hub()
+        most = settings.LIVE_SOCKETS_PER_USER
+        if hub.listening(int(uid)) >= most:
+            await self.refuse(4429, f"At most {most} live pages at once: close one.")
+            return
+        try:
+            self.listener = await hub.join(Recipient(int(uid)))
+        except TimeoutError:
+            await self.refuse(4503, "Live updates are unavailable right now; reload later.")
+            return
+        # Accepted once subscribed: no event published after the handshake is missed.
+        await self.accept()
         self.relaying = asyncio.create_task(self.relay(self.listener))
+
+    async def refuse(self, code: int, reason: str) -> None:
+        """Accepted anyway, so the refusal can say why with a close code."""
+        await self.accept()
+        await self.send(text_data=json.dumps({"error": reason}))
+        await self.close(code=code)
 
     async def relay(self, listener: Listener) -> None:
         while (line := await listener.lines.get()) is not None:

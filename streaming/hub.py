@@ -227,6 +227,10 @@ class PersonalHub(Hub):
         if not same_user:
             self._by_uid.pop(listener.match.uid, None)
 
+    def listening(self, uid: int) -> int:
+        """How many of `uid`'s pages listen here."""
+        return len(self._by_uid.get(uid, ()))
+
     def _candidates(self, event: dict) -> list[Listener]:
         to = event.get("to")
         if not isinstance(to, list):

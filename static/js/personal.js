@@ -12,7 +12,9 @@
   const script = document.currentScript;
   const liveUrl = new URL(script.dataset.liveUrl, window.location.href);
   liveUrl.protocol = liveUrl.protocol === "https:" ? "wss:" : "ws:";
-  const FINAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
+  // Refusals that reconnecting won't cure: logged out; too many pages open (this one
+  // stays without live updates).
+  const FINAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404, 4429]);
 
   function setBadge(id, count) {
     const badge = document.getElementById(id);

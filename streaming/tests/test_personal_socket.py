@@ -94,3 +94,15 @@ def test_messages_reach_no_stream_of_the_streaming_api(ws_stream, logged_in):
         # Events arrive in the order published: a message would come before the marker.
         event = next_event(stream)
         assert event["id"] == marker and "secret" not in json.dumps(event)
+
+
+def test_a_user_has_at_most_live_sockets_per_user_open(ws_stream, logged_in):
+    # The server process reads the setting from the environment: 10 by default.
+    _, cookie = logged_in("dora")
+    for _ in range(10):
+        ws_stream("/live/", additional_headers={"Cookie": cookie})
+    refused = ws_stream("/live/", additional_headers={"Cookie": cookie})
+    assert next_event(refused) == {"error": "At most 10 live pages at once: close one."}
+    with pytest.raises(ConnectionClosed) as closed:
+        refused.recv(timeout=10)
+    assert closed.value.rcvd.code == 4429

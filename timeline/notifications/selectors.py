@@ -4,13 +4,13 @@ others liked your status", the status shown once), and the unread counts of the 
 A page is 2 round trips: its notifications, then the statuses they are about (as
 timelines show them, marked for the reader)."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE, queue_statuses, read_page
-from .services import FOLLOW, MENTION_KINDS, WHAT_THEY_DID
+from .services import FOLLOW, WHAT_THEY_DID
 from .unread import decode_unread, queue_unread
 
 
@@ -23,10 +23,6 @@ class Notification:
     logins: list[str]
     when: float
     status: dict | None = None
-    mentions: bool = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.mentions = self.kind in MENTION_KINDS
 
     @property
     def text(self) -> str:
