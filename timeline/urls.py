@@ -31,6 +31,7 @@ urlpatterns = [
     path("lists/<int:list_id>/members/add/", lists.add_member, name="add_list_member"),
     path("lists/<int:list_id>/members/remove/", lists.remove_member, name="remove_list_member"),
     path("notifications/", notifications.notifications, name="notifications"),
+    path("notifications/read/", notifications.mark_read, name="notifications_read"),
     path("messages/", direct.inbox, name="inbox"),
     path("messages/new/", direct.new_conversation, name="new_conversation"),
     path("messages/<int:conversation_id>/", direct.conversation, name="conversation"),

@@ -52,6 +52,17 @@
     if (empty) {
       empty.remove();
     }
+    markRead(list.dataset.readUrl);
+  }
+
+  // Seen as it arrives on the open page: the server takes it off the unread count and
+  // says so (the count comes back in the event that follows).
+  function markRead(url) {
+    fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken() },
+    }).catch(() => {});
   }
 
   function csrfToken() {
@@ -78,12 +89,7 @@
       item.scrollIntoView({ block: "nearest" });
     }
     if (event.unread > 0) {
-      // Read as it arrives: the server takes it off the unread counts and says so.
-      fetch(conversation.dataset.readUrl, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "X-CSRFToken": csrfToken() },
-      }).catch(() => {});
+      markRead(conversation.dataset.readUrl);
     }
     return true;
   }

@@ -32,6 +32,16 @@ def test_a_like_shows_in_the_badge_and_messages_appear_live_in_both_windows(daph
         expect(badge).to_have_text("1")
         expect(badge).to_be_visible()
 
+        # On the open notifications page a new one appears, and is read as it arrives.
+        alice.get_by_role("link", name="Notifications").click()
+        expect(alice.locator("#notifications")).to_contain_text("@bob liked your status")
+        expect(badge).to_be_hidden()
+        expect(alice.locator("body")).to_have_attribute("data-live", "on")
+        bob.get_by_role("button", name="Follow", exact=True).click()
+        expect(alice.locator("#notifications li").first).to_have_text("@bob followed you")
+        expect(badge).to_have_text("0")
+        expect(badge).to_be_hidden()
+
         bob.goto(f"{daphne_server}/messages/")
         expect(bob.locator("body")).to_have_attribute("data-live", "on")
         alice.goto(f"{daphne_server}/messages/new/")

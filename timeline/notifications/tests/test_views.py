@@ -105,3 +105,10 @@ def test_other_pages_read_the_counts_in_one_round_trip_of_their_own(alice, bob, 
 def test_a_visitors_page_reads_no_counts(client, nav_reads):
     assert client.get(reverse("global")).status_code == 200
     assert nav_reads == []
+
+
+def test_marking_read_is_a_post_that_answers_204(alice, bob):
+    graph.follow_user(bob.uid, alice.uid)
+    assert alice.client.get(reverse("notifications_read")).status_code == 405
+    assert alice.client.post(reverse("notifications_read")).status_code == 204
+    assert unread_counts(alice.uid)["notifications"] == 0
