@@ -3,9 +3,9 @@ mentions, tag, likes and list timelines built on it), one status as a timeline s
 it, and pages of people.
 
 A page is 2 round trips: its ids, then the statuses with the suspended-user set, the
-viewer's likes and reposts of them and the viewer's unread counts (for the nav); a third when it shows reposts, for their
-originals. Statuses live in their own slots, so one cluster-legal round trip can't
-read ids and statuses together."""
+viewer's likes and reposts of them and the viewer's unread counts (for the nav); a
+third when it shows reposts, for their originals. Statuses live in their own slots,
+so one cluster-legal round trip can't read ids and statuses together."""
 
 from dataclasses import dataclass
 
