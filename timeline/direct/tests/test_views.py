@@ -128,3 +128,12 @@ def test_a_page_past_the_last_is_404(alice, bob):
         == 404
     )
     assert alice.client.get(reverse("inbox") + "?page=x").status_code == 404
+
+
+def test_a_profile_links_to_a_message_form_addressed_to_them(alice, bob):
+    profile = alice.client.get(reverse("profile", args=["bob"]))
+    link = reverse("new_conversation") + "?to=bob"
+    assert f'href="{link}"' in page_text(profile)
+    form = alice.client.get(link)
+    assert 'name="to" value="bob"' in page_text(form)
+    assert f'href="{link}"' not in page_text(bob.client.get(reverse("profile", args=["bob"])))
