@@ -30,6 +30,7 @@ from socialsite.redis import get_redis
 from .. import keys
 from ..graph.services import losing_follower, unfollowing
 from ..lists import services as lists
+from ..notifications import services as notifications
 from ..posting.services import remove_status
 from ..reactions import services as reactions
 
@@ -106,6 +107,9 @@ def _unfollow_everyone(uid: int) -> bool:
             other_login, ids = reply
             followed = {"id": int(other), "login": other_login}
             unfollowing(pipe, {"id": uid, "login": login}, followed, ids)
+            notifications.queue_withdraw(
+                pipe, int(other), notifications.FOLLOW, {"id": uid, "login": login}
+            )
     pipe.zrem(keys.following_key(uid), *others)
     pipe.execute()
     return True

@@ -134,7 +134,8 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
 
 def take_back_likes(uid: int, *, count: int) -> bool:
     """Takes back the next `count` likes of a user being deleted (timeline.moderation), each
-    status's count falling only if the like was still in its set; False when none is left.
+    status's count falling only if the like was still in its set, and the notifications
+    they made; False when none is left.
 
     No "unlike" events: the user is gone, which streams already learn from the
     deletion's other events, and like counts are read afresh with every page."""
@@ -143,8 +144,15 @@ def take_back_likes(uid: int, *, count: int) -> bool:
     if not liked:
         return False
     pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
     for status_id in liked:
+        pipe.hget(keys.status_key(status_id), "uid")
+    login, *authors = pipe.execute()
+    liker = {"id": int(uid), "login": login}
+    for status_id, author in zip(liked, authors, strict=True):
         remove_from_status_set(pipe, keys.likers_key, status_id, "likes", uid)
+        if login and author:
+            notifications.queue_withdraw(pipe, int(author), notifications.LIKE, liker, status_id)
     # Last, so a batch cut short is found and redone (the script counts nothing twice).
     pipe.zrem(keys.likes_key(uid), *liked)
     pipe.execute()

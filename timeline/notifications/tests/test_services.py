@@ -161,3 +161,20 @@ def test_a_notification_for_a_deleted_user_is_not_made(alice, bob, redis_conn):
     services.queue_notify(pipe, alice.uid, services.FOLLOW, {"id": bob.uid, "login": "bob"})
     assert pipe.execute() == [None]
     assert redis_conn.zcard(keys.notifications_key(alice.uid)) == 0
+
+
+def test_a_closed_accounts_likes_and_follows_notify_no_more(alice, bob, make_user):
+    from django.core.management import call_command
+
+    from accounts.services import close_account
+
+    carol = make_user("carol")
+    status = posting.post_status(alice.uid, "hello")
+    reactions.like(bob.uid, status)
+    reactions.like(carol.uid, status)
+    graph.follow_user(bob.uid, alice.uid)
+    posting.post_status(bob.uid, "bye @alice")
+    close_account(bob.uid)
+    call_command("worker", burst=True)
+    assert lines(alice.uid) == ["@carol liked your status"]
+    assert unread(alice.uid) == 1
