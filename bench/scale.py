@@ -165,5 +165,5 @@ def _fan_out(ctx: Context, label: str, redis_url: str) -> list[Row]:
 
 def run(ctx: Context) -> list[Row]:
     label, redis_url = redis_under_test()
-    cookie, _ = logged_in_reader(ctx.plan.profile_statuses, "scalereader")
+    cookie, _, _ = logged_in_reader(ctx.plan.profile_statuses, "scalereader")
     return _http(ctx, label, redis_url, cookie) + _fan_out(ctx, label, redis_url)

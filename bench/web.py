@@ -1,5 +1,6 @@
-"""5. HTTP: the home and profile pages under 100 concurrent keep-alive connections
-through daphne, beside a bare Django view on the same server in the same run."""
+"""5. HTTP: the home and profile pages (and the notifications, inbox and conversation
+pages) under 100 concurrent keep-alive connections through daphne, beside a bare
+Django view on the same server in the same run."""
 
 import asyncio
 import time
@@ -9,8 +10,11 @@ from urllib.parse import urlsplit
 from django.core.management import call_command
 from django.test import Client
 
-from accounts.services import get_user, sign_up, uid_for_login
+from accounts.services import create_user, get_user, sign_up, uid_for_login
+from timeline.direct import services as direct
 from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.reactions import services as reactions
 
 from .context import Context
 from .measure import Latency, Rate, Row, latency_of
@@ -80,15 +84,32 @@ async def hammer(base: str, path: str, cookie: str, connections: int, seconds: f
     return load
 
 
-def logged_in_reader(profile_statuses: int, login: str = "benchreader") -> tuple[str, str]:
-    """A signed-up user following a busy author: (session cookie, the author's login)."""
+# The reader's notifications (likes of their statuses and follows, by as many fans)
+# and messages in one conversation: a page of each.
+FANS = 40
+MESSAGES = 60
+
+
+def logged_in_reader(profile_statuses: int, login: str = "benchreader") -> tuple[str, str, int]:
+    """A signed-up user following a busy author, with notifications and a conversation:
+    (session cookie, the author's login, the conversation's id)."""
     call_command("migrate", verbosity=0, interactive=False)
     user = sign_up(login, "a long bench password", "Bench Reader")
+    reader = uid_for_login(user.username)
     author = author_with_statuses(profile_statuses)
-    graph.follow_user(uid_for_login(user.username), author)
+    graph.follow_user(reader, author)
+    mine = [posting.post_status(reader, f"mine {i}") for i in range(FANS // 2)]
+    for i in range(FANS):
+        fan = create_user(f"benchfan{i}", "Fan")
+        reactions.like(fan, mine[i % len(mine)])
+        graph.follow_user(fan, reader)
+    conversation = direct.start_conversation(author, user.username, "hello")
+    for i in range(MESSAGES):
+        direct.send_message(reader if i % 2 else author, conversation, f"message {i}")
     client = Client()
     client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}", get_user(author)["login"]
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    return cookie, get_user(author)["login"], conversation
 
 
 def _serve(ctx: Context, paths: dict[str, str], cookie: str, **settings: str) -> dict[str, Load]:
@@ -113,9 +134,16 @@ def _serve(ctx: Context, paths: dict[str, str], cookie: str, **settings: str) ->
 
 def run(ctx: Context) -> list[Row]:
     conns = ctx.plan.http_connections
-    cookie, author_login = logged_in_reader(ctx.plan.profile_statuses)
+    cookie, author_login, conversation = logged_in_reader(ctx.plan.profile_statuses)
     bare_path = "/bench/bare/"
-    paths = {"bare view": bare_path, "home": "/", "profile": f"/u/{author_login}/"}
+    paths = {
+        "bare view": bare_path,
+        "home": "/",
+        "profile": f"/u/{author_login}/",
+        "notifications": "/notifications/",
+        "inbox": "/messages/",
+        "conversation": f"/messages/{conversation}/",
+    }
     loads = _serve(ctx, paths, cookie)
     # The same home page with no rendered card kept: what a page of cards never shown
     # before costs (the reader above sees the same 30 cards on every request).
@@ -133,6 +161,18 @@ def run(ctx: Context) -> list[Row]:
                 bare.rate(),
                 target=f">= {TARGET:.0%} of bare",
                 met=load.rate().per_s >= TARGET * bare.rate().per_s and not load.errors,
+                notes=_notes(load),
+            )
+        )
+    for name in ("notifications", "inbox", "conversation"):
+        load = loads[name]
+        rows.append(
+            Row(
+                "http",
+                f"{name} page, {conns} conns",
+                load.rate(),
+                "bare Django view",
+                bare.rate(),
                 notes=_notes(load),
             )
         )

@@ -31,7 +31,11 @@ from accounts.views import FAILED_LOGINS  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
 from socialsite.ratelimit import refuse_early  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
-from streaming.consumers import StreamHttpConsumer, StreamWebsocketConsumer  # noqa: E402
+from streaming.consumers import (  # noqa: E402
+    PersonalWebsocketConsumer,
+    StreamHttpConsumer,
+    StreamWebsocketConsumer,
+)
 
 STREAM_PATH = r"^statuses/(?P<stream>[^/]+)\.json$"
 
@@ -61,6 +65,7 @@ application = ProtocolTypeRouter(
                 URLRouter(
                     [
                         re_path(STREAM_PATH, StreamWebsocketConsumer.as_asgi()),
+                        re_path(r"^live/$", PersonalWebsocketConsumer.as_asgi()),
                         re_path(r"", StreamWebsocketConsumer.as_asgi()),
                     ]
                 )

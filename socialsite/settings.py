@@ -84,6 +84,7 @@ CONTEXT_PROCESSORS = [
     "django.contrib.auth.context_processors.auth",
     "django.contrib.messages.context_processors.messages",
     "accounts.context_processors.viewer",
+    "timeline.notifications.context_processors.unread",
 ]
 TEMPLATES = [
     {
@@ -232,6 +233,14 @@ REFILL_FOLLOWEES_PER_PASS = int(os.environ.get("REFILL_FOLLOWEES_PER_PASS", 100)
 GLOBAL_TIMELINE_SIZE = 1000
 STATUS_MAX_LENGTH = 280
 STATUSES_PER_PAGE = 30
+# Notifications kept per user (the oldest go), and shown a page (before grouping).
+NOTIFICATIONS_KEPT = 1000
+NOTIFICATIONS_PER_PAGE = 40
+# Direct messages: people in a conversation (you included), and messages a page.
+CONVERSATION_MAX_MEMBERS = 50
+MESSAGES_PER_PAGE = 50
+# Pages one user may have open on the /live/ socket at once, per server process.
+LIVE_SOCKETS_PER_USER = int(os.environ.get("LIVE_SOCKETS_PER_USER", 10))
 # A background job not acknowledged within this time is taken over by another worker.
 JOB_CLAIM_IDLE_MS = int(os.environ.get("JOB_CLAIM_IDLE_MS", 30_000))
 JOB_MAX_ATTEMPTS = 5
@@ -282,6 +291,7 @@ RATE_LIMITS = {
     "reactions": env_rate("RATE_LIMIT_REACTIONS", "60/300"),  # likes, reposts, undoing them
     "list_changes": env_rate("RATE_LIMIT_LIST_CHANGES", "60/300"),
     "stream_keys": env_rate("RATE_LIMIT_STREAM_KEYS", "10/3600"),  # stream keys made
+    "messages": env_rate("RATE_LIMIT_MESSAGES", "60/300"),  # direct messages sent
 }
 # A login from an address over its failures limit is refused before it reaches Django,
 # after this delay (socialsite.ratelimit.refuse_early).

@@ -17,9 +17,9 @@ from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
 
 from .backlog import CONNECTION
-from .hub import INTERNAL_ERROR, TOO_SLOW, Ending
+from .hub import INTERNAL_ERROR, TOO_SLOW, Ending, Listener, Recipient, get_personal_hub
 from .services import StreamRefused
-from .streams import STREAM_METHODS, Stream, open_stream
+from .streams import STREAM_METHODS, Stream, open_stream, session_uid
 
 logger = logging.getLogger(__name__)
 
@@ -245,3 +245,56 @@ class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
         if origin and origin.split("://", 1)[-1] != header(self.scope, b"host"):
             return None
         return self.scope.get("user")
+
+
+class PersonalWebsocketConsumer(AsyncWebsocketConsumer):
+    """ws://HOST/live/: the logged-in user's own events, for the site's pages (new
+    notifications and direct messages, unread counts), from PRIVATE_CHANNEL through
+    this process's one subscription to it. No stream of the streaming API reads that
+    channel, and this endpoint takes no stream key: only a same-site session."""
+
+    listener: Listener | None = None
+    relaying: asyncio.Task | None = None
+
+    async def connect(self) -> None:
+        origin = header(self.scope, b"origin")
+        same_site = not origin or origin.split("://", 1)[-1] == header(self.scope, b"host")
+        uid = await session_uid(self.scope.get("user"), self.scope.get("session"))
+        if uid is None or not same_site:
+            await self.refuse(4401, "Log in first.")
+            return
+        hub = get_personal_hub()
+        most = settings.LIVE_SOCKETS_PER_USER
+        if hub.listening(int(uid)) >= most:
+            await self.refuse(4429, f"At most {most} live pages at once: close one.")
+            return
+        try:
+            self.listener = await hub.join(Recipient(int(uid)))
+        except TimeoutError:
+            await self.refuse(4503, "Live updates are unavailable right now; reload later.")
+            return
+        # Accepted once subscribed: no event published after the handshake is missed.
+        await self.accept()
+        self.relaying = asyncio.create_task(self.relay(self.listener))
+
+    async def refuse(self, code: int, reason: str) -> None:
+        """Accepted anyway, so the refusal can say why with a close code."""
+        await self.accept()
+        await self.send(text_data=json.dumps({"error": reason}))
+        await self.close(code=code)
+
+    async def relay(self, listener: Listener) -> None:
+        while (line := await listener.lines.get()) is not None:
+            with contextlib.suppress(Disconnected):
+                await self.send(text_data=line)
+        ending = listener.ending
+        with contextlib.suppress(Disconnected):
+            await self.send(text_data=ending.line())
+            await self.close(code=ending.code)
+
+    async def disconnect(self, code: int) -> None:
+        if self.relaying is not None:
+            self.relaying.cancel()
+        if self.listener is not None:
+            await get_personal_hub().leave(self.listener)
+            self.listener = None

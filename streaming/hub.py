@@ -23,6 +23,7 @@ from django.conf import settings
 
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis
+from timeline.keys import PRIVATE_CHANNEL
 
 from . import services
 from .filters import Filter, SampleFilter, sample_residue
@@ -195,13 +196,67 @@ class Hub:
                     self._end(listener, Ending(refused.close_code, refused.message))
 
 
-_hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
+class Recipient:
+    """The filter of one user's private events: those whose "to" names their uid."""
+
+    def __init__(self, uid: int) -> None:
+        self.uid = uid
+
+    def __call__(self, event: dict) -> bool:
+        to = event.get("to")
+        return isinstance(to, list) and self.uid in to
+
+
+class PersonalHub(Hub):
+    """The hub of PRIVATE_CHANNEL, whose listeners are Recipients: an event goes only to
+    the listeners of the uids it names, found by uid, so thousands of open pages don't
+    each look at every event."""
+
+    def __init__(self, channel: str = PRIVATE_CHANNEL) -> None:
+        super().__init__(channel)
+        self._by_uid: dict[int, set[Listener]] = {}
+
+    def _add(self, listener: Listener) -> None:
+        self.listeners.add(listener)
+        self._by_uid.setdefault(listener.match.uid, set()).add(listener)
+
+    def _remove(self, listener: Listener) -> None:
+        self.listeners.discard(listener)
+        same_user = self._by_uid.get(listener.match.uid, set())
+        same_user.discard(listener)
+        if not same_user:
+            self._by_uid.pop(listener.match.uid, None)
+
+    def listening(self, uid: int) -> int:
+        """How many of `uid`'s pages listen here."""
+        return len(self._by_uid.get(uid, ()))
+
+    def _candidates(self, event: dict) -> list[Listener]:
+        to = event.get("to")
+        if not isinstance(to, list):
+            return []
+        return [listener for uid in to for listener in self._by_uid.get(uid, ())]
+
+
+_hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Hub]]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _hub(channel: str, kind: type[Hub]) -> Hub:
+    hubs = _hubs.setdefault(asyncio.get_running_loop(), {})
+    hub = hubs.get(channel)
+    if hub is None:
+        hub = hubs[channel] = kind(channel)
+    return hub
 
 
 def get_hub() -> Hub:
     """The hub of the running event loop (one per server process)."""
-    loop = asyncio.get_running_loop()
-    hub = _hubs.get(loop)
-    if hub is None:
-        hub = _hubs[loop] = Hub()
-    return hub
+    return _hub(STATUS_CHANNEL, Hub)
+
+
+def get_personal_hub() -> PersonalHub:
+    """The running event loop's hub of the private events of the site's own pages
+    (notifications, direct messages): one subscription per server process."""
+    return _hub(PRIVATE_CHANNEL, PersonalHub)

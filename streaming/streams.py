@@ -106,7 +106,7 @@ async def open_stream(
             404, "No such stream: use /statuses/sample.json, filter.json or home.json."
         )
     key = params.get("identifier") or None
-    uid = None if key else await _session_uid(user, session)
+    uid = None if key else await session_uid(user, session)
     if not key and uid is None:
         raise StreamRefused(401, "Give your stream key as the identifier parameter.")
     match = None
@@ -176,7 +176,8 @@ def _unavailable() -> StreamRefused:
     return StreamRefused(503, "Streaming is unavailable right now; try again shortly.")
 
 
-async def _session_uid(user, session) -> int | None:
+async def session_uid(user, session) -> int | None:
+    """The uid of a connection's logged-in user (from its session), or None."""
     if user is None or not user.is_authenticated:
         return None
     # Login keeps the uid in the session, as pages read it (accounts.auth): no Redis

@@ -123,3 +123,64 @@ def activity_posts_key(hour: int) -> str:
 def activity_terms_key(kind: str, minute: int) -> str:
     """Counts of "tags" or "mentions" in minute `minute` (Unix time // 60)."""
     return f"activity:{{stats}}:{kind}:{minute}"
+
+
+# Notifications and direct messages: events for one person (a notification, a
+# message, a changed unread count) go on their own channel, never on STATUS_CHANNEL,
+# which the streaming API relays to anyone. Each carries the uids it is for.
+PRIVATE_CHANNEL = "private:events:"
+# The unread counts are fields of the user's profile hash (user:{uid}), so a page that
+# reads the profile reads them too, and each change is one slot with the lists below.
+UNREAD_NOTIFICATIONS = "unread_notifications"
+UNREAD_MESSAGES = "unread_messages"
+NOTIFICATIONS_READ_AT = "notifications_read_at"
+
+
+def notifications_key(uid: int) -> str:
+    """ "kind:object:actor uid:actor login" -> time: `uid`'s notifications, newest last."""
+    return f"notifications:{{{uid}}}"
+
+
+def mention_notifications_key(uid: int) -> str:
+    """The mentions and replies among `uid`'s notifications (the "mentions" filter)."""
+    return f"notifications:{{{uid}}}:mentions"
+
+
+# A conversation's keys share its own slot ({c<id>}); each member's inbox lives in
+# theirs, so a message is one step in the conversation's slot, then one per member.
+CONVERSATION_ID_COUNTER = "dm:next_id"
+
+
+def conversation_key(conversation_id: int) -> str:
+    """kind (direct|group), created, logins, last message (JSON), next message id."""
+    return f"dm:{{c{conversation_id}}}"
+
+
+def conversation_members_key(conversation_id: int) -> str:
+    """Member uid -> time joined."""
+    return f"dm:{{c{conversation_id}}}:members"
+
+
+def conversation_messages_key(conversation_id: int) -> str:
+    """Message id -> the message as JSON."""
+    return f"dm:{{c{conversation_id}}}:messages"
+
+
+def conversation_timeline_key(conversation_id: int) -> str:
+    """Message id -> time sent, for paging."""
+    return f"dm:{{c{conversation_id}}}:timeline"
+
+
+def inbox_key(uid: int) -> str:
+    """Conversation id -> time of its last message: `uid`'s inbox."""
+    return f"inbox:{{{uid}}}"
+
+
+def inbox_unread_key(uid: int) -> str:
+    """Conversation id -> messages `uid` hasn't read there."""
+    return f"inbox:{{{uid}}}:unread"
+
+
+def direct_conversations_key(uid: int) -> str:
+    """Other uid -> id of `uid`'s one-to-one conversation with them (reused, not remade)."""
+    return f"direct:{{{uid}}}"

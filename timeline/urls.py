@@ -1,9 +1,11 @@
 from django.urls import path
 
 from .conversations import views as conversations
+from .direct import views as direct
 from .feeds import views as feeds
 from .graph import views as graph
 from .lists import views as lists
+from .notifications import views as notifications
 from .posting import views as posting
 from .reactions import views as reactions
 
@@ -29,6 +31,18 @@ urlpatterns = [
     path("lists/<int:list_id>/members/", lists.list_members, name="list_members"),
     path("lists/<int:list_id>/members/add/", lists.add_member, name="add_list_member"),
     path("lists/<int:list_id>/members/remove/", lists.remove_member, name="remove_list_member"),
+    path("notifications/", notifications.notifications, name="notifications"),
+    path("notifications/read/", notifications.mark_read, name="notifications_read"),
+    path("messages/", direct.inbox, name="inbox"),
+    path("messages/new/", direct.new_conversation, name="new_conversation"),
+    path("messages/<int:conversation_id>/", direct.conversation, name="conversation"),
+    path("messages/<int:conversation_id>/read/", direct.mark_read, name="conversation_read"),
+    path("messages/<int:conversation_id>/leave/", direct.leave, name="leave_conversation"),
+    path(
+        "messages/<int:conversation_id>/<int:message_id>/delete/",
+        direct.delete_message,
+        name="delete_message",
+    ),
     path("u/<str:login>/", graph.profile, name="profile"),
     path("u/<str:login>/follow/", graph.follow, name="follow"),
     path("u/<str:login>/unfollow/", graph.unfollow, name="unfollow"),

@@ -2,10 +2,10 @@
 mentions, tag, likes and list timelines built on it), one status as a timeline shows
 it, and pages of people.
 
-A page is 2 round trips: its ids, then the statuses with the suspended-user set and
-the viewer's likes and reposts of them; a third when it shows reposts, for their
-originals. Statuses live in their own slots, so one cluster-legal round trip can't
-read ids and statuses together."""
+A page is 2 round trips: its ids, then the statuses with the suspended-user set, the
+viewer's likes and reposts of them and the viewer's unread counts (for the nav); a
+third when it shows reposts, for their originals. Statuses live in their own slots,
+so one cluster-legal round trip can't read ids and statuses together."""
 
 from dataclasses import dataclass
 
@@ -14,6 +14,7 @@ from accounts.services import decode_user, get_users
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
+from ..notifications.unread import decode_unread, queue_unread
 from ..statuses.selectors import (
     GONE,
     StatusGone,
@@ -33,6 +34,8 @@ class Page:
     statuses: list[dict]
     number: int
     has_older: bool
+    # The viewer's unread counts for the nav, read with the page (None: no viewer).
+    unread: dict | None = None
 
     @property
     def has_newer(self) -> bool:
@@ -52,12 +55,16 @@ def page_ids(client, key: str, page: int, count: int):
 
 def queue_statuses(pipe: PackedPipeline, ids: list[str], count: int, viewer: int | None) -> int:
     """Queues the (small) suspended-user set, the status hashes and whether `viewer`
-    (if any) liked or reposted them, which `read_page` reads; returns how many replies
-    they add."""
+    (if any) liked or reposted them, and the viewer's unread counts, which `read_page`
+    reads; returns how many replies they add."""
     shown = ids[:count]
     pipe.smembers(SUSPENDED_USERS)
     pipe.for_each_key(map(keys.status_key, shown), ("HGETALL",))
-    return 1 + len(shown) + queue_marks(pipe, viewer, shown)
+    added = 1 + len(shown) + queue_marks(pipe, viewer, shown)
+    if viewer:
+        queue_unread(pipe, viewer)
+        added += 1
+    return added
 
 
 def read_page(
@@ -72,6 +79,9 @@ def read_page(
     """The Page from `queue_statuses`' replies (1 more round trip if it shows reposts).
     Statuses of suspended users are left out unless `include_suspended` (moderators)."""
     shown = len(ids[:count])
+    unread = decode_unread(replies[-1]) if viewer else None
+    if viewer:
+        replies = replies[:-1]
     suspended, hashes, marks = replies[0], replies[1 : 1 + shown], replies[1 + shown :]
     hidden = set() if include_suspended else hidden_uids(suspended)
     statuses = [decode_status(fields) for fields in hashes]
@@ -79,7 +89,7 @@ def read_page(
     apply_marks(statuses, marks)
     statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
     statuses = with_originals(statuses, viewer)
-    return Page(statuses=statuses, number=page, has_older=len(ids) > count)
+    return Page(statuses=statuses, number=page, has_older=len(ids) > count, unread=unread)
 
 
 def statuses_page(

@@ -19,6 +19,7 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..feeds.refill import drop_copied_if_deleted, refill_job
+from ..notifications import services as notifications
 
 scripts = LuaScripts(__file__)
 
@@ -44,9 +45,8 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
     if not login or not followed:
         raise ValueError("No such user.")
     other_login, entries = followed
-    event = events.follow_changed(
-        "follow", {"id": uid, "login": login}, {"id": other_uid, "login": other_login}, now
-    )
+    follower = {"id": uid, "login": login}
+    event = events.follow_changed("follow", follower, {"id": other_uid, "login": other_login}, now)
     # ZADD wants score, member: the script's reply is member, score.
     pairs = [value for i in range(0, len(entries), 2) for value in (entries[i + 1], entries[i])]
     scripts.run(
@@ -55,7 +55,9 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
         [other_uid, now, home_size, STATUS_CHANNEL, event, *pairs],
     )
-    (added,) = drop_copied_if_deleted(
+    # A follow that existed already notified then: the notification is there, unchanged.
+    notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)
+    added, _ = drop_copied_if_deleted(
         pipe, keys.home_timeline_key(uid), keys.profile_timeline_key(other_uid), entries[::2]
     )
     return True if added else None
@@ -75,7 +77,10 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     follower, followed = {"id": uid, "login": login}, {"id": other_uid, "login": other_login}
     if not unfollowing(conn, follower, followed, ids):
         return None
-    jobs.enqueue(conn, refill_job(uid))
+    pipe = conn.pipeline(transaction=False)
+    jobs.enqueue(pipe, refill_job(uid))
+    notifications.queue_withdraw(pipe, other_uid, notifications.FOLLOW, follower)
+    pipe.execute()
     return True
 
 

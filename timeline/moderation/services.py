@@ -30,6 +30,7 @@ from socialsite.redis import get_redis
 from .. import keys
 from ..graph.services import losing_follower, unfollowing
 from ..lists import services as lists
+from ..notifications import services as notifications
 from ..posting.services import remove_status
 from ..reactions import services as reactions
 
@@ -106,6 +107,9 @@ def _unfollow_everyone(uid: int) -> bool:
             other_login, ids = reply
             followed = {"id": int(other), "login": other_login}
             unfollowing(pipe, {"id": uid, "login": login}, followed, ids)
+            notifications.queue_withdraw(
+                pipe, int(other), notifications.FOLLOW, {"id": uid, "login": login}
+            )
     pipe.zrem(keys.following_key(uid), *others)
     pipe.execute()
     return True
@@ -145,6 +149,11 @@ def _drop_profile(uid: int) -> bool:
         keys.likes_key(uid),
         keys.user_lists_key(uid),
         keys.listed_in_key(uid),
+        keys.notifications_key(uid),
+        keys.mention_notifications_key(uid),
+        keys.inbox_key(uid),
+        keys.inbox_unread_key(uid),
+        keys.direct_conversations_key(uid),
     )
     pipe.srem(SUSPENDED_USERS, uid)
     pipe.execute()

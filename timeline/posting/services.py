@@ -14,6 +14,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..conversations import services as conversations
 from ..feeds import fanout
+from ..notifications import services as notifications
 from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
 from ..statuses.services import (
     CORE_FIELDS,
@@ -72,6 +73,7 @@ def deliver_status(conn, status: dict) -> int:
         pipe, status["id"], status["posted"], [i for i, _ in lists], home_size, repost_of=repost_of
     )
     conversations.index(pipe, status, found)
+    notifications.queue_for_new_status(pipe, status)
     if not repost_of:
         pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
@@ -104,6 +106,7 @@ def _delete(status_id: int, author: str) -> bool | None:
     queue_unrecord(pipe, status)
     pipe.zrem(keys.GLOBAL_TIMELINE, status_id)
     conversations.forget(pipe, status)
+    notifications.queue_withdraw_for_status(pipe, status)
     _forget_reactions(pipe, status)
     # Reads skip the missing hash at once; the jobs clean the ids out of homes and lists.
     for audience in fanout.AUDIENCES:

@@ -16,6 +16,7 @@ from socialsite.redis import get_redis
 
 from .. import keys
 from ..feeds.selectors import original
+from ..notifications import services as notifications
 from ..posting.services import delete_status, deliver_status
 from ..statuses.selectors import (
     GONE,
@@ -104,6 +105,7 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
             "login": status["repost_of_login"],
         }
     sid, now = status["id"], time.time()
+    liker = {"id": int(uid), "login": login}
     if liking:
         changed = add_to_status_set(conn, keys.likers_key, sid, "likes", now, uid)
         if changed == 0:
@@ -111,26 +113,29 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
         if changed == -1:
             raise ValueError("You already like that status.")
         pipe.zadd(keys.likes_key(uid), {sid: now})
+        notifications.queue_notify(pipe, status["uid"], notifications.LIKE, liker, sid, now)
     else:
         if not remove_from_status_set(conn, keys.likers_key, sid, "likes", uid):
             # As for liking it: a hidden status reads as deleted, not as "not liked".
             raise StatusGone(GONE) if hidden else ValueError("You don't like that status.")
         pipe.zrem(keys.likes_key(uid), sid)
+        notifications.queue_withdraw(pipe, status["uid"], notifications.LIKE, liker, sid)
     pipe.hget(keys.status_key(sid), "likes")
     event = events.activity(
         "like" if liking else "unlike",
-        {"id": int(uid), "login": login},
+        liker,
         {"id": status["uid"], "login": status["login"]},
         {"id": sid},
         now,
     )
     events.publish(pipe, event)
-    return int(pipe.execute()[1] or 0)
+    return int(pipe.execute()[-2] or 0)
 
 
 def take_back_likes(uid: int, *, count: int) -> bool:
     """Takes back the next `count` likes of a user being deleted (timeline.moderation), each
-    status's count falling only if the like was still in its set; False when none is left.
+    status's count falling only if the like was still in its set, and the notifications
+    they made; False when none is left.
 
     No "unlike" events: the user is gone, which streams already learn from the
     deletion's other events, and like counts are read afresh with every page."""
@@ -139,8 +144,15 @@ def take_back_likes(uid: int, *, count: int) -> bool:
     if not liked:
         return False
     pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), "login")
     for status_id in liked:
+        pipe.hget(keys.status_key(status_id), "uid")
+    login, *authors = pipe.execute()
+    liker = {"id": int(uid), "login": login}
+    for status_id, author in zip(liked, authors, strict=True):
         remove_from_status_set(pipe, keys.likers_key, status_id, "likes", uid)
+        if login and author:
+            notifications.queue_withdraw(pipe, int(author), notifications.LIKE, liker, status_id)
     # Last, so a batch cut short is found and redone (the script counts nothing twice).
     pipe.zrem(keys.likes_key(uid), *liked)
     pipe.execute()

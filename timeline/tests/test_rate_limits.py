@@ -43,6 +43,9 @@ ACTIONS = {
     "list made then add to list from a profile": (
         "list_changes", "list changes", ("lists", [], {"name": "one"}),
         ("list_membership", ["bob"], {"list_id": "1", "action": "add"})),
+    "message then another": ("messages", "messages",
+                             ("new_conversation", [], {"to": "bob", "message": "one"}),
+                             ("new_conversation", [], {"to": "bob", "message": "two"})),
     "stream key then another": ("stream_keys", "stream keys made",
                                 ("streaming:create_key", [], {"name": "one"}),
                                 ("streaming:create_key", [], {"name": "two"})),

@@ -1,0 +1,204 @@
+"""Direct messages: one-to-one and group conversations (up to CONVERSATION_MAX_MEMBERS
+people), their messages, reading and leaving them.
+
+A conversation's hash, members, messages and timeline share its own slot; each
+member's inbox and unread counts share theirs. Sending is one script in the
+conversation's slot (member check, id, store), then one per member in one
+pipeline (inbox, unread counts, and the event for their open pages on
+PRIVATE_CHANNEL). Messages never go on STATUS_CHANNEL: the streaming API relays
+that to anyone."""
+
+import json
+import time
+
+from django.conf import settings
+
+from accounts.keys import LOGIN_INDEX, user_key
+from accounts.services import AccountSuspended, get_users
+from socialsite.redis import get_redis
+from socialsite.scripts import LuaScripts
+from socialsite.text import check_display_text
+
+from .. import keys
+
+scripts = LuaScripts(__file__)
+
+MESSAGE_MAX_LENGTH = 1000
+DIRECT, GROUP = "direct", "group"
+
+
+class NoSuchConversation(LookupError):
+    """The conversation doesn't exist or the user isn't in it (the same to them: 404)."""
+
+    def __init__(self) -> None:
+        super().__init__("There is no such conversation.")
+
+
+def may_message(sender_uid: int, recipient_uid: int) -> bool:
+    """Whether `sender_uid` may start a conversation with, or add, `recipient_uid`. The
+    one place to decide it (blocks and private accounts belong here)."""
+    return int(sender_uid) != int(recipient_uid)
+
+
+def clean_message(message: str) -> str:
+    """`message` stripped; ValueError if it is empty, too long or holds a hidden character."""
+    message = (message or "").strip()
+    if not message:
+        raise ValueError("Write a message.")
+    if len(message) > MESSAGE_MAX_LENGTH:
+        raise ValueError(f"A message is at most {MESSAGE_MAX_LENGTH:,} characters.")
+    return check_display_text(message, multiline=True)
+
+
+def parse_logins(to: str) -> list[str]:
+    """The logins of a comma-separated `to` ("@" optional), each once, in order."""
+    logins = [login.strip().lstrip("@").strip() for login in (to or "").split(",")]
+    return list(dict.fromkeys(login.lower() for login in logins if login))
+
+
+def _conversation_keys(conversation_id: int) -> list[str]:
+    return [
+        keys.conversation_key(conversation_id),
+        keys.conversation_members_key(conversation_id),
+        keys.conversation_messages_key(conversation_id),
+        keys.conversation_timeline_key(conversation_id),
+    ]
+
+
+def _inbox_keys(uid: int) -> list[str]:
+    return [keys.inbox_key(uid), keys.inbox_unread_key(uid), user_key(uid)]
+
+
+def start_conversation(uid: int, to: str, message: str) -> int:
+    """Sends `message` to the users `to` names (logins, comma-separated): in the one-to-one
+    conversation with them if there is one, else in a new conversation. Returns its
+    id. ValueError (nothing changes) for no one, an unknown login, yourself alone,
+    more than CONVERSATION_MAX_MEMBERS people, someone who may not be messaged, or a
+    bad message."""
+    message = clean_message(message)
+    logins = parse_logins(to)
+    if not logins:
+        raise ValueError("Say whom to write to: their logins, comma-separated.")
+    most = settings.CONVERSATION_MAX_MEMBERS
+    if len(logins) > most - 1:
+        raise ValueError(f"A conversation has at most {most} people, you included.")
+    conn = get_redis()
+    uids = conn.hmget(LOGIN_INDEX, logins)
+    unknown = [f"@{login}" for login, found in zip(logins, uids, strict=True) if not found]
+    if unknown:
+        raise ValueError(f"No such user: {', '.join(unknown)}.")
+    others = [int(other) for other in dict.fromkeys(uids) if int(other) != int(uid)]
+    if not others:
+        raise ValueError("Write to someone other than yourself.")
+    refused = [
+        f"@{login}"
+        for login, other in zip(logins, uids, strict=True)
+        if int(other) != int(uid) and not may_message(uid, other)
+    ]
+    if refused:
+        raise ValueError(f"You can't message {', '.join(refused)}.")
+    if len(others) == 1:
+        existing = conn.hget(keys.direct_conversations_key(uid), others[0])
+        if existing:
+            send_message(uid, int(existing), message)
+            return int(existing)
+    members = get_users([int(uid), *others])
+    if len(members) != len(others) + 1:
+        raise ValueError("No such user.")
+    if members[0]["suspended"]:
+        raise AccountSuspended("This account is suspended.")
+    conversation_id = _create(conn, members, DIRECT if len(others) == 1 else GROUP)
+    send_message(uid, conversation_id, message)
+    return conversation_id
+
+
+def _create(conn, members: list[dict], kind: str) -> int:
+    """A new conversation of `members` (profiles); a one-to-one one is remembered by both."""
+    conversation_id = conn.incr(keys.CONVERSATION_ID_COUNTER)
+    pairs = [value for member in members for value in (member["id"], member["login"])]
+    pipe = conn.pipeline(transaction=False)
+    scripts.run(
+        pipe,
+        "create_conversation",
+        _conversation_keys(conversation_id)[:2],
+        [kind, time.time(), *pairs],
+    )
+    if kind == DIRECT:
+        first, second = (member["id"] for member in members)
+        pipe.hsetnx(keys.direct_conversations_key(first), second, conversation_id)
+        pipe.hsetnx(keys.direct_conversations_key(second), first, conversation_id)
+    pipe.execute()
+    return conversation_id
+
+
+def send_message(uid: int, conversation_id: int, message: str) -> int:
+    """Adds `message` by `uid` to the conversation and to every member's inbox (unread but
+    for its author) and open pages; returns its id. NoSuchConversation for a
+    non-member, AccountSuspended for a suspended author, ValueError for a bad message.
+    3 round trips."""
+    message = clean_message(message)
+    conn = get_redis()
+    login, suspended = conn.hmget(user_key(uid), "login", "suspended")
+    if login is None:
+        raise NoSuchConversation()
+    if suspended == "1":
+        raise AccountSuspended("This account is suspended.")
+    now = time.time()
+    payload = json.dumps({"uid": int(uid), "login": login, "text": message, "sent": now})
+    posted = scripts.run(
+        conn, "post_message", _conversation_keys(conversation_id), [uid, now, payload]
+    )
+    if not posted:
+        raise NoSuchConversation()
+    message_id, stored, members = posted
+    pipe = conn.pipeline(transaction=False)
+    for member in members:
+        unread = "0" if int(member) == int(uid) else "1"
+        scripts.run(
+            pipe,
+            "deliver_message",
+            _inbox_keys(int(member)),
+            [conversation_id, now, unread, keys.PRIVATE_CHANNEL, int(member), stored],
+        )
+    pipe.execute()
+    return int(message_id)
+
+
+def mark_read(uid: int, conversation_id: int) -> dict:
+    """Marks the conversation read for `uid`; returns the nav's unread counts. 1 round trip."""
+    notifications, messages = scripts.run(
+        get_redis(),
+        "mark_read",
+        _inbox_keys(uid),
+        [conversation_id, "0", keys.PRIVATE_CHANNEL, uid],
+    )
+    return {"notifications": int(notifications), "messages": int(messages)}
+
+
+def leave_conversation(uid: int, conversation_id: int) -> None:
+    """`uid` leaves a group conversation, which leaves their inbox. NoSuchConversation for
+    a non-member; ValueError for a one-to-one conversation."""
+    conn = get_redis()
+    left = scripts.run(conn, "leave_conversation", _conversation_keys(conversation_id)[:2], [uid])
+    if left == 0:
+        raise NoSuchConversation()
+    if left == -1:
+        raise ValueError("Only a group conversation can be left.")
+    scripts.run(
+        conn, "mark_read", _inbox_keys(uid), [conversation_id, "1", keys.PRIVATE_CHANNEL, uid]
+    )
+
+
+def delete_message(uid: int, conversation_id: int, message_id: int) -> None:
+    """Deletes a message of `uid`'s. NoSuchConversation if there is no such message where
+    they can see it; PermissionError if someone else wrote it."""
+    deleted = scripts.run(
+        get_redis(),
+        "delete_message",
+        _conversation_keys(conversation_id),
+        [uid, message_id, keys.PRIVATE_CHANNEL, conversation_id],
+    )
+    if deleted == 0:
+        raise NoSuchConversation()
+    if deleted == -1:
+        raise PermissionError("Only its author can delete a message.")

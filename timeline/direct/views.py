@@ -1,0 +1,116 @@
+"""Direct messages: your inbox, starting a conversation, one conversation (reading and
+answering it), leaving a group and deleting your message."""
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.auth import current_uid
+from socialsite.ratelimit import rate_limited
+from socialsite.views import error_page
+
+from ..web import login_first, page_number, require_page
+from . import selectors, services
+from .services import MESSAGE_MAX_LENGTH, NoSuchConversation
+
+
+@require_GET
+@login_required
+def inbox(request: HttpRequest) -> HttpResponse:
+    """Your conversations, the one with the latest message first."""
+    number = page_number(request)
+    page = selectors.inbox_page(current_uid(request), number, settings.STATUSES_PER_PAGE)
+    require_page(number, page.conversations, page.has_older)
+    return render(request, "timeline/inbox.html", {"page": page, "unread": page.unread})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@rate_limited("messages", "messages")
+def new_conversation(request: HttpRequest) -> HttpResponse:
+    """The form (`to`: logins, comma-separated; `message`) that starts a conversation, or
+    continues your one-to-one conversation with that person."""
+    context = {"to": request.GET.get("to", ""), "message": "", "max_length": MESSAGE_MAX_LENGTH}
+    if request.method == "GET":
+        return render(request, "timeline/new_conversation.html", context)
+    to, message = request.POST.get("to", ""), request.POST.get("message", "")
+    try:
+        conversation_id = services.start_conversation(current_uid(request), to, message)
+    except ValueError as error:
+        context.update(to=to, message=message, error=str(error))
+        return render(request, "timeline/new_conversation.html", context, status=400)
+    return redirect("conversation", conversation_id)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@rate_limited("messages", "messages")
+def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """One of your conversations, the newest message at the bottom (?page=2: older), with a
+    box to answer it (POST `message`); opening it marks it read. 404 unless you are in it."""
+    uid = current_uid(request)
+    error, message = None, ""
+    if request.method == "POST":
+        message = request.POST.get("message", "")
+        try:
+            services.send_message(uid, conversation_id, message)
+            return redirect("conversation", conversation_id)
+        except NoSuchConversation as gone:
+            raise Http404(str(gone)) from None
+        except ValueError as refused:
+            error = str(refused)
+    number = page_number(request)
+    try:
+        page = selectors.conversation_page(uid, conversation_id, number, settings.MESSAGES_PER_PAGE)
+    except NoSuchConversation as gone:
+        raise Http404(str(gone)) from None
+    require_page(number, page.messages, page.has_older)
+    context = {
+        "page": page,
+        "unread": services.mark_read(uid, conversation_id),
+        "error": error,
+        "message": message,
+        "max_length": MESSAGE_MAX_LENGTH,
+    }
+    return render(request, "timeline/conversation.html", context, status=400 if error else 200)
+
+
+def _back_to_inbox(**kwargs) -> str:
+    return reverse("inbox")
+
+
+@require_POST
+@login_first(_back_to_inbox)
+def mark_read(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Marks a conversation read (its open page does, as messages arrive): 204."""
+    services.mark_read(current_uid(request), conversation_id)
+    return HttpResponse(status=204)
+
+
+@require_POST
+@login_first(_back_to_inbox)
+def leave(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Leaves a group conversation: back to the inbox."""
+    try:
+        services.leave_conversation(current_uid(request), conversation_id)
+    except NoSuchConversation as gone:
+        raise Http404(str(gone)) from None
+    except ValueError as refused:
+        return error_page(request, 400, str(refused))
+    return redirect("inbox")
+
+
+@require_POST
+@login_first(_back_to_inbox)
+def delete_message(request: HttpRequest, conversation_id: int, message_id: int) -> HttpResponse:
+    """Deletes a message of yours: back to the conversation."""
+    try:
+        services.delete_message(current_uid(request), conversation_id, message_id)
+    except NoSuchConversation as gone:
+        raise Http404(str(gone)) from None
+    except PermissionError as refused:
+        return error_page(request, 403, str(refused))
+    return redirect("conversation", conversation_id)

@@ -1,0 +1,22 @@
+-- A new notification, in the recipient's slot; nothing if they are gone or it exists.
+-- KEYS[1] their notifications  KEYS[2] their mention notifications  KEYS[3] their user hash
+-- ARGV[1] member  ARGV[2] time  ARGV[3] cap  ARGV[4] "1" for a mention or reply
+-- ARGV[5] private channel  ARGV[6] recipient uid  ARGV[7] the notification as JSON
+-- Returns the unread count, or nothing if no notification was added.
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  return false
+end
+if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then
+  return false
+end
+local cap = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -cap - 1)
+if ARGV[4] == '1' then
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -cap - 1)
+end
+local unread = math.min(redis.call('HINCRBY', KEYS[3], 'unread_notifications', 1), cap)
+redis.call('HSET', KEYS[3], 'unread_notifications', unread)
+redis.call('PUBLISH', ARGV[5], '{"to":[' .. ARGV[6] .. '],"type":"notification","unread_notifications":'
+  .. unread .. ',"notification":' .. ARGV[7] .. '}')
+return unread

@@ -1,0 +1,90 @@
+"""Reading notifications: a page of them, grouped as people read them ("@alice and 3
+others liked your status", the status shown once), and the unread counts of the nav.
+
+A page is 2 round trips: its notifications, then the statuses they are about (as
+timelines show them, marked for the reader)."""
+
+from dataclasses import dataclass
+
+from socialsite.redis import PackedPipeline, get_redis
+
+from .. import keys
+from ..feeds.selectors import LAST_PAGE, queue_statuses, read_page
+from .services import FOLLOW, WHAT_THEY_DID
+from .unread import decode_unread, queue_unread
+
+
+@dataclass
+class Notification:
+    """One line of the page: who (newest first), did what, to which status (None for a
+    follow), the newest time they did it."""
+
+    kind: str
+    logins: list[str]
+    when: float
+    status: dict | None = None
+
+    @property
+    def text(self) -> str:
+        others = len(self.logins) - 1
+        who = f"@{self.logins[0]}"
+        if others:
+            who += f" and {others} other{'s' if others > 1 else ''}"
+        return f"{who} {WHAT_THEY_DID[self.kind]}"
+
+
+@dataclass(frozen=True)
+class NotificationsPage:
+    notifications: list[Notification]
+    number: int
+    has_older: bool
+
+    @property
+    def has_newer(self) -> bool:
+        return self.number > 1
+
+
+def notifications_page(
+    uid: int, page: int, count: int, *, mentions_only: bool = False
+) -> NotificationsPage:
+    """Page `page` (from 1) of `uid`'s notifications (only mentions and replies if
+    `mentions_only`), newest first, `count` a page before grouping: likes and reposts
+    of one status group together, as do follows; a notification whose status is gone
+    is left out."""
+    if not 1 <= page <= LAST_PAGE or count < 1:
+        raise ValueError(f"Pages go from 1 to {LAST_PAGE:,}.")
+    key = (keys.mention_notifications_key if mentions_only else keys.notifications_key)(uid)
+    conn = get_redis()
+    start = (page - 1) * count
+    # One more than asked tells whether an older page exists.
+    found = conn.zrevrange(key, start, start + count, withscores=True)
+    entries = [(*member.split(":", 3), when) for member, when in found[:count]]
+    ids = list(dict.fromkeys(obj for kind, obj, _, _, _ in entries if kind != FOLLOW))
+    pipe = PackedPipeline(conn)
+    queue_statuses(pipe, ids, len(ids), uid)
+    statuses = read_page(ids, pipe.execute(), 1, max(len(ids), 1), viewer=uid).statuses
+    by_id = {str(status["id"]): status for status in statuses}
+    groups: dict[tuple[str, str], Notification] = {}
+    for kind, obj, _, login, when in entries:
+        status = by_id.get(obj)
+        if kind != FOLLOW and status is None:
+            continue
+        # A reply or a mention is a status of its own, so a line of its own.
+        group = (kind, obj)
+        if group in groups:
+            groups[group].logins.append(login)
+        else:
+            groups[group] = Notification(kind=kind, logins=[login], when=when, status=status)
+    return NotificationsPage(
+        notifications=list(groups.values()), number=page, has_older=len(found) > count
+    )
+
+
+def unread_counts(uid: int | None) -> dict:
+    """The nav's unread notifications and messages of `uid` (zeros for a visitor): 1
+    round trip, for the pages that read nothing of the viewer's otherwise."""
+    if uid is None:
+        return {"notifications": 0, "messages": 0}
+    pipe = get_redis().pipeline(transaction=False)
+    queue_unread(pipe, uid)
+    return decode_unread(pipe.execute()[0])

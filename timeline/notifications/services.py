@@ -1,0 +1,133 @@
+"""Notifications: telling someone that another user followed them, liked, reposted or
+answered their status, or mentioned them, and taking it back when the action is.
+
+Each is one script in the recipient's slot, queued on the pipeline of the action
+that makes it (a like, a post, a follow), so it costs that action no round trip.
+A notification is a member "kind:object:actor uid:actor login" of the recipient's
+capped sorted set: the same action can't notify twice, and undoing it knows which
+member to remove. The unread count is a field of the recipient's profile hash;
+the script that changes it publishes it on PRIVATE_CHANNEL for their open pages."""
+
+import json
+import time
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from socialsite.redis import get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+
+scripts = LuaScripts(__file__)
+
+FOLLOW, LIKE, REPOST, REPLY, MENTION = "follow", "like", "repost", "reply", "mention"
+KINDS = (FOLLOW, LIKE, REPOST, REPLY, MENTION)
+MENTION_KINDS = {REPLY, MENTION}
+WHAT_THEY_DID = {
+    FOLLOW: "followed you",
+    LIKE: "liked your status",
+    REPOST: "reposted your status",
+    REPLY: "replied to your status",
+    MENTION: "mentioned you",
+}
+
+
+def may_notify(actor_uid: int, recipient_uid: int) -> bool:
+    """Whether what `actor_uid` does may notify `recipient_uid`: never for your own
+    actions. The one place to decide it (blocks and mutes belong here)."""
+    return int(actor_uid) != int(recipient_uid)
+
+
+def notification_member(kind: str, object_id: int, actor: dict) -> str:
+    """The member naming a notification: `object_id` is the status concerned (0 for a follow)."""
+    return f"{kind}:{int(object_id)}:{int(actor['id'])}:{actor['login']}"
+
+
+def _keys(recipient: int) -> list[str]:
+    return [
+        keys.notifications_key(recipient),
+        keys.mention_notifications_key(recipient),
+        user_key(recipient),
+    ]
+
+
+def queue_notify(
+    pipe, recipient: int, kind: str, actor: dict, object_id: int = 0, when: float | None = None
+) -> None:
+    """Queues on `pipe` a notification for `recipient` that `actor` ({"id", "login"}) did
+    `kind` to `object_id`, unless may_notify says no."""
+    if not may_notify(actor["id"], recipient):
+        return
+    notification = {
+        "kind": kind,
+        "actor": actor["login"],
+        "object": int(object_id),
+        "text": f"@{actor['login']} {WHAT_THEY_DID[kind]}",
+    }
+    scripts.run(
+        pipe,
+        "notify",
+        _keys(recipient),
+        [
+            notification_member(kind, object_id, actor),
+            time.time() if when is None else when,
+            settings.NOTIFICATIONS_KEPT,
+            "1" if kind in MENTION_KINDS else "0",
+            keys.PRIVATE_CHANNEL,
+            int(recipient),
+            json.dumps(notification),
+        ],
+    )
+
+
+def queue_withdraw(pipe, recipient: int, kind: str, actor: dict, object_id: int = 0) -> None:
+    """Queues on `pipe` the removal of the notification queue_notify made (if any)."""
+    if not may_notify(actor["id"], recipient):
+        return
+    scripts.run(
+        pipe,
+        "withdraw",
+        _keys(recipient),
+        [notification_member(kind, object_id, actor), keys.PRIVATE_CHANNEL, int(recipient)],
+    )
+
+
+def _status_notifications(status: dict) -> list[tuple[int, str, int]]:
+    """(recipient, kind, object) of each notification a new status makes: its original's
+    author for a repost; its parent's author for a reply; each user it mentions (but
+    one its reply notifies already)."""
+    if status.get("repost_of"):
+        return [(int(status["repost_of_uid"]), REPOST, int(status["repost_of"]))]
+    made = []
+    parent_author = status.get("in_reply_to_uid")
+    if parent_author:
+        made.append((int(parent_author), REPLY, int(status["id"])))
+    for uid in str(status.get("mention_ids") or "").split():
+        if uid != str(parent_author):
+            made.append((int(uid), MENTION, int(status["id"])))
+    return made
+
+
+def queue_for_new_status(pipe, status: dict) -> None:
+    """Queues the notifications a new status makes (after conversations.index, which
+    finds whom it mentions)."""
+    actor = {"id": status["uid"], "login": status["login"]}
+    for recipient, kind, object_id in _status_notifications(status):
+        queue_notify(pipe, recipient, kind, actor, object_id, status["posted"])
+
+
+def queue_withdraw_for_status(pipe, status: dict) -> None:
+    """Queues the removal of the notifications a deleted status made."""
+    actor = {"id": status["uid"], "login": status["login"]}
+    for recipient, kind, object_id in _status_notifications(status):
+        queue_withdraw(pipe, recipient, kind, actor, object_id)
+
+
+def mark_read(uid: int) -> dict:
+    """Marks all of `uid`'s notifications read (opening the page); returns the unread
+    counts the nav shows: 1 round trip."""
+    messages = scripts.run(
+        get_redis(), "mark_read", [user_key(uid)], [time.time(), keys.PRIVATE_CHANNEL, uid]
+    )
+    return {"notifications": 0, "messages": int(messages or 0)}

@@ -1,0 +1,18 @@
+"""The nav's unread counts (notifications, messages): fields of the viewer's profile
+hash, read with whatever a page reads already (feeds.selectors queues them with a
+page's statuses), so the nav costs no round trip of its own."""
+
+from accounts.keys import user_key
+
+from .. import keys
+
+
+def queue_unread(pipe, uid: int) -> None:
+    """Queues the read of `uid`'s unread counts (1 reply, for decode_unread)."""
+    pipe.hmget(user_key(uid), keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
+
+
+def decode_unread(fields: list) -> dict:
+    """The counts from queue_unread's reply."""
+    notifications, messages = fields
+    return {"notifications": int(notifications or 0), "messages": int(messages or 0)}
