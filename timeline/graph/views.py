@@ -43,7 +43,8 @@ def render_profile(
     person = view.user["id"]
     if lists_form is None and viewer is not None and viewer != person:
         lists_form = ListMembershipForm(lists=list_selectors.lists_for_member(viewer, person))
-    context = {"view": view, "page": view.page, "unread": view.page.unread, "lists_form": lists_form}
+    page = view.page
+    context = {"view": view, "page": page, "unread": page.unread, "lists_form": lists_form}
     return render(request, "timeline/profile.html", context, status=status)
 
 
