@@ -91,6 +91,27 @@ def test_an_empty_blank_or_too_long_message_is_refused(alice, redis_conn, messag
     assert nothing_was_posted(alice, redis_conn)
 
 
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        ("pay \u202eevil", "Character 5 is a bidi override (U+202E)"),
+        ("ad\u200bmin", "Character 3 is a zero-width character (U+200B)"),
+        ("bell\x07", "Character 5 is a control character (U+0007)"),
+    ],
+)
+def test_a_message_with_invisible_characters_is_a_form_error(alice, redis_conn, message, error):
+    response = alice.client.post("/statuses/", {"message": message})
+    assert response.status_code == 400
+    assert shows(response, error)
+    assert nothing_was_posted(alice, redis_conn)
+
+
+def test_a_multi_line_message_from_a_textarea_is_posted_with_its_lines(alice):
+    alice.client.post("/statuses/", {"message": "first line\r\n\tsecond line"})
+    (status,) = feeds.get_status_messages(alice.uid)
+    assert status["message"] == "first line\n\tsecond line"
+
+
 def test_a_280_character_message_is_posted(alice):
     alice.client.post("/statuses/", {"message": "é" * 280})
     assert len(feeds.get_status_messages(alice.uid)) == 1
