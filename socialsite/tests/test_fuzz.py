@@ -1,0 +1,329 @@
+"""Fuzzing every route of the site and of the streaming API with hostile input (odd
+unicode, NUL and lone surrogate bytes, huge and negative numbers, huge bodies, wrong
+methods, no CSRF token), as a visitor, a member and a moderator: no answer is a 5xx, and
+a refused request changes no key in Redis.
+
+The site's routes are read from the URL resolver, so a new route is fuzzed as soon as it
+exists; a route whose parameter no generator here can make fails the test until one is
+added. Hypothesis runs derandomized, so a run is the same on every machine."""
+
+import re
+from urllib.parse import quote, quote_from_bytes
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.backends.cache import KEY_PREFIX as SESSION_KEY_PREFIX
+from django.core.cache import cache
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls.converters import IntConverter, PathConverter, StringConverter
+from django.urls.resolvers import RegexPattern, RoutePattern
+from hypothesis import HealthCheck, find, given, settings
+from hypothesis import strategies as st
+
+from accounts.backends import user_cache_key
+from streaming.services import create_stream_key
+from timeline.lists import services as lists
+from timeline.posting.services import post_status
+
+EXAMPLES_PER_ROUTE = 12
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES_PER_ROUTE,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+# Keys a refused request may change: the session (a visitor's refused POST still gets
+# one for its CSRF cookie and messages) and the user cached on a read.
+CHANGING_PREFIXES = (
+    cache.make_key(SESSION_KEY_PREFIX),
+    cache.make_key(user_cache_key("")),
+    # Rate limits count attempts, refused ones too.
+    "ratelimit:",
+)
+
+# Percent-encoded text that has hurt servers: NUL, lone surrogates (as UTF-8 would
+# encode them, which is not UTF-8), overlong and truncated sequences, bidi overrides,
+# encoded slashes and dots, a huge segment.
+ODD_TEXT = [
+    "%00",
+    "a%00b",
+    "%ED%A0%80",
+    "%ED%BF%BFx",
+    "%FF%FE",
+    "%C0%AF",
+    "%E2%80",
+    "%E2%80%AE",
+    "%EF%BB%BF",
+    "%F0%9F%98%80",
+    "%2F",
+    "..",
+    "%2E%2E",
+    "%25",
+    "%",
+    "alice",
+    "@ALICE",
+    "x" * 5000,
+]
+HUGE_NUMBERS = ["9" * 400, str(2**63), str(2**64 + 1), str(-(2**63) - 1), "-1", "0", "1e9"]
+
+
+def encoded(text: str) -> str:
+    """`text` percent-encoded, lone surrogates as the bytes UTF-8 would give them."""
+    return quote(text.encode("utf-8", "surrogatepass"), safe="")
+
+
+odd_text = st.one_of(
+    st.sampled_from(ODD_TEXT),
+    st.text(min_size=1, max_size=40).map(encoded),
+    st.binary(min_size=1, max_size=40).map(lambda raw: quote_from_bytes(raw, safe="")),
+)
+numbers = st.one_of(st.sampled_from(HUGE_NUMBERS), st.integers(-(2**70), 2**70).map(str))
+# Small ids name the statuses, lists and users the test made.
+ids = st.one_of(st.sampled_from(["1", "2", "3"]), numbers, odd_text)
+
+# For each converter a route may use: a parameter naming something the test made, and a
+# strategy for parameters it matches or not.
+PARAMETERS = {
+    IntConverter: ("1", ids),
+    StringConverter: (
+        "alice",
+        st.one_of(st.sampled_from(["alice", "bob", "redis", "ssk_1"]), odd_text),
+    ),
+    PathConverter: ("1", st.one_of(ids, st.lists(odd_text, min_size=1, max_size=3).map("/".join))),
+}
+ROUTE_PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
+
+
+def route_part(pattern, *, plain: bool = False) -> st.SearchStrategy[str]:
+    """What one pattern of a route's chain matches, or nearly does; or, `plain`, what it
+    matches naming something the test made."""
+    if isinstance(pattern, RegexPattern):
+        matches = st.from_regex(pattern.regex, fullmatch=True)
+        return (st.just(find(matches, lambda _: True)) if plain else matches).map(
+            lambda text: quote(text.encode("utf-8", "surrogatepass"), safe="/")
+        )
+    assert isinstance(pattern, RoutePattern), f"no generator for {type(pattern).__name__}"
+    route = str(pattern)
+    parts = []
+    for literal, match in zip(
+        ROUTE_PARAMETER.split(route)[::3],
+        [*ROUTE_PARAMETER.finditer(route), None],
+        strict=True,
+    ):
+        parts.append(st.just(literal))
+        if match is not None:
+            converter = type(pattern.converters[match["name"]])
+            assert converter in PARAMETERS, f"no generator for {match[0]} in {route!r}"
+            natural, strategy = PARAMETERS[converter]
+            parts.append(st.just(natural) if plain else strategy)
+    return st.tuples(*parts).map("".join)
+
+
+def site_routes(resolver=None, chain=()) -> list[tuple]:
+    """Every route of the site, as the chain of patterns that leads to its view."""
+    found = []
+    for entry in (resolver or get_resolver()).url_patterns:
+        if isinstance(entry, URLResolver):
+            found += site_routes(entry, (*chain, entry.pattern))
+        else:
+            assert isinstance(entry, URLPattern)
+            found.append((*chain, entry.pattern))
+    return found
+
+
+def route_id(chain: tuple) -> str:
+    return "/" + "".join(str(pattern) for pattern in chain)
+
+
+def paths(chain: tuple, *, plain: bool = False) -> st.SearchStrategy[str]:
+    parts = (route_part(pattern, plain=plain) for pattern in chain)
+    return st.tuples(*parts).map(lambda parts: "/" + "".join(parts))
+
+
+def plain_path(chain: tuple) -> str:
+    """The route's path naming what the test made (its one example)."""
+    return find(paths(chain, plain=True), lambda _: True)
+
+
+PARAMETER_NAMES = ["page", "q", "next", "after", "author", "id", "user", "type", "count"]
+query_strings = st.lists(
+    st.tuples(
+        st.one_of(st.sampled_from(PARAMETER_NAMES), odd_text),
+        st.one_of(numbers, odd_text, st.just("")),
+    ),
+    max_size=3,
+).map(lambda pairs: "&".join(f"{name}={value}" for name, value in pairs))
+# ?page= is on every list page: most requests have one.
+query_strings = (
+    st.tuples(st.one_of(numbers, odd_text, st.just("")), query_strings).map(
+        lambda parts: f"page={parts[0]}&{parts[1]}"
+    )
+    | query_strings
+)
+
+FIELD_NAMES = [
+    "message",
+    "location",
+    "name",
+    "login",
+    "username",
+    "password",
+    "password1",
+    "password2",
+    "old_password",
+    "new_password1",
+    "new_password2",
+    "next",
+    "key-name",
+    "reason",
+    "comment",
+    "action",
+    "in_reply_to",
+]
+FORM = "application/x-www-form-urlencoded"
+field_values = st.one_of(odd_text, numbers, st.sampled_from(["hello", "1,2", "bob", "x" * 300]))
+# Every field any form of the site has, so each view's form gets odd values; and others.
+form_bodies = st.tuples(
+    st.fixed_dictionaries({name: field_values for name in FIELD_NAMES}),
+    st.lists(st.tuples(odd_text, field_values), max_size=2),
+).map(
+    lambda fields: "&".join(
+        f"{name}={value}" for name, value in [*fields[0].items(), *fields[1]]
+    ).encode()
+)
+# Over DATA_UPLOAD_MAX_MEMORY_SIZE, over DATA_UPLOAD_MAX_NUMBER_FIELDS, and one huge field.
+HUGE_BODIES = [
+    b"x" * (django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1),
+    b"a=1&" * (django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1),
+    b"message=" + b"y" * 100_000,
+]
+bodies = st.one_of(
+    st.tuples(st.just(FORM), form_bodies),
+    st.tuples(st.just(FORM), st.sampled_from(HUGE_BODIES)),
+    st.tuples(
+        st.sampled_from(
+            ["multipart/form-data; boundary=zz", "multipart/form-data", "application/json", ""]
+        ),
+        st.one_of(st.binary(max_size=200), st.sampled_from(HUGE_BODIES)),
+    ),
+)
+METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+WHO = ["visitor", "member", "moderator"]
+site_requests = st.fixed_dictionaries(
+    {
+        # Mostly the methods the site answers, so that most requests reach a view.
+        "method": st.sampled_from(["POST", "GET", "POST", "GET", *METHODS]),
+        "who": st.sampled_from(WHO),
+        "query": query_strings,
+        "body": bodies,
+    }
+)
+
+
+def redis_snapshot(conn) -> dict[str, bytes]:
+    """Every key but those a refused request may change, with its serialized value."""
+    names = sorted(
+        name for name in conn.scan_iter(count=1000) if not name.startswith(CHANGING_PREFIXES)
+    )
+    pipe = conn.pipeline(transaction=False)
+    for name in names:
+        pipe.dump(name)
+    return dict(zip(names, pipe.execute(), strict=True))
+
+
+def changed_keys(before: dict, after: dict) -> list[str]:
+    return sorted(
+        name for name in before.keys() | after.keys() if before.get(name) != after.get(name)
+    )
+
+
+def is_refused(response) -> bool:
+    """A 4xx, a redirect to a login page, or a form shown again with its errors."""
+    if 400 <= response.status_code < 500:
+        return True
+    if response.status_code == 302:
+        return response["Location"].split("?")[0].endswith("/login/")
+    return b'class="field-error"' in response.content or b"errorlist" in response.content
+
+
+class Site:
+    """Two members and a moderator with statuses, a list and a stream key, and a client
+    for each of them and for a visitor."""
+
+    def __init__(self, make_user) -> None:
+        alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+        carol.user.is_staff = carol.user.is_superuser = True
+        carol.user.save()
+        first = post_status(bob.uid, "hello @alice #redis")
+        post_status(alice.uid, "a reply", in_reply_to=first)
+        lists.add_member(alice.uid, lists.create_list(alice.uid, "Friends"), bob.uid)
+        create_stream_key(alice.uid, "tests")
+        self.users = {"visitor": None, "member": alice.user, "moderator": carol.user}
+        self.clients = {who: Client() for who in WHO}
+
+    def client(self, who: str, *, csrf_checked: bool) -> Client:
+        """The client of `who`, logged in again if a request logged it out."""
+        client, user = self.clients[who], self.users[who]
+        if user is not None and SESSION_KEY not in client.session:
+            client.force_login(user)
+        client.handler.enforce_csrf_checks = csrf_checked
+        return client
+
+    def check(
+        self,
+        redis_conn,
+        method: str,
+        who: str,
+        target: str,
+        *,
+        csrf_checked: bool,
+        content_type: str = FORM,
+        body: bytes = b"",
+    ) -> None:
+        """Sends the request: no 5xx, and nothing changed in Redis if it was refused."""
+        client = self.client(who, csrf_checked=csrf_checked)
+        if method in ("GET", "HEAD", "OPTIONS"):
+            content_type, body = FORM, b""
+        before = redis_snapshot(redis_conn)
+        response = client.generic(method, target, body, content_type)
+        request = (method, who, target[:200], content_type, body[:200])
+        assert response.status_code < 500, (request, response.status_code)
+        if is_refused(response):
+            changed = changed_keys(before, redis_snapshot(redis_conn))
+            assert changed == [], (request, response.status_code, changed)
+
+
+@pytest.fixture
+def site(make_user) -> Site:
+    return Site(make_user)
+
+
+@pytest.mark.parametrize("chain", site_routes(), ids=route_id)
+def test_no_site_route_fails_on_hostile_input_or_changes_redis_when_it_refuses(
+    chain, site, redis_conn
+):
+    # As everyone: the plain page, and a form sent without a CSRF token.
+    for who in WHO:
+        for method in ("GET", "POST"):
+            site.check(redis_conn, method, who, plain_path(chain), csrf_checked=True)
+
+    @FUZZ_SETTINGS
+    @given(path=paths(chain), request=site_requests)
+    def check(path, request):
+        content_type, body = request["body"]
+        target = f"{path}?{request['query']}" if request["query"] else path
+        site.check(
+            redis_conn,
+            request["method"],
+            request["who"],
+            target,
+            csrf_checked=False,
+            content_type=content_type,
+            body=body,
+        )
+
+    check()
