@@ -27,6 +27,5 @@ def current_uid(request: HttpRequest) -> int | None:
 
 def keep_session(request: HttpRequest, user: User, generation: int) -> None:
     """Makes this request's session one of `user`'s session `generation` (see
-    accounts.models), under a new session key."""
-    request.session.cycle_key()
+    accounts.models)."""
     request.session[HASH_SESSION_KEY] = session_auth_hash(user, generation)

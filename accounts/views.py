@@ -94,6 +94,7 @@ def change_password(request: HttpRequest) -> HttpResponse:
         return render_settings(request, password_form=form)
     password = form.cleaned_data["new_password1"]
     generation = services.change_password(current_uid(request), form.user, password)
+    request.session.cycle_key()  # as Django does on a password change
     keep_session(request, form.user, generation)
     messages.success(request, "Your password is changed. Your other sessions are logged out.")
     return redirect("accounts:settings")
