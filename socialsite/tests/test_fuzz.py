@@ -18,6 +18,7 @@ from django.contrib.sessions.backends.cache import KEY_PREFIX as SESSION_KEY_PRE
 from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import path as url_path
 from django.urls.converters import IntConverter, PathConverter, StringConverter
 from django.urls.resolvers import RegexPattern, RoutePattern
 from hypothesis import HealthCheck, Phase, find, given, settings
@@ -306,6 +307,12 @@ class Site:
 @pytest.fixture
 def site(make_user) -> Site:
     return Site(make_user)
+
+
+def test_a_route_whose_parameter_has_no_generator_fails_the_fuzz_test():
+    new_route = url_path("things/<uuid:thing>/", lambda request, thing: None).pattern
+    with pytest.raises(AssertionError, match="no generator for <uuid:thing>"):
+        route_part(new_route)
 
 
 @pytest.mark.parametrize("chain", site_routes(), ids=route_id)
