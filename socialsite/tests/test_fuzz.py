@@ -470,7 +470,9 @@ def test_no_websocket_fails_on_hostile_input_and_a_refused_one_closes_with_a_cod
     @given(
         request=stream_requests(streaming_site, stream),
         path=st.just("/statuses/{}.json") if stream else odd_text.map("/{}".format),
-        frames=st.lists(st.one_of(odd_text, st.binary(max_size=200)), max_size=3),
+        frames=st.lists(
+            st.one_of(odd_text, st.binary(max_size=200), st.sampled_from(HUGE_BODIES)), max_size=3
+        ),
     )
     def check(request, path, frames):
         before = redis_snapshot(redis_conn)
