@@ -105,12 +105,17 @@ PARAMETERS = {
 ROUTE_PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
 
 
+def simplest(strategy: st.SearchStrategy[str]) -> str:
+    """The simplest text `strategy` makes (kept in no example database)."""
+    return find(strategy, lambda _: True, settings=settings(database=None))
+
+
 def route_part(pattern, *, plain: bool = False) -> st.SearchStrategy[str]:
     """What one pattern of a route's chain matches, or nearly does; or, `plain`, what it
     matches naming something the test made."""
     if isinstance(pattern, RegexPattern):
         matches = st.from_regex(pattern.regex, fullmatch=True)
-        return (st.just(find(matches, lambda _: True)) if plain else matches).map(
+        return (st.just(simplest(matches)) if plain else matches).map(
             lambda text: quote(text.encode("utf-8", "surrogatepass"), safe="/")
         )
     assert isinstance(pattern, RoutePattern), f"no generator for {type(pattern).__name__}"
@@ -153,7 +158,7 @@ def paths(chain: tuple, *, plain: bool = False) -> st.SearchStrategy[str]:
 
 def plain_path(chain: tuple) -> str:
     """The route's path naming what the test made (its one example)."""
-    return find(paths(chain, plain=True), lambda _: True)
+    return simplest(paths(chain, plain=True))
 
 
 PARAMETER_NAMES = ["page", "q", "next", "after", "author", "id", "user", "type", "count"]
