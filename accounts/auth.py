@@ -1,10 +1,12 @@
 """The logged-in user's uid, kept in the session at login so that pages don't look it
 up in Redis on every request."""
 
+from django.contrib.auth import HASH_SESSION_KEY
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 
 from . import services
+from .models import session_auth_hash
 
 SESSION_UID = "uid"
 
@@ -21,3 +23,9 @@ def current_uid(request: HttpRequest) -> int | None:
         return None
     # Sessions made before the uid was kept in them get it on first use.
     return request.session.get(SESSION_UID) or remember_uid(request, user)
+
+
+def keep_session(request: HttpRequest, user: User, generation: int) -> None:
+    """Makes this request's session one of `user`'s session `generation` (see
+    accounts.models)."""
+    request.session[HASH_SESSION_KEY] = session_auth_hash(user, generation)

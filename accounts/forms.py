@@ -1,6 +1,6 @@
 from django import forms
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm, UsernameField
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UsernameField
 from django.contrib.auth.models import User
 
 from socialsite.text import check_display_text
@@ -102,4 +102,29 @@ class SettingsForm(forms.Form):
         required=False,
         max_length=USERNAME_MAX_LENGTH,
         widget=forms.TextInput(attrs={"maxlength": services.NAME_MAX_LENGTH}),
+    )
+
+
+class PasswordForm(PasswordChangeForm):
+    """Django's: the current password, the new one twice, Django's validators; every
+    field bounded."""
+
+    old_password = forms.CharField(
+        label="Current password",
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    new_password1 = forms.CharField(
+        label="New password",
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    new_password2 = forms.CharField(
+        label="New password again",
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )

@@ -176,6 +176,31 @@ def update_name(uid: int, name: str) -> None:
     get_redis().hset(keys.user_key(uid), "name", name)
 
 
+# The profile field counting how many times the user ended all their sessions: a
+# session's hash depends on it (accounts.models.SessionUser), so bumping it ends them all.
+SESSION_GENERATION_FIELD = "session_generation"
+
+
+def session_generation(uid: int) -> int:
+    """How many times `uid` ended all their sessions (0 if never)."""
+    return int(get_redis().hget(keys.user_key(uid), SESSION_GENERATION_FIELD) or 0)
+
+
+def end_sessions(uid: int) -> int:
+    """Ends every session of `uid`, in every browser, at their next request; returns the
+    new session generation, which a session that should go on (the one changing the
+    password) is moved to."""
+    return get_redis().hincrby(keys.user_key(uid), SESSION_GENERATION_FIELD, 1)
+
+
+def change_password(uid: int, user: User, password: str) -> int:
+    """Sets `user`'s (already validated) password and ends all their sessions; returns the
+    new session generation, for the session that changed it to go on in."""
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return end_sessions(uid)
+
+
 def delete_profile(uid: int) -> None:
     """Removes a profile that has no statuses or follows yet (undoing a failed signup)."""
     conn = get_redis()

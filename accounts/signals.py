@@ -53,5 +53,8 @@ def _purge_deleted_user(uid: int, login: str) -> None:
 
 @receiver(user_logged_in)
 def keep_uid_in_session(sender, request, user: User, **kwargs) -> None:
+    """Django's login() keeps Django's session hash; this session belongs to the user's
+    current session generation (accounts.models) instead."""
     if request is not None:
-        auth.remember_uid(request, user)
+        uid = auth.remember_uid(request, user)
+        auth.keep_session(request, user, services.session_generation(uid))

@@ -8,4 +8,6 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("settings/", views.settings, name="settings"),
+    path("password/", views.change_password, name="change_password"),
+    path("logout/everywhere/", views.logout_everywhere, name="logout_everywhere"),
 ]

@@ -1,16 +1,18 @@
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
 from socialsite import ratelimit
 
 from . import services
-from .auth import current_uid
-from .forms import USERNAME_MAX_LENGTH, LoginForm, SettingsForm, SignupForm
+from .auth import current_uid, keep_session
+from .forms import USERNAME_MAX_LENGTH, LoginForm, PasswordForm, SettingsForm, SignupForm
 
 # What the login limits say is limited (the ASGI application refuses early with them too).
 FAILED_LOGINS = "failed logins"
@@ -93,19 +95,61 @@ class LogoutView(auth_views.LogoutView):
         return response
 
 
+def render_settings(
+    request: HttpRequest,
+    form: SettingsForm | None = None,
+    password_form: PasswordForm | None = None,
+) -> HttpResponse:
+    """The settings page; 400 when one of its forms was sent with errors."""
+    uid = current_uid(request)
+    form = form or SettingsForm(initial={"name": services.get_user(uid)["name"]})
+    password_form = password_form or PasswordForm(request.user)
+    return render(
+        request,
+        "accounts/settings.html",
+        {"form": form, "password_form": password_form},
+        status=400 if form.errors or password_form.errors else 200,
+    )
+
+
 @login_required
 def settings(request: HttpRequest) -> HttpResponse:
-    uid = current_uid(request)
-    if request.method == "POST":
-        form = SettingsForm(request.POST)
-        if form.is_valid():
-            try:
-                services.update_name(uid, form.cleaned_data["name"])
-            except ValueError as error:
-                form.add_error("name", str(error))
-            else:
-                messages.success(request, "Your display name is saved.")
-                return redirect("accounts:settings")
-    else:
-        form = SettingsForm(initial={"name": services.get_user(uid)["name"]})
-    return render_form(request, "accounts/settings.html", form)
+    if request.method != "POST":
+        return render_settings(request)
+    form = SettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            services.update_name(current_uid(request), form.cleaned_data["name"])
+        except ValueError as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(request, "Your display name is saved.")
+            return redirect("accounts:settings")
+    return render_settings(request, form=form)
+
+
+@require_POST
+@login_required
+@ratelimit.rate_limited("password_changes", "password changes")
+def change_password(request: HttpRequest) -> HttpResponse:
+    """Changes the password and logs out every other session; this one goes on."""
+    # The row itself, not the cached user: the current password is checked against it.
+    form = PasswordForm(User.objects.get(pk=request.user.pk), request.POST)
+    if not form.is_valid():
+        return render_settings(request, password_form=form)
+    password = form.cleaned_data["new_password1"]
+    generation = services.change_password(current_uid(request), form.user, password)
+    request.session.cycle_key()  # as Django does on a password change
+    keep_session(request, form.user, generation)
+    messages.success(request, "Your password is changed. Your other sessions are logged out.")
+    return redirect("accounts:settings")
+
+
+@require_POST
+@login_required
+def logout_everywhere(request: HttpRequest) -> HttpResponse:
+    """Ends every session of the user, this one too (as Retwis's logout)."""
+    services.end_sessions(current_uid(request))
+    logout(request)
+    messages.info(request, "You are logged out everywhere.")
+    return redirect("home")

@@ -291,6 +291,8 @@ RATE_LIMITS = {
     "reactions": env_rate("RATE_LIMIT_REACTIONS", "60/300"),  # likes, reposts, undoing them
     "list_changes": env_rate("RATE_LIMIT_LIST_CHANGES", "60/300"),
     "stream_keys": env_rate("RATE_LIMIT_STREAM_KEYS", "10/3600"),  # stream keys made
+    # Tries (each checks the current password: a hash) to change the password.
+    "password_changes": env_rate("RATE_LIMIT_PASSWORD_CHANGES", "10/3600"),
     "messages": env_rate("RATE_LIMIT_MESSAGES", "60/300"),  # direct messages sent
 }
 # A login from an address over its failures limit is refused before it reaches Django,

@@ -20,13 +20,13 @@ _NAMED = {
 def check_display_text(text: str, *, multiline: bool = False) -> str:
     """Returns `text` unchanged, or raises ValueError naming the first character refused.
 
-    Refused: control characters (Cc; newline allowed when `multiline`), bidi
+    Refused: control characters (Cc; newline and tab allowed when `multiline`), bidi
     overrides and isolates (U+202A-U+202E, U+2066-U+2069), zero-width characters
     (U+200B-U+200D, U+2060, U+FEFF) and every other format character (Cf), such as
     U+00AD SOFT HYPHEN or U+2062 INVISIBLE TIMES. Emoji joiner sequences need U+200D,
     so they are refused too: the price of never showing an invisible character."""
     for index, char in enumerate(text):
-        if multiline and char == "\n":
+        if multiline and char in "\n\t":
             continue
         category = unicodedata.category(char)
         if category == "Cc" or category == "Cf":

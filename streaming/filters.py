@@ -232,10 +232,11 @@ def _percent(args) -> int:
         value = value[-1] if value else None
     if value is None or (isinstance(value, str) and not value.strip()):
         return SAMPLE_DEFAULT_PERCENT
-    try:
-        percent = int(str(value).strip())
-    except ValueError:
-        raise ValueError(f"percent must be a whole number from 1 to 100, not {value!r}.") from None
+    text = str(value).strip()
+    # ASCII digits only: int() also takes "5_0", "+5" and other scripts' digits.
+    if not (text.isascii() and text.isdigit() and len(text) <= 3):
+        raise ValueError(f"percent must be a whole number from 1 to 100, not {value!r}.")
+    percent = int(text)
     if not 1 <= percent <= 100:
         raise ValueError(f"percent must be from 1 to 100, not {percent}.")
     return percent

@@ -49,7 +49,12 @@ def next_url(request: HttpRequest, default: str) -> str:
 
 def login_first(then: Callable[..., str]):
     """For POST-only views: visitors go to the login page, then to `then(**url_kwargs)`
-    (a page they can GET), rather than be bounced back to a POST-only URL."""
+    (a page they can GET), rather than be bounced back to a POST-only URL.
+
+    The form is read before the view acts: a body that can't be parsed (a broken
+    multipart body, too many fields) is a 400 before anything changes, not after the
+    action, when the view reads `next`. (CSRF checks read it first too, but only for
+    requests they check.)"""
 
     def decorator(view):
         @wraps(view)
@@ -57,6 +62,7 @@ def login_first(then: Callable[..., str]):
             if not request.user.is_authenticated:
                 messages.info(request, "Log in first.")
                 return redirect_to_login(then(**kwargs))
+            request.POST.dict()  # raises for a body that can't be parsed: Django's 400
             return view(request, **kwargs)
 
         return wrapped

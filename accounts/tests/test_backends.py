@@ -61,11 +61,11 @@ def test_a_save_is_forgotten_again_when_it_commits(make_user):
     """Another request may read the old row between a save and its commit, and cache
     it: the commit forgets it again."""
     alice = make_user("alice")
-    old = User.objects.get(pk=alice.user.pk)
+    old = CachedUserBackend().get_user(alice.user.pk)  # as that request would cache it
     with transaction.atomic():
         alice.user.is_active = False
         alice.user.save()
-        cache.set(backends._key(alice.user.pk), old)  # what that request would cache
+        cache.set(backends.user_cache_key(alice.user.pk), old)
     assert not is_logged_in(alice.client)
 
 

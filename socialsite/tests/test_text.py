@@ -39,8 +39,10 @@ def test_refused_characters_are_named_with_their_position(text, kind):
         check_display_text(text)
 
 
-def test_multiline_text_may_have_newlines_but_nothing_else_invisible():
-    assert check_display_text("one\ntwo", multiline=True) == "one\ntwo"
+def test_multiline_text_may_have_newlines_and_tabs_but_nothing_else_invisible():
+    assert check_display_text("one\n\ttwo", multiline=True) == "one\n\ttwo"
+    with pytest.raises(ValueError, match=r"U\+0009"):
+        check_display_text("one\ttwo")
     with pytest.raises(ValueError, match=r"U\+000D"):
         check_display_text("one\r\ntwo", multiline=True)
     with pytest.raises(ValueError, match=r"U\+202E"):

@@ -67,7 +67,9 @@ def test_sample_ignores_follow_events_and_statuses_without_a_usable_id():
     assert not check(status("abc"))
 
 
-@pytest.mark.parametrize("percent", ["0", "101", "-5", "ten", "1.5"])
+@pytest.mark.parametrize(
+    "percent", ["0", "101", "-5", "ten", "1.5", "5_0", "+5", "\u0665", "\uff15", "9" * 5000]
+)
 def test_sample_refuses_a_percent_outside_1_to_100(percent):
     with pytest.raises(ValueError, match="percent"):
         create_filter("k", "sample", None, {"percent": percent})

@@ -7,7 +7,7 @@ from django.test import Client
 from websockets.exceptions import ConnectionClosed
 
 from accounts.keys import user_key
-from accounts.services import create_user, sign_up, uid_for_login
+from accounts.services import create_user, end_sessions, sign_up, uid_for_login
 from streaming.services import list_stream_keys, revoke_stream_key
 from timeline.feeds.selectors import get_status_messages
 from timeline.graph.services import follow_user
@@ -165,6 +165,17 @@ def test_the_home_socket_leaves_out_what_fan_out_leaves_out_of_home(ws_stream, s
 
 def test_the_home_socket_needs_a_session(ws_stream):
     last, code = last_words(ws_stream("/statuses/home.json"))
+    assert code == 4401
+
+
+def test_a_session_ended_everywhere_can_not_open_the_home_socket(ws_stream, session_cookie):
+    cookie = session_cookie("dora")
+    dora = uid_for_login("dora")
+    socket = ws_stream("/statuses/home.json", additional_headers={"Cookie": cookie})
+    own = post_status(dora, "mine")
+    assert next_event(socket)["id"] == own  # the server has her session and user cached
+    end_sessions(dora)
+    last, code = last_words(ws_stream("/statuses/home.json", additional_headers={"Cookie": cookie}))
     assert code == 4401
 
 

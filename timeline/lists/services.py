@@ -20,6 +20,7 @@ from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
+from socialsite.text import check_display_text
 
 from .. import keys
 from ..feeds.refill import drop_copied_if_deleted, refill_list_job
@@ -34,11 +35,12 @@ FULL = f"A list holds at most {MEMBERS_MAX} people."
 
 
 def check_name(name: str) -> str:
-    """The list name to store (trimmed), or ValueError saying what is wrong with it."""
+    """The list name to store (trimmed), or ValueError saying what is wrong with it
+    (control, bidi, zero-width and format characters are refused: socialsite.text)."""
     name = name.strip() if isinstance(name, str) else ""
     if not 1 <= len(name) <= NAME_MAX_LENGTH:
         raise ValueError(f"A list name is 1 to {NAME_MAX_LENGTH} characters.")
-    return name
+    return check_display_text(name)
 
 
 def _owned(fields: dict, uid: int) -> dict:

@@ -13,6 +13,7 @@ from accounts.keys import user_key
 from accounts.services import AccountSuspended
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
+from socialsite.text import check_display_text
 
 from .. import keys
 from .selectors import decode_status
@@ -23,18 +24,23 @@ CORE_FIELDS = frozenset({"id", "uid", "login", "message", "posted"})
 
 
 def check_message(message: str) -> str:
-    """The message to store, or ValueError saying what is wrong with it."""
+    """The message to store, or ValueError saying what is wrong with it.
+
+    Statuses are multi-line (shown with their line breaks): a browser sends a textarea's
+    line breaks as CRLF, stored as LF; newlines and tabs are kept, every other control,
+    bidi, zero-width or format character is refused (socialsite.text)."""
     if not isinstance(message, str) or not message.strip():
         raise ValueError("A status can't be empty.")
+    message = message.replace("\r\n", "\n").replace("\r", "\n")
     if len(message) > settings.STATUS_MAX_LENGTH:
         raise ValueError(f"A status is at most {settings.STATUS_MAX_LENGTH} characters.")
-    return message
+    return check_display_text(message, multiline=True)
 
 
 def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
     """Checks a new status and allocates its id (1 round trip); returns its fields, not
     yet stored. None for an unknown user, AccountSuspended for a suspended one."""
-    check_message(message)
+    message = check_message(message)
     if CORE_FIELDS & data.keys():
         raise ValueError(f"Extra data can't replace {sorted(CORE_FIELDS & data.keys())}")
     pipe = conn.pipeline(transaction=False)

@@ -46,6 +46,36 @@ def test_a_280_character_message_is_fine(make_user):
     assert posting.post_status(make_user().uid, "x" * 280)
 
 
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("pay \u202eevil", "a bidi override"),
+        ("a\u2066b", "a bidi isolate"),
+        ("ad\u200bmin", "a zero-width character"),
+        ("bell\x07", "a control character"),
+        ("nul\x00", "a control character"),
+        ("soft\u00adhyphen", "a format character"),
+    ],
+)
+def test_invisible_or_reordering_characters_in_a_message_are_refused_and_store_nothing(
+    make_user, redis_conn, message, kind
+):
+    uid = make_user().uid
+    with pytest.raises(ValueError, match=kind):
+        posting.post_status(uid, message)
+    assert get_user(uid)["posts"] == 0
+    assert redis_conn.get(keys.STATUS_ID_COUNTER) is None
+
+
+def test_a_message_keeps_its_lines_and_tabs_with_line_breaks_stored_as_newlines(make_user):
+    sid = posting.post_status(make_user().uid, "one\r\ntwo\rthree\n\tfour")
+    assert status_selectors.get_status(sid)["message"] == "one\ntwo\nthree\n\tfour"
+
+
+def test_a_crlf_line_break_counts_as_one_character(make_user):
+    assert posting.post_status(make_user().uid, "x" * 139 + "\r\n" + "y" * 140)
+
+
 def test_post_reaches_author_and_followers_home_and_the_global_timeline(make_user, followers_of):
     author = make_user().uid
     fans = followers_of(author, 3)

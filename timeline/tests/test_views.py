@@ -10,6 +10,7 @@ from timeline.feeds import selectors as feeds
 from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
 from timeline.lists import services as lists
+from timeline.lists.selectors import lists_of
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses import selectors as status_selectors
@@ -89,6 +90,27 @@ def test_an_empty_blank_or_too_long_message_is_refused(alice, redis_conn, messag
     assert response.status_code == 400
     assert shows(response, error)
     assert nothing_was_posted(alice, redis_conn)
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        ("pay \u202eevil", "Character 5 is a bidi override (U+202E)"),
+        ("ad\u200bmin", "Character 3 is a zero-width character (U+200B)"),
+        ("bell\x07", "Character 5 is a control character (U+0007)"),
+    ],
+)
+def test_a_message_with_invisible_characters_is_a_form_error(alice, redis_conn, message, error):
+    response = alice.client.post("/statuses/", {"message": message})
+    assert response.status_code == 400
+    assert shows(response, error)
+    assert nothing_was_posted(alice, redis_conn)
+
+
+def test_a_multi_line_message_from_a_textarea_is_posted_with_its_lines(alice):
+    alice.client.post("/statuses/", {"message": "first line\r\n\tsecond line"})
+    (status,) = feeds.get_status_messages(alice.uid)
+    assert status["message"] == "first line\n\tsecond line"
 
 
 def test_a_280_character_message_is_posted(alice):
@@ -317,6 +339,28 @@ def test_following_yourself_is_refused_and_changes_nothing(alice):
     assert response.status_code == 400
     assert shows(response, "You can't follow yourself.")
     assert get_user(alice.uid)["followers"] == get_user(alice.uid)["following"] == 0
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("multipart/form-data; boundary=zz", b"a=1&" * 1001),  # no part: "headers too big"
+        ("multipart/form-data", b"next=/"),  # no boundary
+        ("application/x-www-form-urlencoded", b"a=1&" * 1001),  # too many fields
+    ],
+)
+def test_a_form_that_can_not_be_read_is_refused_before_anything_changes(
+    alice, bob, redis_conn, content_type, body
+):
+    """Found by the fuzz test: the follow was made, then reading `next` failed (a 400).
+    Without a CSRF check (the test client's) nothing had read the body before."""
+    list_id = lists.create_list(alice.uid, "Mine")
+    for action in ("/u/bob/follow/", "/statuses/", f"/lists/{list_id}/delete/"):
+        response = alice.client.generic("POST", action, body, content_type)
+        assert response.status_code == 400, action
+    assert get_user(alice.uid)["following"] == get_user(bob.uid)["followers"] == 0
+    assert get_user(alice.uid)["posts"] == 0
+    assert [x["id"] for x in lists_of(alice.uid)] == [list_id]
 
 
 def test_following_an_unknown_user_is_not_found(alice):

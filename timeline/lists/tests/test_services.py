@@ -35,6 +35,28 @@ def test_a_bad_list_name_is_refused_and_creates_nothing(make_user, name):
     assert list_selectors.lists_of(owner) == []
 
 
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Fr\u202eiends", "a bidi override"),
+        ("Fr\u200biends", "a zero-width character"),
+        ("Fr\niends", "a control character"),
+        ("Fr\tiends", "a control character"),
+    ],
+)
+def test_a_list_name_with_invisible_characters_is_refused_and_changes_nothing(
+    make_user, name, kind
+):
+    owner = make_user().uid
+    with pytest.raises(ValueError, match=kind):
+        lists.create_list(owner, name)
+    assert list_selectors.lists_of(owner) == []
+    list_id = lists.create_list(owner, "mine")
+    with pytest.raises(ValueError, match=kind):
+        lists.rename_list(owner, list_id, name)
+    assert list_selectors.get_list(list_id)["name"] == "mine"
+
+
 def test_a_25_character_name_is_fine(make_user):
     assert lists.create_list(make_user().uid, "x" * 25)
 

@@ -28,6 +28,17 @@ def test_a_bad_list_name_is_refused_on_the_lists_page(alice, name):
     assert list_selectors.lists_of(alice.uid) == []
 
 
+def test_a_list_name_with_a_bidi_override_is_a_form_error(alice, alices_list):
+    response = alice.client.post("/lists/", {"name": "Fr\u202eiends"})
+    assert response.status_code == 400
+    assert shows(response, "Character 3 is a bidi override (U+202E)")
+    assert [x["id"] for x in list_selectors.lists_of(alice.uid)] == [alices_list]
+    response = alice.client.post(f"/lists/{alices_list}/rename/", {"name": "a\u200bb"})
+    assert response.status_code == 400
+    assert shows(response, "Character 2 is a zero-width character (U+200B)")
+    assert list_selectors.get_list(alices_list)["name"] == "Friends"
+
+
 def test_a_visitor_is_sent_to_log_in_for_their_lists(client):
     response = client.get("/lists/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]

@@ -1,0 +1,511 @@
+"""Fuzzing every route of the site and of the streaming API with hostile input (odd
+unicode, NUL and lone surrogate bytes, huge and negative numbers, huge bodies, wrong
+methods, no CSRF token), as a visitor, a member and a moderator: no answer is a 5xx, and
+a refused request changes no key in Redis.
+
+The site's routes are read from the URL resolver, so a new route is fuzzed as soon as it
+exists; a route whose parameter no generator here can make fails the test until one is
+added. Hypothesis runs derandomized, so a run is the same on every machine."""
+
+import json
+import re
+from urllib.parse import quote, quote_from_bytes
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.backends.cache import KEY_PREFIX as SESSION_KEY_PREFIX
+from django.core.cache import cache
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import path as url_path
+from django.urls.converters import IntConverter, PathConverter, StringConverter
+from django.urls.resolvers import RegexPattern, RoutePattern
+from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from accounts.backends import user_cache_key
+from streaming.services import create_stream_key, stream_stats
+from streaming.streams import STREAM_METHODS
+from streaming.tests.clients import ChunkedResponse, wait_for_no_streams
+from timeline.lists import services as lists
+from timeline.posting.services import post_status
+
+EXAMPLES_PER_ROUTE = 12
+STREAM_EXAMPLES = 40
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES_PER_ROUTE,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+# Keys a refused request may change: sessions (a logout refused with a 400 for its
+# unreadable body has still ended its session) and the user cached on a read.
+CHANGING_PREFIXES = (
+    cache.make_key(SESSION_KEY_PREFIX),
+    cache.make_key(user_cache_key("")),
+    # Rate limits count attempts, refused ones too.
+    "ratelimit:",
+)
+
+# Percent-encoded text that has hurt servers: NUL, lone surrogates (as UTF-8 would
+# encode them, which is not UTF-8), overlong and truncated sequences, bidi overrides,
+# encoded slashes and dots, a huge segment.
+ODD_TEXT = [
+    "%00",
+    "a%00b",
+    "%ED%A0%80",
+    "%ED%BF%BFx",
+    "%FF%FE",
+    "%C0%AF",
+    "%E2%80",
+    "%E2%80%AE",
+    "%EF%BB%BF",
+    "%F0%9F%98%80",
+    "%2F",
+    "..",
+    "%2E%2E",
+    "%25",
+    "%",
+    "alice",
+    "@ALICE",
+    "x" * 5000,
+]
+HUGE_NUMBERS = ["9" * 400, str(2**63), str(2**64 + 1), str(-(2**63) - 1), "-1", "0", "1e9"]
+
+
+def encoded(text: str) -> str:
+    """`text` percent-encoded, lone surrogates as the bytes UTF-8 would give them."""
+    return quote(text.encode("utf-8", "surrogatepass"), safe="")
+
+
+odd_text = st.one_of(
+    st.sampled_from(ODD_TEXT),
+    st.text(min_size=1, max_size=40).map(encoded),
+    st.binary(min_size=1, max_size=40).map(lambda raw: quote_from_bytes(raw, safe="")),
+)
+numbers = st.one_of(st.sampled_from(HUGE_NUMBERS), st.integers(-(2**70), 2**70).map(str))
+# Small ids name the statuses, lists and users the test made.
+ids = st.one_of(st.sampled_from(["1", "2", "3"]), numbers, odd_text)
+
+# For each converter a route may use: a parameter naming something the test made, and a
+# strategy for parameters it matches or not.
+PARAMETERS = {
+    IntConverter: ("1", ids),
+    StringConverter: (
+        "alice",
+        st.one_of(st.sampled_from(["alice", "bob", "redis", "ssk_1"]), odd_text),
+    ),
+    PathConverter: ("1", st.one_of(ids, st.lists(odd_text, min_size=1, max_size=3).map("/".join))),
+}
+ROUTE_PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
+
+
+def simplest(strategy: st.SearchStrategy[str]) -> str:
+    """The simplest text `strategy` makes (kept in no example database)."""
+    return find(strategy, lambda _: True, settings=settings(database=None))
+
+
+def route_part(pattern, *, plain: bool = False) -> st.SearchStrategy[str]:
+    """What one pattern of a route's chain matches, or nearly does; or, `plain`, what it
+    matches naming something the test made."""
+    if isinstance(pattern, RegexPattern):
+        matches = st.from_regex(pattern.regex, fullmatch=True)
+        return (st.just(simplest(matches)) if plain else matches).map(
+            lambda text: quote(text.encode("utf-8", "surrogatepass"), safe="/")
+        )
+    assert isinstance(pattern, RoutePattern), f"no generator for {type(pattern).__name__}"
+    route = str(pattern)
+    parts = []
+    for literal, match in zip(
+        ROUTE_PARAMETER.split(route)[::3],
+        [*ROUTE_PARAMETER.finditer(route), None],
+        strict=True,
+    ):
+        parts.append(st.just(literal))
+        if match is not None:
+            converter = type(pattern.converters[match["name"]])
+            assert converter in PARAMETERS, f"no generator for {match[0]} in {route!r}"
+            natural, strategy = PARAMETERS[converter]
+            parts.append(st.just(natural) if plain else strategy)
+    return st.tuples(*parts).map("".join)
+
+
+def site_routes(resolver=None, chain=()) -> list[tuple]:
+    """Every route of the site, as the chain of patterns that leads to its view."""
+    found = []
+    for entry in (resolver or get_resolver()).url_patterns:
+        if isinstance(entry, URLResolver):
+            found += site_routes(entry, (*chain, entry.pattern))
+        else:
+            assert isinstance(entry, URLPattern)
+            found.append((*chain, entry.pattern))
+    return found
+
+
+def route_id(chain: tuple) -> str:
+    return "/" + "".join(str(pattern) for pattern in chain)
+
+
+def paths(chain: tuple, *, plain: bool = False) -> st.SearchStrategy[str]:
+    parts = (route_part(pattern, plain=plain) for pattern in chain)
+    return st.tuples(*parts).map(lambda parts: "/" + "".join(parts))
+
+
+def plain_path(chain: tuple) -> str:
+    """The route's path naming what the test made (its one example)."""
+    return simplest(paths(chain, plain=True))
+
+
+PARAMETER_NAMES = ["page", "q", "next", "after", "author", "id", "user", "type", "count"]
+query_strings = st.lists(
+    st.tuples(
+        st.one_of(st.sampled_from(PARAMETER_NAMES), odd_text),
+        st.one_of(numbers, odd_text, st.just("")),
+    ),
+    max_size=3,
+).map(lambda pairs: "&".join(f"{name}={value}" for name, value in pairs))
+# ?page= is on every list page: most requests have one.
+query_strings = (
+    st.tuples(st.one_of(numbers, odd_text, st.just("")), query_strings).map(
+        lambda parts: f"page={parts[0]}&{parts[1]}"
+    )
+    | query_strings
+)
+
+FIELD_NAMES = [
+    "message",
+    "location",
+    "name",
+    "login",
+    "username",
+    "password",
+    "password1",
+    "password2",
+    "old_password",
+    "new_password1",
+    "new_password2",
+    "next",
+    "key-name",
+    "reason",
+    "comment",
+    "action",
+    "in_reply_to",
+]
+FORM = "application/x-www-form-urlencoded"
+field_values = st.one_of(odd_text, numbers, st.sampled_from(["hello", "1,2", "bob", "x" * 300]))
+# Every field any form of the site has, so each view's form gets odd values; and others.
+form_bodies = st.tuples(
+    st.fixed_dictionaries({name: field_values for name in FIELD_NAMES}),
+    st.lists(st.tuples(odd_text, field_values), max_size=2),
+).map(
+    lambda fields: "&".join(
+        f"{name}={value}" for name, value in [*fields[0].items(), *fields[1]]
+    ).encode()
+)
+# Over DATA_UPLOAD_MAX_MEMORY_SIZE, over DATA_UPLOAD_MAX_NUMBER_FIELDS, and one huge field.
+HUGE_BODIES = [
+    b"x" * (django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1),
+    b"a=1&" * (django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1),
+    b"message=" + b"y" * 100_000,
+]
+bodies = st.one_of(
+    st.tuples(st.just(FORM), form_bodies),
+    st.tuples(st.just(FORM), st.sampled_from(HUGE_BODIES)),
+    st.tuples(
+        st.sampled_from(
+            ["multipart/form-data; boundary=zz", "multipart/form-data", "application/json", ""]
+        ),
+        st.one_of(st.binary(max_size=200), st.sampled_from(HUGE_BODIES)),
+    ),
+)
+METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+WHO = ["visitor", "member", "moderator"]
+site_requests = st.fixed_dictionaries(
+    {
+        # Mostly the methods the site answers, so that most requests reach a view.
+        "method": st.sampled_from(["POST", "GET", "POST", "GET", *METHODS]),
+        "who": st.sampled_from(WHO),
+        "query": query_strings,
+        "body": bodies,
+    }
+)
+
+
+def redis_snapshot(conn) -> dict[str, bytes]:
+    """Every key but those a refused request may change, with its serialized value."""
+    names = sorted(
+        name for name in conn.scan_iter(count=1000) if not name.startswith(CHANGING_PREFIXES)
+    )
+    pipe = conn.pipeline(transaction=False)
+    for name in names:
+        pipe.dump(name)
+    return dict(zip(names, pipe.execute(), strict=True))
+
+
+def changed_keys(before: dict, after: dict) -> list[str]:
+    return sorted(
+        name for name in before.keys() | after.keys() if before.get(name) != after.get(name)
+    )
+
+
+def is_refused(response) -> bool:
+    """A 4xx, a redirect to a login page, or a form shown again with its errors."""
+    if 400 <= response.status_code < 500:
+        return True
+    if response.status_code == 302:
+        return response["Location"].split("?")[0].endswith("/login/")
+    return b'class="field-error"' in response.content or b"errorlist" in response.content
+
+
+class Site:
+    """Two members and a moderator with statuses, a list and a stream key, and a client
+    for each of them and for a visitor."""
+
+    def __init__(self, make_user) -> None:
+        alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+        carol.user.is_staff = carol.user.is_superuser = True
+        carol.user.save()
+        first = post_status(bob.uid, "hello @alice #redis")
+        post_status(alice.uid, "a reply", in_reply_to=first)
+        lists.add_member(alice.uid, lists.create_list(alice.uid, "Friends"), bob.uid)
+        create_stream_key(alice.uid, "tests")
+        self.users = {"visitor": None, "member": alice.user, "moderator": carol.user}
+        self.clients = {who: Client() for who in WHO}
+
+    def client(self, who: str, *, csrf_checked: bool) -> Client:
+        """The client of `who`, logged in again if a request logged it out."""
+        client, user = self.clients[who], self.users[who]
+        if user is not None and SESSION_KEY not in client.session:
+            client.force_login(user)
+        client.handler.enforce_csrf_checks = csrf_checked
+        return client
+
+    def check(
+        self,
+        redis_conn,
+        method: str,
+        who: str,
+        target: str,
+        *,
+        csrf_checked: bool,
+        content_type: str = FORM,
+        body: bytes = b"",
+    ) -> int:
+        """Sends the request: no 5xx, and nothing changed in Redis if it was refused.
+        Returns the status."""
+        client = self.client(who, csrf_checked=csrf_checked)
+        if method in ("GET", "HEAD", "OPTIONS"):
+            content_type, body = FORM, b""
+        before = redis_snapshot(redis_conn)
+        response = client.generic(method, target, body, content_type)
+        request = (method, who, target[:200], content_type, body[:200])
+        assert response.status_code < 500, (request, response.status_code)
+        if is_refused(response):
+            changed = changed_keys(before, redis_snapshot(redis_conn))
+            assert changed == [], (request, response.status_code, changed)
+        return response.status_code
+
+
+@pytest.fixture
+def site(make_user) -> Site:
+    return Site(make_user)
+
+
+def test_a_route_whose_parameter_has_no_generator_fails_the_fuzz_test():
+    new_route = url_path("things/<uuid:thing>/", lambda request, thing: None).pattern
+    with pytest.raises(AssertionError, match="no generator for <uuid:thing>"):
+        route_part(new_route)
+
+
+@pytest.mark.parametrize("chain", site_routes(), ids=route_id)
+def test_no_site_route_fails_on_hostile_input_or_changes_redis_when_it_refuses(
+    chain, site, redis_conn
+):
+    # As everyone: the plain page, and a form sent without a CSRF token (refused).
+    for who in WHO:
+        site.check(redis_conn, "GET", who, plain_path(chain), csrf_checked=True)
+        assert site.check(redis_conn, "POST", who, plain_path(chain), csrf_checked=True) == 403
+
+    @FUZZ_SETTINGS
+    @given(path=paths(chain), request=site_requests)
+    def check(path, request):
+        content_type, body = request["body"]
+        target = f"{path}?{request['query']}" if request["query"] else path
+        site.check(
+            redis_conn,
+            request["method"],
+            request["who"],
+            target,
+            csrf_checked=False,
+            content_type=content_type,
+            body=body,
+        )
+
+    check()
+
+
+# The streaming API: its chunked HTTP and WebSocket endpoints on a real daphne. A stream
+# that opens streams forever: it is closed at once, and only refusals are checked.
+
+# Not shrunk: a failing stream example can wait out a timeout, and shrinking runs
+# hundreds of them.
+STREAM_FUZZ_SETTINGS = settings(
+    FUZZ_SETTINGS, max_examples=STREAM_EXAMPLES, phases=[Phase.explicit, Phase.generate]
+)
+STREAM_PARAMETER_NAMES = ["identifier", "percent", "track", "follow", "location"]
+
+
+class StreamingSite:
+    """A member with a stream key and a session, on the test daphne server."""
+
+    def __init__(self, make_user, base_url: str) -> None:
+        alice = make_user("alice")
+        make_user("bob")
+        self.base_url = base_url
+        self.key = create_stream_key(alice.uid, "tests")
+        self.cookie = f"sessionid={alice.client.cookies['sessionid'].value}"
+        port = base_url.rsplit(":", 1)[1]
+        self.log = django_settings.VAR_DIR / f"daphne-{port}.log"
+        self.log_start = self.log.stat().st_size
+
+    def new_log_lines(self) -> str:
+        with open(self.log, errors="replace") as log:
+            log.seek(self.log_start)
+            return log.read()
+
+
+@pytest.fixture
+def streaming_site(make_user, daphne_server, transactional_db) -> StreamingSite:
+    return StreamingSite(make_user, daphne_server)
+
+
+def mostly(common: st.SearchStrategy, odd: st.SearchStrategy) -> st.SearchStrategy:
+    """`common` three times in four, so that most requests get past the first check."""
+    return st.one_of(common, common, common, odd)
+
+
+def stream_requests(streaming_site: StreamingSite, stream: str | None) -> st.SearchStrategy[dict]:
+    """Requests for `stream`, or (None) for streams that don't exist."""
+    credentials = st.sampled_from([streaming_site.key, "ssk_1_000000000000_" + "x" * 32])
+    values = st.one_of(credentials, numbers, odd_text, st.sampled_from(["50", "redis", "bob"]))
+    parameters = st.lists(
+        st.tuples(mostly(st.sampled_from(STREAM_PARAMETER_NAMES), odd_text), values),
+        max_size=4,
+    ).map(lambda pairs: "&".join(f"{name}={value}" for name, value in pairs))
+    # Mostly with the member's key, so that most requests reach the stream's parameters.
+    parameters = st.tuples(
+        mostly(st.just(f"identifier={streaming_site.key}&"), st.just("")), parameters
+    ).map("".join)
+    return st.fixed_dictionaries(
+        {
+            "stream": st.just(stream) if stream else odd_text,
+            "method": mostly(st.just(STREAM_METHODS.get(stream, "GET")), st.sampled_from(METHODS)),
+            "query": parameters,
+            "body": st.one_of(
+                st.tuples(st.just(FORM), parameters.map(str.encode)),
+                st.tuples(st.just(FORM), parameters.map(str.encode)),
+                st.tuples(st.sampled_from([FORM, "text/plain"]), st.sampled_from(HUGE_BODIES)),
+                st.tuples(st.sampled_from(["application/json", ""]), st.binary(max_size=100)),
+            ),
+            "headers": st.fixed_dictionaries(
+                {},
+                optional={
+                    "Cookie": st.just(streaming_site.cookie),
+                    "Authorization": st.one_of(
+                        credentials.map("Bearer {}".format), st.sampled_from(["Bearer", "Basic x"])
+                    ),
+                    "Origin": st.sampled_from(["http://evil.example", "null"]),
+                },
+            ),
+        }
+    )
+
+
+# Every stream, and names of none (None).
+STREAMS = [*STREAM_METHODS, None]
+
+
+@pytest.mark.parametrize("stream", STREAMS)
+def test_no_chunked_stream_fails_on_hostile_input_or_changes_redis_when_it_refuses(
+    stream, streaming_site, redis_conn
+):
+    @STREAM_FUZZ_SETTINGS
+    @given(request=stream_requests(streaming_site, stream))
+    def check(request):
+        content_type, body = request["body"]
+        if request["method"] == "GET":
+            body = b""
+        headers = {**request["headers"], "Content-Type": content_type}
+        before = redis_snapshot(redis_conn)
+        response = ChunkedResponse(
+            streaming_site.base_url,
+            request["method"],
+            f"/statuses/{request['stream']}.json?{request['query']}",
+            body=body,
+            headers=headers,
+        )
+        try:
+            assert response.status < 500, (request, response.status)
+            if response.status != 200:
+                assert response.headers["x-content-type-options"] == "nosniff"
+                # A path that names no stream (an encoded slash) is a page of the site's.
+                if response.headers["content-type"].startswith("application/json"):
+                    assert request["method"] == "HEAD" or "error" in response.json(), request
+                assert changed_keys(before, redis_snapshot(redis_conn)) == [], request
+        finally:
+            response.close()
+        wait_for_no_streams(redis_conn)
+
+    check()
+    assert "Traceback" not in streaming_site.new_log_lines()
+
+
+@pytest.mark.parametrize("stream", STREAMS)
+def test_no_websocket_fails_on_hostile_input_and_a_refused_one_closes_with_a_code(
+    stream, streaming_site, redis_conn
+):
+    ws_base = streaming_site.base_url.replace("http://", "ws://")
+
+    @STREAM_FUZZ_SETTINGS
+    @given(
+        request=stream_requests(streaming_site, stream),
+        path=st.just("/statuses/{}.json") if stream else odd_text.map("/{}".format),
+        frames=st.lists(
+            st.one_of(odd_text, st.binary(max_size=200), st.sampled_from(HUGE_BODIES)), max_size=3
+        ),
+    )
+    def check(request, path, frames):
+        before = redis_snapshot(redis_conn)
+        target = path.format(request["stream"]) + f"?{request['query']}"
+        headers = {k: v for k, v in request["headers"].items() if k != "Origin"}
+        with connect(
+            ws_base + target,
+            open_timeout=10,
+            additional_headers=headers,
+            origin=request["headers"].get("Origin"),
+        ) as socket:
+            if stream_stats()["clients"]:  # open: a refused socket is never counted
+                # Frames a client sends are not read; they must not end the stream.
+                for frame in frames:
+                    socket.send(frame)
+                assert socket.ping().wait(10), (request, target)
+                socket.close()
+                wait_for_no_streams(redis_conn)
+                return
+            last = json.loads(socket.recv(timeout=10))
+            with pytest.raises(ConnectionClosed) as closed:
+                socket.recv(timeout=10)
+        assert "error" in last, (request, target)
+        assert 4000 <= closed.value.rcvd.code < 5000, (request, target, closed.value.rcvd)
+        assert changed_keys(before, redis_snapshot(redis_conn)) == [], (request, target)
+
+    try:
+        check()
+    finally:
+        wait_for_no_streams(redis_conn)
+    assert "Traceback" not in streaming_site.new_log_lines()
