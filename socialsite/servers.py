@@ -100,8 +100,9 @@ def throwaway_daphnes(
     log_dir: Path, env: dict[str, str], count: int = 1
 ) -> Iterator[tuple[str, list[subprocess.Popen]]]:
     """Serves the site with `count` daphne processes on one free port, with environment
-    `env`, their output in `log_dir`; yields (base URL, processes) once every one of them
-    listens, and stops them after."""
+    `env`, their output in `log_dir` (daphne-<port>.log, or daphne-<port>-<n>.log for
+    several); yields (base URL, processes) once every one of them listens, and stops them
+    after."""
     with contextlib.ExitStack() as stack:
         logs = [
             stack.enter_context(tempfile.NamedTemporaryFile("w", dir=log_dir, prefix="daphne-",
@@ -109,6 +110,9 @@ def throwaway_daphnes(
             for _ in range(count)
         ]  # fmt: skip
         port, processes = start_daphnes(0, count, logs=logs, cwd=settings.BASE_DIR, env=env)
+        for index, log in enumerate(logs):  # named once the port is known
+            name = f"daphne-{port}.log" if count == 1 else f"daphne-{port}-{index}.log"
+            Path(log.name).rename(Path(log_dir) / name)
         try:
             yield f"http://127.0.0.1:{port}", processes
         finally:
