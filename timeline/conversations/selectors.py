@@ -8,6 +8,7 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys, text
 from ..feeds.selectors import Page, apply_marks, queue_marks, statuses_page
+from ..notifications.unread import decode_unread, queue_unread
 from ..statuses.selectors import decode_status, hidden_uids, is_hidden
 
 # The replies a conversation shows, oldest first.
@@ -40,12 +41,13 @@ class Conversation:
     replies: list[dict]  # oldest first
     more_replies: bool
     repost: dict | None = None  # the repost asked for, its original attached
+    unread: dict | None = None  # the viewer's unread counts, for the nav (None: no viewer)
 
 
 def conversation(status_id: int, viewer: int | None = None) -> Conversation | None:
     """A status, the chain it replies to and its replies, marked `liked` and `reposted`
-    for `viewer` (if any): 2 round trips. For a repost, its original's conversation
-    (2 more). None if there is no such status.
+    for `viewer` (if any), with the viewer's unread counts for the nav: 2 round trips.
+    For a repost, its original's conversation (2 more). None if there is no such status.
 
     A suspended user's statuses read as deleted, as they do in timelines: None for
     their status (or a repost of it, or their repost), a gap in the chain, and their
@@ -56,7 +58,9 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     pipe.smembers(SUSPENDED_USERS)
     pipe.hgetall(keys.status_key(status_id))
     pipe.zrange(keys.replies_key(status_id), 0, REPLIES_SHOWN)
-    suspended, fields, reply_ids = pipe.execute()
+    if viewer:
+        queue_unread(pipe, viewer)
+    suspended, fields, reply_ids, *viewers = pipe.execute()
     hidden = hidden_uids(suspended)
 
     def shown(status: dict | None) -> dict | None:
@@ -85,4 +89,5 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
         status=status,
         replies=[s for s in found[len(ancestors) :] if s],
         more_replies=len(reply_ids) > REPLIES_SHOWN,
+        unread=decode_unread(viewers[0]) if viewers else None,
     )

@@ -82,12 +82,14 @@ def nav_reads(monkeypatch):
         "mentions",
         "tag",
         "conversation",
+        "status",
     ],
 )
 def test_pages_read_the_nav_counts_with_their_own_data(alice, bob, nav_reads, page):
     conversation = direct.start_conversation(bob.uid, "alice", "hi")
     graph.follow_user(bob.uid, alice.uid)
     args = {"profile": ["bob"], "mentions": ["alice"], "tag": ["x"], "conversation": [conversation]}
+    args["status"] = [posting.post_status(bob.uid, "a status of bob's")]
     response = alice.client.get(reverse(page, args=args.get(page, [])))
     assert response.status_code == 200
     assert nav_reads == []
