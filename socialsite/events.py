@@ -7,7 +7,12 @@ follows and unfollows carry `"event"` and both users."""
 
 import json
 
+from redis.cluster import ClusterPipeline
+
 from .keys import STATUS_CHANNEL
+from .scripts import LuaScripts
+
+scripts = LuaScripts(__file__)
 
 
 def status_posted(status: dict) -> str:
@@ -25,7 +30,13 @@ def follow_changed(kind: str, source: dict, target: dict, created: float) -> str
 
 def publish(client, payload: str) -> None:
     """Publishes on `client` (a connection or a pipeline, to publish with the write)."""
-    client.publish(STATUS_CHANNEL, payload)
+    if isinstance(client, ClusterPipeline):
+        # A cluster's pipeline refuses PUBLISH (no key to route it by); a script with no
+        # keys can run anywhere. It runs where the channel's PUBLISHes go (the node of its
+        # slot, as for a client's): the events of one node reach each subscriber in order.
+        scripts.run(client, "publish", [], [STATUS_CHANNEL, payload], slot_of=STATUS_CHANNEL)
+    else:
+        client.publish(STATUS_CHANNEL, payload)
 
 
 def activity(kind: str, source: dict, target: dict, target_object: dict, created: float) -> str:

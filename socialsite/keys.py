@@ -7,6 +7,6 @@ commands per job, not per delivery."""
 # Every status, deletion, follow, unfollow and reaction is published here as JSON.
 STATUS_CHANNEL = "streaming:status:"
 
-JOB_STREAM = "jobs:queue"
+JOB_STREAM = "{jobs}:queue"
 JOB_GROUP = "workers"
-FAILED_JOB_STREAM = "jobs:failed"
+FAILED_JOB_STREAM = "{jobs}:failed"

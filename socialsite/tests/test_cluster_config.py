@@ -1,0 +1,62 @@
+"""One setting selects a Redis Cluster: REDIS_URL=redis+cluster://host:port[,...]."""
+
+import pytest
+import redis
+from django.conf import settings
+
+from socialsite.dashboard import human_bytes, redis_stats
+from socialsite.redis import cluster_options, for_each_primary, get_async_redis, get_redis
+
+
+def test_a_cluster_url_names_its_seed_nodes_and_credentials():
+    assert cluster_options("redis+cluster://10.0.0.1:7000,10.0.0.2:7001") == {
+        "seeds": [("10.0.0.1", 7000), ("10.0.0.2", 7001)],
+        "ssl": False,
+    }
+    assert cluster_options("rediss+cluster://app:s%40cret@[::1]:7000/") == {
+        "seeds": [("::1", 7000)],
+        "ssl": True,
+        "username": "app",
+        "password": "s@cret",
+    }
+
+
+def test_a_one_server_url_is_not_a_cluster():
+    assert cluster_options("redis://127.0.0.1:6379/0") is None
+    assert cluster_options("unix:///tmp/redis.sock") is None
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("redis+cluster://", "at least one host:port"),
+        ("redis+cluster://10.0.0.1", "'10.0.0.1' is not host:port"),
+        ("redis+cluster://10.0.0.1:port", "is not host:port"),
+    ],
+)
+def test_a_cluster_url_without_a_usable_node_is_refused_with_a_clear_error(url, problem):
+    with pytest.raises(ValueError, match=problem):
+        cluster_options(url)
+
+
+async def test_the_sync_and_async_clients_follow_the_setting():
+    on_cluster = cluster_options(settings.REDIS_URL) is not None
+    assert isinstance(get_redis(), redis.RedisCluster) == on_cluster
+    assert isinstance(get_async_redis(), redis.asyncio.RedisCluster) == on_cluster
+
+
+def test_the_dashboard_counts_the_keys_of_every_server(redis_conn):
+    pipe = redis_conn.pipeline(transaction=False)
+    for i in range(60):
+        pipe.set(f"spread:{{{i}}}", i)
+    pipe.execute()
+    stats = redis_stats()
+    assert stats["keys"] == 60
+    assert stats["servers"] == len(for_each_primary(redis_conn))
+    assert stats["used_memory"] > 0
+
+
+def test_sizes_are_written_as_redis_writes_them():
+    assert human_bytes(900) == "900B"
+    assert human_bytes(3 * 1024 * 1024 // 2) == "1.50M"
+    assert human_bytes(5 * 1024**4) == "5120.00G"
