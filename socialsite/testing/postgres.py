@@ -71,6 +71,13 @@ class ThrowawayPostgres:
                 raise RuntimeError(f"postgres exited; see {self.data_dir / 'postgres.log'}")
             probe = [ready, "-q", "-h", "127.0.0.1", "-p", str(self.port)]
             if subprocess.run(probe).returncode == 0:
+                # The URL's database, for manage.py commands the tests run (the tests' own
+                # is made by pytest-django).
+                subprocess.run(
+                    [str(self.bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
+                     "-U", "postgres", "socialsite"],
+                    check=True, capture_output=True, timeout=60,
+                )  # fmt: skip
                 return self.url
             time.sleep(0.1)
         self.stop()

@@ -35,13 +35,15 @@ def read_home(check: HomeFilter) -> None:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_home_filter_passes_exactly_what_fan_out_puts_in_home(redis_conn, seed):
+def test_the_home_filter_passes_exactly_what_fan_out_puts_in_home(redis_conn, seed, request):
     rng = random.Random(seed)
     viewer = create_user("viewer", "Viewer")
     others = [create_user(f"user{i}", "Other") for i in range(5)]
     for other in others[:3]:
         follow_user(viewer, other)
     pubsub = redis_conn.pubsub(ignore_subscribe_messages=True)
+    # Closed however the test ends: a cluster's pubsub stays subscribed until it is.
+    request.addfinalizer(pubsub.close)
     pubsub.subscribe(STATUS_CHANNEL)
     check = HomeFilter(viewer)
     read_home(check)
