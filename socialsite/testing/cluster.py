@@ -76,10 +76,19 @@ class ClusterServers:
             )  # fmt: skip
             for port in self.ports:
                 _wait(lambda port=port: _settled(port, len(self.ports)), timeout=30)
+            _wait(lambda: self._replicas_in_sync() == self.masters * self.replicas, timeout=30)
         except BaseException:
             self.stop()
             raise
         return self.url
+
+    def _replicas_in_sync(self) -> int:
+        """How many servers are replicas whose link to their master is up."""
+        replication = [
+            redis.Redis(port=port, socket_timeout=1, decode_responses=True).info("replication")
+            for port in self.ports
+        ]
+        return sum(info.get("master_link_status") == "up" for info in replication)
 
     def stop(self) -> None:
         for process in self.processes:
