@@ -49,13 +49,8 @@ def fail_over(cluster: redis.RedisCluster, key: str) -> None:
     have every write its master acknowledged, then takes over; waits until it has. A
     manual failover gives up after 5 s (as one asked before the cluster bus links are all
     up, just after the cluster started): asked again then, as an operator would."""
-    cluster.nodes_manager.initialize()  # who serves what now, after an earlier failover
-    master = cluster.get_node_from_key(key)
-    servers = [redis.Redis(port=port, decode_responses=True) for port in cluster.servers.ports]
-    promoted = next(
-        server for server in servers if server.info("replication").get("master_port") == master.port
-    )
     for _ in range(5):
+        promoted = replica_serving(cluster.servers.ports, key)
         promoted.execute_command("CLUSTER FAILOVER")
         deadline = time.monotonic() + 6
         while time.monotonic() < deadline:
@@ -63,6 +58,26 @@ def fail_over(cluster: redis.RedisCluster, key: str) -> None:
                 return
             time.sleep(0.05)
     raise AssertionError("the replica never took over")
+
+
+def replica_serving(ports: list[int], key: str) -> redis.Redis:
+    """The in-sync replica of the master that serves `key`, as the servers themselves
+    say (a master answers for its own slots, any other server says MOVED); waits for one
+    while an earlier failover settles."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        for port in ports:
+            replica = redis.Redis(port=port, decode_responses=True)
+            replication = replica.info("replication")
+            if replication.get("master_link_status") != "up":
+                continue
+            try:
+                redis.Redis(port=replication["master_port"]).exists(key)
+            except redis.ResponseError:  # MOVED: not that master's slot
+                continue
+            return replica
+        time.sleep(0.1)
+    raise AssertionError(f"no replica in sync for the master of {key}")
 
 
 def test_a_failover_loses_no_acknowledged_status_and_no_job(failover_cluster, make_user):
