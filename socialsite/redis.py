@@ -145,12 +145,32 @@ def for_each_primary(client: redis.Redis | redis.RedisCluster) -> list[redis.Red
     return [client.get_redis_connection(node) for node in client.get_primaries()]
 
 
+# Errors of a cluster whose slots are changing hands (a failover, a resharding): the
+# client has learnt the new map when it raises them, so the same request soon succeeds.
+# redis-py raises its own classes; a PackedPipeline, the reply's text.
+CLUSTER_MOVING = ("MOVED ", "ASK ", "TRYAGAIN ", "CLUSTERDOWN ")
+CLUSTER_MOVING_ERRORS = (
+    redis.exceptions.AskError,  # and MovedError
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterError,  # and ClusterDownError; redirections that ran out
+)
+
+
 def is_redis_unavailable(error: BaseException) -> bool:
-    """True for the errors that mean the Redis server can't be reached right now."""
+    """True for the errors that mean Redis can't serve the request right now: the server
+    can't be reached, or a cluster's slots are moving."""
     from django_redis.exceptions import ConnectionInterrupted
 
+    unreachable = (
+        redis.ConnectionError,
+        redis.TimeoutError,
+        ConnectionInterrupted,
+        *CLUSTER_MOVING_ERRORS,
+    )
     while error is not None:
-        if isinstance(error, (redis.ConnectionError, redis.TimeoutError, ConnectionInterrupted)):
+        if isinstance(error, unreachable) or (
+            isinstance(error, redis.ResponseError) and str(error).startswith(CLUSTER_MOVING)
+        ):
             return True
         error = error.__cause__ or error.__context__
     return False

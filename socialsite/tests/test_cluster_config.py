@@ -5,7 +5,13 @@ import redis
 from django.conf import settings
 
 from socialsite.dashboard import human_bytes, redis_stats
-from socialsite.redis import cluster_options, for_each_primary, get_async_redis, get_redis
+from socialsite.redis import (
+    cluster_options,
+    for_each_primary,
+    get_async_redis,
+    get_redis,
+    is_redis_unavailable,
+)
 
 
 def test_a_cluster_url_names_its_seed_nodes_and_credentials():
@@ -60,3 +66,22 @@ def test_sizes_are_written_as_redis_writes_them():
     assert human_bytes(900) == "900B"
     assert human_bytes(3 * 1024 * 1024 // 2) == "1.50M"
     assert human_bytes(5 * 1024**4) == "5120.00G"
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        redis.ResponseError("MOVED 5781 127.0.0.1:7001"),  # as a PackedPipeline raises it
+        redis.ResponseError("CLUSTERDOWN The cluster is down"),
+        redis.exceptions.MovedError("5781 127.0.0.1:7001"),  # as redis-py raises them
+        redis.exceptions.TryAgainError("Multiple keys request during rehashing of slot"),
+        redis.exceptions.ClusterDownError("The cluster is down"),
+    ],
+)
+def test_a_cluster_moving_its_slots_is_redis_unavailable_for_now(error):
+    assert is_redis_unavailable(error)
+
+
+def test_a_command_error_is_not_redis_unavailable():
+    assert not is_redis_unavailable(redis.ResponseError("WRONGTYPE Operation against a key"))
+    assert not is_redis_unavailable(ValueError("MOVED"))

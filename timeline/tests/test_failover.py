@@ -16,6 +16,7 @@ from django.test import override_settings
 from accounts.keys import user_key
 from socialsite import jobs
 from socialsite import keys as socialsite_keys
+from socialsite.redis import is_redis_unavailable
 from socialsite.testing.cluster import throwaway_cluster
 from timeline import keys
 from timeline.feeds import selectors as feeds
@@ -125,6 +126,8 @@ def test_a_failover_loses_no_acknowledged_status_and_no_job(failover_cluster, ma
         worker.join()
 
     call_command("worker", burst=True)
+    # What a request caught mid-switch raised is a 503 "try again" page, not a 500.
+    assert all(is_redis_unavailable(error) for error in failures), failures
     for status_id in acknowledged:
         assert get_status(status_id)["uid"] == author
     profile = {int(i) for i in failover_cluster.zrange(keys.profile_timeline_key(author), 0, -1)}
