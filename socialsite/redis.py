@@ -42,11 +42,6 @@ def cluster_options(url: str) -> dict | None:
     return options
 
 
-def is_cluster() -> bool:
-    """Whether the configured Redis (settings.REDIS_URL) is a cluster."""
-    return cluster_options(settings.REDIS_URL) is not None
-
-
 def connect_cluster(url: str, **kwargs) -> redis.RedisCluster:
     """A RedisCluster client for a cluster URL; `kwargs` go to every node's connections."""
     options = cluster_options(url)

@@ -8,6 +8,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from socialsite.deploy import secret_key
 from socialsite.embedded_redis import socket_path
+from socialsite.redis import cluster_options
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR", BASE_DIR / "var"))
@@ -158,6 +159,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # manage.py commands run beside it find the same data.
 # A cluster: redis+cluster://host:port[,host:port...] (see socialsite.redis).
 REDIS_URL = os.environ.get("REDIS_URL") or f"unix://{socket_path(VAR_DIR)}"
+try:
+    cluster_options(REDIS_URL)  # a cluster URL that names no usable node stops here
+except ValueError as error:
+    raise ImproperlyConfigured(str(error)) from None
 # Check that every Lua script touches only the keys it declares, in one slot (the test
 # suites turn it on; see socialsite.scripts).
 REDIS_CHECK_SCRIPT_KEYS = os.environ.get("REDIS_CHECK_SCRIPT_KEYS") == "1"

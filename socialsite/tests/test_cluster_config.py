@@ -1,5 +1,9 @@
 """One setting selects a Redis Cluster: REDIS_URL=redis+cluster://host:port[,...]."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 import redis
 from django.conf import settings
@@ -85,3 +89,13 @@ def test_a_cluster_moving_its_slots_is_redis_unavailable_for_now(error):
 def test_a_command_error_is_not_redis_unavailable():
     assert not is_redis_unavailable(redis.ResponseError("WRONGTYPE Operation against a key"))
     assert not is_redis_unavailable(ValueError("MOVED"))
+
+
+def test_a_site_given_a_cluster_url_with_no_usable_node_refuses_to_start(tmp_path):
+    env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path), "REDIS_URL": "redis+cluster://db1"}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "REDIS_URL: 'db1' is not host:port" in done.stderr
