@@ -7,6 +7,7 @@ follows and unfollows carry `"event"` and both users."""
 
 import json
 
+import redis
 from redis.cluster import ClusterPipeline
 
 from .keys import STATUS_CHANNEL
@@ -26,6 +27,16 @@ def status_deleted(status: dict) -> str:
 def follow_changed(kind: str, source: dict, target: dict, created: float) -> str:
     """kind is "follow" or "unfollow"; source and target are {"id", "login"}."""
     return json.dumps({"event": kind, "source": source, "target": target, "created": created})
+
+
+def publishes_in_scripts(client) -> bool:
+    """Whether a script that changes something PUBLISHes its event itself, only if it did:
+    yes on one server, and in pipelines (bulk work, a purge). Not on a cluster's
+    connection: there the script runs on its keys' node, and a cluster orders each node's
+    messages but not across nodes, so a follow could reach a stream after the statuses
+    posted just after it. The caller publishes then, once the script says it changed
+    something, from the channel's node like every other event (one more round trip)."""
+    return not isinstance(client, redis.RedisCluster) or isinstance(client, ClusterPipeline)
 
 
 def publish(client, payload: str) -> None:

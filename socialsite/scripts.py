@@ -86,17 +86,17 @@ class LuaScripts:
             script = source(path)
         # Not client.eval(): a cluster's pipeline refuses it, but queues the command.
         return client.execute_command(
-            "EVAL", script, len(keys), *keys, *args, **_route(client, keys[:1] or [slot_of])
+            "EVAL", script, len(keys), *keys, *args, **_route(client, keys[0] if keys else slot_of)
         )
 
 
-def _route(client, by: list[str | None]) -> dict:
+def _route(client, by: str | None) -> dict:
     """Where a cluster's pipeline sends the script (the node of `by`'s slot, or the default
     node): told, because redis-py 8 would ask the server (COMMAND GETKEYS, the whole
     script sent) for the keys of every EVAL it queues, one more round trip each. A slot
     that moved is still followed (MOVED)."""
     if not isinstance(client, ClusterPipeline):
         return {}
-    if by[0] is None:
+    if by is None:
         return {"target_nodes": client.get_default_node()}
-    return {"target_nodes": client.nodes_manager.get_node_from_slot(key_slot(str(by[0]).encode()))}
+    return {"target_nodes": client.nodes_manager.get_node_from_slot(key_slot(str(by).encode()))}

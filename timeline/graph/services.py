@@ -4,7 +4,9 @@ Each is two idempotent steps, one in each user's slot (a script apiece), so the 
 code runs on Redis Cluster: the followed user's side (their followers set and count,
 and a read of their newest statuses), then the follower's (their following set and
 count, their home timeline, and the event). A follow is 2 round trips; an unfollow 3,
-the last queueing the job that refills home (only when something was removed)."""
+the last queueing the job that refills home (only when something was removed). On a
+cluster the event goes out one round trip later, from the channel's node (see
+socialsite.events.publishes_in_scripts)."""
 
 import time
 
@@ -48,12 +50,15 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
     )
     # ZADD wants score, member: the script's reply is member, score.
     pairs = [value for i in range(0, len(entries), 2) for value in (entries[i + 1], entries[i])]
+    in_script = events.publishes_in_scripts(conn)
     added = scripts.run(
         conn,
         "add_following",
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
-        [other_uid, now, home_size, STATUS_CHANNEL, event, *pairs],
+        [other_uid, now, home_size, STATUS_CHANNEL if in_script else "", event, *pairs],
     )
+    if added and not in_script:
+        events.publish(conn, event)
     return True if added else None
 
 
@@ -93,9 +98,13 @@ def unfollowing(client, follower: dict, followed: dict, ids: list) -> object:
     connection, whether they were followed; on a pipeline, queued."""
     event = events.follow_changed("unfollow", follower, followed, time.time())
     uid = follower["id"]
-    return scripts.run(
+    in_script = events.publishes_in_scripts(client)
+    removed = scripts.run(
         client,
         "remove_following",
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
-        [followed["id"], STATUS_CHANNEL, event, *ids],
+        [followed["id"], STATUS_CHANNEL if in_script else "", event, *ids],
     )
+    if removed and not in_script:
+        events.publish(client, event)
+    return removed
