@@ -35,12 +35,16 @@ def daphne_server(django_db_setup, django_db_blocker):
 
     It shares this run's Redis and test database, so tests using it need
     `transactional_db` (data must be committed for the server to see it)."""
-    env = {**os.environ, **test_database_env(), "DJANGO_SETTINGS_MODULE": "socialsite.settings"}
+    env = {
+        **os.environ,
+        **subprocess_database_env(),
+        "DJANGO_SETTINGS_MODULE": "socialsite.settings",
+    }
     with throwaway_daphne(settings.VAR_DIR, env) as (base, _):
         yield base
 
 
-def test_database_env() -> dict[str, str]:
+def subprocess_database_env() -> dict[str, str]:
     """The environment that points a subprocess's settings at this run's test database."""
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
