@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint format worker clean
+.PHONY: run test test-cluster bench lint format worker clean
 
 $(STAMP): requirements.txt
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -16,6 +16,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The same suite on a throwaway 3-master Redis Cluster, with PostgreSQL as the ORM
+# database where Debian's postgresql is installed (SQLite otherwise, said in the header).
+test-cluster: $(STAMP)
+	$(BIN)/python -m pytest --redis-cluster $(PYTEST_ARGS)
 
 # Speed and memory figures, each beside a baseline from the same run (see README).
 bench: $(STAMP)

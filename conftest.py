@@ -22,7 +22,8 @@ expect.set_options(timeout=20_000)
 
 @pytest.fixture(autouse=True)
 def redis_conn():
-    """The project's Redis, emptied before each test (a throwaway server, see the plugin)."""
+    """The project's Redis, emptied before each test (a throwaway server or cluster, see
+    the plugin; on a cluster FLUSHDB goes to every primary)."""
     conn = get_redis()
     conn.flushdb()
     yield conn
@@ -36,11 +37,20 @@ def daphne_server(django_db_setup, django_db_blocker):
     `transactional_db` (data must be committed for the server to see it)."""
     env = {
         **os.environ,
-        "SQLITE_PATH": str(settings.DATABASES["default"]["NAME"]),
+        **subprocess_database_env(),
         "DJANGO_SETTINGS_MODULE": "socialsite.settings",
     }
     with throwaway_daphne(settings.VAR_DIR, env) as (base, _):
         yield base
+
+
+def subprocess_database_env() -> dict[str, str]:
+    """The environment that points a subprocess's settings at this run's test database."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        return {"SQLITE_PATH": str(database["NAME"])}
+    server = os.environ["DATABASE_URL"].rsplit("/", 1)[0]
+    return {"DATABASE_URL": f"{server}/{database['NAME']}"}
 
 
 class Member:

@@ -19,7 +19,7 @@ import websockets
 from django.conf import settings
 
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import get_async_redis
+from socialsite.redis import get_async_pubsub
 from streaming.filters import create_stream_filter
 from streaming.services import create_stream_key
 from timeline.posting import services as posting
@@ -146,7 +146,7 @@ async def connect_all(clients: list[Client], base: str, ws_count: int) -> list[a
 
 async def raw_subscriber(latencies: list[float], ready: asyncio.Event) -> None:
     """The baseline: one plain redis-py subscriber to the channel the site publishes on."""
-    async with get_async_redis().pubsub() as pubsub:
+    async with await get_async_pubsub() as pubsub:
         await pubsub.subscribe(STATUS_CHANNEL)
         ready.set()
         async for message in pubsub.listen():

@@ -7,7 +7,7 @@ the infrastructure's own: Redis's memory and keys, and the job queue."""
 from collections.abc import Callable
 
 from . import jobs
-from .redis import get_redis
+from .redis import for_each_primary, get_redis
 
 Reader = Callable[[], dict]
 
@@ -29,19 +29,35 @@ def figures() -> dict:
 
 
 def redis_stats() -> dict:
-    """Memory and key counts from INFO."""
-    conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
-    pipe.info("memory")
-    pipe.info("keyspace")
-    pipe.dbsize()
-    memory, keyspace, dbsize = pipe.execute()
-    db = keyspace.get(f"db{conn.connection_pool.connection_kwargs.get('db', 0)}", {})
+    """Memory and key counts from INFO, summed over a cluster's primaries."""
+    totals = {"used_memory": 0, "used_memory_peak": 0, "maxmemory": 0, "keys": 0}
+    expires = 0
+    servers = for_each_primary(get_redis())
+    for server in servers:
+        pipe = server.pipeline(transaction=False)
+        pipe.info("memory")
+        pipe.info("keyspace")
+        pipe.dbsize()
+        memory, keyspace, dbsize = pipe.execute()
+        for name in ("used_memory", "used_memory_peak", "maxmemory"):
+            totals[name] += memory.get(name, 0)
+        totals["keys"] += dbsize
+        db = f"db{server.connection_pool.connection_kwargs.get('db', 0)}"
+        expires += keyspace.get(db, {}).get("expires", 0)
     return {
-        "used_memory": memory["used_memory"],
-        "used_memory_human": memory["used_memory_human"],
-        "used_memory_peak_human": memory["used_memory_peak_human"],
-        "maxmemory": memory.get("maxmemory", 0),
-        "keys": dbsize,
-        "keys_with_expiry": db.get("expires", 0),
+        **totals,
+        "used_memory_human": human_bytes(totals["used_memory"]),
+        "used_memory_peak_human": human_bytes(totals["used_memory_peak"]),
+        "keys_with_expiry": expires,
+        "servers": len(servers),
     }
+
+
+def human_bytes(count: int) -> str:
+    """As Redis writes sizes in INFO (1.50M), for a sum of several servers' figures."""
+    size, unit = float(count), "B"
+    for bigger in ("K", "M", "G"):
+        if size < 1024:
+            break
+        size, unit = size / 1024, bigger
+    return f"{count}B" if unit == "B" else f"{size:.2f}{unit}"

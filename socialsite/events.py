@@ -7,7 +7,13 @@ follows and unfollows carry `"event"` and both users."""
 
 import json
 
+import redis
+from redis.cluster import ClusterPipeline
+
 from .keys import STATUS_CHANNEL
+from .scripts import LuaScripts
+
+scripts = LuaScripts(__file__)
 
 
 def status_posted(status: dict) -> str:
@@ -23,9 +29,25 @@ def follow_changed(kind: str, source: dict, target: dict, created: float) -> str
     return json.dumps({"event": kind, "source": source, "target": target, "created": created})
 
 
+def publishes_in_scripts(client) -> bool:
+    """Whether a script that changes something PUBLISHes its event itself, only if it did:
+    yes on one server, and in pipelines (bulk work, a purge). Not on a cluster's
+    connection: there the script runs on its keys' node, and a cluster orders each node's
+    messages but not across nodes, so a follow could reach a stream after the statuses
+    posted just after it. The caller publishes then, once the script says it changed
+    something, from the channel's node like every other event (one more round trip)."""
+    return not isinstance(client, redis.RedisCluster) or isinstance(client, ClusterPipeline)
+
+
 def publish(client, payload: str) -> None:
     """Publishes on `client` (a connection or a pipeline, to publish with the write)."""
-    client.publish(STATUS_CHANNEL, payload)
+    if isinstance(client, ClusterPipeline):
+        # A cluster's pipeline refuses PUBLISH (no key to route it by); a script with no
+        # keys can run anywhere. It runs where the channel's PUBLISHes go (the node of its
+        # slot, as for a client's): the events of one node reach each subscriber in order.
+        scripts.run(client, "publish", [], [STATUS_CHANNEL, payload], slot_of=STATUS_CHANNEL)
+    else:
+        client.publish(STATUS_CHANNEL, payload)
 
 
 def activity(kind: str, source: dict, target: dict, target_object: dict, created: float) -> str:

@@ -7,9 +7,9 @@ commands per job, not per delivery."""
 # Every status, deletion, follow, unfollow and reaction is published here as JSON.
 STATUS_CHANNEL = "streaming:status:"
 
-JOB_STREAM = "jobs:queue"
+JOB_STREAM = "{jobs}:queue"
 JOB_GROUP = "workers"
-FAILED_JOB_STREAM = "jobs:failed"
+FAILED_JOB_STREAM = "{jobs}:failed"
 
 
 def rate_limit(name: str, subject: str) -> str:

@@ -3,6 +3,7 @@
 import asyncio
 import weakref
 from collections.abc import Iterable
+from urllib.parse import unquote
 
 import hiredis
 import redis
@@ -11,47 +12,160 @@ from django.conf import settings
 from django_redis import get_redis_connection
 from django_redis.pool import ConnectionFactory as DjangoRedisConnectionFactory
 
+# REDIS_URL with one of these schemes names a Redis Cluster by some of its nodes (seeds):
+# redis+cluster://[user:password@]host:port[,host:port...]; the client learns the rest.
+CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}
+
+
+def cluster_options(url: str) -> dict | None:
+    """RedisCluster's arguments for a cluster URL (startup nodes, credentials, TLS), or
+    None if `url` names one server. Raises ValueError for a cluster URL with no node."""
+    scheme, _, rest = url.partition("://")
+    if scheme not in CLUSTER_SCHEMES:
+        return None
+    netloc = rest.split("/", 1)[0]
+    credentials, _, hosts = netloc.rpartition("@")
+    username, _, password = credentials.partition(":")
+    seeds = []
+    for seed in filter(None, hosts.split(",")):
+        host, _, port = seed.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"REDIS_URL: {seed!r} is not host:port")
+        seeds.append((host.strip("[]"), int(port)))
+    if not seeds:
+        raise ValueError("REDIS_URL: a cluster URL names at least one host:port")
+    options = {"seeds": seeds, "ssl": CLUSTER_SCHEMES[scheme]}
+    if username:
+        options["username"] = unquote(username)
+    if password:
+        options["password"] = unquote(password)
+    return options
+
+
+def connect_cluster(url: str, **kwargs) -> redis.RedisCluster:
+    """A RedisCluster client for a cluster URL; `kwargs` go to every node's connections."""
+    options = cluster_options(url)
+    seeds = [redis.cluster.ClusterNode(host, port) for host, port in options.pop("seeds")]
+    return redis.RedisCluster(startup_nodes=seeds, **options, **kwargs)
+
 
 class ConnectionFactory(DjangoRedisConnectionFactory):
-    """One connection pool per URL *and* pool options.
+    """One connection pool per URL *and* pool options, and a RedisCluster client for a
+    cluster URL (see CLUSTER_SCHEMES).
 
     django-redis keys its pools by URL alone, so whichever cache alias connected first
     imposed its options on the other: sessions ("default", pickled bytes) would get the
     "data" pool's decode_responses, or the services bytes instead of str."""
 
+    # As django-redis's pools: process-wide, as it makes a factory per cache client.
+    _clusters: dict[tuple, redis.RedisCluster] = {}
+
+    def _key(self, url: str) -> tuple:
+        return (url, repr(sorted(self.pool_cls_kwargs.items())))
+
+    def connect(self, url: str) -> redis.Redis | redis.RedisCluster:
+        if cluster_options(url) is None:
+            return super().connect(url)
+        key = self._key(url)
+        if key not in self._clusters:
+            params = self.make_connection_params(url)
+            del params["url"]
+            self._clusters[key] = connect_cluster(url, **params, **self.pool_cls_kwargs)
+        return self._clusters[key]
+
+    def disconnect(self, connection: redis.Redis | redis.RedisCluster) -> None:
+        if isinstance(connection, redis.RedisCluster):
+            connection.disconnect_connection_pools()
+        else:
+            super().disconnect(connection)
+
     def get_or_create_connection_pool(self, params: dict) -> redis.ConnectionPool:
-        key = (params["url"], repr(sorted(self.pool_cls_kwargs.items())))
+        key = self._key(params["url"])
         if key not in self._pools:
             self._pools[key] = self.get_connection_pool(params)
         return self._pools[key]
 
 
-def get_redis() -> redis.Redis:
-    """The shared, pooled sync client for the social network's data (replies decoded to str)."""
+def get_redis() -> redis.Redis | redis.RedisCluster:
+    """The shared, pooled sync client for the social network's data (replies decoded to
+    str): a RedisCluster if REDIS_URL names a cluster."""
     return get_redis_connection("data")
 
 
-_async_clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.asyncio.Redis]" = (
+AsyncClient = redis.asyncio.Redis | redis.asyncio.RedisCluster
+_async_clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncClient]" = (
     weakref.WeakKeyDictionary()
 )
 
 
-def get_async_redis() -> redis.asyncio.Redis:
+def get_async_redis() -> AsyncClient:
     """An asyncio client for the running event loop (asyncio clients can't cross loops)."""
     loop = asyncio.get_running_loop()
     client = _async_clients.get(loop)
     if client is None:
-        client = redis.asyncio.Redis.from_url(settings.REDIS_URL, decode_responses=True)
-        _async_clients[loop] = client
+        client = _async_clients[loop] = connect_async(settings.REDIS_URL)
     return client
 
 
+async def get_async_pubsub() -> redis.asyncio.client.PubSub:
+    """A PubSub of the running loop's client. A cluster's subscribes on one node (a classic
+    PUBLISH reaches every node), which its client must know first: it learns the slots on
+    its first command, and SUBSCRIBE isn't one that teaches it."""
+    client = get_async_redis()
+    if isinstance(client, redis.asyncio.RedisCluster):
+        await client.initialize()
+    return client.pubsub()
+
+
+def connect_async(url: str) -> AsyncClient:
+    """A new asyncio client (replies decoded) for `url`, one server's or a cluster's."""
+    options = cluster_options(url)
+    if options is None:
+        return redis.asyncio.Redis.from_url(url, decode_responses=True)
+    seeds = [redis.asyncio.cluster.ClusterNode(host, port) for host, port in options.pop("seeds")]
+    return redis.asyncio.RedisCluster(startup_nodes=seeds, **options, decode_responses=True)
+
+
+def key_count(client: redis.Redis | redis.RedisCluster) -> int:
+    """How many keys the configured Redis holds, on every primary of a cluster (a
+    cluster client's DBSIZE asks one node)."""
+    return sum(server.dbsize() for server in for_each_primary(client))
+
+
+def for_each_primary(client: redis.Redis | redis.RedisCluster) -> list[redis.Redis]:
+    """A client for each server that holds data: each primary of a cluster, else `client`
+    (for what one server answers for itself: FLUSHDB, INFO, DBSIZE)."""
+    if not isinstance(client, redis.RedisCluster):
+        return [client]
+    return [client.get_redis_connection(node) for node in client.get_primaries()]
+
+
+# Errors of a cluster whose slots are changing hands (a failover, a resharding): the
+# client has learnt the new map when it raises them, so the same request soon succeeds.
+# redis-py raises its own classes; a PackedPipeline, the reply's text.
+CLUSTER_MOVING = ("MOVED ", "ASK ", "TRYAGAIN ", "CLUSTERDOWN ")
+CLUSTER_MOVING_ERRORS = (
+    redis.exceptions.AskError,  # and MovedError
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterError,  # and ClusterDownError; redirections that ran out
+)
+
+
 def is_redis_unavailable(error: BaseException) -> bool:
-    """True for the errors that mean the Redis server can't be reached right now."""
+    """True for the errors that mean Redis can't serve the request right now: the server
+    can't be reached, or a cluster's slots are moving."""
     from django_redis.exceptions import ConnectionInterrupted
 
+    unreachable = (
+        redis.ConnectionError,
+        redis.TimeoutError,
+        ConnectionInterrupted,
+        *CLUSTER_MOVING_ERRORS,
+    )
     while error is not None:
-        if isinstance(error, (redis.ConnectionError, redis.TimeoutError, ConnectionInterrupted)):
+        if isinstance(error, unreachable) or (
+            isinstance(error, redis.ResponseError) and str(error).startswith(CLUSTER_MOVING)
+        ):
             return True
         error = error.__cause__ or error.__context__
     return False
@@ -78,7 +192,7 @@ class PackedPipeline(redis.commands.CoreCommands):
     FLUSH_BYTES = 64 * 1024
 
     def __init__(self, client: redis.Redis | redis.RedisCluster) -> None:
-        self._nodes: dict[str | None, _NodeShare] = {}
+        self._nodes: dict[str | None, NodeShare] = {}
         self._queued = 0
         self._cluster = client if isinstance(client, redis.RedisCluster) else None
         self._pool = None if self._cluster else client.connection_pool
@@ -98,7 +212,7 @@ class PackedPipeline(redis.commands.CoreCommands):
             self._queue(self._share(None), _pack(keys, shapes), len(keys) * len(shapes))
             return
         # Each node's keys in one string, each key's replies still in their place.
-        by_node: dict[_NodeShare, list[tuple[int, str]]] = {}
+        by_node: dict[NodeShare, list[tuple[int, str]]] = {}
         for place, key in enumerate(keys):
             share = self._share(self._cluster.keyslot(key))
             by_node.setdefault(share, []).append((place, key))
@@ -109,7 +223,7 @@ class PackedPipeline(redis.commands.CoreCommands):
             self._flush_if_full(share)
         self._queued = first + sum(map(len, by_node.values())) * per_key
 
-    def _share(self, slot: int | None) -> "_NodeShare":
+    def _share(self, slot: int | None) -> "NodeShare":
         if self._cluster is None:
             name, pool = None, self._pool
         else:
@@ -117,16 +231,16 @@ class PackedPipeline(redis.commands.CoreCommands):
             name, pool = node.name, self._cluster.get_redis_connection(node).connection_pool
         share = self._nodes.get(name)
         if share is None:
-            share = self._nodes[name] = _NodeShare(pool)
+            share = self._nodes[name] = NodeShare(pool)
         return share
 
-    def _queue(self, share: "_NodeShare", packed: bytes, count: int) -> None:
+    def _queue(self, share: "NodeShare", packed: bytes, count: int) -> None:
         """`packed` holds `count` commands, whose replies take the next places."""
         share.add(packed, [(self._queued, count)])
         self._queued += count
         self._flush_if_full(share)
 
-    def _flush_if_full(self, share: "_NodeShare") -> None:
+    def _flush_if_full(self, share: "NodeShare") -> None:
         if share.buffered >= self.FLUSH_BYTES:
             self._guarded(share.flush)
 
@@ -176,7 +290,7 @@ class PackedPipeline(redis.commands.CoreCommands):
         self._queued = 0
 
 
-class _NodeShare:
+class NodeShare:
     """What a PackedPipeline has for one server: the packed commands not sent yet, the
     connection they go out on, and the places (start, count) of their replies."""
 

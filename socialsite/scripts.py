@@ -5,10 +5,45 @@ Each package that has scripts makes one `LuaScripts` for its own `lua/` folder:
 
 Scripts go out with EVAL, source included: Redis caches the compiled script by
 its SHA, and unlike EVALSHA this never meets NOSCRIPT after a server restart,
-nor costs redis-py's extra SCRIPT EXISTS round trip inside pipelines."""
+nor costs redis-py's extra SCRIPT EXISTS round trip inside pipelines.
+
+A script must touch only the keys it declares (KEYS), all in one hash slot, or it can't
+run on Redis Cluster. The cluster itself refuses declared keys of several slots
+(CROSSSLOT), but a Redis 6.2 node runs a script that touches an undeclared key whenever
+that key happens to live on the same node. With settings.REDIS_CHECK_SCRIPT_KEYS (the
+test suites set it) both are checked on every run, on one server too: the declared keys
+here, and every key a command in the script touches by a prelude (KEY_CHECK)."""
 
 from functools import cache
 from pathlib import Path
+
+from django.conf import settings
+from redis.cluster import ClusterPipeline
+from redis.crc import key_slot
+
+# Shadows `redis` for the script after it: each call's keys must be among KEYS. The key
+# is a command's first argument but for the commands below (none, or every argument).
+KEY_CHECK = """
+local declared = {}
+for _, key in ipairs(KEYS) do declared[key] = true end
+local keyless = {publish = true, time = true}
+local all_keys = {del = true, exists = true, unlink = true, touch = true, mget = true}
+local function check(command, ...)
+  local name = string.lower(command)
+  if keyless[name] then return end
+  local args = {...}
+  local last = all_keys[name] and #args or math.min(#args, 1)
+  for i = 1, last do
+    if not declared[args[i]] then
+      error('the script touches a key it does not declare: ' .. name .. ' ' .. tostring(args[i]))
+    end
+  end
+end
+local redis = setmetatable({
+  call = function(...) check(...) return redis.call(...) end,
+  pcall = function(...) check(...) return redis.pcall(...) end,
+}, {__index = redis})
+"""
 
 
 @cache
@@ -22,6 +57,12 @@ def source(path: Path) -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))
 
 
+@cache
+def checked_source(path: Path) -> str:
+    """The script after the KEY_CHECK prelude."""
+    return KEY_CHECK + source(path)
+
+
 class LuaScripts:
     """The scripts in the `lua/` folder beside `module_file` (a module's `__file__`), or
     in `module_file` itself if it is a folder."""
@@ -30,7 +71,32 @@ class LuaScripts:
         path = Path(module_file)
         self.folder = path if path.is_dir() else path.parent / "lua"
 
-    def run(self, client, name: str, keys: list[str], args: list) -> object:
+    def run(
+        self, client, name: str, keys: list[str], args: list, *, slot_of: str | None = None
+    ) -> object:
         """EVAL `<folder>/<name>.lua` on `client`: a connection, a pipeline, or an asyncio
-        client (then await the result)."""
-        return client.eval(source(self.folder / f"{name}.lua"), len(keys), *keys, *args)
+        client (then await the result). A script with no keys runs on a cluster's node
+        that serves the slot of `slot_of` (a channel's name, say), or on any node."""
+        path = self.folder / f"{name}.lua"
+        if settings.REDIS_CHECK_SCRIPT_KEYS:
+            if len({key_slot(str(key).encode()) for key in keys}) > 1:
+                raise ValueError(f"{name}.lua: its keys span several hash slots: {keys}")
+            script = checked_source(path)
+        else:
+            script = source(path)
+        # Not client.eval(): a cluster's pipeline refuses it, but queues the command.
+        return client.execute_command(
+            "EVAL", script, len(keys), *keys, *args, **_route(client, keys[0] if keys else slot_of)
+        )
+
+
+def _route(client, by: str | None) -> dict:
+    """Where a cluster's pipeline sends the script (the node of `by`'s slot, or the default
+    node): told, because redis-py 8 would ask the server (COMMAND GETKEYS, the whole
+    script sent) for the keys of every EVAL it queues, one more round trip each. A slot
+    that moved is still followed (MOVED)."""
+    if not isinstance(client, ClusterPipeline):
+        return {}
+    if by is None:
+        return {"target_nodes": client.get_default_node()}
+    return {"target_nodes": client.nodes_manager.get_node_from_slot(key_slot(str(by).encode()))}

@@ -8,6 +8,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from socialsite.deploy import secret_key
 from socialsite.embedded_redis import socket_path
+from socialsite.redis import cluster_options
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR", BASE_DIR / "var"))
@@ -157,7 +158,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # With no REDIS_URL, `make run` starts the embedded server on this socket, so
 # manage.py commands run beside it find the same data.
+# A cluster: redis+cluster://host:port[,host:port...] (see socialsite.redis).
 REDIS_URL = os.environ.get("REDIS_URL") or f"unix://{socket_path(VAR_DIR)}"
+try:
+    cluster_options(REDIS_URL)  # a cluster URL that names no usable node stops here
+except ValueError as error:
+    raise ImproperlyConfigured(str(error)) from None
+# Check that every Lua script touches only the keys it declares, in one slot (the test
+# suites turn it on; see socialsite.scripts).
+REDIS_CHECK_SCRIPT_KEYS = os.environ.get("REDIS_CHECK_SCRIPT_KEYS") == "1"
 
 _redis_options = {
     "CLIENT_CLASS": "django_redis.client.DefaultClient",
@@ -168,14 +177,15 @@ CACHES = {
     # Cache and sessions (django-redis pickles values, so replies are bytes).
     "default": {
         "BACKEND": "django_redis.cache.RedisCache",
-        "LOCATION": REDIS_URL,
+        # A list: django-redis splits a string at commas, and a cluster URL has them.
+        "LOCATION": [REDIS_URL],
         "KEY_PREFIX": "cache",
         "OPTIONS": _redis_options,
     },
     # The social network's data: the same server, a pool that decodes replies.
     "data": {
         "BACKEND": "django_redis.cache.RedisCache",
-        "LOCATION": REDIS_URL,
+        "LOCATION": [REDIS_URL],
         "OPTIONS": {
             **_redis_options,
             "CONNECTION_POOL_KWARGS": {"decode_responses": True, "max_connections": 200},

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import get_async_redis
+from socialsite.redis import get_async_pubsub
 from timeline.keys import PRIVATE_CHANNEL
 
 from . import services
@@ -164,8 +164,9 @@ class Hub:
     async def _listen(self, subscribed: asyncio.Event) -> None:
         failures = 0
         while True:
-            pubsub = get_async_redis().pubsub()
+            pubsub = None
             try:
+                pubsub = await get_async_pubsub()
                 await pubsub.subscribe(self.channel)
                 async for message in pubsub.listen():
                     if message["type"] == "subscribe":
@@ -177,7 +178,8 @@ class Hub:
                 logger.warning("The event subscription failed (%r); subscribing again", error)
             finally:
                 subscribed.clear()
-                await pubsub.aclose()
+                if pubsub is not None:
+                    await pubsub.aclose()
             await asyncio.sleep(RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)])
             failures += 1
 

@@ -9,7 +9,8 @@ from django.conf import settings
 
 @pytest.mark.timeout(320)
 def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
-    # The bench starts its own Redis and daphne, as `make bench` does.
+    # The bench starts its own Redis and daphne, as `make bench` does (one server in the
+    # cluster suite too: the bench's own figures are measured on it).
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "SOCIALSITE_VAR_DIR"}}
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path)],

@@ -1,5 +1,6 @@
 """A throwaway Redis Cluster of real servers (the embedded redis-server and its
-redis-cli), for tests of code that must run on a cluster."""
+redis-cli), for the cluster suite (`make test-cluster`) and tests of code that must
+run on a cluster."""
 
 import contextlib
 import random
@@ -8,14 +9,16 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import redis
 
-from socialsite.embedded_redis import redis_server_binary
+from socialsite.embedded_redis import PUBSUB_BUFFER_LIMIT, redis_server_binary
+from socialsite.redis import connect_cluster
 
 
-def _free_port() -> int:
+def free_port() -> int:
     """A port free for the server and for its cluster bus (the port + 10000)."""
     while True:
         port = random.randrange(20000, 30000)
@@ -29,48 +32,93 @@ def _free_port() -> int:
         return port
 
 
-@contextlib.contextmanager
-def throwaway_cluster(masters: int = 3):
-    """Starts `masters` servers, each serving a share of the 16384 slots; yields a
-    RedisCluster client (replies decoded, as the site's data client)."""
-    server = redis_server_binary()
-    cli = str(Path(server).with_name("redis-cli"))
-    data = Path(tempfile.mkdtemp(prefix="socialsite-cluster-"))
-    processes, ports = [], []
-    try:
-        for _ in range(masters):
-            port = _free_port()
-            workdir = data / str(port)
-            workdir.mkdir()
-            processes.append(
-                subprocess.Popen(
-                    [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
-                     "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                     "--appendonly", "no", "--save", "", "--daemonize", "no",
-                     "--logfile", str(workdir / "redis.log")],
-                    stdin=subprocess.DEVNULL, start_new_session=True,
-                )
+class ClusterServers:
+    """`masters` servers each serving a share of the 16384 slots, and `replicas` replicas
+    of each; `url` is the REDIS_URL that selects the cluster (see socialsite.redis)."""
+
+    def __init__(self, masters: int = 3, replicas: int = 0) -> None:
+        self.masters, self.replicas = masters, replicas
+        self.data_dir = Path(tempfile.mkdtemp(prefix="socialsite-cluster-"))
+        self.processes: list[subprocess.Popen] = []
+        self.ports: list[int] = []
+
+    @property
+    def url(self) -> str:
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{port}" for port in self.ports)
+
+    def start(self) -> str:
+        """Starts the servers, joins them into one cluster; returns the cluster's URL."""
+        server = redis_server_binary()
+        cli = str(Path(server).with_name("redis-cli"))
+        try:
+            for _ in range(self.masters * (1 + self.replicas)):
+                port = free_port()
+                workdir = self.data_dir / str(port)
+                workdir.mkdir()
+                self.processes.append(
+                    subprocess.Popen(
+                        [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
+                         "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                         "--cluster-node-timeout", "2000",
+                         "--appendonly", "no", "--save", "", "--daemonize", "no",
+                         "--client-output-buffer-limit", *PUBSUB_BUFFER_LIMIT,
+                         "--logfile", str(workdir / "redis.log")],
+                        stdin=subprocess.DEVNULL, start_new_session=True,
+                    )
+                )  # fmt: skip
+                self.ports.append(port)
+            for port in self.ports:
+                _wait(lambda port=port: redis.Redis(port=port, socket_timeout=1).ping())
+            subprocess.run(
+                [cli, "--cluster", "create", *(f"127.0.0.1:{port}" for port in self.ports),
+                 "--cluster-replicas", str(self.replicas), "--cluster-yes"],
+                check=True, capture_output=True, timeout=60,
             )  # fmt: skip
-            ports.append(port)
-        for port in ports:
-            _wait(lambda port=port: redis.Redis(port=port, socket_timeout=1).ping())
-        subprocess.run(
-            [cli, "--cluster", "create", *(f"127.0.0.1:{port}" for port in ports),
-             "--cluster-replicas", "0", "--cluster-yes"],
-            check=True, capture_output=True, timeout=30,
-        )  # fmt: skip
-        for port in ports:
-            _wait(lambda port=port: redis.Redis(port=port).cluster("info")["cluster_state"] == "ok")
-        client = redis.RedisCluster(host="127.0.0.1", port=ports[0], decode_responses=True)
+            for port in self.ports:
+                _wait(lambda port=port: _settled(port, len(self.ports)), timeout=30)
+            _wait(lambda: self._replicas_in_sync() == self.masters * self.replicas, timeout=30)
+        except BaseException:
+            self.stop()
+            raise
+        return self.url
+
+    def _replicas_in_sync(self) -> int:
+        """How many servers are replicas whose link to their master is up."""
+        replication = [
+            redis.Redis(port=port, socket_timeout=1, decode_responses=True).info("replication")
+            for port in self.ports
+        ]
+        return sum(info.get("master_link_status") == "up" for info in replication)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.kill()
+            process.wait()
+        self.processes = []
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def _settled(port: int, nodes: int) -> bool:
+    """The node sees the whole cluster, every slot served (replicas included)."""
+    node = redis.Redis(port=port, socket_timeout=1, decode_responses=True)
+    info = node.cluster("info")
+    return info["cluster_state"] == "ok" and int(info["cluster_known_nodes"]) == nodes
+
+
+@contextlib.contextmanager
+def throwaway_cluster(masters: int = 3, replicas: int = 0) -> Iterator[redis.RedisCluster]:
+    """A started ClusterServers; yields a RedisCluster client (replies decoded, as the
+    site's data client). The client's `servers` is the ClusterServers."""
+    servers = ClusterServers(masters, replicas)
+    try:
+        client = connect_cluster(servers.start(), decode_responses=True)
+        client.servers = servers
         try:
             yield client
         finally:
             client.close()
     finally:
-        for process in processes:
-            process.kill()
-            process.wait()
-        shutil.rmtree(data, ignore_errors=True)
+        servers.stop()
 
 
 def _wait(ready, timeout: float = 10.0) -> None:

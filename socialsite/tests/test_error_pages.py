@@ -13,7 +13,10 @@ from timeline.tests.pages import shows
 
 @pytest.fixture
 def own_redis():
-    """A Redis server of the test's own, which it may stop and start; the site uses it."""
+    """A Redis server of the test's own, which it may stop and start; the site uses it.
+    One server in the cluster suite too, on purpose: what is tested is the site's answer
+    while its Redis is down, the same for one server as for a cluster's node (the
+    failover test covers a cluster's node changing hands)."""
     server = throwaway()
     url = server.start()
     caches = {alias: {**config, "LOCATION": url} for alias, config in settings.CACHES.items()}

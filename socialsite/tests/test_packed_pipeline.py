@@ -7,6 +7,15 @@ from socialsite.redis import PackedPipeline
 from socialsite.testing.cluster import throwaway_cluster
 
 
+@pytest.fixture
+def server(redis_conn) -> redis.Redis:
+    """One server's client, for the tests of what a PackedPipeline does with its pool: the
+    suite's Redis, or on a cluster the node serving the tag `{t}`, which their keys carry."""
+    if isinstance(redis_conn, redis.RedisCluster):
+        return redis_conn.get_redis_connection(redis_conn.get_node_from_key("{t}"))
+    return redis_conn
+
+
 def test_a_packed_pipeline_runs_its_commands_in_order_and_returns_raw_replies(redis_conn):
     pipe = PackedPipeline(redis_conn)
     pipe.set("a", "1")
@@ -15,15 +24,15 @@ def test_a_packed_pipeline_runs_its_commands_in_order_and_returns_raw_replies(re
     assert pipe.execute() == ["OK", 2, "2"]
 
 
-def test_replies_come_as_the_server_sends_them_decoded_as_the_client_decodes(redis_conn):
-    redis_conn.hset("h", mapping={"f": "é"})
-    redis_conn.zadd("z", {"m": 1.5})
-    raw = redis.Redis(connection_pool=_raw(redis_conn))
-    for client, field, value in ((redis_conn, "f", "é"), (raw, b"f", "é".encode())):
+def test_replies_come_as_the_server_sends_them_decoded_as_the_client_decodes(server):
+    server.hset("h{t}", mapping={"f": "é"})
+    server.zadd("z{t}", {"m": 1.5})
+    raw = redis.Redis(connection_pool=_raw(server))
+    for client, field, value in ((server, "f", "é"), (raw, b"f", "é".encode())):
         pipe = PackedPipeline(client)
-        pipe.hgetall("h")
-        pipe.zmscore("z", ["m", "gone"])
-        pipe.smembers("z:none")
+        pipe.hgetall("h{t}")
+        pipe.zmscore("z{t}", ["m", "gone"])
+        pipe.smembers("z:none{t}")
         assert pipe.execute() == [{field: value}, [1.5, None], []]
 
 
@@ -53,14 +62,14 @@ def test_an_error_reply_raises_after_the_rest_ran_and_the_pool_stays_usable(redi
     assert redis_conn.ping()
 
 
-def test_a_pipeline_dropped_before_execute_gives_its_connection_back(redis_conn):
-    pool = redis_conn.connection_pool
-    pipe = PackedPipeline(redis_conn)
-    pipe.for_each_key([f"left:{{{i}}}" for i in range(5000)], ("SET", "v" * 40))
+def test_a_pipeline_dropped_before_execute_gives_its_connection_back(server):
+    pool = server.connection_pool
+    pipe = PackedPipeline(server)
+    pipe.for_each_key([f"left:{i}{{t}}" for i in range(5000)], ("SET", "v" * 40))
     assert pool._in_use_connections  # flushed while queueing, replies unread
     del pipe
     assert not pool._in_use_connections
-    assert redis_conn.ping()
+    assert server.ping()
 
 
 def _raw(client) -> redis.ConnectionPool:
@@ -124,16 +133,16 @@ def test_an_error_on_one_node_raises_once_every_node_ran(cluster_conn):
     assert cluster_conn.ping()
 
 
-def test_a_stalled_server_is_a_redis_timeout_and_the_connection_is_dropped(redis_conn):
+def test_a_stalled_server_is_a_redis_timeout_and_the_connection_is_dropped(server):
     pool = redis.ConnectionPool(
-        **{**redis_conn.connection_pool.connection_kwargs, "socket_timeout": 0.2},
-        connection_class=redis_conn.connection_pool.connection_class,
+        **{**server.connection_pool.connection_kwargs, "socket_timeout": 0.2},
+        connection_class=server.connection_pool.connection_class,
     )
     impatient = redis.Redis(connection_pool=pool)
     impatient.ping()  # connected before the stall: the pipeline's own read times out
-    redis_conn.client_pause(500)
+    server.client_pause(500)
     pipe = PackedPipeline(impatient)
-    pipe.get("x")
+    pipe.get("x{t}")
     with pytest.raises(redis.TimeoutError):
         pipe.execute()
     assert not pool._in_use_connections

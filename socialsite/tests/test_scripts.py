@@ -1,4 +1,8 @@
-"""Scripts go out without their comment lines, and still run."""
+"""Scripts go out without their comment lines, and still run; in the test suites they
+may touch only the keys they declare, in one hash slot."""
+
+import pytest
+import redis
 
 from socialsite import scripts
 from socialsite.scripts import LuaScripts
@@ -26,3 +30,32 @@ def test_a_module_runs_the_scripts_in_the_lua_folder_beside_it(tmp_path, redis_c
     (tmp_path / "lua").mkdir()
     (tmp_path / "lua" / "one.lua").write_text("return 1\n")
     assert LuaScripts(tmp_path / "module.py").run(redis_conn, "one", [], []) == 1
+
+
+def test_a_script_that_touches_a_key_it_does_not_declare_fails(tmp_path, redis_conn):
+    # The suites run with REDIS_CHECK_SCRIPT_KEYS: on one server as on a cluster, where
+    # Redis 6.2 would run it whenever the undeclared key happens to live on the same node.
+    (tmp_path / "sneaky.lua").write_text(
+        "redis.call('SET', KEYS[1], 1)\nreturn redis.call('GET', 'elsewhere')\n"
+    )
+    with pytest.raises(redis.ResponseError, match="does not declare: get elsewhere"):
+        LuaScripts(tmp_path).run(redis_conn, "sneaky", ["n:{1}"], [])
+
+
+def test_a_script_may_delete_and_publish_what_it_declares(tmp_path, redis_conn):
+    (tmp_path / "tidy.lua").write_text(
+        "redis.call('DEL', KEYS[1], KEYS[2])\nreturn redis.call('PUBLISH', ARGV[1], 'gone')\n"
+    )
+    redis_conn.set("a:{1}", 1)
+    assert LuaScripts(tmp_path).run(redis_conn, "tidy", ["a:{1}", "b:{1}"], ["news"]) == 0
+    assert not redis_conn.exists("a:{1}")
+    (tmp_path / "greedy.lua").write_text("return redis.call('DEL', KEYS[1], 'b:{1}')\n")
+    with pytest.raises(redis.ResponseError, match="does not declare: del b:{1}"):
+        LuaScripts(tmp_path).run(redis_conn, "greedy", ["a:{1}"], [])
+
+
+def test_a_script_whose_keys_span_hash_slots_is_refused_before_it_is_sent(tmp_path, redis_conn):
+    (tmp_path / "wide.lua").write_text("return redis.call('SET', KEYS[1], 1)\n")
+    with pytest.raises(ValueError, match="several hash slots"):
+        LuaScripts(tmp_path).run(redis_conn, "wide", ["a:{1}", "a:{2}"], [])
+    assert not redis_conn.exists("a:{1}")

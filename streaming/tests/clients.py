@@ -6,6 +6,7 @@ import time
 from urllib.parse import urlsplit
 
 from socialsite.keys import STATUS_CHANNEL
+from socialsite.redis import for_each_primary
 from streaming.services import stream_stats
 
 
@@ -82,7 +83,11 @@ class ChunkedResponse:
 
 
 def subscribers(redis_conn) -> int:
-    return dict(redis_conn.pubsub_numsub(STATUS_CHANNEL))[STATUS_CHANNEL]
+    """Subscribers of the status channel: on a cluster each node counts only its own."""
+    return sum(
+        dict(server.pubsub_numsub(STATUS_CHANNEL))[STATUS_CHANNEL]
+        for server in for_each_primary(redis_conn)
+    )
 
 
 def wait_until(condition, timeout: float = 15, message: str = "condition") -> None:

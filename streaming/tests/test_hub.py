@@ -4,6 +4,7 @@ import json
 from django.test import override_settings
 
 from socialsite.keys import STATUS_CHANNEL
+from socialsite.redis import for_each_primary
 from socialsite.testing.waits import wait_for
 from streaming.filters import create_filter
 from streaming.hub import Hub
@@ -11,13 +12,11 @@ from streaming.services import create_stream_key, open_stream, revoke_stream_key
 from streaming.streams import Stream
 from timeline.posting.services import delete_status, post_status
 
+from .clients import subscribers
+
 
 def everything(event):
     return True
-
-
-def subscribers(redis_conn) -> int:
-    return dict(redis_conn.pubsub_numsub(STATUS_CHANNEL))[STATUS_CHANNEL]
 
 
 async def next_line(listener, timeout=5.0):
@@ -95,7 +94,8 @@ async def test_a_failing_filter_drops_only_its_own_listener(alice_uid):
 async def test_the_hub_subscribes_again_when_its_connection_is_killed(alice_uid, redis_conn):
     hub = Hub()
     listener = await hub.join(everything)
-    assert redis_conn.client_kill_filter(_type="pubsub") == 1
+    killed = [server.client_kill_filter(_type="pubsub") for server in for_each_primary(redis_conn)]
+    assert sum(killed) == 1
     received = None
     for _ in range(50):
         post_status(alice_uid, "are you there?")

@@ -5,6 +5,7 @@ from django.test import override_settings
 
 from accounts.keys import user_key
 from accounts.services import create_user
+from socialsite.redis import key_count
 from streaming import keys, services
 from streaming.services import StreamRefused
 
@@ -67,7 +68,7 @@ def test_a_name_over_50_characters_is_refused_and_nothing_is_made(alice_uid):
 def test_an_unknown_user_gets_no_key(redis_conn):
     with pytest.raises(ValueError, match="No such user"):
         services.create_stream_key(999)
-    assert redis_conn.dbsize() == 0
+    assert key_count(redis_conn) == 0
 
 
 @override_settings(STREAM_KEYS_PER_USER=2)

@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 
-from socialsite.keys import STATUS_CHANNEL
+from socialsite import events
 from socialsite.redis import get_redis
 from streaming.services import stream_stats
 
@@ -57,7 +57,7 @@ def publish_until_one_is_dropped(uid: int, reader: Reader) -> list[int]:
         pipe = conn.pipeline(transaction=False)
         for status_id in batch:
             event = {"id": status_id, "uid": uid, "login": "alice", "message": MESSAGE}
-            pipe.publish(STATUS_CHANNEL, json.dumps({**event, "posted": time.time()}))
+            events.publish(pipe, json.dumps({**event, "posted": time.time()}))
         pipe.execute()
         ids += batch
         reader.wait_for(len(ids))

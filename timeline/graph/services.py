@@ -5,7 +5,9 @@ code runs on Redis Cluster: the followed user's side (their followers set and co
 and a read of their newest statuses), then the follower's (their following set and
 count, their home timeline, and the event). A follow is 2 round trips (3 when a status
 it copied was deleted meanwhile: feeds.refill.drop_copied_if_deleted); an unfollow 3,
-the last queueing the job that refills home (only when something was removed)."""
+the last queueing the job that refills home (only when something was removed). On a
+cluster the event goes out one round trip later, from the channel's node (see
+socialsite.events.publishes_in_scripts)."""
 
 import time
 
@@ -49,17 +51,20 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
     event = events.follow_changed("follow", follower, {"id": other_uid, "login": other_login}, now)
     # ZADD wants score, member: the script's reply is member, score.
     pairs = [value for i in range(0, len(entries), 2) for value in (entries[i + 1], entries[i])]
+    in_script = events.publishes_in_scripts(conn)
     scripts.run(
         pipe,
         "add_following",
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
-        [other_uid, now, home_size, STATUS_CHANNEL, event, *pairs],
+        [other_uid, now, home_size, STATUS_CHANNEL if in_script else "", event, *pairs],
     )
     # A follow that existed already notified then: the notification is there, unchanged.
     notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)
     added, _ = drop_copied_if_deleted(
         pipe, keys.home_timeline_key(uid), keys.profile_timeline_key(other_uid), entries[::2]
     )
+    if added and not in_script:
+        events.publish(conn, event)
     return True if added else None
 
 
@@ -102,9 +107,13 @@ def unfollowing(client, follower: dict, followed: dict, ids: list) -> object:
     connection, whether they were followed; on a pipeline, queued."""
     event = events.follow_changed("unfollow", follower, followed, time.time())
     uid = follower["id"]
-    return scripts.run(
+    in_script = events.publishes_in_scripts(client)
+    removed = scripts.run(
         client,
         "remove_following",
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
-        [followed["id"], STATUS_CHANNEL, event, *ids],
+        [followed["id"], STATUS_CHANNEL if in_script else "", event, *ids],
     )
+    if removed and not in_script:
+        events.publish(client, event)
+    return removed

@@ -138,7 +138,9 @@ def _drop_profile(uid: int) -> bool:
     # One DEL, one slot: every key here carries the hash tag {uid}. The sets the
     # phases above emptied are gone already (Redis drops an empty set); this also
     # takes the timelines that only ever pointed at others' statuses.
-    pipe.delete(
+    # DEL itself: a cluster's pipeline refuses delete() of several keys, however slotted.
+    pipe.execute_command(
+        "DEL",
         user_key(uid),
         keys.profile_timeline_key(uid),
         home,

@@ -3,6 +3,7 @@
 import pytest
 from redis.connection import AbstractConnection
 
+from socialsite.redis import NodeShare
 from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.graph import selectors as graph_selectors
@@ -14,20 +15,35 @@ from timeline.reactions import services as reactions
 
 @pytest.fixture
 def round_trips(monkeypatch):
-    """Counts what the client sends to Redis: one send per command or pipeline."""
-    sent = []
+    """Counts round trips: a send that follows a reply (or comes first), on any
+    connection. A cluster's pipelines write to every node they need before reading any
+    reply, so commands to three nodes at once are one round trip, as one server's are."""
+    state = {"count": 0, "answered": True}
     send = AbstractConnection.send_packed_command
+    read = AbstractConnection.read_response
+    read_share = NodeShare.read
 
     def counting(self, command, check_health=True):
-        sent.append(command)
+        if state["answered"]:
+            state["count"] += 1
+            state["answered"] = False
         return send(self, command, check_health)
 
+    def answered(read):
+        def reading(self, *args, **kwargs):
+            state["answered"] = True
+            return read(self, *args, **kwargs)
+
+        return reading
+
     monkeypatch.setattr(AbstractConnection, "send_packed_command", counting)
+    monkeypatch.setattr(AbstractConnection, "read_response", answered(read))
+    monkeypatch.setattr(NodeShare, "read", answered(read_share))
 
     def count(action) -> int:
-        sent.clear()
+        state["count"], state["answered"] = 0, True
         action()
-        return len(sent)
+        return state["count"]
 
     return count
 

@@ -195,6 +195,18 @@ def test_follow_and_unfollow_publish_events(make_user, redis_conn):
     pubsub.close()
 
 
+def test_a_follow_is_published_before_the_statuses_posted_after_it(make_user, events):
+    # On a cluster too: every event leaves from the channel's node, which keeps their order.
+    readers = [make_user().uid for _ in range(10)]
+    authors = [make_user().uid for _ in range(10)]
+    for reader, author in zip(readers, authors, strict=True):
+        graph.follow_user(reader, author)
+        posting.post_status(author, "hello")
+        graph.unfollow_user(reader, author)
+    published = [event.get("event", "status") for event in events()]
+    assert published == ["follow", "status", "unfollow"] * 10
+
+
 def test_delete_status_by_its_author(make_user, followers_of, redis_conn):
     author = make_user().uid
     fan = followers_of(author, 1)[0]

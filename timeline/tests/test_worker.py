@@ -10,6 +10,7 @@ from django.test import override_settings
 
 from socialsite import jobs
 from socialsite import keys as socialsite_keys
+from socialsite.redis import for_each_primary
 from socialsite.testing.waits import wait_for
 from timeline import keys
 from timeline.feeds import selectors as feeds
@@ -45,17 +46,21 @@ def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
         # Followers are served in follow order: one look says 200 have it, and the
         # worker (fast, and done within a second) is caught early in its run.
         wait_for(lambda: redis_conn.zscore(keys.home_timeline_key(fans[199]), sid) is not None)
-        # Freeze every write so the worker is caught holding a job, then kill it.
+        # Freeze every write (on every server of a cluster) so the worker is caught
+        # holding a job, then kill it.
+        servers = for_each_primary(redis_conn)
         while True:
             assert worker.poll() is None, "the worker finished before it could be caught"
-            redis_conn.execute_command("CLIENT", "PAUSE", 5000, "WRITE")
+            for server in servers:
+                server.execute_command("CLIENT", "PAUSE", 5000, "WRITE")
             held = redis_conn.xpending(socialsite_keys.JOB_STREAM, socialsite_keys.JOB_GROUP)[
                 "pending"
             ]
             if held:
                 worker.send_signal(signal.SIGKILL)
                 worker.wait()
-            redis_conn.execute_command("CLIENT", "UNPAUSE")
+            for server in servers:
+                server.execute_command("CLIENT", "UNPAUSE")
             if held:
                 break
             time.sleep(0.005)

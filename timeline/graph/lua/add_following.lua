@@ -1,7 +1,8 @@
 -- Follow, step 2, in the follower's slot: record the followed user, copy their
 -- statuses into home, and announce the follow - all only if it is new.
 -- KEYS[1] follower's user hash  KEYS[2] their following  KEYS[3] their home timeline
--- ARGV[1] followed uid  ARGV[2] time  ARGV[3] home size  ARGV[4] event channel
+-- ARGV[1] followed uid  ARGV[2] time  ARGV[3] home size  ARGV[4] event channel ("":
+-- the caller publishes, see socialsite.events.publishes_in_scripts)
 -- ARGV[5] event JSON  ARGV[6..] profile entries to copy as score, id pairs
 -- Returns 1 if the follow is new, 0 if it already existed.
 if redis.call('ZADD', KEYS[2], 'NX', ARGV[2], ARGV[1]) == 0 then
@@ -13,5 +14,7 @@ for i = 6, #ARGV, 1000 do
   redis.call('ZADD', KEYS[3], unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
 redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[3]) - 1)
-redis.call('PUBLISH', ARGV[4], ARGV[5])
+if ARGV[4] ~= '' then
+  redis.call('PUBLISH', ARGV[4], ARGV[5])
+end
 return 1

@@ -9,6 +9,7 @@ from django.test import override_settings
 
 from accounts.keys import hash_tag_id
 from accounts.services import get_user, uid_for_login
+from socialsite.redis import key_count
 from timeline import display, keys, text
 from timeline.feeds import selectors as feeds
 from timeline.ops import activity, maintenance, seeding
@@ -139,7 +140,7 @@ def test_seed_network_if_empty_leaves_a_used_network_alone(make_user, capsys):
 def test_seed_network_refuses_impossible_sizes_and_writes_nothing(redis_conn, options, message):
     with pytest.raises(CommandError, match=message):
         call_command("seed_network", **options)
-    assert redis_conn.dbsize() == 0
+    assert key_count(redis_conn) == 0
 
 
 def test_seed_network_exits_non_zero_on_bad_arguments_from_the_command_line():
