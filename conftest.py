@@ -14,6 +14,7 @@ from accounts.services import create_user
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.servers import throwaway_daphne
+from socialsite.testing.databases import subprocess_database_env
 
 # CI machines are small and shared: browser assertions wait longer than Playwright's 5 s
 # before they count as failures (a passing check returns as soon as it holds).
@@ -42,15 +43,6 @@ def daphne_server(django_db_setup, django_db_blocker):
     }
     with throwaway_daphne(settings.VAR_DIR, env) as (base, _):
         yield base
-
-
-def subprocess_database_env() -> dict[str, str]:
-    """The environment that points a subprocess's settings at this run's test database."""
-    database = settings.DATABASES["default"]
-    if database["ENGINE"] == "django.db.backends.sqlite3":
-        return {"SQLITE_PATH": str(database["NAME"])}
-    server = os.environ["DATABASE_URL"].rsplit("/", 1)[0]
-    return {"DATABASE_URL": f"{server}/{database['NAME']}"}
 
 
 class Member:

@@ -220,9 +220,26 @@ class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
     async def relay(self, stream: Stream) -> None:
         try:
             ending = await relay_safely(stream, self.scope, self.send_text)
-            await self.end(ending.line(), ending.code, ending.reason)
         finally:
             await stream.close()
+        await self.send_text(ending.line())
+        if ending.code == TOO_SLOW:
+            await self.until_read(settings.STREAM_DROPPED_GRACE_SECONDS)
+        await self.close(code=ending.code, reason=ending.reason)
+
+    async def until_read(self, seconds: float) -> None:
+        """Until the client has taken what the server holds for it (its last frame too),
+        for at most `seconds`: a client dropped for not reading gets that long to read
+        why, as a chunked one does, before the close starts daphne's one-second close
+        handshake, after which it resets a client that hasn't answered. Nothing more is
+        sent meanwhile, and the stream's places are given back already."""
+        connection = self.scope.get(CONNECTION)
+        if connection is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                while connection.unsent_bytes():
+                    await asyncio.sleep(0.05)
 
     async def send_text(self, line: str) -> None:
         """Sends one frame, unless the connection is closing: daphne's WebSocket

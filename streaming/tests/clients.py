@@ -82,11 +82,10 @@ class ChunkedResponse:
         self.sock.close()
 
 
-def subscribers(redis_conn) -> int:
-    """Subscribers of the status channel: on a cluster each node counts only its own."""
+def subscribers(redis_conn, channel: str = STATUS_CHANNEL) -> int:
+    """Subscribers of `channel`: on a cluster each node counts only its own."""
     return sum(
-        dict(server.pubsub_numsub(STATUS_CHANNEL))[STATUS_CHANNEL]
-        for server in for_each_primary(redis_conn)
+        dict(server.pubsub_numsub(channel))[channel] for server in for_each_primary(redis_conn)
     )
 
 

@@ -6,6 +6,8 @@ import json
 from streaming.hub import Recipient, get_personal_hub
 from timeline.keys import PRIVATE_CHANNEL
 
+from .clients import subscribers
+
 
 async def test_an_event_reaches_the_listeners_it_names_only():
     hub = get_personal_hub()
@@ -29,7 +31,7 @@ async def test_the_hub_subscribes_to_the_private_channel_once(redis_conn):
     listeners = [await hub.join(Recipient(uid)) for uid in range(3)]
     try:
         assert hub.channel == PRIVATE_CHANNEL
-        assert redis_conn.pubsub_numsub(PRIVATE_CHANNEL) == [(PRIVATE_CHANNEL, 1)]
+        assert subscribers(redis_conn, PRIVATE_CHANNEL) == 1
     finally:
         for listener in listeners:
             await hub.leave(listener)

@@ -16,6 +16,8 @@ from timeline.keys import PRIVATE_CHANNEL
 from timeline.posting.services import post_status
 from timeline.reactions import services as reactions
 
+from .clients import subscribers
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -52,7 +54,7 @@ def test_a_users_notifications_and_messages_reach_them_and_no_one_else(
     dora_socket = ws_stream("/live/", additional_headers={"Cookie": dora_cookie})
     erin_socket = ws_stream("/live/", additional_headers={"Cookie": erin_cookie})
     # Both sockets share the server process's one subscription to the private channel.
-    assert redis_conn.pubsub_numsub(PRIVATE_CHANNEL) == [(PRIVATE_CHANNEL, 1)]
+    assert subscribers(redis_conn, PRIVATE_CHANNEL) == 1
 
     reactions.like(fred, post_status(dora, "like me"))
     liked = next_event(dora_socket)

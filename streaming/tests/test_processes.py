@@ -16,6 +16,7 @@ from websockets.sync.client import connect
 
 from accounts.services import create_user, sign_up, uid_for_login
 from socialsite.servers import throwaway_daphne
+from socialsite.testing.databases import subprocess_database_env
 from streaming.services import create_stream_key, stream_stats
 from timeline.graph.services import follow_user
 
@@ -29,7 +30,7 @@ def two_daphnes(django_db_setup, django_db_blocker):
     """Two daphne processes on this run's Redis and test database: their base URLs."""
     env = {
         **os.environ,
-        "SQLITE_PATH": str(settings.DATABASES["default"]["NAME"]),
+        **subprocess_database_env(),
         "DJANGO_SETTINGS_MODULE": "socialsite.settings",
     }
     with (
