@@ -39,6 +39,7 @@ class Size:
 
 
 Figure = Latency | Rate | Size
+FIGURES = {"latency": Latency, "rate": Rate, "size": Size}
 
 
 @dataclass
@@ -78,6 +79,27 @@ class Row:
             "met": self.met,
             **({"notes": self.notes} if self.notes else {}),
         }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Row":
+        """The row that `as_json` wrote (a child run of the bench reports its rows so)."""
+
+        def figure(value: dict | None) -> Figure | None:
+            if value is None:
+                return None
+            fields = {name: v for name, v in value.items() if name != "kind"}
+            return FIGURES[value["kind"]](**fields)
+
+        return cls(
+            data["section"],
+            data["case"],
+            figure(data["ours"]),
+            data["baseline_name"],
+            figure(data["baseline"]),
+            data["target"],
+            data["met"],
+            data.get("notes", {}),
+        )
 
 
 def percentile(samples: list[float], fraction: float) -> float:

@@ -6,12 +6,17 @@ import platform
 import subprocess
 from pathlib import Path
 
+import redis
+
+from socialsite.redis import for_each_primary
+
 from .measure import Rate, Row
 
 COLUMNS = ("section", "case", "ours", "baseline (same run)", "ratio", "target", "met")
 
 
 def machine(conn) -> dict:
+    """The machine, the Redis (one server, or how many masters of a cluster) and the commit."""
     cpu = next(
         (
             line.split(":", 1)[1].strip()
@@ -24,13 +29,21 @@ def machine(conn) -> dict:
         "nproc": os.cpu_count(),
         "cpu": cpu,
         "python": platform.python_version(),
-        "redis": conn.info("server")["redis_version"],
+        "redis": for_each_primary(conn)[0].info("server")["redis_version"],
+        "redis_servers": redis_servers(conn),
         "os": platform.platform(),
         "load_average": os.getloadavg(),
         "commit": subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
         ).stdout.strip(),
     }
+
+
+def redis_servers(conn) -> str:
+    """What the bench runs on: "one Redis" or "3-master cluster"."""
+    if isinstance(conn, redis.RedisCluster):
+        return f"{len(conn.get_primaries())}-master cluster"
+    return "one Redis"
 
 
 def cells(row: Row) -> tuple[str, ...]:

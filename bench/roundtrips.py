@@ -7,6 +7,8 @@ counts too: a pool that reconnected per request would show it."""
 
 import redis
 
+from socialsite.redis import for_each_primary
+
 
 class RoundTripCounter:
     def __init__(self) -> None:
@@ -37,16 +39,18 @@ class _CountingSocket:
         return getattr(self._sock, name)
 
 
-def count_round_trips(client: redis.Redis) -> RoundTripCounter:
-    """Makes every connection `client`'s pool opens from now on count its round trips."""
+def count_round_trips(client: redis.Redis | redis.RedisCluster) -> RoundTripCounter:
+    """Makes every connection `client`'s pools open from now on count its round trips
+    (a cluster client's: one pool per primary)."""
     counter = RoundTripCounter()
-    pool = client.connection_pool
+    for server in for_each_primary(client):
+        pool = server.connection_pool
 
-    class CountingConnection(pool.connection_class):
-        def _connect(self):
-            return _CountingSocket(super()._connect(), counter)
+        class CountingConnection(pool.connection_class):
+            def _connect(self):
+                return _CountingSocket(super()._connect(), counter)
 
-    pool.connection_class = CountingConnection
-    # Connections already pooled were built from the old class: drop them.
-    pool.disconnect()
+        pool.connection_class = CountingConnection
+        # Connections already pooled were built from the old class: drop them.
+        pool.disconnect()
     return counter

@@ -7,37 +7,48 @@ where the ceiling shows.
 
 The Redis under test comes from one place, `redis_under_test()`: the daphne processes
 and workers get its URL, and the bench's own client (seeding, posting) is the site's
-configured one, the same server. A cluster run is added there once REDIS_URL can name
-a cluster."""
+configured one, the same server or cluster. A run on one server then runs this part
+again on a throwaway 3-master cluster (`python -m bench --cluster --only scale`, in a
+child: the site's clients are set up for one REDIS_URL per process) and reports its
+rows beside its own. On a cluster, Redis's CPU is every master's, summed and each."""
 
 import asyncio
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from django.conf import settings
 
 from socialsite import jobs
 from socialsite import keys as socialsite_keys
 from socialsite.keys import STATUS_CHANNEL
+from socialsite.redis import for_each_primary
 from socialsite.servers import stop, throwaway_daphnes
 from timeline.posting import services as posting
 
 from . import seed
 from .context import Context
 from .measure import Rate, Row
+from .plan import DEFAULT, Plan
+from .report import redis_servers
 from .servers import cpu_seconds
 from .web import hammer, logged_in_reader
 
 PATHS = {"home page": "/", "bare view": "/bench/bare/"}
+# The cluster's run, from its start to its rows (the default plan's takes ~2 minutes).
+CLUSTER_RUN_TIMEOUT = 900
 
 
-def redis_under_test() -> tuple[str, str]:
-    """(label, URL) of the Redis the scale rows run on: the bench's throwaway server."""
-    return "one Redis", settings.REDIS_URL
+def redis_under_test(conn) -> tuple[str, str]:
+    """(label, URL) of the Redis the scale rows run on: the bench's throwaway server or
+    cluster, that `conn` (the site's client) talks to."""
+    return redis_servers(conn), settings.REDIS_URL
 
 
 def environment(redis_url: str) -> dict[str, str]:
@@ -48,24 +59,31 @@ class CpuMeter:
     """CPU seconds used since it was made, by Redis (INFO), some processes and this one."""
 
     def __init__(self, conn, pids: list[int]) -> None:
-        self.conn, self.pids = conn, pids
+        self.primaries, self.pids = for_each_primary(conn), pids
         self.started = time.perf_counter()
         self.redis, self.servers, self.client = self._now()
 
-    def _now(self) -> tuple[float, float, float]:
-        cpu = self.conn.info("cpu")
-        redis = cpu["used_cpu_user"] + cpu["used_cpu_sys"]
+    def _now(self) -> tuple[list[float], float, float]:
+        redis = [
+            cpu["used_cpu_user"] + cpu["used_cpu_sys"]
+            for cpu in (primary.info("cpu") for primary in self.primaries)
+        ]
         return redis, sum(cpu_seconds(pid) for pid in self.pids), time.process_time()
 
-    def cores(self, servers: str) -> dict[str, float]:
-        """The CPU used so far in cores: Redis, the processes (named `servers`), this one."""
+    def cores(self, servers: str) -> dict:
+        """The CPU used so far in cores: Redis (on a cluster, also each master's:
+        `redis_cores_each`), the processes (named `servers`), this one."""
         elapsed = time.perf_counter() - self.started
-        now = self._now()
-        used = (now[0] - self.redis, now[1] - self.servers, now[2] - self.client)
-        names = ("redis_cores", f"{servers}_cores", "bench_client_cores")
-        return {
-            name: round(seconds / elapsed, 2) for name, seconds in zip(names, used, strict=True)
+        redis, processes, client = self._now()
+        started = zip(redis, self.redis, strict=True)
+        each = [round((now - then) / elapsed, 2) for now, then in started]
+        used = {
+            "redis_cores": sum(redis) - sum(self.redis),
+            f"{servers}_cores": processes - self.servers,
+            "bench_client_cores": client - self.client,
         }
+        cores = {name: round(seconds / elapsed, 2) for name, seconds in used.items()}
+        return {**cores, "redis_cores_each": each} if len(each) > 1 else cores
 
 
 def _http(ctx: Context, label: str, redis_url: str, cookie: str) -> list[Row]:
@@ -80,6 +98,7 @@ def _http(ctx: Context, label: str, redis_url: str, cookie: str) -> list[Row]:
                 meter = CpuMeter(ctx.conn, [process.pid for process in processes])
                 load = asyncio.run(hammer(base, path, cookie, connections, plan.scale_seconds))
                 notes = {
+                    "redis_servers": label,
                     "processes": count,
                     "connections": connections,
                     "errors": load.errors,
@@ -110,10 +129,16 @@ def _wait_until_up(conn, workers: list[subprocess.Popen]) -> None:
     activity) just before it starts on the jobs. (Redis 6.2 lists a consumer in the job
     group only once it has been given a job.)"""
     deadline = time.monotonic() + 60
-    while dict(conn.pubsub_numsub(STATUS_CHANNEL))[STATUS_CHANNEL] < len(workers):
+    while _subscribers(conn) < len(workers):
         if time.monotonic() > deadline or any(w.poll() is not None for w in workers):
             raise RuntimeError("the bench's workers did not start")
         time.sleep(0.05)
+
+
+def _subscribers(conn) -> int:
+    """Clients subscribed to the event channel, on every primary (each counts its own)."""
+    primaries = for_each_primary(conn)
+    return sum(dict(server.pubsub_numsub(STATUS_CHANNEL))[STATUS_CHANNEL] for server in primaries)
 
 
 def _post_and_wait(conn, author: int) -> float:
@@ -139,7 +164,8 @@ def _fan_out(ctx: Context, label: str, redis_url: str) -> list[Row]:
             _post_and_wait(conn, author)  # warm-up: every home exists, as on a live site
             meter = CpuMeter(conn, [worker.pid for worker in workers])
             seconds = sorted(_post_and_wait(conn, author) for _ in range(plan.scale_repeats))
-            notes = {"processes": count, "followers": size, **meter.cores("worker")}
+            notes = {"redis_servers": label, "processes": count, "followers": size}
+            notes.update(meter.cores("worker"))
         finally:
             for worker in workers:
                 worker.send_signal(signal.SIGTERM)
@@ -163,7 +189,26 @@ def _fan_out(ctx: Context, label: str, redis_url: str) -> list[Row]:
     ]
 
 
+def on_a_cluster(plan: Plan) -> list[Row]:
+    """This part's rows on a throwaway cluster, from a child run of the bench."""
+    sizes = [] if plan is DEFAULT else [f"--{plan.name}"]
+    with tempfile.TemporaryDirectory(prefix="bench-cluster-") as out:
+        command = [sys.executable, "-m", "bench", "--cluster", "--only", "scale", *sizes]
+        done = subprocess.run(
+            [*command, "--out", out], cwd=settings.BASE_DIR, capture_output=True, text=True,
+            timeout=CLUSTER_RUN_TIMEOUT,
+        )  # fmt: skip
+        if done.returncode:
+            output = done.stdout[-2000:] + done.stderr[-3000:]
+            raise RuntimeError(f"the bench's run on a cluster failed: {output}")
+        results = json.loads((Path(out) / "latest.json").read_text())
+    return [Row.from_json(row) for row in results["rows"]]
+
+
 def run(ctx: Context) -> list[Row]:
-    label, redis_url = redis_under_test()
+    label, redis_url = redis_under_test(ctx.conn)
     cookie, _, _ = logged_in_reader(ctx.plan.profile_statuses, "scalereader")
-    return _http(ctx, label, redis_url, cookie) + _fan_out(ctx, label, redis_url)
+    rows = _http(ctx, label, redis_url, cookie) + _fan_out(ctx, label, redis_url)
+    if label == "one Redis":
+        rows += on_a_cluster(ctx.plan)
+    return rows
