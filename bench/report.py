@@ -129,8 +129,9 @@ def draw(path: Path, rows: list[Row]) -> bool:
 
 def draw_scale(path: Path, rows: list[Row]) -> bool:
     """The scale rows as lines: requests/s against daphne processes, deliveries/s against
-    workers, each point labelled with the Redis CPU (in cores) it took. False if the run
-    had no scale rows."""
+    workers, one line per figure and Redis (one server: solid; a cluster: dashed), each
+    point labelled with the Redis CPU (in cores, every master's summed) it took. False if
+    the run had no scale rows."""
     scale = [r for r in rows if r.section == "scale"]
     if not scale:
         return False
@@ -139,19 +140,26 @@ def draw_scale(path: Path, rows: list[Row]) -> bool:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, (web, fan_out) = plt.subplots(1, 2, figsize=(10, 3.6))
+    redises = list(dict.fromkeys(r.notes["redis_servers"] for r in scale))
+    figure, (web, fan_out) = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, names, xlabel in (
         (web, ("home page", "bare view"), "daphne processes"),
         (fan_out, ("fan-out",), "workers"),
     ):
-        for name in names:
-            points = [r for r in scale if r.notes["figure"] == name]
-            xs = [r.notes["processes"] for r in points]
-            ax.plot(xs, [r.ours.per_s for r in points], marker="o", label=name)
-            for x, r in zip(xs, points, strict=True):
-                label = f"Redis {r.notes['redis_cores']:.2f}"
-                ax.annotate(label, (x, r.ours.per_s), fontsize=7, xytext=(4, -10),
-                            textcoords="offset points")  # fmt: skip
+        for color, name in zip(("tab:blue", "tab:orange", "tab:green"), names, strict=False):
+            for style, redis_name in zip(("-", "--"), redises, strict=False):
+                points = [
+                    r
+                    for r in scale
+                    if r.notes["figure"] == name and r.notes["redis_servers"] == redis_name
+                ]
+                xs = [r.notes["processes"] for r in points]
+                ax.plot(xs, [r.ours.per_s for r in points], marker="o", color=color,
+                        linestyle=style, label=f"{name}, {redis_name}")  # fmt: skip
+                for x, r in zip(xs, points, strict=True):
+                    label = f"Redis {r.notes['redis_cores']:.2f}"
+                    ax.annotate(label, (x, r.ours.per_s), fontsize=7, xytext=(4, -10),
+                                textcoords="offset points")  # fmt: skip
         ax.set_xticks(sorted({r.notes["processes"] for r in scale}))
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel(f"{points[0].ours.unit}/s", fontsize=8)
@@ -161,7 +169,11 @@ def draw_scale(path: Path, rows: list[Row]) -> bool:
     per = scale[0].notes["connections"] // scale[0].notes["processes"]
     web.set_title(f"HTTP, {per} connections a process", fontsize=9)
     fan_out.set_title(f"one post to {scale[-1].notes['followers']:,} followers", fontsize=9)
-    figure.suptitle(f"scale on {os.cpu_count()} cores (labels: Redis CPU in cores)", fontsize=9)
+    figure.suptitle(
+        f"scale on {os.cpu_count()} cores, on {' and on '.join(redises)} "
+        "(labels: Redis CPU in cores)",
+        fontsize=9,
+    )
     figure.tight_layout()
     figure.savefig(path, dpi=80)
     plt.close(figure)
