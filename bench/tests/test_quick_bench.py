@@ -6,11 +6,14 @@ import sys
 import pytest
 from django.conf import settings
 
+from bench.__main__ import parse
+
 
 @pytest.mark.timeout(320)
 def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     # The bench starts its own Redis and daphne, as `make bench` does (one server in the
-    # cluster suite too: the bench's own figures are measured on it).
+    # cluster suite too: the bench's own figures are measured on it), and for the scale
+    # part a throwaway 3-master cluster of its own as well.
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "SOCIALSITE_VAR_DIR"}}
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path)],
@@ -24,6 +27,24 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     timings = [row for row in results["rows"] if row["ours"]["kind"] in {"latency", "rate"}]
     # Every timing has its same-run baseline, but the bare view, which is one.
     assert all(row["baseline"] for row in timings if not row["case"].startswith("bare view"))
+    scale = [row for row in results["rows"] if row["section"] == "scale"]
+    on = {(row["notes"]["figure"], row["notes"]["redis_servers"]) for row in scale}
+    assert on == {
+        (figure, redis)
+        for figure in ("home page", "bare view", "fan-out")
+        for redis in ("one Redis", "3-master cluster")
+    }
+    cluster = [row for row in scale if row["notes"]["redis_servers"] == "3-master cluster"]
+    assert all(len(row["notes"]["redis_cores_each"]) == 3 for row in cluster)
+    assert all(row["case"].endswith(", 3-master cluster") for row in cluster)
     assert (tmp_path / "latest.png").stat().st_size > 0
     assert (tmp_path / "scale.png").stat().st_size > 0
     assert "| fan-out" in done.stdout
+
+
+def test_the_bench_refuses_a_cluster_for_the_parts_measured_on_one_server(capsys):
+    with pytest.raises(SystemExit) as refused:
+        parse(["--cluster", "--only", "scale", "web"])
+    assert refused.value.code == 2
+    assert "--cluster runs only scale (not web) on a cluster" in capsys.readouterr().err
+    assert parse(["--cluster"]).only == ["scale"]
