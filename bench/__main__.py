@@ -57,8 +57,12 @@ def main(argv: list[str] | None = None) -> int:
         server = throwaway()
     try:
         os.environ["REDIS_URL"] = server.start()
-        # daphne and the bench share this server's directory for SQLite and logs.
+        # daphne and the bench share this server's directory for SQLite and logs: never
+        # a database the environment names (DATABASE_URL, SQLITE_PATH), which the bench
+        # would fill with its users (and a cluster run beside it would share).
         os.environ["SOCIALSITE_VAR_DIR"] = str(server.data_dir)
+        for name in ("DATABASE_URL", "SQLITE_PATH"):
+            os.environ.pop(name, None)
         os.environ["DJANGO_SETTINGS_MODULE"] = "socialsite.settings"
         os.environ.setdefault("LOG_LEVEL", "WARNING")
         import django

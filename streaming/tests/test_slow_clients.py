@@ -67,6 +67,7 @@ def publish_until_one_is_dropped(uid: int, reader: Reader) -> list[int]:
 def assert_dropped_behind(received: list[int], published: list[int], last: dict) -> None:
     """The dropped client got the events in order up to where it stopped, then the reason."""
     assert received == published[: len(received)]
+    assert "disconnect" in last, f"{len(received)} of {len(published)} events, then {last}"
     assert last["disconnect"]["code"] == 4008
     assert f"more than {settings.STREAM_QUEUE_SIZE} events behind" in last["disconnect"]["reason"]
     assert len(published) - len(received) > settings.STREAM_QUEUE_SIZE
@@ -109,7 +110,8 @@ def test_a_socket_that_stops_reading_is_dropped_and_a_reader_misses_nothing(
     published = publish_until_one_is_dropped(alice_uid, reader)
 
     assert reader.ids == published
-    dropped.join(timeout=30)
+    dropped.join(timeout=60)
+    assert not dropped.is_alive(), f"the dropped socket was still being read: {dropped.frames[-1:]}"
     *events, last = dropped.frames
     assert_dropped_behind([event["id"] for event in events], published, last)
     assert dropped.code == 4008
