@@ -100,7 +100,9 @@ def test_a_socket_that_stops_reading_is_dropped_and_a_reader_misses_nothing(
     sock.connect((url.hostname, url.port))
     # The client stops reading the socket once it holds 16 messages nobody asked for
     # (websockets' default): asked at last, it reads in bulk, not a message at a time.
-    stalled = ws_stream(SAMPLE, params, sock=sock, max_queue=16)
+    # It sends no pings: their pongs would wait behind all it doesn't read, and after 20 s
+    # (a slow run) it would close the connection itself, as a keepalive timeout.
+    stalled = ws_stream(SAMPLE, params, sock=sock, max_queue=16, ping_interval=None)
     fast = ws_stream(SAMPLE, params)
     dropped = Dropped(stalled)
     dropped.start()
