@@ -48,7 +48,7 @@ class CachedUserBackend(ModelBackend):
             user.uid = services.uid_for_login(user.username)
             cache.set(key, user, USER_CACHE_SECONDS)
         if user.uid is not None:
-            user.session_generation = services.session_generation(user.uid)
+            user.session_generation, user.session_fields = services.session_state(user.uid)
         return user
 
 

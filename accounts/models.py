@@ -23,10 +23,13 @@ def fold_generation(plain_hash: str, generation: int, secret: str | None = None)
 
 class SessionUser(User):
     """What accounts.backends.CachedUserBackend returns: `uid`, and `session_generation`
-    as read from Redis on this request, never from the cache."""
+    and `session_fields` as read from Redis on this request, never from the cache."""
 
     uid: int | None = None
     session_generation = 0
+    # The profile fields other apps asked to read with the session (accounts.services
+    # read_with_session), as read on this request.
+    session_fields: dict = {}
 
     class Meta:
         proxy = True

@@ -5,13 +5,17 @@ class TimelineConfig(AppConfig):
     name = "timeline"
 
     def ready(self) -> None:
+        from accounts.services import read_with_session
         from socialsite import dashboard
 
         # The modules that register background job handlers (socialsite.jobs) and signal
         # receivers: here, so every process that runs jobs or closes accounts has them all.
         from .feeds import fanout, refill  # noqa: F401
         from .moderation import services as moderation  # noqa: F401
+        from .notifications.unread import UNREAD_FIELDS
         from .ops import maintenance
         from .posting import services as posting  # noqa: F401
 
         dashboard.register(maintenance.network_figures)
+        # The nav's unread counts come with every signed-in request's session check.
+        read_with_session(*UNREAD_FIELDS)

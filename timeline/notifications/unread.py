@@ -6,10 +6,12 @@ from accounts.keys import user_key
 
 from .. import keys
 
+UNREAD_FIELDS = (keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
+
 
 def queue_unread(pipe, uid: int) -> None:
     """Queues the read of `uid`'s unread counts (1 reply, for decode_unread)."""
-    pipe.hmget(user_key(uid), keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
+    pipe.hmget(user_key(uid), *UNREAD_FIELDS)
 
 
 def decode_unread(fields: list) -> dict:
