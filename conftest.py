@@ -8,6 +8,7 @@ import os
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 from playwright.sync_api import expect
 
 from accounts.services import create_user
@@ -41,7 +42,13 @@ def daphne_server(django_db_setup, django_db_blocker):
         **subprocess_database_env(),
         "DJANGO_SETTINGS_MODULE": "socialsite.settings",
     }
-    with throwaway_daphne(settings.VAR_DIR, env) as (base, _):
+    # The slow-client tests stall a socket for as long as a loaded run takes to publish
+    # thousands of events; daphne's pings (unanswered behind what it doesn't read) must
+    # not drop it before the server does, with its reason.
+    with (
+        override_settings(WEBSOCKET_PING_TIMEOUT=600),
+        throwaway_daphne(settings.VAR_DIR, env) as (base, _),
+    ):
         yield base
 
 

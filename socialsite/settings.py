@@ -272,6 +272,10 @@ STREAM_SEND_BUFFER_BYTES = 256 * 1024
 # server cuts its connection.
 STREAM_DROPPED_GRACE_SECONDS = 10.0
 STREAM_KEYS_PER_USER = 10
+# daphne pings each WebSocket client this often and drops one whose pong doesn't come
+# within the timeout (daphne's own defaults).
+WEBSOCKET_PING_INTERVAL = 20
+WEBSOCKET_PING_TIMEOUT = 30
 
 
 def env_rate(name: str, default: str) -> tuple[int, int]:
