@@ -12,6 +12,28 @@ USERNAME_MAX_LENGTH = 150
 PASSWORD_MAX_LENGTH = 1024
 
 
+def current_password_field(label: str) -> forms.CharField:
+    """A password the user has (bounded, unstripped)."""
+    return forms.CharField(
+        label=label,
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+def new_password_field(label: str, *, with_rules: bool = False) -> forms.CharField:
+    """A password being chosen (bounded, unstripped), saying the validators' rules if asked."""
+    rules = password_validation.password_validators_help_text_html() if with_rules else ""
+    return forms.CharField(
+        label=label,
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=rules,
+    )
+
+
 class SignupForm(forms.Form):
     login = forms.CharField(
         max_length=30,
@@ -24,19 +46,8 @@ class SignupForm(forms.Form):
         required=False,
         help_text="Optional; your login if left blank.",
     )
-    password1 = forms.CharField(
-        label="Password",
-        strip=False,
-        max_length=PASSWORD_MAX_LENGTH,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text=password_validation.password_validators_help_text_html(),
-    )
-    password2 = forms.CharField(
-        label="Password again",
-        strip=False,
-        max_length=PASSWORD_MAX_LENGTH,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
+    password1 = new_password_field("Password", with_rules=True)
+    password2 = new_password_field("Password again")
 
     def clean_login(self) -> str:
         login = self.cleaned_data["login"]
@@ -79,12 +90,7 @@ class LoginForm(AuthenticationForm):
         max_length=USERNAME_MAX_LENGTH,
         widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
     )
-    password = forms.CharField(
-        label="Password",
-        strip=False,
-        max_length=PASSWORD_MAX_LENGTH,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
+    password = current_password_field("Password")
 
     def clean(self) -> dict:
         typed = self.cleaned_data.get("username")
@@ -109,22 +115,6 @@ class PasswordForm(PasswordChangeForm):
     """Django's: the current password, the new one twice, Django's validators; every
     field bounded."""
 
-    old_password = forms.CharField(
-        label="Current password",
-        strip=False,
-        max_length=PASSWORD_MAX_LENGTH,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
-    new_password1 = forms.CharField(
-        label="New password",
-        strip=False,
-        max_length=PASSWORD_MAX_LENGTH,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text=password_validation.password_validators_help_text_html(),
-    )
-    new_password2 = forms.CharField(
-        label="New password again",
-        strip=False,
-        max_length=PASSWORD_MAX_LENGTH,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
+    old_password = current_password_field("Current password")
+    new_password1 = new_password_field("New password", with_rules=True)
+    new_password2 = new_password_field("New password again")
