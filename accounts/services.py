@@ -137,6 +137,7 @@ def decode_user(data: dict) -> dict | None:
         user[field] = int(user.get(field, 0))
     user["signup"] = float(user["signup"])
     user["suspended"] = user.get("suspended") == "1"
+    user["private"] = user.get("private") == "1"
     return user
 
 

@@ -184,3 +184,55 @@ def inbox_unread_key(uid: int) -> str:
 def direct_conversations_key(uid: int) -> str:
     """Other uid -> id of `uid`'s one-to-one conversation with them (reused, not remade)."""
     return f"direct:{{{uid}}}"
+
+
+# Safety: private accounts, blocks, mutes and reports. Each user's sets share their
+# slot, so the reader of a page reads them with the page's statuses, and each side of
+# a two-user change (a block, an approved request) is one step in one slot.
+PRIVATE_FIELD = "private"  # "1" in a private user's profile hash and on their statuses
+
+
+def follow_requests_key(uid: int) -> str:
+    """Requester uid -> time asked: who asks to follow private `uid`."""
+    return f"follow_requests:{{{uid}}}"
+
+
+def requested_key(uid: int) -> str:
+    """Private uid -> time asked: whom `uid` has asked to follow (their pending requests)."""
+    return f"requested:{{{uid}}}"
+
+
+def blocks_key(uid: int) -> str:
+    """Blocked uid -> time blocked: whom `uid` blocks."""
+    return f"blocks:{{{uid}}}"
+
+
+def blocked_by_key(uid: int) -> str:
+    """Blocker uid -> time blocked: who blocks `uid`."""
+    return f"blocked_by:{{{uid}}}"
+
+
+def mutes_key(uid: int) -> str:
+    """Muted uid -> when the mute ends (inf: never): whom `uid` mutes."""
+    return f"mutes:{{{uid}}}"
+
+
+def muted_words_key(uid: int) -> str:
+    """The phrases `uid` mutes (matched as the streaming API's track filter matches)."""
+    return f"muted_words:{{{uid}}}"
+
+
+# Reports share one hash tag: the moderation queue reads them together.
+REPORT_ID_COUNTER = "reports:{queue}:next_id"
+OPEN_REPORTS = "reports:{queue}:open"  # report id -> time filed
+
+
+def report_key(report_id: int) -> str:
+    """reporter, target kind (status|user), target id, target uid, reason, comment, filed,
+    state (open|dismissed|actioned), actions (JSON list of who/when/what)."""
+    return f"reports:{{queue}}:report:{report_id}"
+
+
+def open_report_key(reporter_uid: int, kind: str, target: int) -> str:
+    """The open report `reporter_uid` filed on a target (one at a time), its id."""
+    return f"reports:{{queue}}:by:{reporter_uid}:{kind}:{target}"

@@ -9,6 +9,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys, text
 from ..feeds.selectors import Page, apply_marks, queue_marks, statuses_page
 from ..notifications.unread import decode_unread, queue_unread
+from ..safety import selectors as safety
 from ..statuses.selectors import decode_status, hidden_uids, is_hidden
 
 # The replies a conversation shows, oldest first.
@@ -51,20 +52,26 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
 
     A suspended user's statuses read as deleted, as they do in timelines: None for
     their status (or a repost of it, or their repost), a gap in the chain, and their
-    replies left out. Moderators see them in the admin, which doesn't come here."""
+    replies left out. So do those timeline.safety's rule hides from the viewer. Moderators see them in the admin, which doesn't come here."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     # The suspended set is small and read in the same round trip, as timeline pages do.
     pipe.smembers(SUSPENDED_USERS)
     pipe.hgetall(keys.status_key(status_id))
     pipe.zrange(keys.replies_key(status_id), 0, REPLIES_SHOWN)
+    audience_replies = safety.queue_audience(pipe, viewer)
     if viewer:
         queue_unread(pipe, viewer)
     suspended, fields, reply_ids, *viewers = pipe.execute()
+    audience = safety.read_audience(viewer, viewers[:audience_replies])
+    viewers = viewers[audience_replies:]
     hidden = hidden_uids(suspended)
 
     def shown(status: dict | None) -> dict | None:
-        return status if status and not is_hidden(status, hidden) else None
+        if not status or is_hidden(status, hidden):
+            return None
+        # timeline.safety's rule (1 round trip when it must learn whom the viewer follows).
+        return status if safety.visible(conn, [status], audience) else None
 
     status = shown(decode_status(fields))
     if status is None:
@@ -83,6 +90,7 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     replies = pipe.execute()
     found = [decode_status(fields) for fields in replies[: len(others)]]
     apply_marks([status, *found], replies[len(others) :])
+    safety.confirm_follows(conn, [other for other in found if other], audience)
     found = [shown(other) for other in found]
     return Conversation(
         ancestors=found[: len(ancestors)],

@@ -18,13 +18,14 @@ from ..statuses.services import add_to_status_set, queue_update, remove_from_sta
 ANCESTORS_KEPT = 50
 
 
-def reply_data(data: dict) -> dict:
+def reply_data(data: dict, uid: int) -> dict:
     """A new status's extra `data` with `in_reply_to` turned into the reply's fields:
     1 round trip (2 answering a repost, which answers its original). ValueError if the
-    status answered is gone."""
+    status answered is gone or hidden from `uid` (a block either way, a private account
+    they don't follow)."""
     if data.get("in_reply_to") is None:
         return data
-    parent = original(data["in_reply_to"])
+    parent = original(data["in_reply_to"], viewer=uid)
     ancestors = [*parent.get("ancestors", "").split(), str(parent["id"])][-ANCESTORS_KEPT:]
     return {
         **data,

@@ -20,6 +20,7 @@ from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text
 
 from .. import keys
+from ..safety import selectors as safety
 
 scripts = LuaScripts(__file__)
 
@@ -36,8 +37,9 @@ class NoSuchConversation(LookupError):
 
 def may_message(sender_uid: int, recipient_uid: int) -> bool:
     """Whether `sender_uid` may start a conversation with, or add, `recipient_uid`. The
-    one place to decide it (blocks and private accounts belong here)."""
-    return int(sender_uid) != int(recipient_uid)
+    one place to decide it: not yourself, and what timeline.safety allows (blocks,
+    private accounts)."""
+    return int(sender_uid) != int(recipient_uid) and safety.may_message(sender_uid, recipient_uid)
 
 
 def clean_message(message: str) -> str:
@@ -134,15 +136,24 @@ def _create(conn, members: list[dict], kind: str) -> int:
 def send_message(uid: int, conversation_id: int, message: str) -> int:
     """Adds `message` by `uid` to the conversation and to every member's inbox (unread but
     for its author) and open pages; returns its id. NoSuchConversation for a
-    non-member, AccountSuspended for a suspended author, ValueError for a bad message.
-    3 round trips."""
+    non-member, AccountSuspended for a suspended author, ValueError for a bad message
+    or when the author and another member block each other (timeline.safety).
+    4 round trips."""
     message = clean_message(message)
     conn = get_redis()
-    login, suspended = conn.hmget(user_key(uid), "login", "suspended")
+    pipe = conn.pipeline(transaction=False)
+    pipe.hmget(user_key(uid), "login", "suspended")
+    pipe.zrange(keys.conversation_members_key(conversation_id), 0, -1)
+    (login, suspended), members = pipe.execute()
     if login is None:
         raise NoSuchConversation()
     if suspended == "1":
         raise AccountSuspended("This account is suspended.")
+    others = [int(member) for member in members if int(member) != int(uid)]
+    for other in others:
+        safety.queue_block_check(pipe, uid, other)
+    if any(score is not None for score in pipe.execute()):
+        raise ValueError("You can't message someone who blocks you or whom you block.")
     now = time.time()
     payload = json.dumps({"uid": int(uid), "login": login, "text": message, "sent": now})
     posted = scripts.run(

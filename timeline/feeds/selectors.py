@@ -3,8 +3,10 @@ mentions, tag, likes and list timelines built on it), one status as a timeline s
 it, and pages of people.
 
 A page is 2 round trips: its ids, then the statuses with the suspended-user set, the
-viewer's likes and reposts of them and the viewer's unread counts (for the nav); a
-third when it shows reposts, for their originals. Statuses live in their own slots,
+viewer's likes and reposts of them, the viewer's blocks and mutes (timeline.safety's
+rule) and the viewer's unread counts (for the nav); a third when it shows reposts, for
+their originals, and one when it holds others' private statuses by authors the page
+doesn't know the viewer follows. Statuses live in their own slots,
 so one cluster-legal round trip can't read ids and statuses together."""
 
 from dataclasses import dataclass
@@ -15,6 +17,7 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..notifications.unread import decode_unread, queue_unread
+from ..safety import selectors as safety
 from ..statuses.selectors import (
     GONE,
     StatusGone,
@@ -55,12 +58,13 @@ def page_ids(client, key: str, page: int, count: int):
 
 def queue_statuses(pipe: PackedPipeline, ids: list[str], count: int, viewer: int | None) -> int:
     """Queues the (small) suspended-user set, the status hashes and whether `viewer`
-    (if any) liked or reposted them, and the viewer's unread counts, which `read_page`
-    reads; returns how many replies they add."""
+    (if any) liked or reposted them, the viewer's blocks and mutes, and the viewer's
+    unread counts, which `read_page` reads; returns how many replies they add."""
     shown = ids[:count]
     pipe.smembers(SUSPENDED_USERS)
     pipe.for_each_key(map(keys.status_key, shown), ("HGETALL",))
     added = 1 + len(shown) + queue_marks(pipe, viewer, shown)
+    added += safety.queue_audience(pipe, viewer)
     if viewer:
         queue_unread(pipe, viewer)
         added += 1
@@ -75,25 +79,45 @@ def read_page(
     *,
     viewer: int | None,
     include_suspended: bool = False,
+    where: str = safety.ANYWHERE,
+    follows: set[int] | None = None,
 ) -> Page:
     """The Page from `queue_statuses`' replies (1 more round trip if it shows reposts).
-    Statuses of suspended users are left out unless `include_suspended` (moderators)."""
+    Statuses of suspended users are left out unless `include_suspended` (moderators,
+    who see everything), and those timeline.safety's rule hides from `viewer` shown
+    `where`; `follows`: authors the caller knows the viewer follows."""
     shown = len(ids[:count])
     unread = decode_unread(replies[-1]) if viewer else None
     if viewer:
         replies = replies[:-1]
+    audience_replies = 4 if viewer else 0
+    audience = safety.read_audience(viewer, replies[len(replies) - audience_replies :])
+    replies = replies[: len(replies) - audience_replies]
+    audience.follows.update(follows or ())
     suspended, hashes, marks = replies[0], replies[1 : 1 + shown], replies[1 + shown :]
     hidden = set() if include_suspended else hidden_uids(suspended)
     statuses = [decode_status(fields) for fields in hashes]
     # A repost is marked here too, unused: it shows its original, marked when read.
     apply_marks(statuses, marks)
     statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
+    if where == safety.HOME:
+        # Fan-out delivers a status only to its author's followers, and whatever ends a
+        # follow takes the author's statuses out of home: its authors are followed.
+        audience.follows.update(s["uid"] for s in statuses)
     statuses = with_originals(statuses, viewer)
+    if not include_suspended:
+        statuses = safety.visible(get_redis(), statuses, audience, where=where)
     return Page(statuses=statuses, number=page, has_older=len(ids) > count, unread=unread)
 
 
 def statuses_page(
-    key: str, page: int, count: int, *, viewer: int | None = None, include_suspended: bool = False
+    key: str,
+    page: int,
+    count: int,
+    *,
+    viewer: int | None = None,
+    include_suspended: bool = False,
+    where: str = safety.ANYWHERE,
 ) -> Page:
     """Page `page` (from 1) of the timeline at `key`, newest first, each status marked
     `liked` and `reposted` for `viewer` (if any): 2 round trips, 3 if it shows reposts."""
@@ -102,7 +126,9 @@ def statuses_page(
     pipe = PackedPipeline(conn)
     queue_statuses(pipe, ids, count, viewer)
     replies = pipe.execute()
-    return read_page(ids, replies, page, count, viewer=viewer, include_suspended=include_suspended)
+    return read_page(
+        ids, replies, page, count, viewer=viewer, include_suspended=include_suspended, where=where
+    )
 
 
 def shown_status(
@@ -119,21 +145,25 @@ def shown_status(
     return statuses[0] if statuses else None
 
 
-def original(status_id, *, hide_suspended: bool = True) -> dict:
+def original(status_id, *, hide_suspended: bool = True, viewer: int | None = None) -> dict:
     """The status `status_id`, or its original if it is a repost (1 more round trip);
     StatusGone if it is gone, `status_id` isn't an id, or (unless not `hide_suspended`)
-    a suspended user wrote it or its original: everyone else sees those as deleted, so
-    nobody may answer or repost them."""
-    shown = shown_status(status_id_of(status_id), include_suspended=not hide_suspended)
+    a suspended user wrote it or its original, or timeline.safety's rule hides it from
+    `viewer`: to them those read as deleted, so they may not answer or repost them."""
+    shown = shown_status(
+        status_id_of(status_id), viewer=viewer, include_suspended=not hide_suspended
+    )
     if shown is None:
         raise StatusGone(GONE)
     return shown.get("original") or shown
 
 
 def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
+    """A page of `uid`'s home or profile timeline as they see it."""
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
-    return statuses_page(TIMELINES[timeline](uid), page, count)
+    where = safety.HOME if timeline == "home" else safety.ANYWHERE
+    return statuses_page(TIMELINES[timeline](uid), page, count, viewer=uid, where=where)
 
 
 def get_status_messages(
@@ -161,14 +191,13 @@ def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
         return None
     pipe = PackedPipeline(conn)
     queue_statuses(pipe, ids, count, uid)
-    return HomePage(
-        user=decode_user(user), page=read_page(ids, pipe.execute(), page, count, viewer=uid)
-    )
+    page = read_page(ids, pipe.execute(), page, count, viewer=uid, where=safety.HOME)
+    return HomePage(user=decode_user(user), page=page)
 
 
 def global_timeline_page(page: int = 1, count: int = 30, viewer: int | None = None) -> Page:
-    """The newest statuses of everyone."""
-    return statuses_page(keys.GLOBAL_TIMELINE, page, count, viewer=viewer)
+    """The newest statuses of everyone (but private accounts')."""
+    return statuses_page(keys.GLOBAL_TIMELINE, page, count, viewer=viewer, where=safety.GLOBAL)
 
 
 def users_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:

@@ -9,6 +9,7 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import Page, page_ids, queue_statuses, read_page, users_page
+from ..safety.selectors import Relation, queue_relation, relation_from
 
 # Followers in common are looked for among this many of your newest follows.
 COMMON_SCAN = 5000
@@ -52,6 +53,8 @@ class ProfilePage:
     page: Page
     is_following: bool
     followers_in_common: list[dict]
+    # Blocks, mute and follow request between the viewer and them (timeline.safety).
+    relation: Relation = Relation()
 
 
 def profile_page(
@@ -74,11 +77,12 @@ def profile_page(
     if viewer:
         pipe.zscore(keys.following_key(viewer), uid)
         pipe.zrevrange(keys.following_key(viewer), 0, COMMON_SCAN - 1)
+        queue_relation(pipe, viewer, uid)
     user, ids, *relation = pipe.execute()
     user = decode_user(user)
     if user is None:
         return None
-    following_them, following = relation or (None, [])
+    following_them, following, *safety = relation or (None, [])
     pipe = PackedPipeline(conn)
     shown = queue_statuses(pipe, ids, count, viewer_uid)
     if following:
@@ -87,7 +91,15 @@ def profile_page(
     common = in_common(following, replies[shown], common) if following else []
     return ProfilePage(
         user=user,
-        page=read_page(ids, replies[:shown], page, count, viewer=viewer_uid),
+        page=read_page(
+            ids,
+            replies[:shown],
+            page,
+            count,
+            viewer=viewer_uid,
+            follows={uid} if following_them is not None else set(),
+        ),
         is_following=following_them is not None,
         followers_in_common=get_users(common),
+        relation=relation_from(safety) if safety else Relation(),
     )

@@ -22,13 +22,26 @@ from socialsite.scripts import LuaScripts
 from .. import keys
 from ..feeds.refill import drop_copied_if_deleted, refill_job
 from ..notifications import services as notifications
+from ..safety.selectors import Blocked
 
 scripts = LuaScripts(__file__)
 
 
 def follow_user(uid: int, other_uid: int) -> bool | None:
     """Follows `other_uid` and copies their newest statuses into home: True; None if
-    already following. ValueError for yourself or an unknown user."""
+    already following; False if they are private, which asks them instead (a follow
+    request, see approve_follower). ValueError for yourself or an unknown user, Blocked
+    if either blocks the other."""
+    return _follow(uid, other_uid, approving=False)
+
+
+def approve_follower(uid: int, requester_uid: int) -> bool:
+    """`uid` approves `requester_uid`'s request to follow them: the follow is made (their
+    statuses copied into the requester's home). True; False if there was no request."""
+    return _follow(requester_uid, uid, approving=True) is not False
+
+
+def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     uid, other_uid = int(uid), int(other_uid)
     if uid == other_uid:
         raise ValueError("You can't follow yourself.")
@@ -40,13 +53,28 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
     scripts.run(
         pipe,
         "add_follower",
-        [user_key(other_uid), keys.followers_key(other_uid), keys.profile_timeline_key(other_uid)],
-        [uid, now, home_size],
+        [
+            user_key(other_uid),
+            keys.followers_key(other_uid),
+            keys.profile_timeline_key(other_uid),
+            keys.blocks_key(other_uid),
+            keys.blocked_by_key(other_uid),
+            keys.follow_requests_key(other_uid),
+        ],
+        [uid, now, home_size, "1" if approving else "0"],
     )
     login, followed = pipe.execute()
     if not login or not followed:
         raise ValueError("No such user.")
-    other_login, entries = followed
+    other_login, entries, outcome = followed
+    if outcome == "blocked":
+        raise Blocked(f"You can't follow @{other_login}.")
+    if outcome == "no_request":
+        return False
+    if outcome == "requested":
+        # The requester's side: their pending requests (the profile's "Requested").
+        conn.zadd(keys.requested_key(uid), {other_uid: now})
+        return False
     follower = {"id": uid, "login": login}
     event = events.follow_changed("follow", follower, {"id": other_uid, "login": other_login}, now)
     # ZADD wants score, member: the script's reply is member, score.
@@ -60,7 +88,9 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
     )
     # A follow that existed already notified then: the notification is there, unchanged.
     notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)
-    added, _ = drop_copied_if_deleted(
+    if approving:
+        pipe.zrem(keys.requested_key(uid), other_uid)
+    added, *_ = drop_copied_if_deleted(
         pipe, keys.home_timeline_key(uid), keys.profile_timeline_key(other_uid), entries[::2]
     )
     if added and not in_script:

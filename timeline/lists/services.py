@@ -24,6 +24,7 @@ from socialsite.text import check_display_text
 
 from .. import keys
 from ..feeds.refill import drop_copied_if_deleted, refill_list_job
+from ..safety.selectors import Blocked, queue_block_check
 from .selectors import NO_SUCH_LIST, NoSuchList, can_see, decode_list, list_id_of
 
 scripts = LuaScripts(__file__)
@@ -137,7 +138,8 @@ def _prepare_member_change(
 ) -> tuple[dict, dict, dict, bool]:
     """Checks a membership change (1 round trip): the list (ValueError if none,
     PermissionError if not `uid`'s), owner and member as {"id", "login"} (ValueError for
-    an unknown member, or when `adding` a suspended one), and whether they are on the
+    an unknown member, or when `adding` a suspended one; Blocked when adding someone
+    either blocks), and whether they are on the
     list now."""
     list_id = list_id_of(list_id)
     try:
@@ -149,12 +151,15 @@ def _prepare_member_change(
     pipe.hget(user_key(uid), "login")
     pipe.hmget(user_key(member_uid), "login", "suspended")
     pipe.zscore(keys.list_members_key(list_id), member_uid)
-    fields, owner_login, (member_login, suspended), member_since = pipe.execute()
+    queue_block_check(pipe, uid, member_uid)
+    fields, owner_login, (member_login, suspended), member_since, *blocks = pipe.execute()
     the_list = _owned(fields, uid)
     # A suspended user reads as gone; refusing them also keeps a purge (which suspends
     # first) from racing a new membership.
     if member_login is None or (adding and suspended == "1"):
         raise ValueError("No such user.")
+    if adding and any(blocks):
+        raise Blocked(f"You can't add @{member_login} to a list.")
     owner = {"id": int(uid), "login": owner_login}
     member = {"id": member_uid, "login": member_login}
     return the_list, owner, member, member_since is not None
@@ -229,6 +234,22 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> str:
     if removed == 1:
         jobs.enqueue(conn, refill_list_job(list_id))
     return member["login"]
+
+
+def leave_lists_of(member_uid: int, owner_uid: int) -> None:
+    """Takes `member_uid` off every list `owner_uid` owns (a block), as the owner
+    removing them would: their statuses leave those lists, which a job refills."""
+    conn = get_redis()
+    listed_in = conn.zrange(keys.listed_in_key(member_uid), 0, -1)
+    if not listed_in:
+        return
+    owned = conn.zmscore(keys.user_lists_key(owner_uid), listed_in)
+    for list_id, score in zip(listed_in, owned, strict=True):
+        if score is not None:
+            try:
+                remove_member(owner_uid, int(list_id), member_uid)
+            except (ValueError, PermissionError):
+                pass  # removed or deleted meanwhile: nothing left to do
 
 
 # Deleting a user (timeline.moderation): their memberships and their own lists go in

@@ -35,7 +35,9 @@ WHAT_THEY_DID = {
 
 def may_notify(actor_uid: int, recipient_uid: int) -> bool:
     """Whether what `actor_uid` does may notify `recipient_uid`: never for your own
-    actions. The one place to decide it (blocks and mutes belong here)."""
+    actions. The one place to decide it; the rest of it (not when either blocks the
+    other or the recipient mutes the actor, timeline.safety) is read where the
+    notification is written, in the recipient's slot (notify.lua), costing no round trip."""
     return int(actor_uid) != int(recipient_uid)
 
 
@@ -68,7 +70,12 @@ def queue_notify(
     scripts.run(
         pipe,
         "notify",
-        _keys(recipient),
+        [
+            *_keys(recipient),
+            keys.blocks_key(recipient),
+            keys.blocked_by_key(recipient),
+            keys.mutes_key(recipient),
+        ],
         [
             notification_member(kind, object_id, actor),
             time.time() if when is None else when,
@@ -77,6 +84,7 @@ def queue_notify(
             keys.PRIVATE_CHANNEL,
             int(recipient),
             json.dumps(notification),
+            int(actor["id"]),
         ],
     )
 

@@ -32,6 +32,7 @@ RESERVED_FIELDS = (
     | set(REFERENCE_FIELDS)
     | {"in_reply_to_login", "ancestors", "mentions", "mention_ids"}
     | {"repost_of_login", "repost_of_posted"}
+    | {keys.PRIVATE_FIELD}
 )
 
 
@@ -44,7 +45,7 @@ def post_status(uid: int, message: str, **data) -> int | None:
     reserved = RESERVED_FIELDS & (data.keys() - {"in_reply_to"})
     if reserved:
         raise ValueError(f"Extra data can't set {sorted(reserved)}")
-    data = conversations.reply_data(data)
+    data = conversations.reply_data(data, uid)
     status = build_status(conn, uid, message, data)
     if status is None:
         return None
@@ -74,7 +75,8 @@ def deliver_status(conn, status: dict) -> int:
     )
     conversations.index(pipe, status, found)
     notifications.queue_for_new_status(pipe, status)
-    if not repost_of:
+    # A private account's statuses never go on the global timeline.
+    if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
         pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
     for audience, done in (("followers", batch), ("lists", lists)):

@@ -18,6 +18,7 @@ from .. import keys
 from ..feeds.selectors import original
 from ..notifications import services as notifications
 from ..posting.services import delete_status, deliver_status
+from ..safety import selectors as safety
 from ..statuses.selectors import (
     GONE,
     StatusGone,
@@ -31,9 +32,12 @@ from ..statuses.services import add_to_status_set, build_status, remove_from_sta
 
 def repost(uid: int, status_id: int) -> int:
     """Reposts a status (given a repost, its original) to `uid`'s followers and lists;
-    returns the repost's id. ValueError if the status is gone or `uid` reposted it already."""
+    returns the repost's id. ValueError if the status is gone (or hidden from `uid`, see
+    timeline.safety), is a private account's, or `uid` reposted it already."""
     conn = get_redis()
-    shown = original(status_id)
+    shown = original(status_id, viewer=uid)
+    if safety.is_private(shown):
+        raise ValueError("A private account's status can't be reposted.")
     fields = {
         "repost_of": shown["id"],
         "repost_of_uid": shown["uid"],
@@ -82,20 +86,25 @@ def unlike(uid: int, status_id: int) -> int:
 
 
 def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
-    # 3 round trips: the liker, the status and the suspended set; the status's slot; the
-    # liker's slot.
+    # 3 round trips: the liker, the status, the suspended set and the liker's blocks;
+    # the status's slot; the liker's slot (1 more liking another's private status).
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
     pipe.hgetall(keys.status_key(status_id_of(status_id)))
     pipe.smembers(SUSPENDED_USERS)
-    login, fields, suspended = pipe.execute()
+    safety.queue_audience(pipe, uid)
+    login, fields, suspended, *audience = pipe.execute()
     status = decode_status(fields)
     if login is None:
         raise ValueError("No such user.")
     # A suspended user's status reads as deleted, so it can't be liked; a like given
-    # before the suspension can still be taken back.
-    hidden = status is not None and is_hidden(status, hidden_uids(suspended))
+    # before the suspension can still be taken back. So does one timeline.safety's rule
+    # hides from the liker.
+    hidden = status is not None and (
+        is_hidden(status, hidden_uids(suspended))
+        or not safety.visible(conn, [status], safety.read_audience(uid, audience))
+    )
     if status is None or (liking and hidden):
         raise StatusGone(GONE)
     if status.get("repost_of"):

@@ -39,19 +39,24 @@ def check_message(message: str) -> str:
 
 def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
     """Checks a new status and allocates its id (1 round trip); returns its fields, not
-    yet stored. None for an unknown user, AccountSuspended for a suspended one."""
+    yet stored, marked "private" if its author's account is. None for an unknown user,
+    AccountSuspended for a suspended one."""
     message = check_message(message)
     if CORE_FIELDS & data.keys():
         raise ValueError(f"Extra data can't replace {sorted(CORE_FIELDS & data.keys())}")
     pipe = conn.pipeline(transaction=False)
-    pipe.hmget(user_key(uid), "login", "suspended")
+    pipe.hmget(user_key(uid), "login", "suspended", keys.PRIVATE_FIELD)
     pipe.incr(keys.STATUS_ID_COUNTER)
-    (login, suspended), status_id = pipe.execute()
+    (login, suspended, private), status_id = pipe.execute()
     if not login:
         return None
     if suspended == "1":
         raise AccountSuspended("This account is suspended.")
     extra = {name: str(value) for name, value in data.items() if value is not None}
+    # Only the author's account decides it, never the caller's data.
+    extra.pop(keys.PRIVATE_FIELD, None)
+    if private == "1":
+        extra[keys.PRIVATE_FIELD] = "1"
     return {
         **extra,
         "id": status_id,

@@ -1,13 +1,32 @@
--- Follow, step 1, in the followed user's slot: record the follower.
+-- Follow, step 1, in the followed user's slot: record the follower - unless either
+-- blocks the other, or the followed account is private and hasn't approved them (then
+-- the request is recorded instead).
 -- KEYS[1] followed user's hash  KEYS[2] their followers  KEYS[3] their profile timeline
+-- KEYS[4] whom they block  KEYS[5] who blocks them  KEYS[6] requests to follow them
 -- ARGV[1] follower uid  ARGV[2] time  ARGV[3] newest profile entries to return
--- Returns {their login, their newest profile entries as a flat {id, score, ...} list},
--- or {} (and changes nothing) if the followed user doesn't exist.
+-- ARGV[4] "1": the followed user approves a request (there must be one)
+-- Returns {their login, their newest profile entries as a flat {id, score, ...} list,
+-- outcome: "followed", "requested", "blocked" or "no_request"}, or {} (and changes
+-- nothing) if the followed user doesn't exist.
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
+end
+local login = redis.call('HGET', KEYS[1], 'login')
+if redis.call('ZSCORE', KEYS[4], ARGV[1]) or redis.call('ZSCORE', KEYS[5], ARGV[1]) then
+  return {login, {}, 'blocked'}
+end
+local requested = redis.call('ZREM', KEYS[6], ARGV[1]) == 1
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+  if ARGV[4] == '1' and not requested then
+    return {login, {}, 'no_request'}
+  end
+  if ARGV[4] ~= '1' and redis.call('HGET', KEYS[1], 'private') == '1' then
+    redis.call('ZADD', KEYS[6], ARGV[2], ARGV[1])
+    return {login, {}, 'requested'}
+  end
 end
 if redis.call('ZADD', KEYS[2], 'NX', ARGV[2], ARGV[1]) == 1 then
   redis.call('HINCRBY', KEYS[1], 'followers', 1)
 end
 local entries = redis.call('ZREVRANGE', KEYS[3], 0, tonumber(ARGV[3]) - 1, 'WITHSCORES')
-return {redis.call('HGET', KEYS[1], 'login'), entries}
+return {login, entries, 'followed'}

@@ -1,9 +1,19 @@
--- A new notification, in the recipient's slot; nothing if they are gone or it exists.
+-- A new notification, in the recipient's slot; nothing if they are gone or it exists,
+-- or if either of them blocks the other or the recipient mutes the actor (timeline.safety).
 -- KEYS[1] their notifications  KEYS[2] their mention notifications  KEYS[3] their user hash
+-- KEYS[4] whom they block  KEYS[5] who blocks them  KEYS[6] whom they mute
 -- ARGV[1] member  ARGV[2] time  ARGV[3] cap  ARGV[4] "1" for a mention or reply
 -- ARGV[5] private channel  ARGV[6] recipient uid  ARGV[7] the notification as JSON
+-- ARGV[8] the actor's uid
 -- Returns the unread count, or nothing if no notification was added.
 if redis.call('EXISTS', KEYS[3]) == 0 then
+  return false
+end
+if redis.call('ZSCORE', KEYS[4], ARGV[8]) or redis.call('ZSCORE', KEYS[5], ARGV[8]) then
+  return false
+end
+local mute_ends = redis.call('ZSCORE', KEYS[6], ARGV[8])
+if mute_ends and tonumber(mute_ends) > tonumber(ARGV[2]) then
   return false
 end
 if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then

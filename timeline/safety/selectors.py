@@ -1,0 +1,213 @@
+"""Who may see a status: the one rule (DESIGN.md, principle 5) that every page, stream,
+notification and message path asks, and the reads it needs.
+
+A status is hidden from a viewer when either of them blocks the other (its author, or
+the author of the status it reposts). A private account's statuses (marked "private"
+on the status, see timeline.safety.services.set_private) are seen only by their author
+and approved followers, and never on the global timeline or the public streams. In a
+home timeline, muted users' statuses and reposts and statuses with muted words are
+left out too.
+
+What the rule needs of the viewer (whom they block and are blocked by, whom they mute
+and which words) lives in the viewer's slot and is read in the same round trip as a
+page's statuses (`queue_audience`). Whether the viewer follows a private author is
+known for free where the page already knows it (a home timeline holds only what fan-out
+delivered to a follower; a profile page reads the follow), else one ZMSCORE of the
+viewer's following set (`confirm_follows`), only when a page holds another's private
+status."""
+
+import time
+from dataclasses import dataclass, field
+
+from accounts.keys import user_key
+from socialsite.redis import get_redis
+
+from .. import keys
+from ..text import words
+
+# Where a status is shown: the rule differs for the global timeline (private never)
+# and the home timeline (mutes apply).
+ANYWHERE, HOME, GLOBAL = "anywhere", "home", "global"
+
+
+@dataclass
+class Audience:
+    """What the rule needs to know of one viewer (None: a visitor, who sees only public
+    statuses of unblocked users)."""
+
+    viewer: int | None
+    blocked: frozenset[int] = frozenset()  # blocked by the viewer, or blocking them
+    muted: frozenset[int] = frozenset()  # mutes still running
+    muted_phrases: tuple[frozenset[str], ...] = ()
+    follows: set[int] = field(default_factory=set)  # authors known to be followed
+
+
+VISITOR = Audience(None)
+
+
+def queue_audience(pipe, viewer: int | None) -> int:
+    """Queues the reads of `viewer`'s blocks, mutes and muted words (all in their slot);
+    returns how many replies they add (none for a visitor)."""
+    if not viewer:
+        return 0
+    pipe.zrange(keys.blocks_key(viewer), 0, -1)
+    pipe.zrange(keys.blocked_by_key(viewer), 0, -1)
+    pipe.zrangebyscore(keys.mutes_key(viewer), time.time(), "+inf")
+    pipe.smembers(keys.muted_words_key(viewer))
+    return 4
+
+
+def read_audience(viewer: int | None, replies: list) -> Audience:
+    """The Audience from the replies to `queue_audience`."""
+    if not viewer:
+        return VISITOR
+    blocks, blocked_by, muted, phrases = replies
+    return Audience(
+        viewer=int(viewer),
+        blocked=frozenset(int(uid) for uid in (*blocks, *blocked_by)),
+        muted=frozenset(int(uid) for uid in muted),
+        muted_phrases=tuple(words(phrase) for phrase in phrases if words(phrase)),
+    )
+
+
+def audience_of(viewer: int | None) -> Audience:
+    """`viewer`'s Audience on its own: 1 round trip (none for a visitor)."""
+    if not viewer:
+        return VISITOR
+    pipe = get_redis().pipeline(transaction=False)
+    queue_audience(pipe, viewer)
+    return read_audience(viewer, pipe.execute())
+
+
+def is_private(status: dict) -> bool:
+    """Whether `status` is a private account's (only approved followers see it)."""
+    return str(status.get(keys.PRIVATE_FIELD) or "") == "1"
+
+
+def may_see(status: dict, audience: Audience, *, where: str = ANYWHERE) -> bool:
+    """The rule: whether `audience`'s viewer may see `status` (and the original it
+    reposts, if attached) shown `where`."""
+    viewer = audience.viewer
+    author = int(status["uid"])
+    original_author = status.get("repost_of_uid")
+    if author in audience.blocked or (original_author and int(original_author) in audience.blocked):
+        return False
+    if is_private(status) and author != viewer:
+        if where == GLOBAL or author not in audience.follows:
+            return False
+    if where == HOME and author != viewer and _muted(status, audience):
+        return False
+    inner = status.get("original")
+    return inner is None or may_see(inner, audience, where=where)
+
+
+def _muted(status: dict, audience: Audience) -> bool:
+    if int(status["uid"]) in audience.muted:
+        return True
+    original_author = status.get("repost_of_uid")
+    if original_author and int(original_author) in audience.muted:
+        return True
+    if audience.muted_phrases:
+        present = words(str(status.get("message") or ""))
+        return any(phrase <= present for phrase in audience.muted_phrases)
+    return False
+
+
+def unknown_private_authors(statuses: list[dict], audience: Audience) -> set[int]:
+    """The authors of others' private statuses among `statuses` (and their originals)
+    whom the viewer isn't yet known to follow."""
+    if not audience.viewer:
+        return set()
+    found = set()
+    for status in statuses:
+        for shown in (status, status.get("original")):
+            if shown and is_private(shown):
+                author = int(shown["uid"])
+                if author != audience.viewer and author not in audience.follows:
+                    found.add(author)
+    return found
+
+
+def confirm_follows(conn, statuses: list[dict], audience: Audience) -> None:
+    """Learns whether the viewer follows the authors of others' private statuses among
+    `statuses`: 1 round trip, only if there are any it doesn't know."""
+    unknown = sorted(unknown_private_authors(statuses, audience))
+    if not unknown:
+        return
+    scores = conn.zmscore(keys.following_key(audience.viewer), unknown)
+    audience.follows.update(uid for uid, score in zip(unknown, scores, strict=True) if score)
+
+
+def visible(conn, statuses: list[dict], audience: Audience, *, where: str = ANYWHERE) -> list[dict]:
+    """`statuses` less those the rule hides from `audience` shown `where` (1 round trip
+    when some are others' private statuses by authors not known to be followed)."""
+    if where != GLOBAL:
+        confirm_follows(conn, statuses, audience)
+    return [status for status in statuses if may_see(status, audience, where=where)]
+
+
+class Blocked(ValueError):
+    """Either user blocks the other: no follow, reply, like, repost, message, list or
+    notification between them."""
+
+
+def queue_block_check(pipe, uid: int, other_uid: int) -> int:
+    """Queues whether either of two users blocks the other, read in `uid`'s slot alone
+    (both sides of a block are recorded there): 2 replies, any of them set if so."""
+    pipe.zscore(keys.blocks_key(uid), other_uid)
+    pipe.zscore(keys.blocked_by_key(uid), other_uid)
+    return 2
+
+
+def blocked_between(uid: int, other_uid: int) -> bool:
+    """Whether either of two users blocks the other: 1 round trip."""
+    pipe = get_redis().pipeline(transaction=False)
+    queue_block_check(pipe, uid, other_uid)
+    return any(score is not None for score in pipe.execute())
+
+
+@dataclass(frozen=True)
+class Relation:
+    """How a viewer stands to another user, for their profile and its buttons."""
+
+    blocking: bool = False  # the viewer blocks them
+    blocked_by: bool = False  # they block the viewer
+    muting: bool = False
+    requested: bool = False  # the viewer asked to follow them (a private account)
+
+
+def queue_relation(pipe, viewer: int, uid: int) -> int:
+    """Queues the reads for `relation_from`, all in the viewer's slot: 4 replies."""
+    pipe.zscore(keys.blocks_key(viewer), uid)
+    pipe.zscore(keys.blocked_by_key(viewer), uid)
+    pipe.zscore(keys.mutes_key(viewer), uid)
+    pipe.zscore(keys.requested_key(viewer), uid)
+    return 4
+
+
+def relation_from(replies: list) -> Relation:
+    blocking, blocked_by, mute_ends, requested = replies
+    return Relation(
+        blocking=blocking is not None,
+        blocked_by=blocked_by is not None,
+        muting=mute_ends is not None and float(mute_ends) > time.time(),
+        requested=requested is not None,
+    )
+
+
+def is_private_user(uid: int) -> bool:
+    return get_redis().hget(user_key(uid), keys.PRIVATE_FIELD) == "1"
+
+
+def may_message(sender_uid: int, recipient_uid: int) -> bool:
+    """Whether `sender_uid` may write to `recipient_uid` in direct messages: not when
+    either blocks the other, nor to a private account that doesn't follow them. 1 round
+    trip, all in the recipient's slot."""
+    pipe = get_redis().pipeline(transaction=False)
+    queue_block_check(pipe, recipient_uid, sender_uid)
+    pipe.hget(user_key(recipient_uid), keys.PRIVATE_FIELD)
+    pipe.zscore(keys.following_key(recipient_uid), sender_uid)
+    blocks, blocked_by, private, follows_sender = pipe.execute()
+    if blocks is not None or blocked_by is not None:
+        return False
+    return private != "1" or follows_sender is not None

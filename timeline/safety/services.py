@@ -1,0 +1,227 @@
+"""Safety settings a user keeps for themselves: a private account and its follow
+requests, blocks, mutes and muted words. (Reports to the operators are in reports.py.)
+
+Every two-user change is separate idempotent steps, one per user's slot, so the same
+code runs on Redis Cluster: a block records itself in the blocker's slot, then in the
+blocked user's, then removes the follows both ways (timeline.graph's unfollow, whose
+steps take each one's statuses out of the other's home) and each from the other's lists
+(timeline.lists, whose job refills them). Going private or public marks the user's
+existing statuses by a background job, batch by batch, as Twitter's switch does: going
+private hides them from everyone but approved followers; going public shows them again
+and approves the pending requests."""
+
+import math
+import time
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from accounts.services import get_user
+from socialsite import jobs
+from socialsite.redis import get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+from ..graph.services import approve_follower, unfollow_user
+from ..lists import services as lists
+from ..text import words
+
+scripts = LuaScripts(__file__)
+
+MUTED_PHRASES_MAX = 100
+MUTED_PHRASE_MAX_BYTES = 60  # as a track phrase
+# Mute durations offered (seconds; 0: until unmuted).
+MUTE_DURATIONS = {0: "until I unmute", 3600: "1 hour", 86400: "1 day", 7 * 86400: "7 days"}
+
+
+def _other(uid: int, other_uid: int, doing: str) -> dict:
+    if int(uid) == int(other_uid):
+        raise ValueError(f"You can't {doing} yourself.")
+    other = get_user(other_uid)
+    if other is None:
+        raise ValueError("No such user.")
+    return other
+
+
+# Private accounts and follow requests
+
+
+def set_private(uid: int, private: bool) -> bool:
+    """Makes `uid`'s account private or public; True if that changed it. Their statuses
+    are marked to match by a job (`mark_privacy`); going public also approves the
+    pending follow requests (`approve_requests`)."""
+    conn = get_redis()
+    # HSET answers 1 only for a new field, HDEL only for one it removed: only "1" is stored.
+    if private:
+        changed = conn.hset(user_key(uid), keys.PRIVATE_FIELD, "1")
+    else:
+        changed = conn.hdel(user_key(uid), keys.PRIVATE_FIELD)
+    if not changed:
+        return False
+    pipe = conn.pipeline(transaction=False)
+    jobs.enqueue(pipe, ("mark_privacy", {"uid": int(uid), "after": "-inf"}))
+    if not private:
+        jobs.enqueue(pipe, ("approve_requests", {"uid": int(uid)}))
+    pipe.execute()
+    return True
+
+
+@jobs.handler("mark_privacy")
+def mark_privacy_batch(args: dict) -> list[jobs.Job]:
+    """Marks the next POSTS_PER_PASS statuses on a user's profile (oldest first, from
+    the score `after`) private or not, as the account is now; idempotent, and a later
+    switch's job converges on the same state since each pass reads it afresh."""
+    uid, per_pass = args["uid"], settings.POSTS_PER_PASS
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), keys.PRIVATE_FIELD)
+    pipe.zrangebyscore(
+        keys.profile_timeline_key(uid), args["after"], "+inf", 0, per_pass, withscores=True
+    )
+    private, batch = pipe.execute()
+    for status_id, _ in batch:
+        # A status has its own slot: one command each, and none for one deleted meanwhile.
+        scripts.run(
+            pipe, "mark_private", [keys.status_key(status_id)], [keys.PRIVATE_FIELD, private or ""]
+        )
+    pipe.execute()
+    if len(batch) < per_pass:
+        return []
+    return [("mark_privacy", {"uid": uid, "after": batch[-1][1]})]
+
+
+@jobs.handler("approve_requests")
+def approve_requests_batch(args: dict) -> list[jobs.Job]:
+    """Approves the next POSTS_PER_PASS pending requests of a user who went public (none
+    if they went private again since); idempotent."""
+    uid = args["uid"]
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(user_key(uid), keys.PRIVATE_FIELD)
+    pipe.zrange(keys.follow_requests_key(uid), 0, settings.POSTS_PER_PASS - 1)
+    private, requesters = pipe.execute()
+    if private == "1" or not requesters:
+        return []
+    for requester in requesters:
+        approve_follower(uid, int(requester))
+    return [("approve_requests", {"uid": uid})]
+
+
+def approve_request(uid: int, requester_uid: int) -> None:
+    """`uid` lets `requester_uid` follow them; ValueError if they didn't ask."""
+    if not approve_follower(uid, requester_uid):
+        raise ValueError("There is no such follow request.")
+
+
+def reject_request(uid: int, requester_uid: int) -> None:
+    """`uid` turns down `requester_uid`'s request; ValueError if they didn't ask."""
+    if not _drop_request(requester_uid, uid):
+        raise ValueError("There is no such follow request.")
+
+
+def cancel_request(uid: int, other_uid: int) -> bool:
+    """`uid` takes back their request to follow `other_uid`: whether there was one."""
+    return _drop_request(uid, other_uid)
+
+
+def _drop_request(requester: int, owner: int) -> bool:
+    # Two single-key steps, each in its own user's slot and idempotent.
+    pipe = get_redis().pipeline(transaction=False)
+    pipe.zrem(keys.follow_requests_key(owner), requester)
+    pipe.zrem(keys.requested_key(requester), owner)
+    return bool(pipe.execute()[0])
+
+
+def remove_follower(uid: int, follower_uid: int) -> bool:
+    """`uid` removes a follower (who stops following them, and loses their statuses from
+    home): True; False if they weren't following."""
+    return bool(unfollow_user(follower_uid, uid))
+
+
+# Blocks
+
+
+def block(uid: int, other_uid: int) -> bool:
+    """`uid` blocks `other_uid`: True; False if they already did. The follows both ways
+    and any follow requests go, and each leaves the other's lists; the two of them no
+    longer see each other's statuses. ValueError for yourself or an unknown user."""
+    other = _other(uid, other_uid, "block")
+    uid, other_uid, now = int(uid), other["id"], time.time()
+    conn = get_redis()
+    # The blocker's slot, then the blocked user's: each command idempotent.
+    pipe = conn.pipeline(transaction=False)
+    pipe.zadd(keys.blocks_key(uid), {other_uid: now}, nx=True)
+    pipe.zrem(keys.requested_key(uid), other_uid)
+    pipe.zrem(keys.follow_requests_key(uid), other_uid)
+    added = pipe.execute()[0]
+    pipe.zadd(keys.blocked_by_key(other_uid), {uid: now}, nx=True)
+    pipe.zrem(keys.requested_key(other_uid), uid)
+    pipe.zrem(keys.follow_requests_key(other_uid), uid)
+    pipe.execute()
+    # Both ways, even when the block existed: a redone block finishes what one cut short.
+    unfollow_user(uid, other_uid)
+    unfollow_user(other_uid, uid)
+    lists.leave_lists_of(other_uid, uid)
+    lists.leave_lists_of(uid, other_uid)
+    return bool(added)
+
+
+def unblock(uid: int, other_uid: int) -> bool:
+    """`uid` lifts their block of `other_uid`: True; False if there was none. (The
+    follows it removed stay removed, as on Twitter.)"""
+    pipe = get_redis().pipeline(transaction=False)
+    pipe.zrem(keys.blocks_key(uid), other_uid)
+    pipe.zrem(keys.blocked_by_key(other_uid), uid)
+    return bool(pipe.execute()[0])
+
+
+# Mutes
+
+
+def mute(uid: int, other_uid: int, duration: int = 0) -> None:
+    """`uid` mutes `other_uid` for `duration` seconds (0: until unmuted): their statuses
+    and reposts leave `uid`'s home and live timeline; nothing else changes. ValueError
+    for yourself, an unknown user or a duration not offered."""
+    _other(uid, other_uid, "mute")
+    if duration not in MUTE_DURATIONS:
+        raise ValueError("Choose how long to mute them from the list.")
+    ends = time.time() + duration if duration else math.inf
+    get_redis().zadd(keys.mutes_key(uid), {int(other_uid): ends})
+
+
+def unmute(uid: int, other_uid: int) -> bool:
+    """`uid` lifts a mute: True; False if there was none."""
+    return bool(get_redis().zrem(keys.mutes_key(uid), other_uid))
+
+
+def check_muted_words(text: str) -> list[str]:
+    """The phrases of `text` (one a line), each once; ValueError naming what is wrong."""
+    phrases = list(dict.fromkeys(line.strip() for line in (text or "").splitlines()))
+    phrases = [phrase for phrase in phrases if phrase]
+    if len(phrases) > MUTED_PHRASES_MAX:
+        raise ValueError(f"Mute at most {MUTED_PHRASES_MAX} phrases, not {len(phrases)}.")
+    for phrase in phrases:
+        if len(phrase.encode()) > MUTED_PHRASE_MAX_BYTES:
+            raise ValueError(
+                f"The phrase {phrase[:20]!r}... is longer than {MUTED_PHRASE_MAX_BYTES} bytes."
+            )
+        if not words(phrase):
+            raise ValueError(f"The phrase {phrase!r} has no words.")
+    return phrases
+
+
+def set_muted_words(uid: int, text: str) -> list[str]:
+    """Replaces `uid`'s muted phrases with those of `text` (one a line); returns them.
+    A status hides from home when it has all the words of a phrase (as the streaming
+    API's track matches). ValueError (nothing changes) for bad phrases."""
+    phrases = check_muted_words(text)
+    pipe = get_redis().pipeline(transaction=True)
+    pipe.delete(keys.muted_words_key(uid))
+    if phrases:
+        pipe.sadd(keys.muted_words_key(uid), *phrases)
+    pipe.execute()
+    return phrases
+
+
+def muted_words(uid: int) -> list[str]:
+    return sorted(get_redis().smembers(keys.muted_words_key(uid)))
