@@ -52,7 +52,8 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
 
     A suspended user's statuses read as deleted, as they do in timelines: None for
     their status (or a repost of it, or their repost), a gap in the chain, and their
-    replies left out. So do those timeline.safety's rule hides from the viewer. Moderators see them in the admin, which doesn't come here."""
+    replies left out. So do those timeline.safety's rule hides from the viewer.
+    Moderators see them in the admin, which doesn't come here."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     # The suspended set is small and read in the same round trip, as timeline pages do.

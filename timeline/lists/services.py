@@ -10,6 +10,7 @@ walks the author's "listed in" set as it walks their followers. A list is public
 or private (only its owner sees it: to anyone else it reads as no list at all,
 selectors.can_see); only its owner changes it. Following a member is not required."""
 
+import contextlib
 import time
 
 from django.conf import settings
@@ -246,10 +247,9 @@ def leave_lists_of(member_uid: int, owner_uid: int) -> None:
     owned = conn.zmscore(keys.user_lists_key(owner_uid), listed_in)
     for list_id, score in zip(listed_in, owned, strict=True):
         if score is not None:
-            try:
+            # Removed or deleted meanwhile: nothing left to do.
+            with contextlib.suppress(ValueError, PermissionError):
                 remove_member(owner_uid, int(list_id), member_uid)
-            except (ValueError, PermissionError):
-                pass  # removed or deleted meanwhile: nothing left to do
 
 
 # Deleting a user (timeline.moderation): their memberships and their own lists go in

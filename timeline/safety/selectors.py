@@ -92,9 +92,9 @@ def may_see(status: dict, audience: Audience, *, where: str = ANYWHERE) -> bool:
     original_author = status.get("repost_of_uid")
     if author in audience.blocked or (original_author and int(original_author) in audience.blocked):
         return False
-    if is_private(status) and author != viewer:
-        if where == GLOBAL or author not in audience.follows:
-            return False
+    private_to_viewer = is_private(status) and author != viewer
+    if private_to_viewer and (where == GLOBAL or author not in audience.follows):
+        return False
     if where == HOME and author != viewer and _muted(status, audience):
         return False
     inner = status.get("original")
