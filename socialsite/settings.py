@@ -101,6 +101,7 @@ TEMPLATES = [
             "globals": {
                 "status_cards": "timeline.cards.page_status_cards",
                 "stream_keys_panel": "streaming.views.stream_keys_panel",
+                "safety_panel": "timeline.safety.views.safety_panel",
             },
             "filters": {
                 "status_text": "timeline.display.status_text",
@@ -308,6 +309,9 @@ RATE_LIMITS = {
     # Tries (each checks the current password: a hash) to change the password.
     "password_changes": env_rate("RATE_LIMIT_PASSWORD_CHANGES", "10/3600"),
     "messages": env_rate("RATE_LIMIT_MESSAGES", "60/300"),  # direct messages sent
+    # Blocks, mutes and the privacy settings (timeline.safety).
+    "safety": env_rate("RATE_LIMIT_SAFETY", "60/300"),
+    "reports": env_rate("RATE_LIMIT_REPORTS", "20/3600"),  # reports filed
 }
 # A login from an address over its failures limit is refused before it reaches Django,
 # after this delay (socialsite.ratelimit.refuse_early).

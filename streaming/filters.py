@@ -16,6 +16,7 @@ from django.conf import settings
 
 from accounts.services import LOGIN_PATTERN
 from timeline.feeds import visibility
+from timeline.safety import selectors as safety
 from timeline.text import mentions, words
 
 from .services import HomeState
@@ -273,6 +274,7 @@ class HomeFilter:
         self._shown: dict[int, int] = {}  # original id -> the repost home took in for it
         self._originals: dict[int, int] = {}  # the reverse, to forget it with the repost
         self._replay: list[tuple] | None = None
+        self.audience = safety.Audience(uid)
 
     def begin_load(self) -> None:
         """Marks the start of a read of home: what passes from now on is replayed on it."""
@@ -283,6 +285,8 @@ class HomeFilter:
         """Takes what was read of home, with what passed since begin_load on top."""
         replay, self._replay = self._replay or [], None
         self.followed = set(state.followed)
+        self.audience = state.audience
+        self.audience.follows = self.followed
         self._newest = sorted((score, str(status_id)) for status_id, score in state.newest)
         self._scores = dict(state.newest)
         self._complete = state.complete
@@ -305,6 +309,9 @@ class HomeFilter:
             return author == self.uid or author in self.followed
         # Their own statuses go straight into their home (store_status.lua), rules aside.
         if author != self.uid and (author not in self.followed or not self._delivers(event)):
+            return False
+        # Blocks, mutes and muted words (timeline.safety), as the home page applies them.
+        if not safety.may_see(event, self.audience, where=safety.HOME):
             return False
         original = _int(event.get("repost_of")) if author != self.uid else None
         posted = _float(event.get("posted"))

@@ -24,9 +24,10 @@ from django.conf import settings
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_pubsub
 from timeline.keys import PRIVATE_CHANNEL
+from timeline.safety import selectors as safety
 
 from . import services
-from .filters import Filter, SampleFilter, sample_residue
+from .filters import Filter, HomeFilter, SampleFilter, sample_residue
 from .services import StreamGrant
 
 logger = logging.getLogger(__name__)
@@ -153,7 +154,13 @@ class Hub:
 
     def _candidates(self, event: dict) -> list[Listener]:
         """The listeners whose filter may pass `event`: a sample stream only sees the
-        statuses of its residues, so thousands of them don't each look at every event."""
+        statuses of its residues, so thousands of them don't each look at every event.
+        A private account's status (or its deletion) goes to live home timelines alone,
+        whose filter passes it only to approved followers (timeline.safety)."""
+        if safety.is_private(event):
+            return [
+                listener for listener in self._unsampled if isinstance(listener.match, HomeFilter)
+            ]
         return [*self._unsampled, *self._sampling.get(sample_residue(event), ())]
 
     async def _run(self, subscribed: asyncio.Event) -> None:

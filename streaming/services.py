@@ -14,7 +14,7 @@ import math
 import re
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 
@@ -23,6 +23,7 @@ from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis, get_redis
 from socialsite.scripts import LuaScripts
 from timeline.keys import following_key, home_timeline_key, shown_reposts_key
+from timeline.safety import selectors as safety
 
 from . import keys
 
@@ -291,28 +292,35 @@ class HomeState:
     """What a live home stream knows of its owner's home when it (re)reads it: whom
     they follow, the home's `newest` entries as (id, score), newest first (`complete`:
     all of them), and `shown`, for the reposts among those that the repost rule counts,
-    original id -> repost id."""
+    original id -> repost id; `audience`, what timeline.safety's rule needs of them
+    (blocks, mutes, muted words)."""
 
     followed: list[int]
     newest: list[tuple[int, float]]
     shown: dict[int, int]
     complete: bool
+    audience: safety.Audience = field(default_factory=lambda: safety.Audience(None))
 
 
 async def home_state(uid: int, count: int) -> HomeState:
-    """`uid`'s following and the `count` newest entries of their home: 1 round trip."""
-    followed, flat, shown = await scripts.run(
-        get_async_redis(),
+    """`uid`'s following, the `count` newest entries of their home and their blocks and
+    mutes: 1 round trip."""
+    pipe = get_async_redis().pipeline(transaction=False)
+    scripts.run(
+        pipe,
         "home_state",
         [following_key(uid), home_timeline_key(uid), shown_reposts_key(home_timeline_key(uid))],
         [count],
     )
+    safety.queue_audience(pipe, uid)
+    (followed, flat, shown), *audience = await pipe.execute()
     newest = [(int(flat[i]), float(flat[i + 1])) for i in range(0, len(flat), 2)]
     return HomeState(
         followed=[int(u) for u in followed],
         newest=newest,
         shown={int(shown[i]): int(shown[i + 1]) for i in range(0, len(shown), 2)},
         complete=len(newest) < count,
+        audience=safety.read_audience(uid, audience),
     )
 
 

@@ -8,6 +8,7 @@ from .lists import views as lists
 from .notifications import views as notifications
 from .posting import views as posting
 from .reactions import views as reactions
+from .safety import views as safety
 
 urlpatterns = [
     path("", feeds.home, name="home"),
@@ -51,4 +52,16 @@ urlpatterns = [
     path("u/<str:login>/mentions/", conversations.mentions, name="mentions"),
     path("u/<str:login>/lists/", lists.user_lists, name="user_lists"),
     path("u/<str:login>/lists/membership/", lists.change_membership, name="list_membership"),
+    # Safety: follow requests, blocks, mutes (timeline.safety).
+    path("follow-requests/", safety.follow_requests, name="follow_requests"),
+    path("follow-requests/<str:login>/approve/", safety.approve, name="approve_request"),
+    path("follow-requests/<str:login>/reject/", safety.reject, name="reject_request"),
+    path("blocks/", safety.blocks, name="blocks"),
+    path("mutes/", safety.mutes, name="mutes"),
+    path("privacy/", safety.privacy, name="privacy"),
+    path("u/<str:login>/remove-follower/", safety.remove_follower, name="remove_follower"),
+    path("u/<str:login>/block/", safety.block, name="block"),
+    path("u/<str:login>/unblock/", safety.unblock, name="unblock"),
+    path("u/<str:login>/mute/", safety.mute, name="mute"),
+    path("u/<str:login>/unmute/", safety.unmute, name="unmute"),
 ]

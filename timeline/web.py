@@ -19,6 +19,7 @@ from accounts.services import get_user_by_login
 from socialsite.views import error_page
 
 from .lists.selectors import NoSuchList
+from .safety.selectors import Blocked
 from .statuses.selectors import StatusGone
 
 # At most nine digits: feeds.selectors.LAST_PAGE.
@@ -121,6 +122,6 @@ def refused(request: HttpRequest, error: Exception) -> HttpResponse:
     someone else's, 400 for the rest."""
     if isinstance(error, StatusGone | NoSuchList):
         return error_page(request, 404, str(error))
-    if isinstance(error, PermissionError):
+    if isinstance(error, PermissionError | Blocked):
         return error_page(request, 403, str(error))
     return error_page(request, 400, str(error))

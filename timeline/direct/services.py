@@ -143,7 +143,7 @@ def send_message(uid: int, conversation_id: int, message: str) -> int:
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hmget(user_key(uid), "login", "suspended")
-    pipe.zrange(keys.conversation_members_key(conversation_id), 0, -1)
+    pipe.hkeys(keys.conversation_members_key(conversation_id))
     (login, suspended), members = pipe.execute()
     if login is None:
         raise NoSuchConversation()

@@ -12,6 +12,7 @@ from socialsite.ratelimit import rate_limited
 
 from ..forms import ListMembershipForm
 from ..lists import selectors as list_selectors
+from ..safety import services as safety
 from ..web import (
     login_first,
     next_url,
@@ -59,6 +60,8 @@ def follow(request: HttpRequest, login: str) -> HttpResponse:
         return refused(request, error)
     if followed:
         messages.success(request, f"You now follow @{other['login']}.")
+    elif followed is False:
+        messages.info(request, f"You asked to follow @{other['login']}: they approve or decline.")
     else:
         messages.info(request, f"You already follow @{other['login']}.")
     return redirect(next_url(request, reverse("profile", args=[other["login"]])))
@@ -71,6 +74,8 @@ def unfollow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     if services.unfollow_user(current_uid(request), other["id"]):
         messages.success(request, f"You no longer follow @{other['login']}.")
+    elif safety.cancel_request(current_uid(request), other["id"]):
+        messages.success(request, f"You took back your request to follow @{other['login']}.")
     else:
         messages.info(request, f"You weren't following @{other['login']}.")
     return redirect(next_url(request, reverse("profile", args=[other["login"]])))

@@ -42,9 +42,6 @@ class Audience:
     follows: set[int] = field(default_factory=set)  # authors known to be followed
 
 
-VISITOR = Audience(None)
-
-
 def queue_audience(pipe, viewer: int | None) -> int:
     """Queues the reads of `viewer`'s blocks, mutes and muted words (all in their slot);
     returns how many replies they add (none for a visitor)."""
@@ -60,7 +57,7 @@ def queue_audience(pipe, viewer: int | None) -> int:
 def read_audience(viewer: int | None, replies: list) -> Audience:
     """The Audience from the replies to `queue_audience`."""
     if not viewer:
-        return VISITOR
+        return Audience(None)
     blocks, blocked_by, muted, phrases = replies
     return Audience(
         viewer=int(viewer),
@@ -68,15 +65,6 @@ def read_audience(viewer: int | None, replies: list) -> Audience:
         muted=frozenset(int(uid) for uid in muted),
         muted_phrases=tuple(words(phrase) for phrase in phrases if words(phrase)),
     )
-
-
-def audience_of(viewer: int | None) -> Audience:
-    """`viewer`'s Audience on its own: 1 round trip (none for a visitor)."""
-    if not viewer:
-        return VISITOR
-    pipe = get_redis().pipeline(transaction=False)
-    queue_audience(pipe, viewer)
-    return read_audience(viewer, pipe.execute())
 
 
 def is_private(status: dict) -> bool:
