@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import path
 
 from .moderation import admin_views
+from .reports import admin_views as report_views
 
 admin.site.add_redis_page(
     "Users",
@@ -25,6 +26,19 @@ admin.site.add_redis_page(
             "redis/statuses/<int:status_id>/delete/",
             admin_views.status_delete,
             name="redis_status_delete",
+        ),
+    ],
+)
+admin.site.add_redis_page(
+    "Reports",
+    "Report",
+    [
+        path("redis/reports/", report_views.queue, name="redis_reports"),
+        path("redis/reports/<int:report_id>/", report_views.report, name="redis_report"),
+        path(
+            "redis/reports/<int:report_id>/<str:action>/",
+            report_views.report_action,
+            name="redis_report_action",
         ),
     ],
 )

@@ -15,7 +15,10 @@ class TimelineConfig(AppConfig):
         from .notifications.unread import UNREAD_FIELDS
         from .ops import maintenance
         from .posting import services as posting  # noqa: F401
+        from .reports import selectors as reports
+        from .safety import services as safety  # noqa: F401
 
         dashboard.register(maintenance.network_figures)
+        dashboard.register(reports.dashboard_figures)
         # The nav's unread counts come with every signed-in request's session check.
         read_with_session(*UNREAD_FIELDS)

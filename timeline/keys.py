@@ -236,3 +236,8 @@ def report_key(report_id: int) -> str:
 def open_report_key(reporter_uid: int, kind: str, target: int) -> str:
     """The open report `reporter_uid` filed on a target (one at a time), its id."""
     return f"reports:{{queue}}:by:{reporter_uid}:{kind}:{target}"
+
+
+def target_reports_key(kind: str, target: int) -> str:
+    """Report id -> time filed: the open reports on one status or user."""
+    return f"reports:{{queue}}:on:{kind}:{target}"

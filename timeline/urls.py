@@ -8,6 +8,7 @@ from .lists import views as lists
 from .notifications import views as notifications
 from .posting import views as posting
 from .reactions import views as reactions
+from .reports import views as reports
 from .safety import views as safety
 
 urlpatterns = [
@@ -64,4 +65,6 @@ urlpatterns = [
     path("u/<str:login>/unblock/", safety.unblock, name="unblock"),
     path("u/<str:login>/mute/", safety.mute, name="mute"),
     path("u/<str:login>/unmute/", safety.unmute, name="unmute"),
+    path("u/<str:login>/report/", reports.report_user, name="report_user"),
+    path("statuses/<int:status_id>/report/", reports.report_status, name="report_status"),
 ]
