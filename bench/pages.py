@@ -1,9 +1,11 @@
-"""3. Reading: a home-timeline page of 30 statuses, and 4. following and unfollowing
-a user whose profile holds 1,000 statuses."""
+"""3. Reading: a home-timeline page of 30 statuses (also for a reader with 100 blocks
+and 100 mutes), and 4. following and unfollowing a user whose profile holds 1,000
+statuses."""
 
 from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
+from timeline.safety import services as safety
 from timeline.statuses import services as statuses
 
 from . import book, seed
@@ -12,6 +14,8 @@ from .measure import Row, time_interleaved
 
 PAGE_SIZE = 30
 MAX_PAGE_ROUND_TRIPS = 2
+# A reader's blocks and mutes, read with the page's statuses (timeline.safety).
+GUARDED_BLOCKS = GUARDED_MUTES = 100
 
 
 def author_with_statuses(count: int) -> int:
@@ -21,16 +25,29 @@ def author_with_statuses(count: int) -> int:
     return author
 
 
+def guarded_reader(author: int) -> int:
+    """A reader who follows `author` and blocks and mutes 100 other users each."""
+    reader = seed.user("guarded")
+    graph.follow_user(reader, author)
+    for _ in range(GUARDED_BLOCKS):
+        safety.block(reader, seed.user("blocked"))
+    for _ in range(GUARDED_MUTES):
+        safety.mute(reader, seed.user("muted"))
+    return reader
+
+
 def run(ctx: Context) -> list[Row]:
     conn, plan = ctx.conn, ctx.plan
     author = author_with_statuses(plan.profile_statuses)
     reader = seed.user("reader")
     graph.follow_user(reader, author)
     home = keys.home_timeline_key(reader)
+    guarded = guarded_reader(author)
     page = time_interleaved(
         {
             # As the home view reads it: with the reader's likes, reposts and profile.
             "ours": lambda _: feeds.home_page(reader, count=PAGE_SIZE),
+            "guarded": lambda _: feeds.home_page(guarded, count=PAGE_SIZE),
             "raw": lambda _: conn.zrevrange(home, 0, PAGE_SIZE - 1),
             "book": lambda _: book.get_status_messages(conn, reader, count=PAGE_SIZE),
         },
@@ -49,6 +66,15 @@ def run(ctx: Context) -> list[Row]:
             met=page["ours"].round_trips <= MAX_PAGE_ROUND_TRIPS,
         ),
         Row("home page", f"{case}: the book's", page["book"], "one raw ZREVRANGE", page["raw"]),
+        Row(
+            "home page",
+            f"{case}: {GUARDED_BLOCKS} blocks + {GUARDED_MUTES} mutes",
+            page["guarded"],
+            "the plain home page",
+            page["ours"],
+            target=f"<= {MAX_PAGE_ROUND_TRIPS} RT (as plain)",
+            met=page["guarded"].round_trips <= MAX_PAGE_ROUND_TRIPS,
+        ),
     ]
 
     ours_user, book_user = seed.user("follower"), seed.user("follower")
