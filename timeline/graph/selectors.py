@@ -83,6 +83,10 @@ def profile_page(
     if user is None:
         return None
     following_them, following, *safety = relation or (None, [])
+    if user["private"] and uid != viewer_uid and following_them is None:
+        # A private account's page shows others nothing, whether or not the job that
+        # marks its statuses after going private has reached them yet.
+        ids = []
     pipe = PackedPipeline(conn)
     shown = queue_statuses(pipe, ids, count, viewer_uid)
     if following:

@@ -196,3 +196,15 @@ def test_bad_muted_words_are_refused_and_change_nothing(alice, text, error):
     with pytest.raises(ValueError, match=error):
         services.set_muted_words(alice.uid, text)
     assert services.muted_words(alice.uid) == ["kept"]
+
+
+def test_going_private_empties_the_profile_for_others_before_the_job_runs(alice, bob):
+    posting.post_status(alice.uid, "said in public")
+    services.set_private(alice.uid, True)
+    from timeline.graph.selectors import profile_page
+
+    assert profile_page("alice", bob.uid).page.statuses == []
+    assert profile_page("alice").page.statuses == []
+    assert [s["message"] for s in profile_page("alice", alice.uid).page.statuses] == [
+        "said in public"
+    ]
