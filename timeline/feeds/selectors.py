@@ -90,7 +90,7 @@ def read_page(
     unread = decode_unread(replies[-1]) if viewer else None
     if viewer:
         replies = replies[:-1]
-    audience_replies = 4 if viewer else 0
+    audience_replies = safety.AUDIENCE_REPLIES if viewer else 0
     audience = safety.read_audience(viewer, replies[len(replies) - audience_replies :])
     replies = replies[: len(replies) - audience_replies]
     audience.follows.update(follows or ())

@@ -156,6 +156,14 @@ def _drop_profile(uid: int) -> bool:
         keys.inbox_key(uid),
         keys.inbox_unread_key(uid),
         keys.direct_conversations_key(uid),
+        # Their own safety settings (timeline.safety). Others' sets that name them keep
+        # a dead uid, which no status or page matches any more.
+        keys.follow_requests_key(uid),
+        keys.requested_key(uid),
+        keys.blocks_key(uid),
+        keys.blocked_by_key(uid),
+        keys.mutes_key(uid),
+        keys.muted_words_key(uid),
     )
     pipe.srem(SUSPENDED_USERS, uid)
     pipe.execute()

@@ -42,16 +42,20 @@ class Audience:
     follows: set[int] = field(default_factory=set)  # authors known to be followed
 
 
+# How many replies queue_audience adds for a viewer.
+AUDIENCE_REPLIES = 4
+
+
 def queue_audience(pipe, viewer: int | None) -> int:
     """Queues the reads of `viewer`'s blocks, mutes and muted words (all in their slot);
-    returns how many replies they add (none for a visitor)."""
+    returns how many replies they add (AUDIENCE_REPLIES; none for a visitor)."""
     if not viewer:
         return 0
     pipe.zrange(keys.blocks_key(viewer), 0, -1)
     pipe.zrange(keys.blocked_by_key(viewer), 0, -1)
     pipe.zrangebyscore(keys.mutes_key(viewer), time.time(), "+inf")
     pipe.smembers(keys.muted_words_key(viewer))
-    return 4
+    return AUDIENCE_REPLIES
 
 
 def read_audience(viewer: int | None, replies: list) -> Audience:

@@ -103,7 +103,11 @@ def approve_requests_batch(args: dict) -> list[jobs.Job]:
     if private == "1" or not requesters:
         return []
     for requester in requesters:
-        approve_follower(uid, int(requester))
+        try:
+            approve_follower(uid, int(requester))
+        except ValueError:
+            # Blocked or deleted since they asked: the request goes, so the job moves on.
+            _drop_request(int(requester), uid)
     return [("approve_requests", {"uid": uid})]
 
 
