@@ -52,6 +52,16 @@ ACTIONS = {
     "stream key then another": ("stream_keys", "stream keys made",
                                 ("streaming:create_key", [], {"name": "one"}),
                                 ("streaming:create_key", [], {"name": "two"})),
+    "block then mute": ("safety", "blocks and mutes",
+                        ("block", ["bob"], {}), ("mute", ["bob"], {"duration": "0"})),
+    "follow then approve a request": ("follows", "follows and unfollows",
+                                      ("follow", ["bob"], {}), ("approve_request", ["bob"], {})),
+    "privacy settings then unblock": ("safety", "blocks and mutes",
+                                      ("privacy", [], {"muted_words": "x"}),
+                                      ("unblock", ["bob"], {})),
+    "report then another": ("reports", "reports",
+                            ("report_user", ["bob"], {"reason": "spam"}),
+                            ("report_status", ["status"], {"reason": "spam"})),
 }  # fmt: skip
 
 
