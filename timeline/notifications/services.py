@@ -55,10 +55,18 @@ def _keys(recipient: int) -> list[str]:
 
 
 def queue_notify(
-    pipe, recipient: int, kind: str, actor: dict, object_id: int = 0, when: float | None = None
+    pipe,
+    recipient: int,
+    kind: str,
+    actor: dict,
+    object_id: int = 0,
+    when: float | None = None,
+    *,
+    followers_only: bool = False,
 ) -> None:
     """Queues on `pipe` a notification for `recipient` that `actor` ({"id", "login"}) did
-    `kind` to `object_id`, unless may_notify says no."""
+    `kind` to `object_id`, unless may_notify says no; with `followers_only` (a private
+    account's status), only if `recipient` follows `actor`."""
     if not may_notify(actor["id"], recipient):
         return
     notification = {
@@ -75,6 +83,7 @@ def queue_notify(
             keys.blocks_key(recipient),
             keys.blocked_by_key(recipient),
             keys.mutes_key(recipient),
+            keys.following_key(recipient),
         ],
         [
             notification_member(kind, object_id, actor),
@@ -85,6 +94,7 @@ def queue_notify(
             int(recipient),
             json.dumps(notification),
             int(actor["id"]),
+            "1" if followers_only else "0",
         ],
     )
 
@@ -121,8 +131,12 @@ def queue_for_new_status(pipe, status: dict) -> None:
     """Queues the notifications a new status makes (after conversations.index, which
     finds whom it mentions)."""
     actor = {"id": status["uid"], "login": status["login"]}
+    # Only approved followers see a private account's status (timeline.safety).
+    private = status.get(keys.PRIVATE_FIELD) == "1"
     for recipient, kind, object_id in _status_notifications(status):
-        queue_notify(pipe, recipient, kind, actor, object_id, status["posted"])
+        queue_notify(
+            pipe, recipient, kind, actor, object_id, status["posted"], followers_only=private
+        )
 
 
 def queue_withdraw_for_status(pipe, status: dict) -> None:

@@ -147,3 +147,9 @@ def test_home_keeps_an_approved_followers_private_statuses(private_alice, bob):
     posting.post_status(private_alice.uid, "to followers")
     assert [s["message"] for s in feeds.home_page(bob.uid).page.statuses] == ["to followers"]
     assert feeds.get_status_messages(bob.uid) and feeds.get_status_messages(bob.uid)[0]["private"]
+
+
+def test_a_private_accounts_mentions_notify_only_its_followers(private_alice, bob, carol):
+    posting.post_status(private_alice.uid, "hi @bob and @carol")
+    assert [n.kind for n in notifications_page(bob.uid, 1, 30).notifications] == ["mention"]
+    assert notifications_page(carol.uid, 1, 30).notifications == []
