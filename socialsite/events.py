@@ -24,9 +24,15 @@ def status_deleted(status: dict) -> str:
     return json.dumps({**status, "deleted": True})
 
 
-def follow_changed(kind: str, source: dict, target: dict, created: float) -> str:
-    """kind is "follow" or "unfollow"; source and target are {"id", "login"}."""
-    return json.dumps({"event": kind, "source": source, "target": target, "created": created})
+def follow_changed(
+    kind: str, source: dict, target: dict, created: float, *, private: bool = False
+) -> str:
+    """kind is "follow" or "unfollow"; source and target are {"id", "login"}. `private`:
+    the target's account is private, so the event goes to live home timelines only."""
+    event = {"event": kind, "source": source, "target": target, "created": created}
+    if private:
+        event["private"] = "1"
+    return json.dumps(event)
 
 
 def publishes_in_scripts(client) -> bool:

@@ -67,3 +67,26 @@ async def test_blocks_and_mutes_keep_statuses_out_of_the_live_home(alice_uid):
     assert json.loads(await next_line(home))["id"] == shown
     assert home.lines.empty()
     await hub.leave(home)
+
+
+async def test_follows_of_a_private_account_reach_only_the_live_home_of_the_follower(alice_uid):
+    fan = create_user("fan", "Fan")
+    safety.set_private(alice_uid, True)
+    hub = Hub()
+    follows = await hub.join(create_filter("k", "filter", "follow", ["alice", "fan"]))
+    match = HomeFilter(fan)
+    home = await hub.join(match)
+    match.begin_load()
+    match.load(await services.home_state(fan, match.keep))
+    follow_user(fan, alice_uid)
+    safety.approve_request(alice_uid, fan)
+    async with asyncio.timeout(5):
+        await match.stale.wait()  # the live home learnt of the follow
+    assert alice_uid in match.followed
+    safety.remove_follower(alice_uid, fan)
+    follow_user(fan, create_user("public", "P"))
+    event = json.loads(await next_line(follows))
+    assert (event["event"], event["target"]["login"]) == ("follow", "public")
+    assert follows.lines.empty() and home.lines.empty()
+    await hub.leave(follows)
+    await hub.leave(home)

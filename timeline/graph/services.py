@@ -66,7 +66,7 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     login, followed = pipe.execute()
     if not login or not followed:
         raise ValueError("No such user.")
-    other_login, entries, outcome = followed
+    other_login, entries, outcome, private = followed
     if outcome == "blocked":
         raise Blocked(f"You can't follow @{other_login}.")
     if outcome == "no_request":
@@ -76,7 +76,8 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
         conn.zadd(keys.requested_key(uid), {other_uid: now})
         return False
     follower = {"id": uid, "login": login}
-    event = events.follow_changed("follow", follower, {"id": other_uid, "login": other_login}, now)
+    followed_user = {"id": other_uid, "login": other_login}
+    event = events.follow_changed("follow", follower, followed_user, now, private=private == "1")
     # ZADD wants score, member: the script's reply is member, score.
     pairs = [value for i in range(0, len(entries), 2) for value in (entries[i + 1], entries[i])]
     in_script = events.publishes_in_scripts(conn)
@@ -105,12 +106,13 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
     losing_follower(pipe, other_uid, uid)
-    login, unfollowed = pipe.execute()
+    pipe.hget(user_key(other_uid), keys.PRIVATE_FIELD)
+    login, unfollowed, private = pipe.execute()
     if not login or not unfollowed:
         return None
     other_login, ids = unfollowed
     follower, followed = {"id": uid, "login": login}, {"id": other_uid, "login": other_login}
-    if not unfollowing(conn, follower, followed, ids):
+    if not unfollowing(conn, follower, followed, ids, private=private == "1"):
         return None
     pipe = conn.pipeline(transaction=False)
     jobs.enqueue(pipe, refill_job(uid))
@@ -131,11 +133,14 @@ def losing_follower(client, uid: int, follower_uid: int) -> object:
     )
 
 
-def unfollowing(client, follower: dict, followed: dict, ids: list) -> object:
+def unfollowing(
+    client, follower: dict, followed: dict, ids: list, *, private: bool = False
+) -> object:
     """Step 2 of an unfollow, in the follower's slot: forgets `followed` and takes
-    `ids` (their newest statuses) out of home, and publishes the unfollow. On a
-    connection, whether they were followed; on a pipeline, queued."""
-    event = events.follow_changed("unfollow", follower, followed, time.time())
+    `ids` (their newest statuses) out of home, and publishes the unfollow (to live home
+    timelines only if `followed` is `private`). On a connection, whether they were
+    followed; on a pipeline, queued."""
+    event = events.follow_changed("unfollow", follower, followed, time.time(), private=private)
     uid = follower["id"]
     in_script = events.publishes_in_scripts(client)
     removed = scripts.run(

@@ -88,10 +88,10 @@ def between_steps(monkeypatch, function_name: str, meanwhile):
     first step, which read the profile, and their second, which copies it."""
     make_event = getattr(events, function_name)
 
-    def interleaved(*args):
+    def interleaved(*args, **kwargs):
         monkeypatch.setattr(events, function_name, make_event)
         meanwhile()
-        return make_event(*args)
+        return make_event(*args, **kwargs)
 
     monkeypatch.setattr(events, function_name, interleaved)
 

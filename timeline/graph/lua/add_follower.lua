@@ -6,27 +6,28 @@
 -- ARGV[1] follower uid  ARGV[2] time  ARGV[3] newest profile entries to return
 -- ARGV[4] "1": the followed user approves a request (there must be one)
 -- Returns {their login, their newest profile entries as a flat {id, score, ...} list,
--- outcome: "followed", "requested", "blocked" or "no_request"}, or {} (and changes
--- nothing) if the followed user doesn't exist.
+-- outcome: "followed", "requested", "blocked" or "no_request", "1" if their account is
+-- private else ""}, or {} (and changes nothing) if the followed user doesn't exist.
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
 end
 local login = redis.call('HGET', KEYS[1], 'login')
+local private = redis.call('HGET', KEYS[1], 'private') or ''
 if redis.call('ZSCORE', KEYS[4], ARGV[1]) or redis.call('ZSCORE', KEYS[5], ARGV[1]) then
-  return {login, {}, 'blocked'}
+  return {login, {}, 'blocked', private}
 end
 local requested = redis.call('ZREM', KEYS[6], ARGV[1]) == 1
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
   if ARGV[4] == '1' and not requested then
-    return {login, {}, 'no_request'}
+    return {login, {}, 'no_request', private}
   end
-  if ARGV[4] ~= '1' and redis.call('HGET', KEYS[1], 'private') == '1' then
+  if ARGV[4] ~= '1' and private == '1' then
     redis.call('ZADD', KEYS[6], ARGV[2], ARGV[1])
-    return {login, {}, 'requested'}
+    return {login, {}, 'requested', private}
   end
 end
 if redis.call('ZADD', KEYS[2], 'NX', ARGV[2], ARGV[1]) == 1 then
   redis.call('HINCRBY', KEYS[1], 'followers', 1)
 end
 local entries = redis.call('ZREVRANGE', KEYS[3], 0, tonumber(ARGV[3]) - 1, 'WITHSCORES')
-return {login, entries, 'followed'}
+return {login, entries, 'followed', private}
