@@ -9,7 +9,7 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import Page, page_ids, queue_statuses, read_page, users_page
-from ..safety.selectors import Relation, queue_relation, relation_from
+from ..safety.selectors import Relation, may_see_account, queue_relation, relation_from
 
 # Followers in common are looked for among this many of your newest follows.
 COMMON_SCAN = 5000
@@ -19,13 +19,23 @@ def is_following(uid: int, other_uid: int) -> bool:
     return get_redis().zscore(keys.following_key(uid), other_uid) is not None
 
 
-def followers_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
-    """Profiles of `uid`'s followers, newest follow first, and whether more follow."""
+def followers_page(
+    uid: int, page: int = 1, count: int = 50, viewer: int | None = None
+) -> tuple[list[dict], bool]:
+    """Profiles of `uid`'s followers, newest follow first, and whether more follow, as
+    `viewer` may see them (none of a private account's to others, see may_see_account)."""
+    if not may_see_account(uid, viewer):
+        return [], False
     return users_page(keys.followers_key(uid), page, count)
 
 
-def following_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
-    """Profiles of the users `uid` follows, newest first, and whether more follow."""
+def following_page(
+    uid: int, page: int = 1, count: int = 50, viewer: int | None = None
+) -> tuple[list[dict], bool]:
+    """Profiles of the users `uid` follows, newest first, and whether more follow, as
+    `viewer` may see them (none of a private account's to others, see may_see_account)."""
+    if not may_see_account(uid, viewer):
+        return [], False
     return users_page(keys.following_key(uid), page, count)
 
 

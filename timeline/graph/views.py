@@ -82,10 +82,10 @@ def unfollow(request: HttpRequest, login: str) -> HttpResponse:
 
 
 def _people(request: HttpRequest, login: str, list_page, title: str) -> HttpResponse:
-    person = other_user(login)
+    person, viewer = other_user(login), current_uid(request)
     return render_people(
         request,
-        lambda number, count: list_page(person["id"], number, count),
+        lambda number, count: list_page(person["id"], number, count, viewer),
         "timeline/people.html",
         {"title": title.format(login=person["login"]), "person": person},
     )

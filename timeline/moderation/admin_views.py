@@ -50,8 +50,9 @@ def users(request: HttpRequest) -> HttpResponse:
 
 def user(request: HttpRequest, uid: int) -> HttpResponse:
     profile = _profile_or_404(uid)
-    followers, _ = followers_page(uid, count=20)
-    following, _ = following_page(uid, count=20)
+    # As the user sees them: all of them, private account or not.
+    followers, _ = followers_page(uid, count=20, viewer=uid)
+    following, _ = following_page(uid, count=20, viewer=uid)
     return render(
         request,
         "user.html",

@@ -191,6 +191,23 @@ def is_private_user(uid: int) -> bool:
     return get_redis().hget(user_key(uid), keys.PRIVATE_FIELD) == "1"
 
 
+def may_see_account(uid: int, viewer: int | None) -> bool:
+    """Whether `viewer` may see whom `uid` follows and who follows them: not when either
+    blocks the other, and for a private account only they and approved followers.
+    1 round trip."""
+    if viewer is not None and int(viewer) == int(uid):
+        return True
+    pipe = get_redis().pipeline(transaction=False)
+    pipe.hget(user_key(uid), keys.PRIVATE_FIELD)
+    if viewer:
+        queue_block_check(pipe, viewer, uid)
+        pipe.zscore(keys.following_key(viewer), uid)
+    private, *relation = pipe.execute()
+    if relation and (relation[0] is not None or relation[1] is not None):
+        return False
+    return private != "1" or (bool(relation) and relation[2] is not None)
+
+
 def may_message(sender_uid: int, recipient_uid: int) -> bool:
     """Whether `sender_uid` may write to `recipient_uid` in direct messages: not when
     either blocks the other, nor to a private account that doesn't follow them. 1 round

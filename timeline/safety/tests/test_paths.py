@@ -153,3 +153,19 @@ def test_a_private_accounts_mentions_notify_only_its_followers(private_alice, bo
     posting.post_status(private_alice.uid, "hi @bob and @carol")
     assert [n.kind for n in notifications_page(bob.uid, 1, 30).notifications] == ["mention"]
     assert notifications_page(carol.uid, 1, 30).notifications == []
+
+
+def test_a_private_accounts_follows_are_seen_by_it_and_its_followers_only(
+    private_alice, bob, carol
+):
+    from timeline.graph.selectors import followers_page, following_page
+
+    graph.follow_user(private_alice.uid, carol.uid)
+    assert [u["login"] for u in followers_page(private_alice.uid, viewer=bob.uid)[0]] == ["bob"]
+    assert [u["login"] for u in following_page(private_alice.uid, viewer=private_alice.uid)[0]] == [
+        "carol"
+    ]
+    assert followers_page(private_alice.uid, viewer=carol.uid) == ([], False)
+    assert following_page(private_alice.uid) == ([], False)
+    services.block(carol.uid, bob.uid)
+    assert following_page(bob.uid, viewer=carol.uid) == ([], False)
