@@ -40,6 +40,7 @@ class Audience:
     muted: frozenset[int] = frozenset()  # mutes still running
     muted_phrases: tuple[frozenset[str], ...] = ()
     follows: set[int] = field(default_factory=set)  # authors known to be followed
+    asked: set[int] = field(default_factory=set)  # authors whose follow was looked up
 
 
 # How many replies queue_audience adds for a viewer.
@@ -115,7 +116,8 @@ def unknown_private_authors(statuses: list[dict], audience: Audience) -> set[int
         for shown in (status, status.get("original")):
             if shown and is_private(shown):
                 author = int(shown["uid"])
-                if author != audience.viewer and author not in audience.follows:
+                known = author in audience.follows or author in audience.asked
+                if author != audience.viewer and not known:
                     found.add(author)
     return found
 
@@ -127,6 +129,7 @@ def confirm_follows(conn, statuses: list[dict], audience: Audience) -> None:
     if not unknown:
         return
     scores = conn.zmscore(keys.following_key(audience.viewer), unknown)
+    audience.asked.update(unknown)
     audience.follows.update(uid for uid, score in zip(unknown, scores, strict=True) if score)
 
 

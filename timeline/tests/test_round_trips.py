@@ -165,3 +165,27 @@ def test_a_profile_page_is_three_round_trips_and_one_more_for_followers_in_commo
     view = graph_selectors.profile_page("author", viewer)
     assert view.user["login"] == "author"
     assert [u["login"] for u in view.followers_in_common] == ["friend2"]
+
+
+def test_others_private_statuses_cost_a_page_one_follow_look_up_at_most(round_trips, make_user):
+    from timeline.conversations import selectors as conversations
+    from timeline.safety import services as safety
+
+    viewer, root_author = make_user().uid, make_user().uid
+    private = [make_user().uid for _ in range(2)]
+    for uid in private:
+        safety.set_private(uid, True)
+    root = posting.post_status(root_author, "a question")
+    for uid in private:
+        posting.post_status(uid, "an answer", in_reply_to=root)
+    assert round_trips(lambda: conversations.conversation(root, viewer)) == 3
+    assert (
+        round_trips(lambda: feeds.statuses_page(keys.replies_key(root), 1, 30, viewer=viewer)) == 3
+    )
+    # The home page knows its authors are followed: no look-up.
+    reader = make_user().uid
+    for uid in private:
+        graph.follow_user(reader, uid)
+        safety.approve_request(uid, reader)
+    assert round_trips(lambda: feeds.home_page(reader)) == 2
+    assert len(feeds.home_page(reader).page.statuses) == 2
