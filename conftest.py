@@ -11,6 +11,7 @@ from django.conf import settings
 from django.test import override_settings
 from playwright.sync_api import expect
 
+from accounts.authors import forget_all
 from accounts.services import create_user
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
@@ -28,6 +29,7 @@ def redis_conn():
     the plugin; on a cluster FLUSHDB goes to every primary)."""
     conn = get_redis()
     conn.flushdb()
+    forget_all()
     yield conn
 
 

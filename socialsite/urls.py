@@ -1,5 +1,7 @@
+from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.static import serve
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -7,6 +9,11 @@ urlpatterns = [
     path("streaming/", include("streaming.urls")),
     path("", include("timeline.urls")),
 ]
+if settings.SERVE_MEDIA:
+    # Uploaded avatars, from MEDIA_ROOT (see README: in production the proxy serves them).
+    urlpatterns.append(
+        re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT})
+    )
 
 handler400 = "socialsite.views.bad_request"
 handler403 = "socialsite.views.permission_denied"

@@ -8,15 +8,14 @@ naming the problem, so a request with bad parameters never opens a stream."""
 
 import asyncio
 import bisect
-import functools
 import math
 import random
-import re
 from collections.abc import Callable, Iterable, Mapping
 
 from django.conf import settings
 
 from accounts.services import LOGIN_PATTERN
+from socialsite.text import words
 from timeline.feeds import visibility
 from timeline.text import mentions
 
@@ -31,9 +30,6 @@ FOLLOW_MAX_LOGINS = 5000
 LOCATION_MAX_BOXES = 25
 FILTER_NAMES = ("track", "follow", "location")
 FOLLOW_EVENTS = ("follow", "unfollow")
-
-# Punctuation around a word doesn't count: "Redis!", "#redis" and "(redis)" are "redis".
-_WORD_EDGES = re.compile(r"^\W+|\W+$")
 
 
 def create_filter(identifier: str, method: str, name: str | None, args) -> Filter:
@@ -122,14 +118,6 @@ def track_filter(phrases: list[str]) -> Filter:
         return any(group <= present for group in groups)
 
     return check
-
-
-# Every track stream asks for the words of the same status: split it once.
-@functools.lru_cache(maxsize=256)
-def words(text: str) -> frozenset[str]:
-    """The case-folded words of `text`, without the punctuation around them."""
-    stripped = (_WORD_EDGES.sub("", word) for word in text.casefold().split())
-    return frozenset(word for word in stripped if word)
 
 
 def follow_filter(logins: list[str]) -> Filter:

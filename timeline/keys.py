@@ -184,3 +184,34 @@ def inbox_unread_key(uid: int) -> str:
 def direct_conversations_key(uid: int) -> str:
     """Other uid -> id of `uid`'s one-to-one conversation with them (reused, not remade)."""
     return f"direct:{{{uid}}}"
+
+
+# Search (timeline/search): an inverted index of statuses' words (Redis in Action 7.1),
+# one sorted set per word of status id -> id, cut into shards of SEARCH_SHARD_STATUSES
+# consecutive ids. A shard's keys share the tag {s<shard>}, so intersecting a query's
+# words in one shard is one script in one slot, and the shards spread over a cluster.
+def search_word_key(shard: int, word: str) -> str:
+    return f"search:{{s{shard}}}:w:{word}"
+
+
+def search_result_key(shard: int) -> str:
+    """A shard's scratch set for an intersection, made and deleted inside one script."""
+    return f"search:{{s{shard}}}:result"
+
+
+# Every #tag ever used, all scored 0: tag search by prefix with ZRANGEBYLEX.
+TAG_NAMES = "tags:names"
+
+
+# Who to follow: `uid`'s suggestions (uid -> how many people they follow follow them),
+# worked out now and then and kept a while; and whom they dismissed, never suggested again.
+def suggestions_key(uid: int) -> str:
+    return f"suggestions:{{{uid}}}"
+
+
+def dismissed_suggestions_key(uid: int) -> str:
+    return f"suggestions:{{{uid}}}:dismissed"
+
+
+# uid -> followers, for the accounts suggested to people who follow nobody yet.
+POPULAR_USERS = "users:popular"

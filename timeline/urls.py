@@ -8,6 +8,7 @@ from .lists import views as lists
 from .notifications import views as notifications
 from .posting import views as posting
 from .reactions import views as reactions
+from .search import views as search
 
 urlpatterns = [
     path("", feeds.home, name="home"),
@@ -22,6 +23,7 @@ urlpatterns = [
     path("statuses/<int:status_id>/like/", reactions.like, name="like"),
     path("statuses/<int:status_id>/unlike/", reactions.unlike, name="unlike"),
     path("likes/", reactions.likes, name="likes"),
+    path("search/", search.search, name="search"),
     path("tags/<str:tag>/", conversations.tag, name="tag"),
     path("lists/", lists.my_lists, name="lists"),
     path("lists/<int:list_id>/", lists.list_detail, name="list"),

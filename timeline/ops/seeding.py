@@ -22,6 +22,7 @@ from accounts.services import create_login_users, create_users
 from socialsite.redis import get_redis
 
 from .. import keys, text
+from ..search import services as search
 from . import activity
 from .maintenance import chunks
 
@@ -173,14 +174,16 @@ def seed_network(
         writes.newest_into(keys.home_timeline_key(uids[i]), itertools.chain(*sources))
     writes.flush("home timelines")
 
-    # As conversations.index() does for a post: the mentioned (existing) users' mentions
-    # timelines, and one timeline per tag.
+    # As conversations.index() and search.index() do for a post: the mentioned (existing)
+    # users' mentions timelines, one timeline per tag, the word index and the tag names.
     mentioning, tagged = defaultdict(list), defaultdict(list)
     for status in statuses:
         if "mention_ids" in status:
             mentioning[int(status["mention_ids"])].append(status)
         for tag in text.tags(status["message"]):
             tagged[tag].append(status)
+    for status in statuses:
+        writes.count(search.index(pipe, status))
     for uid, mentions in mentioning.items():
         writes.newest_into(keys.mentions_timeline_key(uid), mentions)
     for tag, tagged_statuses in tagged.items():
