@@ -1,7 +1,8 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
-from django.views.static import serve
+
+from socialsite.media import media
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -11,9 +12,7 @@ urlpatterns = [
 ]
 if settings.SERVE_MEDIA:
     # Uploaded avatars, from MEDIA_ROOT (see README: in production the proxy serves them).
-    urlpatterns.append(
-        re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT})
-    )
+    urlpatterns.append(re_path(r"^media/(?P<path>.*)$", media))
 
 handler400 = "socialsite.views.bad_request"
 handler403 = "socialsite.views.permission_denied"
