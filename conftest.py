@@ -17,6 +17,7 @@ from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.servers import throwaway_daphne
 from socialsite.testing.databases import subprocess_database_env
+from timeline.discovery import trends
 
 # CI machines are small and shared: browser assertions wait longer than Playwright's 5 s
 # before they count as failures (a passing check returns as soon as it holds).
@@ -30,6 +31,7 @@ def redis_conn():
     conn = get_redis()
     conn.flushdb()
     forget_all()
+    trends.forget()
     yield conn
 
 

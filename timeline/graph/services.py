@@ -20,6 +20,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..discovery.suggestions import queue_popular
 from ..feeds.refill import drop_copied_if_deleted, refill_job
 from ..notifications import services as notifications
 
@@ -43,9 +44,11 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
         [user_key(other_uid), keys.followers_key(other_uid), keys.profile_timeline_key(other_uid)],
         [uid, now, home_size],
     )
-    login, followed = pipe.execute()
+    pipe.hget(user_key(other_uid), "followers")
+    login, followed, followers = pipe.execute()
     if not login or not followed:
         raise ValueError("No such user.")
+    queue_popular(pipe, other_uid, int(followers))
     other_login, entries = followed
     follower = {"id": uid, "login": login}
     event = events.follow_changed("follow", follower, {"id": other_uid, "login": other_login}, now)
@@ -60,7 +63,8 @@ def follow_user(uid: int, other_uid: int) -> bool | None:
     )
     # A follow that existed already notified then: the notification is there, unchanged.
     notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)
-    added, _ = drop_copied_if_deleted(
+    # The popular accounts' two replies, the follow's, the notification's.
+    _, _, added, _ = drop_copied_if_deleted(
         pipe, keys.home_timeline_key(uid), keys.profile_timeline_key(other_uid), entries[::2]
     )
     if added and not in_script:
@@ -75,7 +79,8 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
     losing_follower(pipe, other_uid, uid)
-    login, unfollowed = pipe.execute()
+    pipe.hget(user_key(other_uid), "followers")
+    login, unfollowed, followers = pipe.execute()
     if not login or not unfollowed:
         return None
     other_login, ids = unfollowed
@@ -83,6 +88,7 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     if not unfollowing(conn, follower, followed, ids):
         return None
     pipe = conn.pipeline(transaction=False)
+    queue_popular(pipe, other_uid, int(followers))
     jobs.enqueue(pipe, refill_job(uid))
     notifications.queue_withdraw(pipe, other_uid, notifications.FOLLOW, follower)
     pipe.execute()

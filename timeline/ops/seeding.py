@@ -22,6 +22,7 @@ from accounts.services import create_login_users, create_users
 from socialsite.redis import get_redis
 
 from .. import keys, text
+from ..discovery.suggestions import POPULAR_KEPT
 from ..search import services as search
 from . import activity
 from .maintenance import chunks
@@ -167,6 +168,11 @@ def seed_network(
         if own:
             profile = {s["id"]: s["posted"] for s in own}
             writes.count(pipe.zadd(keys.profile_timeline_key(uids[i]), profile))
+    # The most followed, as follows record them (discovery.suggestions.queue_popular).
+    counted = ((len(followed_by), uids[j]) for j, followed_by in enumerate(followers))
+    popular = {uid: count for count, uid in heapq.nlargest(POPULAR_KEPT, counted) if count}
+    if popular:
+        pipe.zadd(keys.POPULAR_USERS, popular)
     writes.flush("statuses")
 
     for i in range(users):
