@@ -299,6 +299,14 @@ def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list
     return users, members[count - 1] if len(members) > count else ""
 
 
+def queue_name_entries(pipe, users: list[dict]) -> None:
+    """Queues on `pipe` putting `users` (profiles with id, login and name) in people
+    search: idempotent, for profiles made before it existed (`manage.py reindex_search`)."""
+    for user in users:
+        entries = name_entries(user["id"], user["login"], user.get("name") or user["login"])
+        pipe.zadd(keys.NAME_SEARCH, dict.fromkeys(entries, 0))
+
+
 # Matches ranked by followers are taken from at most this many prefix matches.
 PEOPLE_CANDIDATES = 500
 PEOPLE_QUERY_MAX_LENGTH = NAME_MAX_LENGTH

@@ -1,4 +1,7 @@
+import io
+
 import pytest
+from django.core.management import call_command
 from django.test import override_settings
 
 from accounts.services import search_people, set_suspended, update_name
@@ -198,3 +201,19 @@ def test_a_page_past_the_results_is_not_found(client, alice):
 
 def test_every_page_has_a_search_box_in_the_nav(client):
     assert 'class="nav-search"' in page_text(client.get("/timeline/"))
+
+
+def test_reindexing_finds_what_was_written_before_search_existed(redis_conn, alice, bob):
+    status_id = posting.post_status(alice.uid, "older words #vintage")
+    graph.follow_user(bob.uid, alice.uid)
+    for key in redis_conn.scan_iter(match="search:*"):
+        redis_conn.delete(key)
+    for key in ("tags:names", "users:name_search", "users:popular"):
+        redis_conn.delete(key)
+    assert selectors.search_statuses("older words").statuses == []
+    call_command("reindex_search", stdout=io.StringIO())
+    call_command("reindex_search", stdout=io.StringIO())
+    assert ids(selectors.search_statuses("older words").statuses) == [status_id]
+    assert [t.name for t in selectors.search_tags("vin")[0]] == ["vintage"]
+    assert [p["login"] for p in search_people("ali")[0]] == ["alice"]
+    assert redis_conn.zscore(keys.POPULAR_USERS, alice.uid) == 1
