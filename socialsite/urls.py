@@ -1,6 +1,6 @@
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import include, path
 
 from socialsite.media import media
 
@@ -12,7 +12,7 @@ urlpatterns = [
 ]
 if settings.SERVE_MEDIA:
     # Uploaded avatars, from MEDIA_ROOT (see README: in production the proxy serves them).
-    urlpatterns.append(re_path(r"^media/(?P<path>.*)$", media))
+    urlpatterns.append(path("media/<path:path>", media))
 
 handler400 = "socialsite.views.bad_request"
 handler403 = "socialsite.views.permission_denied"

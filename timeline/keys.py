@@ -188,15 +188,10 @@ def direct_conversations_key(uid: int) -> str:
 
 # Search (timeline/search): an inverted index of statuses' words (Redis in Action 7.1),
 # one sorted set per word of status id -> id, cut into shards of SEARCH_SHARD_STATUSES
-# consecutive ids. A shard's keys share the tag {s<shard>}, so intersecting a query's
-# words in one shard is one script in one slot, and the shards spread over a cluster.
+# consecutive ids. A shard's keys share the tag {s<shard>}, so matching a query's words
+# in one shard is one script in one slot, and the shards spread over a cluster.
 def search_word_key(shard: int, word: str) -> str:
     return f"search:{{s{shard}}}:w:{word}"
-
-
-def search_result_key(shard: int) -> str:
-    """A shard's scratch set for an intersection, made and deleted inside one script."""
-    return f"search:{{s{shard}}}:result"
 
 
 # Every #tag ever used, all scored 0: tag search by prefix with ZRANGEBYLEX.

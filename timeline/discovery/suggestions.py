@@ -26,8 +26,10 @@ OWN_FOLLOWS_READ = 5000
 # The most followed accounts kept for new users' suggestions.
 POPULAR_KEPT = 1000
 POPULAR_READ = 50
-# Kept when there is nothing to suggest, so the job isn't queued at every home page.
+# Kept when there is nothing to suggest (or the job is queued), so the job isn't queued
+# at every home page; a queued job lost with its worker is queued again after PENDING_TTL.
 NOTHING = "none"
+PENDING_TTL = 60
 SHOWN_ON_HOME = 3
 
 
@@ -89,6 +91,9 @@ def queue_profiles(pipe, uid: int, kept: list[str]) -> list[int]:
     show and whether `uid` follows them now (queued last, for `decode`), or the job that
     works them out if none are kept. Returns the uids whose profiles it reads."""
     if not kept:
+        # Marked as pending, so the pages shown before the job is done don't queue more.
+        pipe.zadd(keys.suggestions_key(uid), {NOTHING: -1})
+        pipe.expire(keys.suggestions_key(uid), PENDING_TTL)
         jobs.enqueue(pipe, ("suggest", {"uid": uid}))
         return []
     shown = [int(other) for other in kept if other != NOTHING][: SHOWN_ON_HOME * 2]

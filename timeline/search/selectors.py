@@ -1,10 +1,11 @@
 """Searching statuses by their words and #tags by prefix.
 
-A status search intersects the query's word sets inside each shard of the index, the
-newest shard first, until the page is full: one script (one slot) a shard, one round
-trip each, then the statuses as any timeline page reads them (1 more). Shards hold
-SEARCH_SHARD_STATUSES consecutive ids, so a query matching recent statuses reads one
-or two; one whose matches are all old reads every shard."""
+A status search matches the query's word sets inside each shard of the index, the
+newest shard first, until the page is full (lua/search_shard.lua): one script (one
+slot) a shard, one round trip each, after one for the newest id; then the statuses as
+any timeline page reads them (1 more). Shards hold SEARCH_SHARD_STATUSES consecutive
+ids, so a query matching recent statuses reads one or two; one whose matches are all
+old reads every shard."""
 
 import re
 import time
@@ -53,10 +54,7 @@ def matching_ids(terms: list[str], start: int, count: int) -> list[str]:
     for shard in range(last_shard, -1, -1):
         word_keys = [keys.search_word_key(shard, term) for term in terms]
         total, found = scripts.run(
-            conn,
-            "search_shard",
-            [keys.search_result_key(shard), *word_keys],
-            [max(0, start - seen), count - len(ids)],
+            conn, "search_shard", word_keys, [max(0, start - seen), count - len(ids)]
         )
         seen += total
         ids += found

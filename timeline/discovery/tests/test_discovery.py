@@ -99,3 +99,9 @@ def test_the_home_page_shows_suggestions_and_trending_tags(redis_conn, make_user
     assert "/suggestions/other/dismiss/" in page_text(response)
     assert shows(response, "Trending #redis 1")
     assert 'href="/tags/redis/"' in page_text(response)
+
+
+def test_home_queues_one_job_until_it_is_done(redis_conn, alice):
+    feeds.home_page(alice.uid)
+    feeds.home_page(alice.uid)
+    assert redis_conn.xlen("{jobs}:queue") == 1
