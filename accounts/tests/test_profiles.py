@@ -218,3 +218,8 @@ def test_people_lists_show_avatars(client, alice, bob):
     token = profiles.set_avatar(bob.uid, picture())
     response = client.get("/u/alice/followers/")
     assert avatars.avatar_name(bob.uid, token, 96) in page_text(response)
+
+
+def test_media_names_the_file_system_refuses_are_not_found(client):
+    assert client.get("/media/" + "x" * 5000).status_code == 404
+    assert client.get("/media/avatars/1/nothing-96.webp").status_code == 404
