@@ -47,20 +47,12 @@ def update_profile(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             profiles.update_profile(current_uid(request), **form.cleaned_data)
-        except ValueError as error:
-            form.add_error(_field_of(str(error)), str(error))
+        except profiles.ProfileError as error:
+            form.add_error(error.field, str(error))
         else:
             messages.success(request, "Your profile is saved.")
             return redirect("accounts:settings")
     return render_settings(request, profile_form=form)
-
-
-def _field_of(error: str) -> str:
-    """Which field a refusal of update_profile is about (its message names it)."""
-    for name in profiles.PROFILE_FIELDS:
-        if name in error.lower():
-            return name
-    return "bio"
 
 
 @require_POST

@@ -17,35 +17,47 @@ PROFILE_FIELDS = ("bio", "website", "location")
 _check_url = URLValidator(schemes=["http", "https"])
 
 
+class ProfileError(ValueError):
+    """A profile field refused: `field` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 def check_website(website: str) -> str:
-    """`website` stripped ("" for none), or ValueError unless it is an http(s) URL."""
+    """`website` stripped ("" for none), or ProfileError unless it is an http(s) URL."""
     website = (website or "").strip()
     if not website:
         return ""
     if len(website) > WEBSITE_MAX_LENGTH:
-        raise ValueError(f"A website address is at most {WEBSITE_MAX_LENGTH} characters.")
+        message = f"A website address is at most {WEBSITE_MAX_LENGTH} characters."
+        raise ProfileError("website", message)
     try:
         _check_url(website)
     except ValidationError:
-        raise ValueError("A website is an http:// or https:// address.") from None
+        raise ProfileError("website", "A website is an http:// or https:// address.") from None
     return website
 
 
 def check_profile(*, bio: str, website: str, location: str) -> dict[str, str]:
-    """The fields to store, or ValueError saying what is wrong with the first bad one."""
+    """The fields to store, or ProfileError saying what is wrong with the first bad one."""
     bio, location = (bio or "").strip(), (location or "").strip()
     if len(bio) > BIO_MAX_LENGTH:
-        raise ValueError(f"A bio is at most {BIO_MAX_LENGTH} characters.")
+        raise ProfileError("bio", f"A bio is at most {BIO_MAX_LENGTH} characters.")
     if len(location) > LOCATION_MAX_LENGTH:
-        raise ValueError(f"A location is at most {LOCATION_MAX_LENGTH} characters.")
-    check_display_text(bio, multiline=True)
-    check_display_text(location)
+        raise ProfileError("location", f"A location is at most {LOCATION_MAX_LENGTH} characters.")
+    for field, text, multiline in (("bio", bio, True), ("location", location, False)):
+        try:
+            check_display_text(text, multiline=multiline)
+        except ValueError as error:
+            raise ProfileError(field, str(error)) from None
     return {"bio": bio, "website": check_website(website), "location": location}
 
 
 def update_profile(uid: int, *, bio: str, website: str, location: str) -> None:
-    """Sets `uid`'s bio, website and location (blank ones are removed); ValueError for bad
-    input, which changes nothing."""
+    """Sets `uid`'s bio, website and location (blank ones are removed); ProfileError for
+    bad input (ValueError for an unknown user), which changes nothing."""
     fields = check_profile(bio=bio, website=website, location=location)
     pipe = get_redis().pipeline(transaction=False)
     pipe.exists(keys.user_key(uid))

@@ -1,4 +1,5 @@
 import io
+import re
 
 import pytest
 from django.core.files.storage import default_storage
@@ -223,3 +224,19 @@ def test_people_lists_show_avatars(client, alice, bob):
 def test_media_names_the_file_system_refuses_are_not_found(client):
     assert client.get("/media/" + "x" * 5000).status_code == 404
     assert client.get("/media/avatars/1/nothing-96.webp").status_code == 404
+
+
+def test_a_bad_location_is_said_beside_its_field(alice):
+    response = alice.client.post("/accounts/profile/", {"bio": "", "location": "a\u202eb"})
+    assert response.status_code == 400
+    assert re.search(r'field-invalid">\s*<label for="id_location"', page_text(response))
+    assert shows(response, "Character 2 is a bidi override")
+    assert "location" not in get_user(alice.uid)
+
+
+def test_closing_an_account_deletes_its_avatar(alice):
+    from accounts.services import close_account
+
+    token = profiles.set_avatar(alice.uid, picture())
+    close_account(alice.uid)
+    assert not default_storage.exists(avatars.avatar_name(alice.uid, token, 96))
