@@ -12,7 +12,7 @@ from timeline.search import services as search
 
 from . import seed
 from .context import Context
-from .measure import Row, time_interleaved
+from .measure import Row, Size, time_interleaved
 
 PAGE_SIZE = 30
 VOCABULARY = 5_000
@@ -24,34 +24,49 @@ def word(rank: int) -> str:
     return f"w{rank}"
 
 
-def index_statuses(ctx: Context, count: int, author: int) -> None:
-    """`count` statuses of WORDS_EACH words drawn from VOCABULARY by Zipf's law, stored
-    and indexed as posting does (raw pipelines: only the index's shape matters here)."""
+def index_statuses(ctx: Context, count: int, author: int) -> int:
+    """`count` statuses of WORDS_EACH words drawn from VOCABULARY by Zipf's law, stored,
+    then indexed as posting does (raw pipelines: only the index's shape matters here).
+    Returns what the index adds to Redis's used_memory."""
     rng = random.Random(7)
     weights = [1 / (rank + 1) for rank in range(VOCABULARY)]
     ranks = range(VOCABULARY)
     last = ctx.conn.incrby(keys.STATUS_ID_COUNTER, count)
+    statuses = [
+        {
+            "id": last - count + 1 + offset,
+            "uid": author,
+            "login": "searched",
+            "message": " ".join(map(word, rng.choices(ranks, weights, k=WORDS_EACH))),
+            "posted": 1_700_000_000 + offset,
+        }
+        for offset in range(count)
+    ]
     for start in range(0, count, CHUNK):
         pipe = PackedPipeline(ctx.conn)
-        for offset in range(start, min(count, start + CHUNK)):
-            message = " ".join(map(word, rng.choices(ranks, weights, k=WORDS_EACH)))
-            status = {
-                "id": last - count + 1 + offset,
-                "uid": author,
-                "login": "searched",
-                "message": message,
-                "posted": 1_700_000_000 + offset,
-            }
+        for status in statuses[start : start + CHUNK]:
             pipe.hset(keys.status_key(status["id"]), mapping=status)
+        pipe.execute()
+    before = ctx.conn.info("memory")["used_memory"]
+    for start in range(0, count, CHUNK):
+        pipe = PackedPipeline(ctx.conn)
+        for status in statuses[start : start + CHUNK]:
             search.index(pipe, status)
         pipe.execute()
+    return ctx.conn.info("memory")["used_memory"] - before
 
 
 def run(ctx: Context) -> list[Row]:
     conn, plan = ctx.conn, ctx.plan
     author = seed.user("searched")
-    index_statuses(ctx, plan.search_statuses, author)
-    rows = []
+    index_bytes = index_statuses(ctx, plan.search_statuses, author)
+    rows = [
+        Row(
+            "search",
+            f"index memory, {plan.search_statuses:,} statuses of {WORDS_EACH} words",
+            Size(index_bytes / plan.search_statuses, "bytes a status"),
+        )
+    ]
     # w1 w2: two of the most used words (many matches, the newest shard answers);
     # w200 w300: two rarer ones (few matches: every shard is read).
     for query in ("w1 w2", "w200 w300"):
