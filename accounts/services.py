@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.dispatch import Signal
 
-from socialsite.redis import get_redis
+from socialsite.redis import PackedPipeline, get_redis
 from socialsite.text import check_display_text, folded
 
 from . import authors, keys
@@ -315,7 +315,7 @@ PEOPLE_QUERY_MAX_LENGTH = NAME_MAX_LENGTH
 def search_people(query: str, *, page: int = 1, count: int = 20) -> tuple[list[dict], bool]:
     """Page `page` of the people whose login or display name (or one of its words)
     starts with `query`, ignoring case and accents ("@" allowed), most followed first,
-    and whether a later page exists: 2 round trips. Ranked among the first
+    and whether a later page exists: 3 round trips. Ranked among the first
     PEOPLE_CANDIDATES matches in name order, so a very short query may miss some."""
     prefix = folded((query or "").strip().removeprefix("@")).strip()
     if not prefix:
@@ -327,11 +327,19 @@ def search_people(query: str, *, page: int = 1, count: int = 20) -> tuple[list[d
     # Members are UTF-8 bytes; 0xFF never appears in UTF-8, so it sorts after them all.
     low = b"[" + prefix.encode()
     members = get_redis().zrangebylex(keys.NAME_SEARCH, low, low + b"\xff", 0, PEOPLE_CANDIDATES)
-    uids = dict.fromkeys(int(member.rsplit("\0", 1)[1]) for member in members)
-    found = [user for user in get_users(list(uids)) if not user["suspended"]]
-    people = sorted(found, key=lambda user: (-user["followers"], user["login"]))
+    uids = list(dict.fromkeys(int(member.rsplit("\0", 1)[1]) for member in members))
+    # Ranked on two fields of each match (raw replies: ~10x cheaper than whole profiles
+    # parsed by redis-py), then only the page's profiles are read whole.
+    pipe = PackedPipeline(get_redis())
+    pipe.for_each_key(map(keys.user_key, uids), ("HMGET", "login", "followers", "suspended"))
+    ranked = sorted(
+        (-int(followers or 0), login, uid)
+        for uid, (login, followers, suspended) in zip(uids, pipe.execute(), strict=True)
+        if login and suspended != "1"
+    )
     start = (page - 1) * count
-    return people[start : start + count], len(people) > start + count
+    shown = [uid for _, _, uid in ranked[start : start + count]]
+    return get_users(shown), len(ranked) > start + count
 
 
 def set_suspended(uid: int, suspended: bool) -> bool:
