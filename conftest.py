@@ -11,11 +11,13 @@ from django.conf import settings
 from django.test import override_settings
 from playwright.sync_api import expect
 
+from accounts.authors import forget_all
 from accounts.services import create_user
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.servers import throwaway_daphne
 from socialsite.testing.databases import subprocess_database_env
+from timeline.discovery import trends
 
 # CI machines are small and shared: browser assertions wait longer than Playwright's 5 s
 # before they count as failures (a passing check returns as soon as it holds).
@@ -28,6 +30,8 @@ def redis_conn():
     the plugin; on a cluster FLUSHDB goes to every primary)."""
     conn = get_redis()
     conn.flushdb()
+    forget_all()
+    trends.forget()
     yield conn
 
 

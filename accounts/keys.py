@@ -12,6 +12,12 @@ def login_search_entry(login: str, uid: int) -> str:
     return f"{login.lower()}:{uid}"
 
 
+# "folded name\0uid" members, all scored 0, for people search by login or display-name
+# prefix ignoring case and accents (accounts.services.search_people); a name of several
+# words is found by each of them too.
+NAME_SEARCH = "users:name_search"
+
+
 def user_key(uid: int) -> str:
     return f"user:{{{uid}}}"
 

@@ -8,10 +8,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.dispatch import Signal
 
-from socialsite.redis import get_redis
-from socialsite.text import check_display_text
+from socialsite.redis import PackedPipeline, get_redis
+from socialsite.text import check_display_text, folded
 
-from . import keys
+from . import authors, keys
 
 LOGIN_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,30}$")
 NAME_MAX_LENGTH = 50
@@ -117,6 +117,7 @@ def create_users(
                 },
             )
             pipe.zadd(keys.LOGIN_SEARCH, {keys.login_search_entry(login, uid): 0})
+            pipe.zadd(keys.NAME_SEARCH, dict.fromkeys(name_entries(uid, login, name or login), 0))
         pipe.execute()
     except Exception:
         pipe.reset()
@@ -174,7 +175,29 @@ def update_name(uid: int, name: str) -> None:
     if len(name) > NAME_MAX_LENGTH:
         raise ValueError(f"The display name is at most {NAME_MAX_LENGTH} characters.")
     check_display_text(name)
-    get_redis().hset(keys.user_key(uid), "name", name)
+    conn = get_redis()
+    login, old = conn.hmget(keys.user_key(uid), "login", "name")
+    if not login:
+        raise ValueError("No such user.")
+    pipe = conn.pipeline(transaction=False)
+    pipe.hset(keys.user_key(uid), "name", name)
+    pipe.zrem(keys.NAME_SEARCH, *name_entries(uid, login, old or login))
+    pipe.zadd(keys.NAME_SEARCH, dict.fromkeys(name_entries(uid, login, name), 0))
+    pipe.execute()
+    authors.forget(uid)
+
+
+# Words of a display name it is found by, besides its start ("Ada Lovelace": "lovelace").
+NAME_WORDS_INDEXED = 4
+
+
+def name_entries(uid: int, login: str, name: str) -> list[str]:
+    """`uid`'s members of NAME_SEARCH: their login, their display name and its later
+    words, each folded (no case, no accents) and followed by NUL and the uid."""
+    name_words = folded(name).split()
+    starts = [login.lower(), " ".join(name_words)]
+    starts += [" ".join(name_words[i:]) for i in range(1, min(len(name_words), NAME_WORDS_INDEXED))]
+    return [f"{start}\0{uid}" for start in dict.fromkeys(starts) if start]
 
 
 # The profile field counting how many times the user ended all their sessions: a
@@ -224,12 +247,13 @@ def change_password(uid: int, user: User, password: str) -> int:
 def delete_profile(uid: int) -> None:
     """Removes a profile that has no statuses or follows yet (undoing a failed signup)."""
     conn = get_redis()
-    login = conn.hget(keys.user_key(uid), "login")
+    login, name = conn.hmget(keys.user_key(uid), "login", "name")
     pipe = conn.pipeline(transaction=False)
     pipe.delete(keys.user_key(uid))
     if login:
         pipe.hdel(keys.LOGIN_INDEX, login.lower())
         pipe.zrem(keys.LOGIN_SEARCH, keys.login_search_entry(login, uid))
+        pipe.zrem(keys.NAME_SEARCH, *name_entries(uid, login, name or login))
     pipe.execute()
 
 
@@ -276,6 +300,49 @@ def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list
     return users, members[count - 1] if len(members) > count else ""
 
 
+def queue_name_entries(pipe, users: list[dict]) -> None:
+    """Queues on `pipe` putting `users` (profiles with id, login and name) in people
+    search: idempotent, for profiles made before it existed (`manage.py reindex_search`)."""
+    for user in users:
+        entries = name_entries(user["id"], user["login"], user.get("name") or user["login"])
+        pipe.zadd(keys.NAME_SEARCH, dict.fromkeys(entries, 0))
+
+
+# Matches ranked by followers are taken from at most this many prefix matches.
+PEOPLE_CANDIDATES = 500
+PEOPLE_QUERY_MAX_LENGTH = NAME_MAX_LENGTH
+
+
+def search_people(query: str, *, page: int = 1, count: int = 20) -> tuple[list[dict], bool]:
+    """Page `page` of the people whose login or display name (or one of its words)
+    starts with `query`, ignoring case and accents ("@" allowed), most followed first,
+    and whether a later page exists: 3 round trips. Ranked among the first
+    PEOPLE_CANDIDATES matches in name order, so a very short query may miss some."""
+    prefix = folded((query or "").strip().removeprefix("@")).strip()
+    if not prefix:
+        raise ValueError("Type part of a login or a name.")
+    if len(prefix) > PEOPLE_QUERY_MAX_LENGTH:
+        raise ValueError(f"Names are at most {PEOPLE_QUERY_MAX_LENGTH} characters.")
+    if page < 1 or count < 1:
+        raise ValueError("Pages and counts start at 1.")
+    # Members are UTF-8 bytes; 0xFF never appears in UTF-8, so it sorts after them all.
+    low = b"[" + prefix.encode()
+    members = get_redis().zrangebylex(keys.NAME_SEARCH, low, low + b"\xff", 0, PEOPLE_CANDIDATES)
+    uids = list(dict.fromkeys(int(member.rsplit("\0", 1)[1]) for member in members))
+    # Ranked on two fields of each match (raw replies: ~10x cheaper than whole profiles
+    # parsed by redis-py), then only the page's profiles are read whole.
+    pipe = PackedPipeline(get_redis())
+    pipe.for_each_key(map(keys.user_key, uids), ("HMGET", "login", "followers", "suspended"))
+    ranked = sorted(
+        (-int(followers or 0), login, uid)
+        for uid, (login, followers, suspended) in zip(uids, pipe.execute(), strict=True)
+        if login and suspended != "1"
+    )
+    start = (page - 1) * count
+    shown = [uid for _, _, uid in ranked[start : start + count]]
+    return get_users(shown), len(ranked) > start + count
+
+
 def set_suspended(uid: int, suspended: bool) -> bool:
     """Suspends a user (they can't log in, post or stream, and others don't see their
     statuses) or lifts it. True if that changed something, False if it already was so."""
@@ -305,7 +372,7 @@ def release_login(uid: int) -> None:
     """Frees `uid`'s login for others: drops it from the login indexes and deletes the
     Django user. The profile hash stays (its owner's data is still being removed)."""
     conn = get_redis()
-    login = conn.hget(keys.user_key(uid), "login")
+    login, name = conn.hmget(keys.user_key(uid), "login", "name")
     if not login:
         return
     # While the index maps the login to `uid` nobody else can claim it, so this
@@ -313,6 +380,7 @@ def release_login(uid: int) -> None:
     if conn.hget(keys.LOGIN_INDEX, login.lower()) == str(uid):
         conn.hdel(keys.LOGIN_INDEX, login.lower())
     conn.zrem(keys.LOGIN_SEARCH, keys.login_search_entry(login, uid))
+    conn.zrem(keys.NAME_SEARCH, *name_entries(uid, login, name or login))
     # Last: with the login already unmapped, the post_delete signal (signals.py) sees a
     # user whose purge is under way and doesn't start another.
     User.objects.filter(username__iexact=login).delete()

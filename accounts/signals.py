@@ -6,7 +6,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from . import auth, services
+from . import auth, profiles, services
 
 log = logging.getLogger(__name__)
 
@@ -58,3 +58,9 @@ def keep_uid_in_session(sender, request, user: User, **kwargs) -> None:
     if request is not None:
         uid = auth.remember_uid(request, user)
         auth.keep_session(request, user, services.session_generation(uid))
+
+
+@receiver(services.account_closed)
+def delete_their_avatar(sender, uid: int, **kwargs) -> None:
+    """A closed account's avatar files go at once (the profile hash stays for the purge)."""
+    profiles.remove_avatar(uid)

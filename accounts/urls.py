@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import profile_views, views
 
 app_name = "accounts"
 urlpatterns = [
@@ -10,4 +10,7 @@ urlpatterns = [
     path("settings/", views.settings, name="settings"),
     path("password/", views.change_password, name="change_password"),
     path("logout/everywhere/", views.logout_everywhere, name="logout_everywhere"),
+    path("profile/", profile_views.update_profile, name="update_profile"),
+    path("avatar/", profile_views.upload_avatar, name="upload_avatar"),
+    path("avatar/remove/", profile_views.remove_avatar, name="remove_avatar"),
 ]

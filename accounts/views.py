@@ -99,16 +99,19 @@ def render_settings(
     request: HttpRequest,
     form: SettingsForm | None = None,
     password_form: PasswordForm | None = None,
+    **section_forms,
 ) -> HttpResponse:
-    """The settings page; 400 when one of its forms was sent with errors."""
-    uid = current_uid(request)
-    form = form or SettingsForm(initial={"name": services.get_user(uid)["name"]})
+    """The settings page; 400 when one of its forms was sent with errors. A section's
+    form sent with errors comes in `section_forms` (e.g. profile_form=...)."""
+    person = services.get_user(current_uid(request))
+    form = form or SettingsForm(initial={"name": person["name"]})
     password_form = password_form or PasswordForm(request.user)
+    invalid = any(f.errors for f in (form, password_form, *section_forms.values()))
     return render(
         request,
         "accounts/settings.html",
-        {"form": form, "password_form": password_form},
-        status=400 if form.errors or password_form.errors else 200,
+        {"form": form, "password_form": password_form, "person": person, **section_forms},
+        status=400 if invalid else 200,
     )
 
 

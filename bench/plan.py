@@ -28,6 +28,8 @@ class Plan:
     scale_seconds: float = 4.0
     scale_followers: int = 200_000
     scale_repeats: int = 3
+    search_statuses: int = 100_000
+    search_people: int = 500
 
 
 DEFAULT = Plan(name="default")
@@ -54,4 +56,6 @@ QUICK = Plan(
     scale_seconds=0.5,
     scale_followers=5_000,
     scale_repeats=1,
+    search_statuses=2_000,
+    search_people=30,
 )

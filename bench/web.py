@@ -1,5 +1,5 @@
-"""5. HTTP: the home and profile pages (and the notifications, inbox and conversation
-pages) under 100 concurrent keep-alive connections through daphne, beside a bare
+"""5. HTTP: the home and profile pages (and the notifications, inbox, conversation and
+search pages) under 100 concurrent keep-alive connections through daphne, beside a bare
 Django view on the same server in the same run."""
 
 import asyncio
@@ -143,6 +143,8 @@ def run(ctx: Context) -> list[Row]:
         "notifications": "/notifications/",
         "inbox": "/messages/",
         "conversation": f"/messages/{conversation}/",
+        "search": "/search/?q=mine&type=statuses",
+        "people search": "/search/?q=benchfan&type=people",
     }
     loads = _serve(ctx, paths, cookie)
     # The same home page with no rendered card kept: what a page of cards never shown
@@ -164,7 +166,7 @@ def run(ctx: Context) -> list[Row]:
                 notes=_notes(load),
             )
         )
-    for name in ("notifications", "inbox", "conversation"):
+    for name in ("notifications", "inbox", "conversation", "search", "people search"):
         load = loads[name]
         rows.append(
             Row(

@@ -102,11 +102,15 @@ TEMPLATES = [
                 "status_cards": "timeline.cards.page_status_cards",
                 "stream_keys_panel": "streaming.views.stream_keys_panel",
                 "safety_panel": "timeline.safety.views.safety_panel",
+                "avatar_url": "accounts.avatars.avatar_url",
+                "profile_form_for": "accounts.profile_views.profile_form_for",
+                "new_avatar_form": "accounts.profile_views.AvatarForm",
             },
             "filters": {
                 "status_text": "timeline.display.status_text",
                 "posted_at": "timeline.display.posted_at",
                 "ago": "timeline.display.ago",
+                "linkify": "timeline.display.linkify",
             },
         },
     },
@@ -225,6 +229,14 @@ STATIC_ROOT = VAR_DIR / "static"
 WHITENOISE_USE_FINDERS = True
 warnings.filterwarnings("ignore", message=f"No directory at: {STATIC_ROOT}")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Uploaded files (avatars) go through Django's storage API: by default files under
+# MEDIA_ROOT, served by the site itself while SERVE_MEDIA is on; in production a proxy
+# serves MEDIA_ROOT, or STORAGES["default"] names a django-storages backend.
+MEDIA_ROOT = Path(os.environ.get("SOCIALSITE_MEDIA_DIR", VAR_DIR / "media"))
+MEDIA_URL = "/media/"
+SERVE_MEDIA = env_bool("SOCIALSITE_SERVE_MEDIA", True)
+# Uploads up to this size are kept in memory (an avatar is at most 2 MB).
+FILE_UPLOAD_MAX_MEMORY_SIZE = 3 * 1024 * 1024
 
 LOGGING = {
     "version": 1,
@@ -250,6 +262,10 @@ NOTIFICATIONS_PER_PAGE = 40
 # Direct messages: people in a conversation (you included), and messages a page.
 CONVERSATION_MAX_MEMBERS = 50
 MESSAGES_PER_PAGE = 50
+# Search (timeline/search): status ids a shard of the word index holds (each shard one
+# cluster slot), and how deep a search may page.
+SEARCH_SHARD_STATUSES = int(os.environ.get("SEARCH_SHARD_STATUSES", 100_000))
+SEARCH_MAX_RESULTS = 1000
 # Pages one user may have open on the /live/ socket at once, per server process.
 LIVE_SOCKETS_PER_USER = int(os.environ.get("LIVE_SOCKETS_PER_USER", 10))
 # A background job not acknowledged within this time is taken over by another worker.

@@ -7,6 +7,8 @@ the page. They are refused, not removed: removing would store something other
 than what the person typed, and a clear error lets them fix it.
 """
 
+import functools
+import re
 import unicodedata
 
 # Named for the error message; every other Cf character is refused as "a format character".
@@ -37,3 +39,23 @@ def check_display_text(text: str, *, multiline: bool = False) -> str:
                 f"Character {index + 1} is {kind} (U+{ord(char):04X}), which can't be shown."
             )
     return text
+
+
+# Punctuation around a word doesn't count: "Redis!", "#redis" and "(redis)" are "redis".
+_WORD_EDGES = re.compile(r"^\W+|\W+$")
+
+
+# Every track stream and every muted-words check asks for the words of the same status:
+# split it once.
+@functools.lru_cache(maxsize=256)
+def words(text: str) -> frozenset[str]:
+    """The case-folded words of `text`, without the punctuation around them: the word
+    rules of the streaming API's `track` filter, muted words and status search, in one place."""
+    stripped = (_WORD_EDGES.sub("", word) for word in text.casefold().split())
+    return frozenset(word for word in stripped if word)
+
+
+def folded(text: str) -> str:
+    """`text` case-folded and without accents ("Zoë" -> "zoe"): how names are matched."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))

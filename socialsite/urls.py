@@ -1,5 +1,8 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+
+from socialsite.media import media
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -7,6 +10,9 @@ urlpatterns = [
     path("streaming/", include("streaming.urls")),
     path("", include("timeline.urls")),
 ]
+if settings.SERVE_MEDIA:
+    # Uploaded avatars, from MEDIA_ROOT (see README: in production the proxy serves them).
+    urlpatterns.append(path("media/<path:path>", media))
 
 handler400 = "socialsite.views.bad_request"
 handler403 = "socialsite.views.permission_denied"

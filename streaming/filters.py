@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterable, Mapping
 from django.conf import settings
 
 from accounts.services import LOGIN_PATTERN
+from socialsite.text import words
 from timeline.feeds import visibility
 from timeline.safety import selectors as safety
-from timeline.text import mentions, words
+from timeline.text import mentions
 
 from .services import HomeState
 

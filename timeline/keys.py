@@ -241,3 +241,29 @@ def open_report_key(reporter_uid: int, kind: str, target: int) -> str:
 def target_reports_key(kind: str, target: int) -> str:
     """Report id -> time filed: the open reports on one status or user."""
     return f"reports:{{queue}}:on:{kind}:{target}"
+
+
+# Search (timeline/search): an inverted index of statuses' words (Redis in Action 7.1),
+# one sorted set per word of status id -> id, cut into shards of SEARCH_SHARD_STATUSES
+# consecutive ids. A shard's keys share the tag {s<shard>}, so matching a query's words
+# in one shard is one script in one slot, and the shards spread over a cluster.
+def search_word_key(shard: int, word: str) -> str:
+    return f"search:{{s{shard}}}:w:{word}"
+
+
+# Every #tag ever used, all scored 0: tag search by prefix with ZRANGEBYLEX.
+TAG_NAMES = "tags:names"
+
+
+# Who to follow: `uid`'s suggestions (uid -> how many people they follow follow them),
+# worked out now and then and kept a while; and whom they dismissed, never suggested again.
+def suggestions_key(uid: int) -> str:
+    return f"suggestions:{{{uid}}}"
+
+
+def dismissed_suggestions_key(uid: int) -> str:
+    return f"suggestions:{{{uid}}}:dismissed"
+
+
+# uid -> followers, for the accounts suggested to people who follow nobody yet.
+POPULAR_USERS = "users:popular"

@@ -1,15 +1,12 @@
 """What a status message mentions: @logins, #tags and links. One definition, used by
 the services that index them and the templates that link them."""
 
-import functools
 import re
 
 # A mention or tag starts at the beginning or after a character that can't be
 # part of a word, so "mail@example.com" mentions no one.
 MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9_]{1,30})\b")
 TAG = re.compile(r"(?<![\w#&])#(\w{1,100})")
-# Punctuation around a word doesn't count: "Redis!", "#redis" and "(redis)" are "redis".
-_WORD_EDGES = re.compile(r"^\W+|\W+$")
 LINK = re.compile(r"\bhttps?://[^\s<>\"']+[^\s<>\"'.,;:!?)\]]")
 
 
@@ -21,13 +18,3 @@ def mentions(message: str) -> list[str]:
 def tags(message: str) -> list[str]:
     """#tags in `message`, lower-cased (tags are case-insensitive), no repeats."""
     return list(dict.fromkeys(tag.lower() for tag in TAG.findall(message)))
-
-
-# Every track stream (and every muted-words check) asks for the words of the same
-# status: split it once.
-@functools.lru_cache(maxsize=256)
-def words(text: str) -> frozenset[str]:
-    """The case-folded words of `text`, without the punctuation around them: the
-    streaming API's track filter and muted words match phrases on these."""
-    stripped = (_WORD_EDGES.sub("", word) for word in text.casefold().split())
-    return frozenset(word for word in stripped if word)

@@ -2,6 +2,7 @@ from django.urls import path
 
 from .conversations import views as conversations
 from .direct import views as direct
+from .discovery import views as discovery
 from .feeds import views as feeds
 from .graph import views as graph
 from .lists import views as lists
@@ -10,6 +11,7 @@ from .posting import views as posting
 from .reactions import views as reactions
 from .reports import views as reports
 from .safety import views as safety
+from .search import views as search
 
 urlpatterns = [
     path("", feeds.home, name="home"),
@@ -24,6 +26,10 @@ urlpatterns = [
     path("statuses/<int:status_id>/like/", reactions.like, name="like"),
     path("statuses/<int:status_id>/unlike/", reactions.unlike, name="unlike"),
     path("likes/", reactions.likes, name="likes"),
+    path("search/", search.search, name="search"),
+    path(
+        "suggestions/<str:login>/dismiss/", discovery.dismiss_suggestion, name="dismiss_suggestion"
+    ),
     path("tags/<str:tag>/", conversations.tag, name="tag"),
     path("lists/", lists.my_lists, name="lists"),
     path("lists/<int:list_id>/", lists.list_detail, name="list"),

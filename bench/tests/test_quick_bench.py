@@ -23,7 +23,7 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     results = json.loads((tmp_path / "latest.json").read_text())
     sections = {row["section"] for row in results["rows"]}
     assert {"fan-out", "post", "home page", "follow", "unfollow", "memory"} <= sections
-    assert {"http", "streaming", "scale"} <= sections
+    assert {"http", "streaming", "scale", "search"} <= sections
     timings = [row for row in results["rows"] if row["ours"]["kind"] in {"latency", "rate"}]
     # Every timing has its same-run baseline, but the bare view, which is one.
     assert all(row["baseline"] for row in timings if not row["case"].startswith("bare view"))

@@ -11,6 +11,7 @@ from socialsite.ratelimit import rate_limited
 
 from ..forms import StatusForm
 from ..posting.services import post_status
+from ..statuses.selectors import with_authors
 from ..web import act_on_status, login_first, other_user, render_statuses
 from . import selectors
 
@@ -19,6 +20,8 @@ def _status_page(request: HttpRequest, status_id: int, form: StatusForm, status:
     view = selectors.conversation(status_id, current_uid(request))
     if view is None:
         raise Http404(f"There is no status {status_id}: it may have been deleted.")
+    # The page renders three runs of cards: their authors read together, once.
+    with_authors([*view.ancestors, view.repost or view.status, *view.replies])
     context = {"view": view, "form": form, "unread": view.unread}
     return render(request, "timeline/status.html", context, status=status)
 

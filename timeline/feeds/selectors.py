@@ -16,6 +16,7 @@ from accounts.services import decode_user, get_users
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
+from ..discovery import suggestions
 from ..notifications.unread import decode_unread, queue_unread
 from ..safety import selectors as safety
 from ..statuses.selectors import (
@@ -177,22 +178,30 @@ def get_status_messages(
 class HomePage:
     user: dict
     page: Page
+    # Who to follow (discovery.suggestions), read with the page.
+    suggestions: list[dict]
 
 
 def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
-    """`uid`'s home timeline as they see it, with their profile (the page's sidebar):
-    2 round trips, 3 if it shows reposts. None for an unknown user."""
+    """`uid`'s home timeline as they see it, with their profile and whom to follow (the
+    page's sidebar): 2 round trips, 3 if it shows reposts. None for an unknown user."""
     conn = get_redis()
     pipe = PackedPipeline(conn)
     page_ids(pipe, keys.home_timeline_key(uid), page, count)
     pipe.hgetall(user_key(uid))
-    ids, user = pipe.execute()
+    suggestions.queue_read(pipe, uid)
+    ids, user, kept = pipe.execute()
     if not user:
         return None
     pipe = PackedPipeline(conn)
-    queue_statuses(pipe, ids, count, uid)
-    page = read_page(ids, pipe.execute(), page, count, viewer=uid, where=safety.HOME)
-    return HomePage(user=decode_user(user), page=page)
+    added = queue_statuses(pipe, ids, count, uid)
+    suggested = suggestions.queue_profiles(pipe, uid, kept)
+    replies = pipe.execute()
+    return HomePage(
+        user=decode_user(user),
+        page=read_page(ids, replies[:added], page, count, viewer=uid, where=safety.HOME),
+        suggestions=suggestions.decode(suggested, replies[added:]),
+    )
 
 
 def global_timeline_page(page: int = 1, count: int = 30, viewer: int | None = None) -> Page:

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.auth import current_uid
 
+from ..discovery.trends import trending_tags
 from ..forms import StatusForm
 from ..web import page_number, render_statuses, require_page
 from . import selectors
@@ -21,7 +22,14 @@ def render_home(request: HttpRequest, uid: int, form: StatusForm, status: int = 
     if home is None:
         raise Http404("Your profile is gone.")
     require_page(number, home.page.statuses, home.page.has_older)
-    context = {"form": form, "page": home.page, "person": home.user, "unread": home.page.unread}
+    context = {
+        "form": form,
+        "page": home.page,
+        "person": home.user,
+        "unread": home.page.unread,
+        "suggestions": home.suggestions,
+        "trends": trending_tags(),
+    }
     return render(request, "timeline/home.html", context, status=status)
 
 

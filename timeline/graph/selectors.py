@@ -19,6 +19,14 @@ def is_following(uid: int, other_uid: int) -> bool:
     return get_redis().zscore(keys.following_key(uid), other_uid) is not None
 
 
+def following_among(uid: int | None, others: list[int]) -> set[int]:
+    """Which of `others` `uid` follows (none for no one): 1 round trip, none if empty."""
+    if not uid or not others:
+        return set()
+    scores = get_redis().zmscore(keys.following_key(uid), others)
+    return {other for other, score in zip(others, scores, strict=True) if score is not None}
+
+
 def followers_page(
     uid: int, page: int = 1, count: int = 50, viewer: int | None = None
 ) -> tuple[list[dict], bool]:

@@ -20,6 +20,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..discovery.suggestions import queue_popular
 from ..feeds.refill import drop_copied_if_deleted, refill_job
 from ..notifications import services as notifications
 from ..safety.selectors import Blocked
@@ -63,7 +64,8 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
         ],
         [uid, now, home_size, "1" if approving else "0"],
     )
-    login, followed = pipe.execute()
+    pipe.hget(user_key(other_uid), "followers")
+    login, followed, followers = pipe.execute()
     if not login or not followed:
         raise ValueError("No such user.")
     other_login, entries, outcome, private = followed
@@ -75,6 +77,7 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
         # The requester's side: their pending requests (the profile's "Requested").
         conn.zadd(keys.requested_key(uid), {other_uid: now})
         return False
+    queue_popular(pipe, other_uid, int(followers))
     follower = {"id": uid, "login": login}
     followed_user = {"id": other_uid, "login": other_login}
     event = events.follow_changed("follow", follower, followed_user, now, private=private == "1")
@@ -91,7 +94,8 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)
     if approving:
         pipe.zrem(keys.requested_key(uid), other_uid)
-    added, *_ = drop_copied_if_deleted(
+    # The popular accounts' two replies come first; the follow's reply, then the rest.
+    _, _, added, *_ = drop_copied_if_deleted(
         pipe, keys.home_timeline_key(uid), keys.profile_timeline_key(other_uid), entries[::2]
     )
     if added and not in_script:
@@ -107,7 +111,8 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     pipe.hget(user_key(uid), "login")
     losing_follower(pipe, other_uid, uid)
     pipe.hget(user_key(other_uid), keys.PRIVATE_FIELD)
-    login, unfollowed, private = pipe.execute()
+    pipe.hget(user_key(other_uid), "followers")
+    login, unfollowed, private, followers = pipe.execute()
     if not login or not unfollowed:
         return None
     other_login, ids = unfollowed
@@ -115,6 +120,7 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     if not unfollowing(conn, follower, followed, ids, private=private == "1"):
         return None
     pipe = conn.pipeline(transaction=False)
+    queue_popular(pipe, other_uid, int(followers))
     jobs.enqueue(pipe, refill_job(uid))
     notifications.queue_withdraw(pipe, other_uid, notifications.FOLLOW, follower)
     pipe.execute()

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.auth import current_uid
 from socialsite.views import error_page
 
+from ..statuses.selectors import with_authors
 from ..web import login_first, page_number, require_page
 from . import selectors, services
 
@@ -31,6 +32,8 @@ def notifications(request: HttpRequest) -> HttpResponse:
         uid, number, settings.NOTIFICATIONS_PER_PAGE, mentions_only=show == "mentions"
     )
     require_page(number, page.notifications, page.has_older)
+    # Each item's card is rendered alone: their authors read together, once.
+    with_authors([item.status for item in page.notifications if item.status])
     context = {"page": page, "show": show, "filters": FILTERS, "unread": unread}
     return render(request, "timeline/notifications.html", context)
 

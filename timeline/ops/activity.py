@@ -101,15 +101,18 @@ def posts_per_hour(now: float | None = None) -> list[tuple[int, int]]:
     return [(hour * 3600, int(count or 0)) for hour, count in zip(hours, counts, strict=True)]
 
 
-def trending(limit: int = 10, now: float | None = None) -> dict[str, list[tuple[str, int]]]:
-    """The most used "tags" and "mentions" of the last TREND_MINUTES, most used first."""
+def trending(
+    limit: int = 10, now: float | None = None, kinds: tuple[str, ...] = ("tags", "mentions")
+) -> dict[str, list[tuple[str, int]]]:
+    """The most used of each of `kinds` ("tags", "mentions") of the last TREND_MINUTES,
+    most used first."""
     now = time.time() if now is None else now
     minutes = range(int(now // 60) - TREND_MINUTES + 1, int(now // 60) + 1)
     pipe = get_redis().pipeline(transaction=False)
-    for kind in ("tags", "mentions"):
+    for kind in kinds:
         pipe.zunion([keys.activity_terms_key(kind, minute) for minute in minutes], withscores=True)
     top = {}
-    for kind, scored in zip(("tags", "mentions"), pipe.execute(), strict=True):
+    for kind, scored in zip(kinds, pipe.execute(), strict=True):
         # Deletions of statuses counted before the listener started can leave counts <= 0.
         counts = [(term, int(score)) for term, score in scored if score > 0]
         top[kind] = sorted(counts, key=lambda pair: (-pair[1], pair[0]))[:limit]

@@ -22,6 +22,8 @@ from accounts.services import create_login_users, create_users
 from socialsite.redis import get_redis
 
 from .. import keys, text
+from ..discovery.suggestions import POPULAR_KEPT
+from ..search import services as search
 from . import activity
 from .maintenance import chunks
 
@@ -166,6 +168,11 @@ def seed_network(
         if own:
             profile = {s["id"]: s["posted"] for s in own}
             writes.count(pipe.zadd(keys.profile_timeline_key(uids[i]), profile))
+    # The most followed, as follows record them (discovery.suggestions.queue_popular).
+    counted = ((len(followed_by), uids[j]) for j, followed_by in enumerate(followers))
+    popular = {uid: count for count, uid in heapq.nlargest(POPULAR_KEPT, counted) if count}
+    if popular:
+        pipe.zadd(keys.POPULAR_USERS, popular)
     writes.flush("statuses")
 
     for i in range(users):
@@ -173,14 +180,16 @@ def seed_network(
         writes.newest_into(keys.home_timeline_key(uids[i]), itertools.chain(*sources))
     writes.flush("home timelines")
 
-    # As conversations.index() does for a post: the mentioned (existing) users' mentions
-    # timelines, and one timeline per tag.
+    # As conversations.index() and search.index() do for a post: the mentioned (existing)
+    # users' mentions timelines, one timeline per tag, the word index and the tag names.
     mentioning, tagged = defaultdict(list), defaultdict(list)
     for status in statuses:
         if "mention_ids" in status:
             mentioning[int(status["mention_ids"])].append(status)
         for tag in text.tags(status["message"]):
             tagged[tag].append(status)
+    for status in statuses:
+        writes.count(search.index(pipe, status))
     for uid, mentions in mentioning.items():
         writes.newest_into(keys.mentions_timeline_key(uid), mentions)
     for tag, tagged_statuses in tagged.items():

@@ -15,6 +15,7 @@ from .. import keys
 from ..conversations import services as conversations
 from ..feeds import fanout
 from ..notifications import services as notifications
+from ..search import services as search
 from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
 from ..statuses.services import (
     CORE_FIELDS,
@@ -74,6 +75,7 @@ def deliver_status(conn, status: dict) -> int:
         pipe, status["id"], status["posted"], [i for i, _ in lists], home_size, repost_of=repost_of
     )
     conversations.index(pipe, status, found)
+    search.index(pipe, status)
     notifications.queue_for_new_status(pipe, status)
     # A private account's statuses never go on the global timeline.
     if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
@@ -108,6 +110,7 @@ def _delete(status_id: int, author: str) -> bool | None:
     queue_unrecord(pipe, status)
     pipe.zrem(keys.GLOBAL_TIMELINE, status_id)
     conversations.forget(pipe, status)
+    search.forget(pipe, status)
     notifications.queue_withdraw_for_status(pipe, status)
     _forget_reactions(pipe, status)
     # Reads skip the missing hash at once; the jobs clean the ids out of homes and lists.

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 
 from accounts.keys import user_key
 from socialsite.redis import get_redis
+from socialsite.text import words
 
 from .. import keys
-from ..text import words
 
 # Where a status is shown: the rule differs for the global timeline (private never)
 # and the home timeline (mutes apply).

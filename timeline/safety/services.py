@@ -20,11 +20,11 @@ from accounts.services import get_user
 from socialsite import jobs
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
+from socialsite.text import words
 
 from .. import keys
 from ..graph.services import approve_follower, unfollow_user
 from ..lists import services as lists
-from ..text import words
 
 scripts = LuaScripts(__file__)
 

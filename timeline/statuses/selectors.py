@@ -1,6 +1,7 @@
 """Reading status records: a status hash decoded, and the rule that hides the statuses
 of suspended users from everyone but moderators."""
 
+from accounts.authors import authors
 from socialsite.redis import get_redis
 
 from .. import keys
@@ -60,3 +61,17 @@ def hidden_uids(suspended) -> set[int]:
 def is_hidden(status: dict, hidden: set[int]) -> bool:
     """Whether `status` reads as deleted: its author, or its original's, is in `hidden`."""
     return status["uid"] in hidden or status.get("repost_of_uid") in hidden
+
+
+def with_authors(statuses: list[dict | None]) -> None:
+    """Gives each of `statuses` (and each repost's original) its author's display name
+    and avatar token, as `author_name` and `author_avatar`, for its card: no round trip
+    for authors this process read lately, one for the rest (accounts.authors)."""
+    shown = [s for s in statuses if s]
+    shown += [s["original"] for s in shown if s.get("original")]
+    found = authors({s["uid"]: s["login"] for s in shown})
+    for status in shown:
+        author = found.get(status["uid"])
+        if author:
+            status["author_name"] = author["name"] or status["login"]
+            status["author_avatar"] = author["avatar"] or ""

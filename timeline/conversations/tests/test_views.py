@@ -121,7 +121,7 @@ def test_a_follower_sees_reposted_by_on_home(make_user, alice, bob):
     response = bob.client.post(f"/statuses/{original}/repost/", follow=True)
     assert shows(response, "Reposted.")
     home = carol.client.get("/")
-    assert shows(home, "Reposted by @bob @alice")
+    assert shows(home, "Reposted by @bob Alice @alice")
     assert shows(home, "worth sharing")
     assert shows(home, "1 repost")
 
@@ -157,7 +157,7 @@ def test_the_status_page_of_a_repost_shows_it_as_a_repost(client, alice, bob):
     response = client.get(f"/statuses/{repost}/")
     assert response.status_code == 200
     assert status_ids(response) == [repost]
-    assert shows(response, "Reposted by @bob @alice")
+    assert shows(response, "Reposted by @bob Alice @alice")
 
 
 # Likes

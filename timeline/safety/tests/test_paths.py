@@ -13,6 +13,7 @@ from timeline.notifications.selectors import notifications_page
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.safety import services
+from timeline.search.selectors import search_statuses
 from timeline.statuses.selectors import StatusGone
 from timeline.tests.pages import shows, status_ids
 
@@ -64,6 +65,22 @@ def test_tag_and_mention_pages_obey_the_rule(private_alice, bob, carol):
     assert conversations.tag_page("redis", viewer=carol.uid).statuses == []
     assert conversations.tag_page("redis").statuses == []
     assert conversations.mentions_page(carol.uid, viewer=carol.uid).statuses == []
+
+
+def test_search_finds_a_private_status_only_for_followers_and_never_across_a_block(
+    private_alice, bob, carol
+):
+    sid = posting.post_status(private_alice.uid, "secret garden")
+    public = posting.post_status(carol.uid, "secret garden party")
+    assert status_ids_of(search_statuses("secret garden", viewer=bob.uid)) == [public, sid]
+    assert status_ids_of(search_statuses("secret garden", viewer=carol.uid)) == [public]
+    assert status_ids_of(search_statuses("secret garden")) == [public]
+    services.block(carol.uid, bob.uid)
+    assert status_ids_of(search_statuses("secret garden", viewer=bob.uid)) == [sid]
+
+
+def status_ids_of(page) -> list[int]:
+    return [status["id"] for status in page.statuses]
 
 
 def test_lists_show_a_private_members_statuses_to_followers_only(private_alice, bob, carol):

@@ -1,0 +1,55 @@
+"""The author of each status card: display name and avatar, kept a short while in each
+process, so a page of cards needs no round trip for them once its authors were seen
+(and one, pipelined, for those that weren't).
+
+A change of name or avatar shows at once in the process that made it and within
+AUTHORS_KEPT_SECONDS in the others."""
+
+import time
+
+from socialsite.redis import PackedPipeline, get_redis
+
+from . import keys
+
+AUTHORS_KEPT_SECONDS = 30
+AUTHORS_KEPT = 20_000
+FIELDS = ("login", "name", "avatar")
+
+# uid -> (read at, {"login", "name", "avatar"})
+_kept: dict[int, tuple[float, dict]] = {}
+
+
+def authors(wanted: dict[int, str]) -> dict[int, dict]:
+    """The login, name and avatar token of each uid of `wanted` (uid -> the login the
+    status names, so a kept entry of another user under a reused uid isn't taken): at
+    most 1 round trip, none if all were read lately. Unknown uids are left out."""
+    now = time.monotonic()
+    found, missing = {}, []
+    for uid, login in wanted.items():
+        kept = _kept.get(uid)
+        if kept and now - kept[0] < AUTHORS_KEPT_SECONDS and kept[1]["login"] == login:
+            found[uid] = kept[1]
+        else:
+            missing.append(uid)
+    if missing:
+        pipe = PackedPipeline(get_redis())
+        pipe.for_each_key(map(keys.user_key, missing), ("HMGET", *FIELDS))
+        if len(_kept) + len(missing) > AUTHORS_KEPT:
+            _kept.clear()
+        for uid, values in zip(missing, pipe.execute(), strict=True):
+            if values[0] is None:
+                continue
+            author = dict(zip(FIELDS, values, strict=True))
+            _kept[uid] = (now, author)
+            found[uid] = author
+    return found
+
+
+def forget(uid: int) -> None:
+    """Drops what this process keeps of `uid` (their name or avatar changed)."""
+    _kept.pop(uid, None)
+
+
+def forget_all() -> None:
+    """Drops everything kept (the store was emptied: the tests' clean Redis)."""
+    _kept.clear()

@@ -1,0 +1,85 @@
+"""The settings page's profile section: bio, website, location and avatar."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from . import avatars, profiles
+from .auth import current_uid
+from .views import render_settings
+
+
+class ProfileForm(forms.Form):
+    bio = forms.CharField(
+        required=False,
+        max_length=profiles.BIO_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=f"Up to {profiles.BIO_MAX_LENGTH} characters; links and @mentions are linked.",
+    )
+    website = forms.CharField(
+        required=False,
+        max_length=profiles.WEBSITE_MAX_LENGTH,
+        help_text="An http:// or https:// address.",
+    )
+    location = forms.CharField(required=False, max_length=profiles.LOCATION_MAX_LENGTH)
+
+
+class AvatarForm(forms.Form):
+    avatar = forms.FileField(
+        label="Avatar",
+        help_text=f"JPEG, PNG or WebP, up to {avatars.AVATAR_MAX_BYTES // (1024 * 1024)} MB.",
+        widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,image/webp"}),
+    )
+
+
+def profile_form_for(person: dict) -> ProfileForm:
+    """The profile form showing what `person` says about themselves now."""
+    return ProfileForm(initial={name: person.get(name, "") for name in profiles.PROFILE_FIELDS})
+
+
+@require_POST
+@login_required
+def update_profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST)
+    if form.is_valid():
+        try:
+            profiles.update_profile(current_uid(request), **form.cleaned_data)
+        except profiles.ProfileError as error:
+            form.add_error(error.field, str(error))
+        else:
+            messages.success(request, "Your profile is saved.")
+            return redirect("accounts:settings")
+    return render_settings(request, profile_form=form)
+
+
+@require_POST
+@login_required
+def upload_avatar(request: HttpRequest) -> HttpResponse:
+    form = AvatarForm(request.POST, request.FILES)
+    if form.is_valid():
+        upload = form.cleaned_data["avatar"]
+        try:
+            if upload.size > avatars.AVATAR_MAX_BYTES:
+                raise avatars.BadAvatar(
+                    f"A picture is at most {avatars.AVATAR_MAX_BYTES // (1024 * 1024)} MB."
+                )
+            profiles.set_avatar(current_uid(request), upload.read())
+        except ValueError as error:
+            form.add_error("avatar", str(error))
+        else:
+            messages.success(request, "Your avatar is saved.")
+            return redirect("accounts:settings")
+    return render_settings(request, avatar_form=form)
+
+
+@require_POST
+@login_required
+def remove_avatar(request: HttpRequest) -> HttpResponse:
+    if profiles.remove_avatar(current_uid(request)):
+        messages.success(request, "Your avatar is removed.")
+    else:
+        messages.info(request, "You had no avatar.")
+    return redirect("accounts:settings")

@@ -1,0 +1,130 @@
+"""Who to follow: people followed by the people you follow, ranked by how many of them
+follow each (friends of friends), then the most followed accounts, for someone who
+follows few or nobody yet; minus whom you follow and whom you dismissed.
+
+Working them out reads the follows of up to FOLLOWEES_READ people, so it is a job
+(queued by a home page that finds none kept), and the result is kept SUGGESTIONS_TTL
+seconds in the user's slot. The home page reads the kept ones with its own round trips:
+the list with the page's ids, their profiles with its statuses."""
+
+from collections import Counter
+
+from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.services import decode_user
+from socialsite import jobs
+from socialsite.redis import PackedPipeline, get_redis
+
+from .. import keys
+
+SUGGESTIONS_KEPT = 20
+SUGGESTIONS_TTL = 3600
+# Of the people you follow, the newest this many; of each of them, their newest follows.
+FOLLOWEES_READ = 100
+FOLLOWS_READ_EACH = 200
+# Your own follows checked against (a suggestion you already follow is left out).
+OWN_FOLLOWS_READ = 5000
+# The most followed accounts kept for new users' suggestions.
+POPULAR_KEPT = 1000
+POPULAR_READ = 50
+# Kept when there is nothing to suggest (or the job is queued), so the job isn't queued
+# at every home page; a queued job lost with its worker is queued again after PENDING_TTL.
+NOTHING = "none"
+PENDING_TTL = 60
+SHOWN_ON_HOME = 3
+
+
+def queue_popular(pipe, uid: int, followers: int) -> None:
+    """Queues on `pipe` recording `uid`'s follower count among the most followed (after a
+    follow or an unfollow: the count itself, so it is idempotent)."""
+    pipe.zadd(keys.POPULAR_USERS, {uid: followers})
+    pipe.zremrangebyrank(keys.POPULAR_USERS, 0, -POPULAR_KEPT - 1)
+
+
+@jobs.handler("suggest")
+def suggest(args: dict) -> list[jobs.Job]:
+    """Works out and keeps `uid`'s suggestions: 3 round trips."""
+    store_suggestions(int(args["uid"]))
+    return []
+
+
+def store_suggestions(uid: int) -> list[tuple[int, int]]:
+    """Works out `uid`'s suggestions and keeps them SUGGESTIONS_TTL seconds; returns them
+    as (uid, how many of the people they follow follow them; 0 for a popular account)."""
+    conn = get_redis()
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrevrange(keys.following_key(uid), 0, OWN_FOLLOWS_READ - 1)
+    pipe.smembers(keys.dismissed_suggestions_key(uid))
+    pipe.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
+    pipe.smembers(SUSPENDED_USERS)
+    # Nobody they block, mute or have asked to follow, nor anyone blocking them.
+    for other_key in (keys.blocks_key, keys.blocked_by_key, keys.mutes_key, keys.requested_key):
+        pipe.zrange(other_key(uid), 0, -1)
+    following, dismissed, popular, suspended, *others = pipe.execute()
+    left_out = {str(uid), *following, *dismissed, *suspended}.union(*others)
+    counts: Counter = Counter()
+    followees = following[:FOLLOWEES_READ]
+    if followees:
+        pipe = PackedPipeline(conn)
+        for followee in followees:
+            pipe.zrevrange(keys.following_key(followee), 0, FOLLOWS_READ_EACH - 1)
+        for theirs in pipe.execute():
+            counts.update(other for other in theirs if other not in left_out)
+    found = [(int(other), count) for other, count in counts.most_common(SUGGESTIONS_KEPT)]
+    for other in popular:
+        if len(found) >= SUGGESTIONS_KEPT:
+            break
+        if other not in left_out and other not in counts:
+            found.append((int(other), 0))
+    kept = keys.suggestions_key(uid)
+    write = conn.pipeline(transaction=True)
+    write.delete(kept)
+    write.zadd(kept, {str(other): count for other, count in found} or {NOTHING: -1})
+    write.expire(kept, SUGGESTIONS_TTL)
+    write.execute()
+    return found
+
+
+def queue_read(pipe, uid: int) -> None:
+    """Queues on `pipe` the read of `uid`'s kept suggestions (for `queue_profiles`)."""
+    pipe.zrevrange(keys.suggestions_key(uid), 0, SUGGESTIONS_KEPT - 1)
+
+
+def queue_profiles(pipe, uid: int, kept: list[str]) -> list[int]:
+    """Queues on `pipe`, given `queue_read`'s reply, the profiles of the suggestions to
+    show and whether `uid` follows them now (queued last, for `decode`), or the job that
+    works them out if none are kept. Returns the uids whose profiles it reads."""
+    if not kept:
+        # Marked as pending, so the pages shown before the job is done don't queue more.
+        pipe.zadd(keys.suggestions_key(uid), {NOTHING: -1})
+        pipe.expire(keys.suggestions_key(uid), PENDING_TTL)
+        jobs.enqueue(pipe, ("suggest", {"uid": uid}))
+        return []
+    shown = [int(other) for other in kept if other != NOTHING][: SHOWN_ON_HOME * 2]
+    for other in shown:
+        pipe.hgetall(user_key(other))
+    if shown:
+        pipe.zmscore(keys.following_key(uid), shown)
+    return shown
+
+
+def decode(shown: list[int], replies: list) -> list[dict]:
+    """The profiles to suggest, from the replies to `queue_profiles` (the pipeline's last
+    ones): up to SHOWN_ON_HOME of them, leaving out people followed since and accounts
+    gone or suspended."""
+    if not shown:
+        return []
+    *profiles, followed = replies[-len(shown) - 1 :]
+    people = [
+        person
+        for person, score in zip(map(decode_user, profiles), followed, strict=True)
+        if person and score is None and not person["suspended"]
+    ]
+    return people[:SHOWN_ON_HOME]
+
+
+def dismiss(uid: int, other_uid: int) -> None:
+    """Never suggests `other_uid` to `uid` again (one step in `uid`'s slot)."""
+    pipe = get_redis().pipeline(transaction=True)
+    pipe.sadd(keys.dismissed_suggestions_key(uid), other_uid)
+    pipe.zrem(keys.suggestions_key(uid), other_uid)
+    pipe.execute()

@@ -1,0 +1,92 @@
+"""Indexing statuses for search (Redis in Action 7.1): each word of a status goes into
+its word's sorted set in the shard of the status's id, when it is posted, and out again
+when it is deleted; its #tags go into the index of tag names.
+
+The words are socialsite.text.words, the streaming API's `track` rule, so a search
+finds what a `track` stream would have passed. A repost carries its original's
+message and is not indexed: the original is."""
+
+from collections.abc import Callable
+
+from django.conf import settings
+
+from accounts.keys import LOGIN_INDEX, user_key
+from accounts.services import queue_name_entries
+from socialsite.redis import PackedPipeline, get_redis
+from socialsite.text import words
+
+from .. import keys, text
+from ..discovery.suggestions import queue_popular
+from ..ops.maintenance import CHUNK, chunks
+
+# Longer words are not indexed (nobody searches for them) and a query can't use them.
+WORD_MAX_LENGTH = 60
+
+
+def shard_of(status_id: int) -> int:
+    """The index shard of a status id: SEARCH_SHARD_STATUSES consecutive ids a shard."""
+    return int(status_id) // settings.SEARCH_SHARD_STATUSES
+
+
+def indexed_words(message: str) -> list[str]:
+    """The words of `message` the index holds, in order (for repeatable writes)."""
+    return sorted(word for word in words(message) if len(word) <= WORD_MAX_LENGTH)
+
+
+def index(pipe, status: dict) -> None:
+    """Queues on `pipe` the indexing of a new status's words and tags (nothing for a
+    repost); one ZADD a word, idempotent."""
+    if status.get("repost_of"):
+        return
+    shard = shard_of(status["id"])
+    for word in indexed_words(status["message"]):
+        pipe.zadd(keys.search_word_key(shard, word), {status["id"]: status["id"]})
+    tags = text.tags(status["message"])
+    if tags:
+        pipe.zadd(keys.TAG_NAMES, dict.fromkeys(tags, 0))
+
+
+def forget(pipe, status: dict) -> None:
+    """Queues on `pipe` taking a deleted status out of the word index. A tag's name stays:
+    other statuses may use it, and its page says when none is left."""
+    if status.get("repost_of"):
+        return
+    shard = shard_of(status["id"])
+    for word in indexed_words(status["message"]):
+        pipe.zrem(keys.search_word_key(shard, word), status["id"])
+
+
+def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
+    """Indexes every status and profile there is for search and suggestions (the word
+    index, tag names, people search, the most followed): for data written before they
+    existed. Idempotent; walks Redis with SCAN and HSCAN, CHUNK at a time."""
+    conn = get_redis()
+    done = {"statuses": 0, "users": 0}
+    for chunk in chunks(conn.scan_iter(match=keys.STATUS_PATTERN, count=CHUNK, _type="HASH")):
+        read = PackedPipeline(conn)
+        read.for_each_key(chunk, ("HMGET", "id", "message", "repost_of"))
+        pipe = PackedPipeline(conn)
+        for status_id, message, repost_of in read.execute():
+            if status_id and message is not None:
+                index(pipe, {"id": int(status_id), "message": message, "repost_of": repost_of})
+                done["statuses"] += 1
+        pipe.execute()
+        progress(f"statuses: {done['statuses']} indexed")
+    logins = conn.hscan_iter(LOGIN_INDEX, count=CHUNK)
+    for chunk in chunks(uid for _, uid in logins):
+        read = PackedPipeline(conn)
+        read.for_each_key(map(user_key, chunk), ("HMGET", "login", "name", "followers"))
+        users = [
+            {"id": int(uid), "login": login, "name": name, "followers": int(followers or 0)}
+            for uid, (login, name, followers) in zip(chunk, read.execute(), strict=True)
+            if login
+        ]
+        pipe = PackedPipeline(conn)
+        queue_name_entries(pipe, users)
+        for user in users:
+            if user["followers"]:
+                queue_popular(pipe, user["id"], user["followers"])
+        pipe.execute()
+        done["users"] += len(users)
+        progress(f"users: {done['users']} indexed")
+    return done

@@ -1,0 +1,61 @@
+"""Finding someone, following them from the results, and their avatar on their status
+cards, in Debian's Chromium against a real daphne server."""
+
+import io
+import re
+
+import pytest
+from PIL import Image
+from playwright.sync_api import expect, sync_playwright
+
+from socialsite.testing.browser import launch_chromium
+from timeline.tests.test_browser import sign_up
+
+
+def png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (300, 200), (20, 120, 220)).save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_search_finds_a_person_to_follow_and_their_avatar_shows_on_their_statuses(
+    daphne_server,
+):
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        alice = browser.new_context().new_page()
+        bob = browser.new_context().new_page()
+        sign_up(alice, daphne_server, "alice")
+        sign_up(bob, daphne_server, "bobby")
+        bob.get_by_label("Your status").fill("Hello from bobby")
+        bob.get_by_role("button", name="Post").click()
+        expect(bob.get_by_text("Posted.")).to_be_visible()
+
+        # The nav's search box, then the people tab.
+        alice.get_by_role("searchbox", name="Search").first.fill("BOB")
+        alice.keyboard.press("Enter")
+        alice.get_by_role("link", name="People").click()
+        result = alice.locator("#search-results .person", has_text="@bobby")
+        expect(result).to_contain_text("Bobby")
+        result.get_by_role("button", name="Follow").click()
+        expect(alice.get_by_text("You now follow @bobby.")).to_be_visible()
+        expect(alice.locator("#search-results .person", has_text="@bobby")).to_contain_text(
+            "Unfollow"
+        )
+
+        bob.goto(f"{daphne_server}/accounts/settings/")
+        bob.get_by_label("Avatar").set_input_files(
+            files=[{"name": "me.png", "mimeType": "image/png", "buffer": png()}]
+        )
+        bob.get_by_role("button", name="Upload avatar").click()
+        expect(bob.get_by_text("Your avatar is saved.")).to_be_visible()
+
+        alice.get_by_role("link", name="Home").click()
+        card = alice.locator("#timeline .status", has_text="Hello from bobby")
+        expect(card).to_contain_text("Bobby @bobby")
+        avatar = card.locator("img.avatar")
+        expect(avatar).to_have_attribute("src", re.compile(r"^/media/avatars/\d+/\w+-96\.webp$"))
+        assert avatar.evaluate("img => img.complete && img.naturalWidth") == 96
+        browser.close()

@@ -1,0 +1,219 @@
+import io
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from accounts.services import search_people, set_suspended, update_name
+from timeline import keys
+from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.reactions import services as reactions
+from timeline.search import selectors, services
+from timeline.tests.pages import ids, page_text, shows, status_ids
+
+# Statuses by words
+
+
+def test_every_word_of_the_query_must_appear_newest_first(alice, bob):
+    first = posting.post_status(alice.uid, "Redis streams are neat")
+    posting.post_status(bob.uid, "streams of water")
+    third = posting.post_status(bob.uid, "Neat: redis, again!")
+    page = selectors.search_statuses("REDIS neat")
+    assert ids(page.statuses) == [third, first]
+
+
+def test_search_uses_the_track_filters_word_rules(alice):
+    from streaming.filters import track_filter
+
+    status_id = posting.post_status(alice.uid, "(Python) rocks! #Django")
+    (found,) = selectors.search_statuses("python #django").statuses
+    assert found["id"] == status_id
+    assert track_filter(["python #django"])(found)
+
+
+def test_deleted_statuses_leave_the_index(alice, redis_conn):
+    status_id = posting.post_status(alice.uid, "ephemeral words")
+    posting.delete_status(alice.uid, status_id)
+    assert selectors.search_statuses("ephemeral").statuses == []
+    assert not redis_conn.exists(keys.search_word_key(0, "ephemeral"))
+
+
+def test_reposts_are_not_indexed_twice(alice, bob):
+    status_id = posting.post_status(alice.uid, "original thought")
+    reactions.repost(bob.uid, status_id)
+    assert ids(selectors.search_statuses("original thought").statuses) == [status_id]
+
+
+def test_suspended_users_statuses_are_not_found(alice, bob):
+    posting.post_status(alice.uid, "hidden words")
+    shown = posting.post_status(bob.uid, "hidden words too")
+    set_suspended(alice.uid, True)
+    assert ids(selectors.search_statuses("hidden words").statuses) == [shown]
+
+
+@override_settings(SEARCH_SHARD_STATUSES=3)
+def test_search_pages_across_shards_newest_first(alice):
+    posted = [posting.post_status(alice.uid, f"common word {n}") for n in range(10)]
+    posting.post_status(alice.uid, "something else")
+    first = selectors.search_statuses("common word", page=1, count=4)
+    second = selectors.search_statuses("common word", page=2, count=4)
+    third = selectors.search_statuses("common word", page=3, count=4)
+    assert ids(first.statuses) == posted[::-1][:4] and first.has_older
+    assert ids(second.statuses) == posted[::-1][4:8] and second.has_older
+    assert ids(third.statuses) == posted[::-1][8:] and not third.has_older
+
+
+@pytest.mark.parametrize(
+    ("query", "error"),
+    [
+        ("", "Type a word"),
+        ("!!! ...", "Type a word"),
+        ("a b c d e f g h i", "at most 8 words"),
+        ("x" * 61, "up to 60 characters"),
+    ],
+)
+def test_bad_status_queries_are_refused(query, error):
+    with pytest.raises(ValueError, match=error):
+        selectors.search_statuses(query)
+
+
+def test_search_pages_stop_at_the_newest_thousand():
+    with pytest.raises(ValueError, match="newest 1,000"):
+        selectors.search_statuses("word", page=35, count=30)
+
+
+# People
+
+
+def test_people_are_found_by_login_or_name_prefix_ignoring_case_and_accents(make_user):
+    zoe = make_user("zoe")
+    update_name(zoe.uid, "Zoë Ålander")
+    other = make_user("zed")
+    found, more = search_people("ZOE")
+    assert [p["login"] for p in found] == ["zoe"] and not more
+    assert [p["login"] for p in search_people("alan")[0]] == ["zoe"]
+    assert [p["login"] for p in search_people("@z")[0]] == ["zed", "zoe"]
+    update_name(zoe.uid, "Someone Else")
+    assert search_people("alan")[0] == []
+    assert other.uid != zoe.uid
+
+
+def test_people_are_ranked_by_followers_and_paged(make_user):
+    sam, sara, sal = make_user("sam"), make_user("sara"), make_user("sal")
+    for follower in (make_user("f1"), make_user("f2")):
+        graph.follow_user(follower.uid, sara.uid)
+    graph.follow_user(sam.uid, sal.uid)
+    first, more = search_people("sa", count=2)
+    assert [p["login"] for p in first] == ["sara", "sal"] and more
+    rest, more = search_people("sa", page=2, count=2)
+    assert [p["login"] for p in rest] == ["sam"] and not more
+
+
+def test_suspended_people_are_not_found(make_user):
+    sam = make_user("sam")
+    set_suspended(sam.uid, True)
+    assert search_people("sam") == ([], False)
+
+
+@pytest.mark.parametrize("query", ["", "  ", "@", "x" * 51])
+def test_bad_people_queries_are_refused(query):
+    with pytest.raises(ValueError):
+        search_people(query)
+
+
+# Tags
+
+
+def test_tags_are_found_by_prefix_with_recent_counts(alice):
+    posting.post_status(alice.uid, "#redis one")
+    posting.post_status(alice.uid, "#Redis two")
+    posting.post_status(alice.uid, "#redcarpet")
+    posting.post_status(alice.uid, "#blue")
+    found, more = selectors.search_tags("#RED")
+    assert [(t.name, t.recent) for t in found] == [("redis", 2), ("redcarpet", 1)]
+    assert not more
+
+
+@pytest.mark.parametrize("query", ["", "#", "bad-tag", "x" * 101])
+def test_bad_tag_queries_are_refused(query):
+    with pytest.raises(ValueError):
+        selectors.search_tags(query)
+
+
+def test_the_index_shards_by_status_id():
+    with override_settings(SEARCH_SHARD_STATUSES=100):
+        assert [services.shard_of(i) for i in (0, 99, 100, 250)] == [0, 0, 1, 2]
+
+
+# The page
+
+
+def test_the_search_page_finds_statuses(client, alice):
+    status_id = posting.post_status(alice.uid, "hello searchable world")
+    response = client.get("/search/", {"q": "searchable world"})
+    assert response.status_code == 200
+    assert status_ids(response) == [status_id]
+
+
+def test_the_search_page_finds_people_with_follow_buttons(alice, bob):
+    response = alice.client.get("/search/", {"q": "@bo"})
+    assert response.status_code == 200
+    assert shows(response, "Bob @bob")
+    assert "/u/bob/follow/" in page_text(response)
+    graph.follow_user(alice.uid, bob.uid)
+    assert "/u/bob/unfollow/" in page_text(alice.client.get("/search/?q=bo&type=people"))
+
+
+def test_the_search_page_finds_tags(client, alice):
+    posting.post_status(alice.uid, "#python rules")
+    response = client.get("/search/", {"q": "#py"})
+    assert shows(response, "#python 1 status in the last day")
+    assert 'href="/tags/python/"' in page_text(response)
+
+
+def test_the_search_page_without_a_query_shows_the_box(client):
+    response = client.get("/search/")
+    assert response.status_code == 200
+    assert 'name="q"' in page_text(response)
+
+
+@pytest.mark.parametrize(
+    ("params", "error"),
+    [
+        ({"q": "x", "type": "bogus"}, "Search for people, statuses or tags."),
+        ({"q": "...", "type": "statuses"}, "Type a word to search for."),
+        ({"q": "x" * 201}, "Searches are at most 200 characters."),
+        ({"q": "a-b", "type": "tags"}, "Tags are letters, digits and underscores"),
+    ],
+)
+def test_bad_searches_say_what_is_wrong(client, params, error):
+    response = client.get("/search/", params)
+    assert response.status_code == 400
+    assert shows(response, error)
+
+
+def test_a_page_past_the_results_is_not_found(client, alice):
+    posting.post_status(alice.uid, "only one")
+    assert client.get("/search/", {"q": "only", "page": "2"}).status_code == 404
+    assert client.get("/search/", {"q": "only", "page": "x"}).status_code == 404
+
+
+def test_every_page_has_a_search_box_in_the_nav(client):
+    assert 'class="nav-search"' in page_text(client.get("/timeline/"))
+
+
+def test_reindexing_finds_what_was_written_before_search_existed(redis_conn, alice, bob):
+    status_id = posting.post_status(alice.uid, "older words #vintage")
+    graph.follow_user(bob.uid, alice.uid)
+    for key in redis_conn.scan_iter(match="search:*"):
+        redis_conn.delete(key)
+    for key in ("tags:names", "users:name_search", "users:popular"):
+        redis_conn.delete(key)
+    assert selectors.search_statuses("older words").statuses == []
+    call_command("reindex_search", stdout=io.StringIO())
+    call_command("reindex_search", stdout=io.StringIO())
+    assert ids(selectors.search_statuses("older words").statuses) == [status_id]
+    assert [t.name for t in selectors.search_tags("vin")[0]] == ["vintage"]
+    assert [p["login"] for p in search_people("ali")[0]] == ["alice"]
+    assert redis_conn.zscore(keys.POPULAR_USERS, alice.uid) == 1
