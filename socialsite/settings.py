@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "socialsite.middleware.method_not_allowed_page",
     # Serves static/ itself (from the app and project dirs), so `make run` needs no web
     # server. Last, not first as WhiteNoise suggests: it is the one middleware that can't
     # run async. Under ASGI, Django runs the async-capable middleware listed after it
