@@ -223,6 +223,8 @@ STATIC_ROOT = VAR_DIR / "static"
 # WhiteNoise serves static/ through the finders; STATIC_ROOT exists only after a
 # collectstatic, so its absence is normal, not worth a warning at every start.
 WHITENOISE_USE_FINDERS = True
+# Files browsers ask for at the site's root (/favicon.ico), served there by WhiteNoise.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 warnings.filterwarnings("ignore", message=f"No directory at: {STATIC_ROOT}")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
