@@ -18,6 +18,14 @@ def is_following(uid: int, other_uid: int) -> bool:
     return get_redis().zscore(keys.following_key(uid), other_uid) is not None
 
 
+def followed_among(uid: int | None, others: list[int]) -> set[int]:
+    """Which of `others` `uid` follows (none for a visitor): one ZMSCORE."""
+    if uid is None or not others:
+        return set()
+    scores = get_redis().zmscore(keys.following_key(uid), others)
+    return {other for other, score in zip(others, scores, strict=True) if score is not None}
+
+
 def followers_page(uid: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
     """Profiles of `uid`'s followers, newest follow first, and whether more follow."""
     return users_page(keys.followers_key(uid), page, count)

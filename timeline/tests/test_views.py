@@ -384,10 +384,13 @@ def test_followers_and_following_pages_list_people(client, alice, bob, make_user
     followers = client.get("/u/alice/followers/")
     assert followers.status_code == 200
     assert shows(followers, "People following @alice")
-    assert re.findall(r'href="/u/(\w+)/"><strong>', page_text(followers)) == ["carol", "bob"]
+    assert re.findall(r'class="person" href="/u/(\w+)/"><strong', page_text(followers)) == [
+        "carol",
+        "bob",
+    ]
     following = client.get("/u/bob/following/")
     assert shows(following, "People @bob follows")
-    assert re.findall(r'href="/u/(\w+)/"><strong>', page_text(following)) == ["alice"]
+    assert re.findall(r'class="person" href="/u/(\w+)/"><strong', page_text(following)) == ["alice"]
     assert client.get("/u/nobody/followers/").status_code == 404
 
 
