@@ -136,13 +136,16 @@ def test_the_repost_button_becomes_undo_and_undoes(alice, bob):
     assert status_selectors.get_status(original)["reposts"] == 0
 
 
-def test_reposting_twice_is_a_bad_request_that_changes_nothing(alice, bob):
+def test_reposting_twice_is_a_no_op_that_says_so(alice, bob):
     original = posting.post_status(alice.uid, "hi")
     bob.client.post(f"/statuses/{original}/repost/")
-    response = bob.client.post(f"/statuses/{original}/repost/")
-    assert response.status_code == 400
-    assert shows(response, "You already reposted that status.")
+    response = bob.client.post(f"/statuses/{original}/repost/", {"next": "/timeline/"})
+    assert response.status_code == 302 and response["Location"] == "/timeline/"
+    response = bob.client.get("/timeline/")
+    assert shows(response, "Nothing to do: You already reposted that status.")
     assert status_selectors.get_status(original)["reposts"] == 1
+    response = alice.client.post(f"/statuses/{original}/unrepost/", follow=True)
+    assert shows(response, "Nothing to do: You haven't reposted that status.")
 
 
 def test_reposting_an_unknown_status_is_not_found(alice):
@@ -172,13 +175,17 @@ def test_liking_and_unliking_from_a_page(alice, bob):
     assert shows(response, "Like taken back.") and shows(response, "0 likes")
 
 
-def test_liking_twice_or_unliking_unliked_is_a_bad_request(alice, bob):
+def test_liking_twice_or_unliking_unliked_is_a_no_op_that_says_so(alice, bob):
+    # As from two tabs: the second like finds the status liked already.
     sid = posting.post_status(alice.uid, "like me")
     bob.client.post(f"/statuses/{sid}/like/")
-    response = bob.client.post(f"/statuses/{sid}/like/")
-    assert response.status_code == 400 and shows(response, "You already like that status.")
-    response = alice.client.post(f"/statuses/{sid}/unlike/")
-    assert response.status_code == 400 and shows(response, "You don't like that status.")
+    response = bob.client.post(f"/statuses/{sid}/like/", {"next": "/timeline/"}, follow=True)
+    assert response.status_code == 200 and response.redirect_chain == [("/timeline/", 302)]
+    assert shows(response, "Nothing to do: You already like that status.")
+    assert shows(response, "1 like")
+    response = alice.client.post(f"/statuses/{sid}/unlike/", follow=True)
+    assert response.status_code == 200
+    assert shows(response, "Nothing to do: You don't like that status.")
     assert status_selectors.get_status(sid)["likes"] == 1
 
 
