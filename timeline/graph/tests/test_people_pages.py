@@ -1,6 +1,8 @@
 from django.urls import reverse
 
+from accounts.services import set_suspended
 from timeline.graph import selectors, services
+from timeline.posting import services as posting
 from timeline.tests.pages import page_text, shows
 
 
@@ -41,3 +43,14 @@ def test_followed_among_reads_which_of_them_you_follow(alice, bob, make_user):
     assert selectors.followed_among(alice.uid, [bob.uid, carol.uid]) == {carol.uid}
     assert selectors.followed_among(None, [bob.uid]) == set()
     assert selectors.followed_among(alice.uid, []) == set()
+
+
+def test_a_suspended_users_profile_says_they_are_suspended(client, alice):
+    for n in range(3):
+        posting.post_status(alice.uid, f"post {n}")
+    set_suspended(alice.uid, True)
+    response = client.get("/u/alice/")
+    assert response.status_code == 200
+    assert shows(response, "This account is suspended: its statuses are hidden.")
+    assert shows(response, "No statuses shown while the account is suspended.")
+    assert not shows(response, "No statuses yet.")
