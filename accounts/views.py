@@ -6,6 +6,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from socialsite import ratelimit
@@ -44,7 +46,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             ratelimit.wait_seconds("signups_per_ip", signups)
             login(request, user)
-            messages.success(request, f"Welcome, @{user.username}! Find people to follow.")
+            welcome = 'Welcome, @{}! <a href="{}">Find people to follow</a>.'
+            messages.success(request, format_html(welcome, user.username, reverse("global")))
             return redirect("home")
     return render_form(request, "accounts/signup.html", form)
 

@@ -208,3 +208,10 @@ def test_a_wrong_password_for_a_suspended_user_says_only_that_it_is_wrong(client
     assert response.status_code == 400
     assert not shows(response, "suspended")
     assert shows(response, "correct username and password")
+
+
+@pytest.mark.django_db
+def test_the_welcome_links_to_people_to_follow(client):
+    response = client.post("/accounts/signup/", sent(), follow=True)
+    assert shows(response, "Welcome, @alice! Find people to follow.")
+    assert '<a href="/timeline/">Find people to follow</a>' in response.content.decode()
