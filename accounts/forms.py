@@ -138,3 +138,19 @@ class PasswordForm(PasswordChangeForm):
     old_password = current_password_field("Current password")
     new_password1 = new_password_field("New password", with_rules=True)
     new_password2 = new_password_field("New password again")
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting your account: your password, as the one confirmation that it is you."""
+
+    password = current_password_field("Your password")
+
+    def __init__(self, user: User, *args, **kwargs) -> None:
+        super().__init__(*args, prefix="delete", **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password: nothing was deleted.")
+        return password

@@ -10,4 +10,5 @@ urlpatterns = [
     path("settings/", views.settings, name="settings"),
     path("password/", views.change_password, name="change_password"),
     path("logout/everywhere/", views.logout_everywhere, name="logout_everywhere"),
+    path("delete/", views.delete_account, name="delete_account"),
 ]

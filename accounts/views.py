@@ -14,7 +14,14 @@ from socialsite import ratelimit
 
 from . import services
 from .auth import current_uid, keep_session
-from .forms import USERNAME_MAX_LENGTH, LoginForm, PasswordForm, SettingsForm, SignupForm
+from .forms import (
+    USERNAME_MAX_LENGTH,
+    DeleteAccountForm,
+    LoginForm,
+    PasswordForm,
+    SettingsForm,
+    SignupForm,
+)
 
 # What the login limits say is limited (the ASGI application refuses early with them too).
 FAILED_LOGINS = "failed logins"
@@ -102,16 +109,19 @@ def render_settings(
     request: HttpRequest,
     form: SettingsForm | None = None,
     password_form: PasswordForm | None = None,
+    delete_form: DeleteAccountForm | None = None,
 ) -> HttpResponse:
     """The settings page; 400 when one of its forms was sent with errors."""
     uid = current_uid(request)
     form = form or SettingsForm(initial={"name": services.get_user(uid)["name"]})
     password_form = password_form or PasswordForm(request.user)
+    delete_form = delete_form or DeleteAccountForm(request.user)
+    forms = {"form": form, "password_form": password_form, "delete_form": delete_form}
     return render(
         request,
         "accounts/settings.html",
-        {"form": form, "password_form": password_form},
-        status=400 if form.errors or password_form.errors else 200,
+        forms,
+        status=400 if any(shown.errors for shown in forms.values()) else 200,
     )
 
 
@@ -155,4 +165,23 @@ def logout_everywhere(request: HttpRequest) -> HttpResponse:
     services.end_sessions(current_uid(request))
     logout(request)
     messages.info(request, "You are logged out everywhere.")
+    return redirect("home")
+
+
+@require_POST
+@login_required
+@ratelimit.rate_limited("account_deletions", "tries to delete the account")
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Deletes the account, confirmed by its password: at once the user is logged out
+    everywhere, can't be found, their statuses are hidden and their login is free; the
+    worker's purge then removes everything of theirs (services.close_account). A wrong
+    password is a form error that changes nothing."""
+    # The row itself, not the cached user: the password is checked against it.
+    form = DeleteAccountForm(User.objects.get(pk=request.user.pk), request.POST)
+    if not form.is_valid():
+        return render_settings(request, delete_form=form)
+    login = request.user.username
+    services.close_account(current_uid(request))
+    logout(request)
+    messages.info(request, f"The account @{login} is deleted. Its statuses are being removed.")
     return redirect("home")

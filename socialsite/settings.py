@@ -311,6 +311,9 @@ RATE_LIMITS = {
     # Tries (each checks the current password: a hash) to change the password.
     "password_changes": env_rate("RATE_LIMIT_PASSWORD_CHANGES", "10/3600"),
     "messages": env_rate("RATE_LIMIT_MESSAGES", "60/300"),  # direct messages sent
+    # Tries (each checks the password: a hash) to delete the account.
+    "account_deletions": env_rate("RATE_LIMIT_ACCOUNT_DELETIONS", "5/3600"),
+    "exports": env_rate("RATE_LIMIT_EXPORTS", "5/3600"),  # data exports downloaded
 }
 # A login from an address over its failures limit is refused before it reaches Django,
 # after this delay (socialsite.ratelimit.refuse_early).

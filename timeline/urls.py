@@ -2,6 +2,7 @@ from django.urls import path
 
 from .conversations import views as conversations
 from .direct import views as direct
+from .export import views as export
 from .feeds import views as feeds
 from .graph import views as graph
 from .lists import views as lists
@@ -22,6 +23,7 @@ urlpatterns = [
     path("statuses/<int:status_id>/like/", reactions.like, name="like"),
     path("statuses/<int:status_id>/unlike/", reactions.unlike, name="unlike"),
     path("likes/", reactions.likes, name="likes"),
+    path("export/", export.export_data, name="export_data"),
     path("tags/<str:tag>/", conversations.tag, name="tag"),
     path("lists/", lists.my_lists, name="lists"),
     path("lists/<int:list_id>/", lists.list_detail, name="list"),
