@@ -9,9 +9,6 @@ from timeline.lists import services as lists
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 
-# The test client reads the async download through async_to_sync, and says so.
-pytestmark = pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume")
-
 
 def download(client) -> tuple[object, dict]:
     response = client.post("/export/")
