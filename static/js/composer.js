@@ -54,5 +54,4 @@
   }
 
   document.querySelectorAll("textarea[data-max-length]").forEach(enhance);
-  window.socialsiteServerLength = serverLength;
 })();

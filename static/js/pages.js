@@ -47,6 +47,7 @@
   }
   tick();
   setInterval(tick, 15000);
+  // The wording, for the browser test that holds it to the server's.
   window.socialsiteAgo = ago;
 
   function question(element) {

@@ -2,6 +2,7 @@ import pytest
 
 from accounts.services import set_suspended
 from timeline import keys
+from timeline.conversations import selectors
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.posting import services as posting
@@ -251,3 +252,20 @@ def test_a_bad_tag_page_is_not_found(client, tag):
     response = client.get(f"/tags/{tag}/")
     assert response.status_code == 404
     assert shows(response, "A tag is up to 100 letters")
+
+
+def test_the_reply_box_starts_with_the_author_and_the_others_mentioned(alice, bob, make_user):
+    make_user("carol")
+    sid = posting.post_status(alice.uid, "lunch with @carol and @Bob?")
+    page = page_text(bob.client.get(f"/statuses/{sid}/"))
+    # (The newline after <textarea> is the markup's: a browser drops it.)
+    assert 'id="id_message">\n@alice @carol </textarea>' in page
+    page = page_text(alice.client.get(f"/statuses/{sid}/"))
+    assert 'id="id_message">\n@carol @bob </textarea>' in page
+
+
+def test_reply_mentions_name_each_once_and_never_the_one_replying():
+    status = {"login": "alice", "mentions": "bob carol alice"}
+    assert selectors.reply_mentions(status, "dave") == "@alice @bob @carol "
+    assert selectors.reply_mentions(status, "Bob") == "@alice @carol "
+    assert selectors.reply_mentions({"login": "alice"}, "alice") == ""
