@@ -92,12 +92,32 @@ class LoginForm(AuthenticationForm):
     )
     password = current_password_field("Password")
 
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "suspended": "This account is suspended: it can't log in until a moderator lifts "
+        "the suspension.",
+    }
+
     def clean(self) -> dict:
         typed = self.cleaned_data.get("username")
         if typed:
             stored = User.objects.filter(username__iexact=typed).values_list("username", flat=True)
             self.cleaned_data["username"] = stored.first() or typed
-        return super().clean()
+        try:
+            return super().clean()
+        except forms.ValidationError as error:
+            if error.code == "invalid_login" and self._suspended_with_right_password():
+                raise forms.ValidationError(
+                    self.error_messages["suspended"], code="suspended"
+                ) from None
+            raise
+
+    def _suspended_with_right_password(self) -> bool:
+        """Django refuses a suspended (inactive) user as if the password were wrong; the
+        right password earns the truth (a wrong one learns nothing of the account)."""
+        user = User.objects.filter(username=self.cleaned_data.get("username")).first()
+        password = self.cleaned_data.get("password")
+        return bool(user and not user.is_active and password and user.check_password(password))
 
 
 class SettingsForm(forms.Form):
@@ -118,3 +138,19 @@ class PasswordForm(PasswordChangeForm):
     old_password = current_password_field("Current password")
     new_password1 = new_password_field("New password", with_rules=True)
     new_password2 = new_password_field("New password again")
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting your account: your password, as the one confirmation that it is you."""
+
+    password = current_password_field("Your password")
+
+    def __init__(self, user: User, *args, **kwargs) -> None:
+        super().__init__(*args, prefix="delete", **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password: nothing was deleted.")
+        return password

@@ -6,13 +6,22 @@ from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from socialsite import ratelimit
 
 from . import services
 from .auth import current_uid, keep_session
-from .forms import USERNAME_MAX_LENGTH, LoginForm, PasswordForm, SettingsForm, SignupForm
+from .forms import (
+    USERNAME_MAX_LENGTH,
+    DeleteAccountForm,
+    LoginForm,
+    PasswordForm,
+    SettingsForm,
+    SignupForm,
+)
 
 # What the login limits say is limited (the ASGI application refuses early with them too).
 FAILED_LOGINS = "failed logins"
@@ -44,7 +53,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             ratelimit.wait_seconds("signups_per_ip", signups)
             login(request, user)
-            messages.success(request, f"Welcome, @{user.username}! Find people to follow.")
+            welcome = 'Welcome, @{}! <a href="{}">Find people to follow</a>.'
+            messages.success(request, format_html(welcome, user.username, reverse("global")))
             return redirect("home")
     return render_form(request, "accounts/signup.html", form)
 
@@ -106,12 +116,13 @@ def render_settings(
     person = services.get_user(current_uid(request))
     form = form or SettingsForm(initial={"name": person["name"]})
     password_form = password_form or PasswordForm(request.user)
-    invalid = any(f.errors for f in (form, password_form, *section_forms.values()))
+    section_forms.setdefault("delete_form", DeleteAccountForm(request.user))
+    forms = {"form": form, "password_form": password_form, **section_forms}
     return render(
         request,
         "accounts/settings.html",
-        {"form": form, "password_form": password_form, "person": person, **section_forms},
-        status=400 if invalid else 200,
+        {**forms, "person": person},
+        status=400 if any(shown.errors for shown in forms.values()) else 200,
     )
 
 
@@ -155,4 +166,23 @@ def logout_everywhere(request: HttpRequest) -> HttpResponse:
     services.end_sessions(current_uid(request))
     logout(request)
     messages.info(request, "You are logged out everywhere.")
+    return redirect("home")
+
+
+@require_POST
+@login_required
+@ratelimit.rate_limited("account_deletions", "tries to delete the account")
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Deletes the account, confirmed by its password: at once the user is logged out
+    everywhere, can't be found, their statuses are hidden and their login is free; the
+    worker's purge then removes everything of theirs (services.close_account). A wrong
+    password is a form error that changes nothing."""
+    # The row itself, not the cached user: the password is checked against it.
+    form = DeleteAccountForm(User.objects.get(pk=request.user.pk), request.POST)
+    if not form.is_valid():
+        return render_settings(request, delete_form=form)
+    login = request.user.username
+    services.close_account(current_uid(request))
+    logout(request)
+    messages.info(request, f"The account @{login} is deleted. Its statuses are being removed.")
     return redirect("home")

@@ -37,7 +37,12 @@ class SocialSiteAdmin(AdminSite):
         pages = [path("redis/", view(lambda request: redirect("admin:redis_dashboard")))]
         for page in self.redis_pages:
             pages += [
-                path(str(url.pattern), view(url.callback), name=url.name) for url in page.urls
+                path(
+                    str(url.pattern),
+                    view(admin_views.not_found_in_admin(url.callback)),
+                    name=url.name,
+                )
+                for url in page.urls
             ]
         # Before Django's own: its last pattern catches every URL left.
         return pages + super().get_urls()

@@ -3,11 +3,13 @@ confirmation step, the admin log), and the dashboard. Each app's own pages are i
 admin_views.py, thin views over its services (parse, call, render). Actions ask for
 confirmation on GET, act on POST, and are recorded in the admin log."""
 
+from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import wraps
 
 from django.contrib import admin
 from django.contrib.admin.models import LogEntry
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from . import dashboard as figures
@@ -25,6 +27,28 @@ def render(
         {**admin.site.each_context(request), "title": title, "crumbs": crumbs, **context},
         status=status,
     )
+
+
+def not_found_in_admin(view: Callable) -> Callable:
+    """A Redis page's 404 (an unknown user or status) is an admin page, in the admin's
+    frame, not the public site's."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Http404 as error:
+            message = error.args[0] if error.args and isinstance(error.args[0], str) else ""
+            return render(
+                request,
+                "not_found.html",
+                "Not found",
+                crumbs=[("Not found", None)],
+                status=404,
+                message=message or "There is nothing at this address.",
+            )
+
+    return wrapped
 
 
 def log_action(request: HttpRequest, flag: int, object_id: str, label: str, message: str) -> None:

@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "socialsite.middleware.method_not_allowed_page",
     # Serves static/ itself (from the app and project dirs), so `make run` needs no web
     # server. Last, not first as WhiteNoise suggests: it is the one middleware that can't
     # run async. Under ASGI, Django runs the async-capable middleware listed after it
@@ -227,6 +228,8 @@ STATIC_ROOT = VAR_DIR / "static"
 # WhiteNoise serves static/ through the finders; STATIC_ROOT exists only after a
 # collectstatic, so its absence is normal, not worth a warning at every start.
 WHITENOISE_USE_FINDERS = True
+# Files browsers ask for at the site's root (/favicon.ico), served there by WhiteNoise.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 warnings.filterwarnings("ignore", message=f"No directory at: {STATIC_ROOT}")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Uploaded files (avatars) go through Django's storage API: by default files under
@@ -328,6 +331,9 @@ RATE_LIMITS = {
     # Blocks, mutes and the privacy settings (timeline.safety).
     "safety": env_rate("RATE_LIMIT_SAFETY", "60/300"),
     "reports": env_rate("RATE_LIMIT_REPORTS", "20/3600"),  # reports filed
+    # Tries (each checks the password: a hash) to delete the account.
+    "account_deletions": env_rate("RATE_LIMIT_ACCOUNT_DELETIONS", "5/3600"),
+    "exports": env_rate("RATE_LIMIT_EXPORTS", "5/3600"),  # data exports downloaded
 }
 # A login from an address over its failures limit is refused before it reaches Django,
 # after this delay (socialsite.ratelimit.refuse_early).

@@ -22,7 +22,9 @@ class StatusForm(forms.Form):
         widget=forms.Textarea(
             attrs={
                 "rows": 3,
-                "maxlength": settings.STATUS_MAX_LENGTH,
+                # The composer counts as the server does (code points), so no maxlength:
+                # a browser counts UTF-16 units, and would stop 140 emoji short.
+                "data-max-length": settings.STATUS_MAX_LENGTH,
                 "placeholder": "What's happening?",
                 "aria-label": "Your status",
             }

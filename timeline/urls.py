@@ -3,6 +3,7 @@ from django.urls import path
 from .conversations import views as conversations
 from .direct import views as direct
 from .discovery import views as discovery
+from .export import views as export
 from .feeds import views as feeds
 from .graph import views as graph
 from .lists import views as lists
@@ -30,6 +31,7 @@ urlpatterns = [
     path(
         "suggestions/<str:login>/dismiss/", discovery.dismiss_suggestion, name="dismiss_suggestion"
     ),
+    path("export/", export.export_data, name="export_data"),
     path("tags/<str:tag>/", conversations.tag, name="tag"),
     path("lists/", lists.my_lists, name="lists"),
     path("lists/<int:list_id>/", lists.list_detail, name="list"),

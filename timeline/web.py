@@ -20,7 +20,7 @@ from socialsite.views import error_page
 
 from .lists.selectors import NoSuchList
 from .safety.selectors import Blocked
-from .statuses.selectors import StatusGone
+from .statuses.selectors import AlreadyDone, StatusGone
 
 # At most nine digits: feeds.selectors.LAST_PAGE.
 PAGE_NUMBER = re.compile(r"[1-9][0-9]{0,8}")
@@ -108,12 +108,17 @@ def act_on_status(
     request: HttpRequest, status_id: int, action: Callable, done: str
 ) -> HttpResponse:
     """Runs `action(viewer, status_id)` for a button on a status: back to where the form
-    asked (else the status's page) saying `done`, or the error page if it is refused."""
+    asked (else the status's page) saying `done` (or that it was done already), or the
+    error page if it is refused."""
     try:
         action(current_uid(request), status_id)
+    except AlreadyDone as error:
+        # Done already (in another tab, by a double click): nothing to do, and no error.
+        messages.info(request, f"Nothing to do: {error}")
     except ValueError as error:
         return refused(request, error)
-    messages.success(request, done)
+    else:
+        messages.success(request, done)
     return redirect(next_url(request, reverse("status", args=[status_id])))
 
 

@@ -3,7 +3,7 @@ from django.contrib.auth.models import User
 
 from accounts import keys
 from accounts.auth import SESSION_UID
-from accounts.services import get_user, get_user_by_login, sign_up, uid_for_login
+from accounts.services import get_user, get_user_by_login, set_suspended, sign_up, uid_for_login
 from timeline.tests.pages import shows
 
 PASSWORD = "a-long-pass-4-tests"
@@ -187,3 +187,31 @@ def test_a_huge_login_or_password_is_a_form_error_not_a_crash(client, username, 
     assert response.status_code == 400
     assert shows(response, "Ensure this value has at most")
     assert SESSION_UID not in client.session
+
+
+@pytest.mark.django_db
+def test_a_suspended_user_logging_in_is_told_they_are_suspended(client):
+    sign_up("alice", PASSWORD, "Alice")
+    set_suspended(uid_for_login("alice"), True)
+    response = client.post("/accounts/login/", {"username": "Alice", "password": PASSWORD})
+    assert response.status_code == 400
+    assert shows(response, "This account is suspended")
+    assert not shows(response, "correct username and password")
+    assert SESSION_UID not in client.session
+
+
+@pytest.mark.django_db
+def test_a_wrong_password_for_a_suspended_user_says_only_that_it_is_wrong(client):
+    sign_up("alice", PASSWORD, "Alice")
+    set_suspended(uid_for_login("alice"), True)
+    response = client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
+    assert response.status_code == 400
+    assert not shows(response, "suspended")
+    assert shows(response, "correct username and password")
+
+
+@pytest.mark.django_db
+def test_the_welcome_links_to_people_to_follow(client):
+    response = client.post("/accounts/signup/", sent(), follow=True)
+    assert shows(response, "Welcome, @alice! Find people to follow.")
+    assert '<a href="/timeline/">Find people to follow</a>' in response.content.decode()

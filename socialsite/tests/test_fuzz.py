@@ -259,6 +259,10 @@ def is_refused(response) -> bool:
         return True
     if response.status_code == 302:
         return response["Location"].split("?")[0].endswith("/login/")
+    if response.streaming:
+        # A download (the data export) is no form: read it whole, so a failure midway shows.
+        b"".join(response)
+        return False
     return b'class="field-error"' in response.content or b"errorlist" in response.content
 
 

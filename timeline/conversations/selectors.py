@@ -100,3 +100,14 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
         more_replies=len(reply_ids) > REPLIES_SHOWN,
         unread=decode_unread(viewers[0]) if viewers else None,
     )
+
+
+def reply_mentions(status: dict, viewer_login: str) -> str:
+    """What a reply box starts with: "@author " and the others the status mentions, as
+    Twitter and Mastodon do, leaving out the one replying."""
+    named, seen = [], {viewer_login.lower()}
+    for login in [status["login"], *(status.get("mentions") or "").split()]:
+        if login.lower() not in seen:
+            seen.add(login.lower())
+            named.append(f"@{login} ")
+    return "".join(named)

@@ -20,6 +20,8 @@ def _status_page(request: HttpRequest, status_id: int, form: StatusForm, status:
     view = selectors.conversation(status_id, current_uid(request))
     if view is None:
         raise Http404(f"There is no status {status_id}: it may have been deleted.")
+    if not form.is_bound and request.user.is_authenticated:
+        form.initial["message"] = selectors.reply_mentions(view.status, request.user.username)
     # The page renders three runs of cards: their authors read together, once.
     with_authors([*view.ancestors, view.repost or view.status, *view.replies])
     context = {"view": view, "form": form, "unread": view.unread}

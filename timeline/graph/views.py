@@ -82,12 +82,18 @@ def unfollow(request: HttpRequest, login: str) -> HttpResponse:
 
 
 def _people(request: HttpRequest, login: str, list_page, title: str) -> HttpResponse:
+    """A page of someone's followers or follows, each with the viewer's follow button."""
     person, viewer = other_user(login), current_uid(request)
+    followed: set[int] = set()
+
+    def read_page(number: int, count: int) -> tuple[list[dict], bool]:
+        people, has_more = list_page(person["id"], number, count, viewer)
+        followed.update(selectors.following_among(viewer, [other["id"] for other in people]))
+        return people, has_more
+
+    context = {"title": title.format(login=person["login"]), "person": person}
     return render_people(
-        request,
-        lambda number, count: list_page(person["id"], number, count, viewer),
-        "timeline/people.html",
-        {"title": title.format(login=person["login"]), "person": person},
+        request, read_page, "timeline/people.html", {**context, "followed": followed}
     )
 
 

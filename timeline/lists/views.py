@@ -17,6 +17,7 @@ from ..forms import ListForm, ListMembershipForm, ListNameForm
 from ..graph.views import render_profile
 from ..web import login_first, next_url, other_user, refused, render_people, render_statuses
 from . import selectors, services
+from .selectors import NoSuchList
 
 
 def _list_or_404(list_id: int, viewer: int | None) -> dict:
@@ -67,13 +68,24 @@ def list_detail(request: HttpRequest, list_id: int) -> HttpResponse:
 
 @require_GET
 def list_members(request: HttpRequest, list_id: int) -> HttpResponse:
+    return render_members(request, list_id)
+
+
+def render_members(request: HttpRequest, list_id: int, error: str = "") -> HttpResponse:
+    """The members page; with `error` (a refused add or removal), the error under its form
+    with the login typed, as a 400."""
     the_list = _list_or_404(list_id, current_uid(request))
-    return render_people(
+    context = {"list": the_list}
+    if error:
+        context |= {"member_error": error, "member_login": request.POST.get("login", "")[:60]}
+    response = render_people(
         request,
         lambda number, count: selectors.members_page(list_id, number, count),
         "timeline/list_members.html",
-        {"list": the_list},
+        context,
     )
+    response.status_code = 400 if error else 200
+    return response
 
 
 def _change(request: HttpRequest, change: Callable[[int], str], back: str):
@@ -135,10 +147,15 @@ def _member_change(change: Callable[[int, int, int], str], done: str):
 
     @_list_change
     def view(request: HttpRequest, list_id: int) -> HttpResponse:
-        def change_member(uid: int) -> str:
-            return f"{done} @{change(uid, list_id, _member_uid(request))}."
-
-        return _change(request, change_member, reverse("list_members", args=[list_id]))
+        try:
+            login = change(current_uid(request), list_id, _member_uid(request))
+        except (NoSuchList, PermissionError) as error:
+            return refused(request, error)
+        except ValueError as error:
+            # Said on the members page, by the form, rather than on an error page.
+            return render_members(request, list_id, str(error))
+        messages.success(request, f"{done} @{login}.")
+        return redirect(next_url(request, reverse("list_members", args=[list_id])))
 
     return view
 

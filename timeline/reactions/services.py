@@ -21,6 +21,7 @@ from ..posting.services import delete_status, deliver_status
 from ..safety import selectors as safety
 from ..statuses.selectors import (
     GONE,
+    AlreadyDone,
     StatusGone,
     decode_status,
     hidden_uids,
@@ -32,8 +33,9 @@ from ..statuses.services import add_to_status_set, build_status, remove_from_sta
 
 def repost(uid: int, status_id: int) -> int:
     """Reposts a status (given a repost, its original) to `uid`'s followers and lists;
-    returns the repost's id. ValueError if the status is gone (or hidden from `uid`, see
-    timeline.safety), is a private account's, or `uid` reposted it already."""
+    returns the repost's id. StatusGone if the status is gone (or hidden from `uid`, see
+    timeline.safety), ValueError if it is a private account's, AlreadyDone if `uid`
+    reposted it already."""
     conn = get_redis()
     shown = original(status_id, viewer=uid)
     if safety.is_private(shown):
@@ -52,13 +54,13 @@ def repost(uid: int, status_id: int) -> int:
     if claimed == 0:
         raise StatusGone(GONE)
     if claimed == -1:
-        raise ValueError("You already reposted that status.")
+        raise AlreadyDone("You already reposted that status.")
     return deliver_status(conn, status)
 
 
 def undo_repost(uid: int, status_id: int) -> None:
     """Deletes `uid`'s repost of a status (given the original or any repost of it), which
-    takes it out of every timeline; ValueError if they haven't reposted it."""
+    takes it out of every timeline; AlreadyDone if they haven't reposted it."""
     conn = get_redis()
     # Taking back your own repost stays possible after its original's author is suspended.
     shown = original(status_id, hide_suspended=False)
@@ -67,7 +69,7 @@ def undo_repost(uid: int, status_id: int) -> None:
         # To everyone else a suspended user's status reads as deleted: say so here too,
         # rather than tell who is suspended.
         original(status_id)
-        raise ValueError("You haven't reposted that status.")
+        raise AlreadyDone("You haven't reposted that status.")
     if delete_status(uid, int(repost_id)) is None:
         # Claimed by a repost that died before its status was stored: drop the claim.
         remove_from_status_set(conn, keys.reposts_key, shown["id"], "reposts", uid)
@@ -80,8 +82,8 @@ def like(uid: int, status_id: int) -> int:
 
 
 def unlike(uid: int, status_id: int) -> int:
-    """Takes back a like and publishes it; returns the status's like count. ValueError if
-    the status is gone or `uid` doesn't like it."""
+    """Takes back a like and publishes it; returns the status's like count. StatusGone if
+    the status is gone, AlreadyDone if `uid` doesn't like it."""
     return _change_like(uid, status_id, liking=False)
 
 
@@ -120,13 +122,13 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
         if changed == 0:
             raise StatusGone(GONE)
         if changed == -1:
-            raise ValueError("You already like that status.")
+            raise AlreadyDone("You already like that status.")
         pipe.zadd(keys.likes_key(uid), {sid: now})
         notifications.queue_notify(pipe, status["uid"], notifications.LIKE, liker, sid, now)
     else:
         if not remove_from_status_set(conn, keys.likers_key, sid, "likes", uid):
             # As for liking it: a hidden status reads as deleted, not as "not liked".
-            raise StatusGone(GONE) if hidden else ValueError("You don't like that status.")
+            raise StatusGone(GONE) if hidden else AlreadyDone("You don't like that status.")
         pipe.zrem(keys.likes_key(uid), sid)
         notifications.queue_withdraw(pipe, status["uid"], notifications.LIKE, liker, sid)
     pipe.hget(keys.status_key(sid), "likes")

@@ -16,6 +16,11 @@ class StatusGone(ValueError):
     """The status acted on doesn't exist (any more), or reads as deleted."""
 
 
+class AlreadyDone(ValueError):
+    """The action was done already (a like of a status liked in another tab): changing
+    nothing, it is no failure, and pages say so as news, not as an error."""
+
+
 def status_id_of(value) -> int:
     """`value` (say, a form field) as a status id; StatusGone if it can't be one."""
     try:

@@ -99,6 +99,7 @@ def test_a_follower_sees_a_reply_to_them_and_a_repost(daphne_server):
         expect(repost).to_contain_text("1 like")
         carol.goto(f"{daphne_server}/u/carol/")
         mine = carol.locator(".status", has_text="Anyone around?")
+        carol.once("dialog", lambda dialog: dialog.accept())  # "Delete this status?"
         mine.get_by_role("button", name="Delete").click()
         expect(carol.get_by_text("Your status is deleted.")).to_be_visible()
         expect(carol.locator(".status", has_text="Anyone around?")).to_have_count(0)

@@ -384,7 +384,7 @@ def test_followers_and_following_pages_list_people(client, alice, bob, make_user
     followers = client.get("/u/alice/followers/")
     assert followers.status_code == 200
     assert shows(followers, "People following @alice")
-    people = r'class="person-link" href="/u/(\w+)/"'
+    people = r'class="person" href="/u/(\w+)/"'
     assert re.findall(people, page_text(followers)) == ["carol", "bob"]
     following = client.get("/u/bob/following/")
     assert shows(following, "People @bob follows")

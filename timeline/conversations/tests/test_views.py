@@ -2,6 +2,7 @@ import pytest
 
 from accounts.services import set_suspended
 from timeline import keys
+from timeline.conversations import selectors
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.posting import services as posting
@@ -136,13 +137,16 @@ def test_the_repost_button_becomes_undo_and_undoes(alice, bob):
     assert status_selectors.get_status(original)["reposts"] == 0
 
 
-def test_reposting_twice_is_a_bad_request_that_changes_nothing(alice, bob):
+def test_reposting_twice_is_a_no_op_that_says_so(alice, bob):
     original = posting.post_status(alice.uid, "hi")
     bob.client.post(f"/statuses/{original}/repost/")
-    response = bob.client.post(f"/statuses/{original}/repost/")
-    assert response.status_code == 400
-    assert shows(response, "You already reposted that status.")
+    response = bob.client.post(f"/statuses/{original}/repost/", {"next": "/timeline/"})
+    assert response.status_code == 302 and response["Location"] == "/timeline/"
+    response = bob.client.get("/timeline/")
+    assert shows(response, "Nothing to do: You already reposted that status.")
     assert status_selectors.get_status(original)["reposts"] == 1
+    response = alice.client.post(f"/statuses/{original}/unrepost/", follow=True)
+    assert shows(response, "Nothing to do: You haven't reposted that status.")
 
 
 def test_reposting_an_unknown_status_is_not_found(alice):
@@ -172,13 +176,17 @@ def test_liking_and_unliking_from_a_page(alice, bob):
     assert shows(response, "Like taken back.") and shows(response, "0 likes")
 
 
-def test_liking_twice_or_unliking_unliked_is_a_bad_request(alice, bob):
+def test_liking_twice_or_unliking_unliked_is_a_no_op_that_says_so(alice, bob):
+    # As from two tabs: the second like finds the status liked already.
     sid = posting.post_status(alice.uid, "like me")
     bob.client.post(f"/statuses/{sid}/like/")
-    response = bob.client.post(f"/statuses/{sid}/like/")
-    assert response.status_code == 400 and shows(response, "You already like that status.")
-    response = alice.client.post(f"/statuses/{sid}/unlike/")
-    assert response.status_code == 400 and shows(response, "You don't like that status.")
+    response = bob.client.post(f"/statuses/{sid}/like/", {"next": "/timeline/"}, follow=True)
+    assert response.status_code == 200 and response.redirect_chain == [("/timeline/", 302)]
+    assert shows(response, "Nothing to do: You already like that status.")
+    assert shows(response, "1 like")
+    response = alice.client.post(f"/statuses/{sid}/unlike/", follow=True)
+    assert response.status_code == 200
+    assert shows(response, "Nothing to do: You don't like that status.")
     assert status_selectors.get_status(sid)["likes"] == 1
 
 
@@ -244,3 +252,20 @@ def test_a_bad_tag_page_is_not_found(client, tag):
     response = client.get(f"/tags/{tag}/")
     assert response.status_code == 404
     assert shows(response, "A tag is up to 100 letters")
+
+
+def test_the_reply_box_starts_with_the_author_and_the_others_mentioned(alice, bob, make_user):
+    make_user("carol")
+    sid = posting.post_status(alice.uid, "lunch with @carol and @Bob?")
+    page = page_text(bob.client.get(f"/statuses/{sid}/"))
+    # (The newline after <textarea> is the markup's: a browser drops it.)
+    assert 'id="id_message">\n@alice @carol </textarea>' in page
+    page = page_text(alice.client.get(f"/statuses/{sid}/"))
+    assert 'id="id_message">\n@carol @bob </textarea>' in page
+
+
+def test_reply_mentions_name_each_once_and_never_the_one_replying():
+    status = {"login": "alice", "mentions": "bob carol alice"}
+    assert selectors.reply_mentions(status, "dave") == "@alice @bob @carol "
+    assert selectors.reply_mentions(status, "Bob") == "@alice @carol "
+    assert selectors.reply_mentions({"login": "alice"}, "alice") == ""

@@ -61,11 +61,29 @@ def test_adding_a_member_shows_their_statuses_on_the_list(alice, bob, alices_lis
     assert status_ids(alice.client.get(f"/lists/{alices_list}/")) == [sid]
 
 
-def test_adding_an_unknown_login_is_a_bad_request(alice, alices_list):
+def test_adding_an_unknown_login_says_so_on_the_members_page(alice, alices_list):
     response = alice.client.post(f"/lists/{alices_list}/members/add/", {"login": "nobody"})
     assert response.status_code == 400
+    assert shows(response, "Members of Friends")
     assert shows(response, "There is no user @nobody.")
+    assert 'value="nobody"' in page_text(response)  # the login typed, to correct it
+    assert not shows(response, "Bad request")
     assert list_selectors.get_list(alices_list)["members"] == 0
+
+
+def test_adding_a_member_twice_says_so_on_the_members_page(alice, bob, alices_list):
+    alice.client.post(f"/lists/{alices_list}/members/add/", {"login": "bob"})
+    response = alice.client.post(f"/lists/{alices_list}/members/add/", {"login": "bob"})
+    assert response.status_code == 400
+    assert shows(response, "bob is already on this list.")
+    assert shows(response, "Bob @bob")  # the members, still listed under the form
+    assert list_selectors.get_list(alices_list)["members"] == 1
+
+
+def test_removing_someone_not_on_the_list_says_so_on_the_members_page(alice, bob, alices_list):
+    response = alice.client.post(f"/lists/{alices_list}/members/remove/", {"login": "bob"})
+    assert response.status_code == 400
+    assert shows(response, "Members of Friends") and shows(response, "bob isn't on this list.")
 
 
 def test_changing_someone_elses_list_is_forbidden(alice, bob, alices_list):

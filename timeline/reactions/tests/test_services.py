@@ -10,6 +10,7 @@ from timeline.posting import services as posting
 from timeline.reactions import selectors as reaction_selectors
 from timeline.reactions import services as reactions
 from timeline.statuses import selectors as status_selectors
+from timeline.statuses.selectors import AlreadyDone
 from timeline.tests.pages import ids
 
 # Reposts
@@ -82,7 +83,7 @@ def test_reposting_twice_is_refused_and_changes_nothing(make_user, redis_conn):
     author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "once")
     reactions.repost(reposter, original)
-    with pytest.raises(ValueError, match="already reposted"):
+    with pytest.raises(AlreadyDone, match="already reposted"):
         reactions.repost(reposter, original)
     assert status_selectors.get_status(original)["reposts"] == 1
     assert get_user(reposter)["posts"] == 1
@@ -96,7 +97,7 @@ def test_reposting_a_repost_reposts_its_original(make_user):
     again = reactions.repost(second, repost)
     assert status_selectors.get_status(again)["repost_of"] == original
     assert status_selectors.get_status(original)["reposts"] == 2
-    with pytest.raises(ValueError, match="already reposted"):
+    with pytest.raises(AlreadyDone, match="already reposted"):
         reactions.repost(first, repost)
 
 
@@ -136,7 +137,7 @@ def test_undoing_a_repost_takes_it_out_of_every_home_and_uncounts_it(make_user, 
 def test_undoing_a_repost_you_never_made_is_refused(make_user):
     author, other = make_user().uid, make_user().uid
     original = posting.post_status(author, "hi")
-    with pytest.raises(ValueError, match="haven't reposted"):
+    with pytest.raises(AlreadyDone, match="haven't reposted"):
         reactions.undo_repost(other, original)
 
 
@@ -196,7 +197,7 @@ def test_liking_twice_is_refused_and_counts_once(make_user):
     author, fan = make_user().uid, make_user().uid
     sid = posting.post_status(author, "one")
     reactions.like(fan, sid)
-    with pytest.raises(ValueError, match="already like"):
+    with pytest.raises(AlreadyDone, match="already like"):
         reactions.like(fan, sid)
     assert status_selectors.get_status(sid)["likes"] == 1
 
@@ -208,7 +209,7 @@ def test_unliking_uncounts_and_unlists_it(make_user):
     reactions.like(other, sid)
     assert reactions.unlike(fan, sid) == 1
     assert reaction_selectors.likes_page(fan).statuses == []
-    with pytest.raises(ValueError, match="don't like"):
+    with pytest.raises(AlreadyDone, match="don't like"):
         reactions.unlike(fan, sid)
     assert status_selectors.get_status(sid)["likes"] == 1
 

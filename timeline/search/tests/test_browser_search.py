@@ -37,11 +37,11 @@ def test_search_finds_a_person_to_follow_and_their_avatar_shows_on_their_statuse
         alice.get_by_role("searchbox", name="Search").first.fill("BOB")
         alice.keyboard.press("Enter")
         alice.get_by_role("link", name="People").click()
-        result = alice.locator("#search-results .person", has_text="@bobby")
+        result = alice.locator("#search-results li", has_text="@bobby")
         expect(result).to_contain_text("Bobby")
         result.get_by_role("button", name="Follow").click()
         expect(alice.get_by_text("You now follow @bobby.")).to_be_visible()
-        expect(alice.locator("#search-results .person", has_text="@bobby")).to_contain_text(
+        expect(alice.locator("#search-results li", has_text="@bobby")).to_contain_text(
             "Unfollow"
         )
 
