@@ -49,6 +49,9 @@ INSTALLED_APPS = [
     "accounts",
     "timeline",
     "streaming",
+    # The Mastodon client API (api/): OAuth 2 applications and tokens, in the ORM.
+    "oauth2_provider",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -101,6 +104,7 @@ TEMPLATES = [
             "globals": {
                 "status_cards": "timeline.cards.page_status_cards",
                 "stream_keys_panel": "streaming.views.stream_keys_panel",
+                "authorised_apps": "api.views.oauth.authorised_apps_panel",
             },
             "filters": {
                 "status_text": "timeline.display.status_text",
@@ -308,10 +312,32 @@ RATE_LIMITS = {
     # Tries (each checks the current password: a hash) to change the password.
     "password_changes": env_rate("RATE_LIMIT_PASSWORD_CHANGES", "10/3600"),
     "messages": env_rate("RATE_LIMIT_MESSAGES", "60/300"),  # direct messages sent
+    # Client apps registered through the API (POST /api/v1/apps), per client address.
+    "apps_per_ip": env_rate("RATE_LIMIT_APPS_PER_IP", "30/3600"),
 }
 # A login from an address over its failures limit is refused before it reaches Django,
 # after this delay (socialsite.ratelimit.refuse_early).
 RATE_LIMITED_DELAY_SECONDS = float(os.environ.get("RATE_LIMITED_DELAY_SECONDS", 1))
+
+# The Mastodon client API's OAuth 2 provider (django-oauth-toolkit; see api/oauth.py).
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+OAUTH2_PROVIDER = {
+    "SCOPES": {
+        "read": "Read your timelines, statuses, lists and notifications",
+        "write": "Post, delete, like and repost statuses, and manage your lists",
+        "follow": "Follow and unfollow people",
+    },
+    "DEFAULT_SCOPES": ["read"],
+    # Mastodon's tokens don't expire; its apps keep one until it is revoked.
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 10 * 365 * 24 * 3600,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 600,
+    # PKCE (S256) is taken, not demanded: most Mastodon apps don't send it.
+    "PKCE_REQUIRED": False,
+    # "urn" for urn:ietf:wg:oauth:2.0:oob, the code shown on the page (api.views.oauth).
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "urn"],
+    "OAUTH2_VALIDATOR_CLASS": "api.oauth.MastodonValidator",
+    "OAUTH2_BACKEND_CLASS": "api.oauth.FormOrJsonOAuthLibCore",
+}
 
 # `make run` seeds a small demo network into a store where nothing was ever posted.
 DEMO_NETWORK = env_bool("DEMO_NETWORK", True)
