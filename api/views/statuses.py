@@ -44,8 +44,14 @@ def shown(request: HttpRequest, status_id: int) -> dict:
 @endpoint("POST", scope="write")
 def create(request: HttpRequest) -> dict:
     found = params(request)
-    if found.get("media_ids") or found.get("media_ids[]") or found.get("poll"):
-        raise ApiError(422, "Media and polls are not supported here.")
+    unsupported = ("media_ids", "media_ids[]", "poll", "scheduled_at", "spoiler_text")
+    given = [name for name in unsupported if found.get(name)]
+    if given:
+        raise ApiError(
+            422,
+            f"{given[0]} is not supported here: no media, polls, scheduled "
+            "statuses or content warnings.",
+        )
     visibility = found.get("visibility") or "public"
     if visibility not in VISIBILITIES:
         raise ApiError(422, f"Only public statuses are supported, not {visibility!r}.")
