@@ -4,8 +4,7 @@ ISO 8601, HTML content made by the pages' own linkify."""
 
 from datetime import UTC, datetime
 
-from django.conf import settings
-from django.http import HttpRequest
+from django.templatetags.static import static
 from django.urls import reverse
 from markupsafe import Markup
 
@@ -14,6 +13,13 @@ from timeline.display import status_text
 from timeline.text import tags
 
 VERSION = "4.3.0 (compatible; socialsite 1.0)"
+# Everyone's picture: the site has no avatars of its own.
+AVATAR = "img/avatar.png"
+
+
+def site_of(request) -> str:
+    """The site's address as a request reached it, which entities' URLs start with."""
+    return request.build_absolute_uri("/").rstrip("/")
 
 
 def iso(seconds: float) -> str:
@@ -21,13 +27,9 @@ def iso(seconds: float) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def absolute(request: HttpRequest, path: str) -> str:
-    return request.build_absolute_uri(path)
-
-
-def account(request: HttpRequest, user: dict) -> dict:
-    url = absolute(request, reverse("profile", args=[user["login"]]))
-    avatar = absolute(request, settings.STATIC_URL + "img/avatar.png")
+def account(site: str, user: dict) -> dict:
+    url = site + reverse("profile", args=[user["login"]])
+    avatar = site + static(AVATAR)
     return {
         "id": str(user["id"]),
         "username": user["login"],
@@ -69,14 +71,14 @@ def content(status: dict) -> str:
     return str(Markup("<p>{}</p>").format(Markup(html)))
 
 
-def status(request: HttpRequest, found: dict, people: dict[int, dict]) -> dict | None:
+def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
     """A Status entity; None if its author's profile is gone."""
     author = people.get(found["uid"])
     if author is None:
         return None
     original = found.get("original")
-    reblog = status(request, original, people) if original else None
-    url = absolute(request, reverse("status", args=[found["id"]]))
+    reblog = status(site, original, people) if original else None
+    url = site + reverse("status", args=[found["id"]])
     mention_logins = found.get("mentions", "").split()
     mention_ids = found.get("mention_ids", "").split()
     return {
@@ -85,7 +87,7 @@ def status(request: HttpRequest, found: dict, people: dict[int, dict]) -> dict |
         "url": url,
         "created_at": iso(found["posted"]),
         "edited_at": None,
-        "account": account(request, author),
+        "account": account(site, author),
         "content": "" if reblog else content(found),
         "text": None,
         "visibility": "public",
@@ -99,12 +101,12 @@ def status(request: HttpRequest, found: dict, people: dict[int, dict]) -> dict |
                 "id": uid,
                 "username": login,
                 "acct": login,
-                "url": absolute(request, reverse("profile", args=[login])),
+                "url": site + reverse("profile", args=[login]),
             }
             for login, uid in zip(mention_logins, mention_ids, strict=False)
         ],
         "tags": [
-            {"name": tag, "url": absolute(request, reverse("tag", args=[tag]))}
+            {"name": tag, "url": site + reverse("tag", args=[tag])}
             for tag in tags(found["message"])
         ],
         "emojis": [],
@@ -125,10 +127,10 @@ def status(request: HttpRequest, found: dict, people: dict[int, dict]) -> dict |
     }
 
 
-def statuses(request: HttpRequest, found: list[dict]) -> list[dict]:
+def statuses(site: str, found: list[dict]) -> list[dict]:
     """Status entities of a page of statuses, their authors read in 1 round trip."""
     people = authors(found)
-    shown = (status(request, s, people) for s in found)
+    shown = (status(site, s, people) for s in found)
     return [entity for entity in shown if entity is not None]
 
 

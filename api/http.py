@@ -12,6 +12,7 @@ from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.oauth2_backends import get_oauthlib_core
+from oauthlib.common import Request as OAuthRequest
 
 from accounts.services import AccountSuspended, ensure_profile
 from socialsite.ratelimit import RateLimited, enforce
@@ -49,16 +50,27 @@ class Caller:
 
 def caller(request: HttpRequest) -> Caller | None:
     """The caller of a request with a valid bearer token, else None."""
-    if not request.headers.get("Authorization", "").lower().startswith("bearer "):
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return caller_for_token(token.strip()) if scheme.lower() == "bearer" else None
+
+
+def caller_for_token(token: str) -> Caller | None:
+    """Who calls with access token `token`: None for an unknown, expired or revoked
+    one, or one of a user who can't log in (inactive: suspended)."""
+    if not token:
         return None
-    valid, oauth = get_oauthlib_core().verify_request(request, scopes=[])
-    if not valid:
+    found = OAuthRequest("")
+    if not get_oauthlib_core().server.request_validator.validate_bearer_token(token, [], found):
         return None
-    user = oauth.access_token.user
+    user = found.access_token.user
     if user is not None and not user.is_active:
         return None
     uid = ensure_profile(user) if user is not None else None
-    return Caller(user=user, uid=uid, token=oauth.access_token)
+    return Caller(user=user, uid=uid, token=found.access_token)
+
+
+def has_scope(found: Caller, scope: str) -> bool:
+    return bool(SCOPE_GRANTED_BY[scope] & set(found.token.scope.split()))
 
 
 def endpoint(*methods: str, scope: str | None = None, user: bool = True, public: bool = False):
@@ -110,7 +122,7 @@ def check_caller(request: HttpRequest, scope: str | None, *, user: bool, public:
         if public:
             return
         raise ApiError(401, "The access token is invalid")
-    if scope and not SCOPE_GRANTED_BY[scope] & set(found.token.scope.split()):
+    if scope and not has_scope(found, scope):
         raise ApiError(403, "This action is outside the authorized scopes")
     if user and found.uid is None:
         raise ApiError(422, "This method requires an authenticated user")

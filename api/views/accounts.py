@@ -32,7 +32,7 @@ def profile(uid) -> dict:
 
 @endpoint("GET", scope="read")
 def verify_credentials(request: HttpRequest) -> dict:
-    found = entities.account(request, profile(request.caller.uid))
+    found = entities.account(entities.site_of(request), profile(request.caller.uid))
     source = {"privacy": "public", "sensitive": False, "language": "", "note": "", "fields": []}
     return {**found, "source": source}
 
@@ -44,12 +44,12 @@ def lookup(request: HttpRequest) -> dict:
     user = get_user_by_login(login) if login and domain in ("", request.get_host()) else None
     if user is None or user["suspended"]:
         raise ApiError(404, "Record not found")
-    return entities.account(request, user)
+    return entities.account(entities.site_of(request), user)
 
 
 @endpoint("GET", public=True, user=False)
 def account(request: HttpRequest, account_id: str) -> dict:
-    return entities.account(request, profile(account_id))
+    return entities.account(entities.site_of(request), profile(account_id))
 
 
 @endpoint("GET", public=True, user=False)
@@ -59,7 +59,7 @@ def statuses(request: HttpRequest, account_id: str):
     page = cursor_page(
         "profile", uid, cursor_params(found), limit_param(found), viewer=viewer(request)
     )
-    shown = entities.statuses(request, page.statuses)
+    shown = entities.statuses(entities.site_of(request), page.statuses)
     return shown, link_header(request, shown, more=page.has_older)
 
 

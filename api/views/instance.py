@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.templatetags.static import static
 
 from socialsite.ratelimit import address, enforce
 
@@ -75,7 +76,7 @@ def instance_v2(request: HttpRequest) -> dict:
         "source_url": "",
         "description": _description(),
         "usage": {"users": {"active_month": 0}},
-        "thumbnail": {"url": request.build_absolute_uri(settings.STATIC_URL + "img/avatar.png")},
+        "thumbnail": {"url": entities.site_of(request) + static(entities.AVATAR)},
         "languages": ["en"],
         "configuration": {
             **_configuration(),

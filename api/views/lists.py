@@ -5,7 +5,7 @@ from django.http import HttpRequest
 from timeline.lists import selectors, services
 
 from .. import entities
-from ..http import ApiError, endpoint, id_param, limit_rate, params
+from ..http import ApiError, endpoint, has_scope, id_param, limit_rate, params
 from .accounts import profile
 from .people import people_page
 
@@ -31,7 +31,7 @@ def lists(request: HttpRequest):
 
 
 def check_write(request: HttpRequest) -> None:
-    if not {"write"} & set(request.caller.token.scope.split()):
+    if not has_scope(request.caller, "write"):
         raise ApiError(403, "This action is outside the authorized scopes")
     limit_rate(request, "list_changes", "list changes")
 

@@ -34,14 +34,16 @@ def notifications(request: HttpRequest):
         user["id"]: user
         for user in get_users(sorted({uid for n in page.notifications for uid in n.uids}))
     }
-    statuses = entities.statuses(request, [n.status for n in page.notifications if n.status])
+    statuses = entities.statuses(
+        entities.site_of(request), [n.status for n in page.notifications if n.status]
+    )
     by_id = {int(status["id"]): status for status in statuses}
     shown = [
         {
             "id": f"{n.kind}-{n.status['id'] if n.status else 0}-{uid}",
             "type": TYPES[n.kind],
             "created_at": entities.iso(n.when),
-            "account": entities.account(request, people[uid]),
+            "account": entities.account(entities.site_of(request), people[uid]),
             "status": by_id.get(n.status["id"]) if n.status else None,
         }
         for n in page.notifications
@@ -66,7 +68,7 @@ def conversations(request: HttpRequest):
             "id": str(conversation.id),
             "unread": conversation.unread > 0,
             "accounts": [
-                entities.account(request, people[other])
+                entities.account(entities.site_of(request), people[other])
                 for other in conversation.uids
                 if other != uid and other in people
             ],
@@ -90,4 +92,4 @@ def last_status(request: HttpRequest, conversation, people: dict) -> dict | None
         "message": last["text"],
         "posted": last["sent"],
     }
-    return {**entities.status(request, message, people), "visibility": "direct"}
+    return {**entities.status(entities.site_of(request), message, people), "visibility": "direct"}

@@ -36,5 +36,9 @@ def people_page(request: HttpRequest, read_page: Callable) -> tuple[list, dict]:
     found = params(request)
     number = page_cursor(found)
     people, more = read_page(number, limit_param(found, default=40, most=80))
-    shown = [entities.account(request, person) for person in people if not person["suspended"]]
+    shown = [
+        entities.account(entities.site_of(request), person)
+        for person in people
+        if not person["suspended"]
+    ]
     return shown, next_link(request, number) if more else {}

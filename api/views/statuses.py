@@ -31,7 +31,7 @@ VISIBILITIES = {"public", "unlisted"}
 def shown_with_source(request: HttpRequest, status_id: int) -> tuple[dict, dict]:
     """A status as the caller sees it, and its Status entity; 404 if it is gone."""
     found = shown_status(status_id, viewer=viewer(request))
-    entity = entities.statuses(request, [found])[0] if found else None
+    entity = entities.statuses(entities.site_of(request), [found])[0] if found else None
     if entity is None:
         raise ApiError(404, "Record not found")
     return found, entity
@@ -89,8 +89,11 @@ def context(request: HttpRequest, status_id: str) -> dict:
     found = conversation(id_param(status_id), viewer(request))
     if found is None:
         raise ApiError(404, "Record not found")
-    ancestors = entities.statuses(request, [s for s in found.ancestors if s])
-    return {"ancestors": ancestors, "descendants": entities.statuses(request, found.replies)}
+    ancestors = entities.statuses(entities.site_of(request), [s for s in found.ancestors if s])
+    return {
+        "ancestors": ancestors,
+        "descendants": entities.statuses(entities.site_of(request), found.replies),
+    }
 
 
 def react(action, *, done_already: str):
@@ -131,5 +134,5 @@ def favourites(request: HttpRequest):
         limit_param(found),
         viewer=viewer(request),
     )
-    entities_found = entities.statuses(request, page.statuses)
+    entities_found = entities.statuses(entities.site_of(request), page.statuses)
     return entities_found, link_header(request, entities_found, more=page.has_older)

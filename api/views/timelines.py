@@ -24,7 +24,7 @@ def page(request: HttpRequest, timeline: str, owner) -> tuple[list, dict]:
     read = cursor_page(
         timeline, owner, cursor_params(found), limit_param(found), viewer=viewer(request)
     )
-    shown = entities.statuses(request, read.statuses)
+    shown = entities.statuses(entities.site_of(request), read.statuses)
     return shown, link_header(request, shown, more=read.has_older)
 
 
