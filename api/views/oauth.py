@@ -20,6 +20,12 @@ class AuthorizeView(AuthorizationView):
 
     template_name = "api/authorize.html"
 
+    def render_to_response(self, context, **kwargs):
+        # An error's context names its redirect `url`, which would hide the pages' url().
+        return super().render_to_response(
+            {name: value for name, value in context.items() if name != "url"}, **kwargs
+        )
+
     def redirect(self, redirect_to, application):
         if redirect_to.startswith(oauth.OOB):
             query = parse_qs(urlsplit(redirect_to).query)
