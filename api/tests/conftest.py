@@ -1,7 +1,14 @@
 """Fixtures: people who can log in (a password, for the consent page) and Mastodon.py
 clients signed in as them against the test daphne server."""
 
+import secrets
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
+from oauth2_provider.models import AccessToken, Application
+
+from api.models import ClientApp
 
 from accounts.services import sign_up, uid_for_login
 
@@ -28,5 +35,30 @@ def mastodon_as(daphne_server, person):
     def make(login: str, scopes=("read", "write", "follow")):
         person(login)
         return signed_in_client(daphne_server, login, PASSWORD, list(scopes))
+
+    return make
+
+
+@pytest.fixture
+def token_for(db):
+    """An access token of `member` (a conftest Member) with `scope`, for the Django test
+    client: the API's endpoints without the code flow, which test_oauth covers."""
+
+    def make(member, scope: str = "read write follow") -> dict:
+        application = Application.objects.create(
+            name="tests",
+            redirect_uris="urn:ietf:wg:oauth:2.0:oob",
+            client_type=Application.CLIENT_CONFIDENTIAL,
+            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        )
+        ClientApp.objects.create(application=application, scopes=scope)
+        token = AccessToken.objects.create(
+            user=member.user,
+            application=application,
+            token=secrets.token_urlsafe(32),
+            scope=scope,
+            expires=timezone.now() + timedelta(days=1),
+        )
+        return {"HTTP_AUTHORIZATION": f"Bearer {token.token}"}
 
     return make
