@@ -8,9 +8,8 @@ import pytest
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application
 
-from api.models import ClientApp
-
 from accounts.services import sign_up, uid_for_login
+from api.models import ClientApp
 
 from .clients import signed_in_client
 
