@@ -2,13 +2,14 @@
 Conversation, Application, Instance) from the site's records: ids as strings, times in
 ISO 8601, HTML content made by the pages' own linkify."""
 
+import functools
 from datetime import UTC, datetime
 
 from django.templatetags.static import static
-from django.urls import reverse
 from markupsafe import Markup
 
 from accounts.services import get_users
+from socialsite.links import url
 from timeline.display import status_text
 from timeline.text import tags
 
@@ -27,15 +28,20 @@ def iso(seconds: float) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+@functools.cache
+def avatar_path() -> str:
+    return static(AVATAR)
+
+
 def account(site: str, user: dict) -> dict:
-    url = site + reverse("profile", args=[user["login"]])
-    avatar = site + static(AVATAR)
+    profile = site + url("profile", user["login"])
+    avatar = site + avatar_path()
     return {
         "id": str(user["id"]),
         "username": user["login"],
         "acct": user["login"],
-        "url": url,
-        "uri": url,
+        "url": profile,
+        "uri": profile,
         "display_name": user.get("name") or user["login"],
         "note": "",
         "avatar": avatar,
@@ -57,38 +63,54 @@ def account(site: str, user: dict) -> dict:
     }
 
 
-def authors(statuses: list[dict]) -> dict[int, dict]:
-    """The profiles of the statuses' authors and their originals' (1 round trip)."""
-    uids = {s["uid"] for s in statuses} | {
-        s["original"]["uid"] for s in statuses if s.get("original")
-    }
-    return {user["id"]: user for user in get_users(sorted(uids))}
+def accounts(site: str, uids) -> dict[int, dict]:
+    """The Account entities of `uids` that exist, by uid (1 round trip)."""
+    return {user["id"]: account(site, user) for user in get_users(sorted(set(uids)))}
 
 
-def content(status: dict) -> str:
-    """The message as Mastodon's HTML: a paragraph, line breaks kept, links linked."""
-    html = str(status_text(status)).replace("\n", "<br>")
+def authors(site: str, statuses: list[dict]) -> dict[int, dict]:
+    """The Account entities of the statuses' authors and their originals'."""
+    return accounts(
+        site,
+        [s["uid"] for s in statuses]
+        + [s["original"]["uid"] for s in statuses if s.get("original")],
+    )
+
+
+# A status's HTML depends on its message and mentions alone, neither of which changes:
+# pages of the API show the same statuses again and again.
+@functools.lru_cache(maxsize=4096)
+def message_html(message: str, mentions: str) -> str:
+    """A message as Mastodon's HTML: a paragraph, line breaks kept, links linked as the
+    pages link them (site-relative)."""
+    html = str(status_text({"message": message, "mentions": mentions})).replace("\n", "<br>")
     return str(Markup("<p>{}</p>").format(Markup(html)))
 
 
+def content(site: str, status: dict) -> str:
+    html = message_html(status["message"], status.get("mentions", ""))
+    return html.replace('href="/', f'href="{site}/')
+
+
 def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
-    """A Status entity; None if its author's profile is gone."""
+    """A Status entity, its account from `people` (Account entities by uid); None if its
+    author's profile is gone."""
     author = people.get(found["uid"])
     if author is None:
         return None
     original = found.get("original")
     reblog = status(site, original, people) if original else None
-    url = site + reverse("status", args=[found["id"]])
+    link = site + url("status", found["id"])
     mention_logins = found.get("mentions", "").split()
     mention_ids = found.get("mention_ids", "").split()
     return {
         "id": str(found["id"]),
-        "uri": url,
-        "url": url,
+        "uri": link,
+        "url": link,
         "created_at": iso(found["posted"]),
         "edited_at": None,
-        "account": account(site, author),
-        "content": "" if reblog else content(found),
+        "account": author,
+        "content": "" if reblog else content(site, found),
         "text": None,
         "visibility": "public",
         "sensitive": False,
@@ -101,14 +123,11 @@ def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
                 "id": uid,
                 "username": login,
                 "acct": login,
-                "url": site + reverse("profile", args=[login]),
+                "url": site + url("profile", login),
             }
             for login, uid in zip(mention_logins, mention_ids, strict=False)
         ],
-        "tags": [
-            {"name": tag, "url": site + reverse("tag", args=[tag])}
-            for tag in tags(found["message"])
-        ],
+        "tags": [{"name": tag, "url": site + url("tag", tag)} for tag in tags(found["message"])],
         "emojis": [],
         "reblogs_count": found.get("reposts", 0),
         "favourites_count": found.get("likes", 0),
@@ -129,7 +148,7 @@ def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
 
 def statuses(site: str, found: list[dict]) -> list[dict]:
     """Status entities of a page of statuses, their authors read in 1 round trip."""
-    people = authors(found)
+    people = authors(site, found)
     shown = (status(site, s, people) for s in found)
     return [entity for entity in shown if entity is not None]
 

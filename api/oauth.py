@@ -4,15 +4,23 @@ not demanded), client credentials for app-only calls and refresh tokens; a token
 no scope its app didn't register; the token and revoke endpoints read form or JSON
 bodies (toot sends JSON)."""
 
+import hashlib
 import json
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from django.utils import timezone
 from oauth2_provider.generators import generate_client_secret
 from oauth2_provider.models import AccessToken, Application
 from oauth2_provider.oauth2_backends import OAuthLibCore
 from oauth2_provider.oauth2_validators import OAuth2Validator
+from oauth2_provider.settings import oauth2_settings
+from oauthlib.common import generate_token
 
 from .models import ClientApp
 
@@ -20,6 +28,10 @@ OOB = "urn:ietf:wg:oauth:2.0:oob"
 # The grants every registered app may use.
 GRANTS = {"authorization_code", "client_credentials", "refresh_token"}
 NAME_MAX_LENGTH = 100
+# How long a checked access token is remembered in the cache (api.http.caller_for_token).
+# Revoking or saving it forgets it at once; this bounds what no signal tells (a
+# QuerySet.update() of tokens).
+TOKEN_CACHE_SECONDS = 300
 REDIRECT_URIS_MAX = 10
 
 
@@ -81,6 +93,31 @@ def register_app(name: str, redirect_uris: str, scopes: str, website: str = "") 
     return app, secret
 
 
+def client_app(application_id: int) -> ClientApp | None:
+    return (
+        ClientApp.objects.select_related("application")
+        .filter(application_id=application_id)
+        .first()
+    )
+
+
+def issue_token(app: ClientApp, user, scope: str) -> str:
+    """A new access token of `app` for `user` with `scope` (within the app's), as the
+    code flow would give after the user's consent: for operators' scripts, the bench and
+    tests. ValueError for a scope the app didn't register."""
+    if not set(check_scopes(scope)) <= set(app.scopes.split()):
+        raise ValueError(f"{app.application.name} didn't register {scope!r}.")
+    token = generate_token()
+    AccessToken.objects.create(
+        user=user,
+        application=app.application,
+        token=token,
+        scope=scope,
+        expires=timezone.now() + timedelta(seconds=oauth2_settings.ACCESS_TOKEN_EXPIRE_SECONDS),
+    )
+    return token
+
+
 def authorised_apps(user) -> list[dict]:
     """The apps `user` gave a token that is still valid: name, website, scopes, when
     first authorised, newest first."""
@@ -110,6 +147,19 @@ def revoke_app(user, application_id: int) -> bool:
         token.revoke()
         found = True
     return found
+
+
+def token_cache_key(token: str) -> str:
+    """The cache key of an access token: by its checksum, as django-oauth-toolkit finds
+    it (never the token itself)."""
+    return f"api-token:{hashlib.sha256(token.encode()).hexdigest()}"
+
+
+@receiver(post_save, sender=AccessToken)
+@receiver(post_delete, sender=AccessToken)
+def forget_cached_token(sender, instance: AccessToken, **kwargs) -> None:
+    """A revoked (deleted) or changed token is checked afresh on its next use."""
+    cache.delete(f"api-token:{instance.token_checksum}")
 
 
 class MastodonValidator(OAuth2Validator):

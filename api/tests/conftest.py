@@ -1,15 +1,10 @@
 """Fixtures: people who can log in (a password, for the consent page) and Mastodon.py
 clients signed in as them against the test daphne server."""
 
-import secrets
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
-from oauth2_provider.models import AccessToken, Application
 
 from accounts.services import sign_up, uid_for_login
-from api.models import ClientApp
+from api.oauth import OOB, issue_token, register_app
 
 from .clients import signed_in_client
 
@@ -44,20 +39,7 @@ def token_for(db):
     client: the API's endpoints without the code flow, which test_oauth covers."""
 
     def make(member, scope: str = "read write follow") -> dict:
-        application = Application.objects.create(
-            name="tests",
-            redirect_uris="urn:ietf:wg:oauth:2.0:oob",
-            client_type=Application.CLIENT_CONFIDENTIAL,
-            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
-        )
-        ClientApp.objects.create(application=application, scopes=scope)
-        token = AccessToken.objects.create(
-            user=member.user,
-            application=application,
-            token=secrets.token_urlsafe(32),
-            scope=scope,
-            expires=timezone.now() + timedelta(days=1),
-        )
-        return {"HTTP_AUTHORIZATION": f"Bearer {token.token}"}
+        app, _ = register_app("tests", OOB, scope)
+        return {"HTTP_AUTHORIZATION": f"Bearer {issue_token(app, member.user, scope)}"}
 
     return make

@@ -7,7 +7,7 @@ from django.templatetags.static import static
 from socialsite.ratelimit import address, enforce
 
 from .. import entities, oauth
-from ..http import endpoint, params
+from ..http import ApiError, endpoint, params
 
 
 def _description() -> str:
@@ -110,7 +110,7 @@ def create_app(request: HttpRequest) -> dict:
 
 @endpoint("GET", user=False)
 def verify_app(request: HttpRequest) -> dict:
-    app = getattr(request.caller.token.application, "client_app", None)
+    app = oauth.client_app(request.caller.application_id)
     if app is None:
-        return {"name": request.caller.token.application.name, "website": None}
+        raise ApiError(401, "The access token is invalid")
     return entities.application(app)

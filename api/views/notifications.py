@@ -4,7 +4,6 @@ site's pages of them behind opaque page cursors ("max_id=p2")."""
 from django.conf import settings
 from django.http import HttpRequest
 
-from accounts.services import get_users
 from timeline.direct.selectors import inbox_page
 from timeline.notifications.selectors import notifications_page
 
@@ -30,10 +29,8 @@ def notifications(request: HttpRequest):
     page = notifications_page(
         request.caller.uid, number, limit_param(found, default=settings.NOTIFICATIONS_PER_PAGE)
     )
-    people = {
-        user["id"]: user
-        for user in get_users(sorted({uid for n in page.notifications for uid in n.uids}))
-    }
+    site = entities.site_of(request)
+    people = entities.accounts(site, [uid for n in page.notifications for uid in n.uids])
     statuses = entities.statuses(
         entities.site_of(request), [n.status for n in page.notifications if n.status]
     )
@@ -43,7 +40,7 @@ def notifications(request: HttpRequest):
             "id": f"{n.kind}-{n.status['id'] if n.status else 0}-{uid}",
             "type": TYPES[n.kind],
             "created_at": entities.iso(n.when),
-            "account": entities.account(entities.site_of(request), people[uid]),
+            "account": people[uid],
             "status": by_id.get(n.status["id"]) if n.status else None,
         }
         for n in page.notifications
@@ -59,27 +56,23 @@ def conversations(request: HttpRequest):
     number = page_cursor(found)
     uid = request.caller.uid
     page = inbox_page(uid, number, limit_param(found))
-    people = {
-        user["id"]: user
-        for user in get_users(sorted({u for c in page.conversations for u in c.uids}))
-    }
+    site = entities.site_of(request)
+    people = entities.accounts(site, [u for c in page.conversations for u in c.uids])
     shown = [
         {
             "id": str(conversation.id),
             "unread": conversation.unread > 0,
             "accounts": [
-                entities.account(entities.site_of(request), people[other])
-                for other in conversation.uids
-                if other != uid and other in people
+                people[other] for other in conversation.uids if other != uid and other in people
             ],
-            "last_status": last_status(request, conversation, people),
+            "last_status": last_status(site, conversation, people),
         }
         for conversation in page.conversations
     ]
     return shown, next_link(request, number) if page.has_older else {}
 
 
-def last_status(request: HttpRequest, conversation, people: dict) -> dict | None:
+def last_status(site: str, conversation, people: dict) -> dict | None:
     """A conversation's last message as a direct Status (its id the conversation's: a
     message isn't a status, and has no id of its own here)."""
     last = conversation.last
@@ -92,4 +85,4 @@ def last_status(request: HttpRequest, conversation, people: dict) -> dict | None
         "message": last["text"],
         "posted": last["sent"],
     }
-    return {**entities.status(entities.site_of(request), message, people), "visibility": "direct"}
+    return {**entities.status(site, message, people), "visibility": "direct"}
