@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from accounts.services import set_suspended
 from timeline.direct.services import start_conversation
 from timeline.feeds.selectors import get_status_messages
 from timeline.graph.selectors import is_following
@@ -172,3 +173,9 @@ def test_public_and_tag_timelines_need_no_token(alice, client):
     assert [s["id"] for s in client.get("/api/v1/timelines/tag/redis").json()] == [str(tagged)]
     assert len(client.get("/api/v1/timelines/public").json()) == 2
     assert client.get("/api/v1/timelines/home").status_code == 401
+
+
+def test_a_suspended_users_token_stops_working_at_once(alice, as_alice):
+    assert as_alice("get", "/api/v1/accounts/verify_credentials")[0] == 200
+    set_suspended(alice.uid, True)
+    assert as_alice("get", "/api/v1/accounts/verify_credentials")[0] == 401
