@@ -24,6 +24,7 @@ urlpatterns = [
     path("oauth/apps/<int:application_id>/revoke/", oauth.revoke_app, name="revoke_app"),
     route("api/v1/instance", instance.instance_v1, name="instance"),
     route("api/v2/instance", instance.instance_v2, name="instance_v2"),
+    route("api/v1/streaming/health", instance.streaming_health),
     route("api/v1/apps", instance.create_app, name="apps"),
     route("api/v1/apps/verify_credentials", instance.verify_app, name="verify_app"),
     route("api/v1/accounts/verify_credentials", accounts.verify_credentials),

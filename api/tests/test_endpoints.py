@@ -179,3 +179,11 @@ def test_a_suspended_users_token_stops_working_at_once(alice, as_alice):
     assert as_alice("get", "/api/v1/accounts/verify_credentials")[0] == 200
     set_suspended(alice.uid, True)
     assert as_alice("get", "/api/v1/accounts/verify_credentials")[0] == 401
+
+
+def test_pinned_and_media_statuses_are_none_and_streaming_is_healthy(alice, as_alice, client):
+    post_status(alice.uid, "not pinned")
+    for query in ("pinned=true", "only_media=true"):
+        assert as_alice("get", f"/api/v1/accounts/{alice.uid}/statuses?{query}")[1] == []
+    assert len(as_alice("get", f"/api/v1/accounts/{alice.uid}/statuses")[1]) == 1
+    assert client.get("/api/v1/streaming/health").content == b"OK"

@@ -10,6 +10,8 @@ from mastodon.streaming import StreamListener
 from websockets.sync.client import connect
 
 WAIT = 30
+# A probe a few seconds apart, few enough to stay far inside the posts rate limit.
+PROBES, PROBE_WAIT = 10, 3
 
 
 class Collected(StreamListener):
@@ -28,11 +30,11 @@ class Collected(StreamListener):
 def next_update(listener: Collected, poster, text: str):
     """Posts `text` (as `poster`) until its update comes: a subscription made by a
     message has no answer saying it is open, as on Mastodon."""
-    for _ in range(WAIT):
+    for _ in range(PROBES):
         posted = poster.status_post(text)
         try:
             while True:
-                kind, payload = listener.events.get(timeout=1)
+                kind, payload = listener.events.get(timeout=PROBE_WAIT)
                 if kind == "update" and payload.id == posted.id:
                     return posted, payload
         except queue.Empty:

@@ -56,6 +56,9 @@ def account(request: HttpRequest, account_id: str) -> dict:
 def statuses(request: HttpRequest, account_id: str):
     uid = profile(account_id)["id"]
     found = params(request)
+    if any(str(found.get(name)).lower() in {"true", "1"} for name in ("pinned", "only_media")):
+        # Nothing is pinned and nothing has media here.
+        return []
     page = cursor_page(
         "profile", uid, cursor_params(found), limit_param(found), viewer=viewer(request)
     )

@@ -1,8 +1,9 @@
 """The instance's description (v1 and v2) and registering client apps."""
 
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.templatetags.static import static
+from django.views.decorators.http import require_GET
 
 from socialsite.ratelimit import address, enforce
 
@@ -87,6 +88,12 @@ def instance_v2(request: HttpRequest) -> dict:
         "contact": {"email": "", "account": None},
         "rules": [],
     }
+
+
+@require_GET
+def streaming_health(request: HttpRequest) -> HttpResponse:
+    """Mastodon's streaming health check: streams are served by every server process."""
+    return HttpResponse("OK", content_type="text/plain")
 
 
 @endpoint("POST", public=True, user=False)
