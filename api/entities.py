@@ -77,19 +77,50 @@ def authors(site: str, statuses: list[dict]) -> dict[int, dict]:
     )
 
 
-# A status's HTML depends on its message and mentions alone, neither of which changes:
-# pages of the API show the same statuses again and again.
-@functools.lru_cache(maxsize=4096)
-def message_html(message: str, mentions: str) -> str:
+def message_html(site: str, message: str, mentions: str) -> str:
     """A message as Mastodon's HTML: a paragraph, line breaks kept, links linked as the
-    pages link them (site-relative)."""
+    pages link them, made absolute."""
     html = str(status_text({"message": message, "mentions": mentions})).replace("\n", "<br>")
-    return str(Markup("<p>{}</p>").format(Markup(html)))
-
-
-def content(site: str, status: dict) -> str:
-    html = message_html(status["message"], status.get("mentions", ""))
+    html = str(Markup("<p>{}</p>").format(Markup(html)))
     return html.replace('href="/', f'href="{site}/')
+
+
+# What a Status entity shows of a status that never changes (its message, mentions,
+# tags, links, the status it answers): pages of the API show the same statuses again
+# and again, and this is most of an entity's cost. Counts and marks are read afresh.
+@functools.lru_cache(maxsize=4096)
+def fixed_fields(site: str, found: tuple, shows_content: bool) -> dict:
+    status_id, posted, message, mentions, mention_ids, in_reply_to, in_reply_to_uid = found
+    link = site + url("status", status_id)
+    return {
+        "id": str(status_id),
+        "uri": link,
+        "url": link,
+        "created_at": iso(posted),
+        "edited_at": None,
+        "content": message_html(site, message, mentions) if shows_content else "",
+        "text": None,
+        "visibility": "public",
+        "sensitive": False,
+        "spoiler_text": "",
+        "language": None,
+        "media_attachments": [],
+        "application": None,
+        "mentions": [
+            {"id": uid, "username": login, "acct": login, "url": site + url("profile", login)}
+            for login, uid in zip(mentions.split(), mention_ids.split(), strict=False)
+        ],
+        "tags": [{"name": tag, "url": site + url("tag", tag)} for tag in tags(message)],
+        "emojis": [],
+        "in_reply_to_id": _str(in_reply_to),
+        "in_reply_to_account_id": _str(in_reply_to_uid),
+        "poll": None,
+        "card": None,
+        "muted": False,
+        "bookmarked": False,
+        "pinned": False,
+        "filtered": [],
+    }
 
 
 def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
@@ -100,49 +131,24 @@ def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
         return None
     original = found.get("original")
     reblog = status(site, original, people) if original else None
-    link = site + url("status", found["id"])
-    mention_logins = found.get("mentions", "").split()
-    mention_ids = found.get("mention_ids", "").split()
+    fixed = (
+        found["id"],
+        found["posted"],
+        found["message"],
+        found.get("mentions", ""),
+        found.get("mention_ids", ""),
+        found.get("in_reply_to"),
+        found.get("in_reply_to_uid"),
+    )
     return {
-        "id": str(found["id"]),
-        "uri": link,
-        "url": link,
-        "created_at": iso(found["posted"]),
-        "edited_at": None,
+        **fixed_fields(site, fixed, reblog is None),
         "account": author,
-        "content": "" if reblog else content(site, found),
-        "text": None,
-        "visibility": "public",
-        "sensitive": False,
-        "spoiler_text": "",
-        "language": None,
-        "media_attachments": [],
-        "application": None,
-        "mentions": [
-            {
-                "id": uid,
-                "username": login,
-                "acct": login,
-                "url": site + url("profile", login),
-            }
-            for login, uid in zip(mention_logins, mention_ids, strict=False)
-        ],
-        "tags": [{"name": tag, "url": site + url("tag", tag)} for tag in tags(found["message"])],
-        "emojis": [],
+        "reblog": reblog,
         "reblogs_count": found.get("reposts", 0),
         "favourites_count": found.get("likes", 0),
         "replies_count": found.get("replies", 0),
-        "in_reply_to_id": _str(found.get("in_reply_to")),
-        "in_reply_to_account_id": _str(found.get("in_reply_to_uid")),
-        "reblog": reblog,
-        "poll": None,
-        "card": None,
         "favourited": found.get("liked", False),
         "reblogged": found.get("reposted", False),
-        "muted": False,
-        "bookmarked": False,
-        "pinned": False,
-        "filtered": [],
     }
 
 
