@@ -16,7 +16,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
 from oauth2_provider.generators import generate_client_secret
-from oauth2_provider.models import AccessToken, Application
+from oauth2_provider.models import AccessToken, Application, set_token_value
 from oauth2_provider.oauth2_backends import OAuthLibCore
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.settings import oauth2_settings
@@ -108,13 +108,14 @@ def issue_token(app: ClientApp, user, scope: str) -> str:
     if not set(check_scopes(scope)) <= set(app.scopes.split()):
         raise ValueError(f"{app.application.name} didn't register {scope!r}.")
     token = generate_token()
-    AccessToken.objects.create(
+    access = AccessToken(
         user=user,
         application=app.application,
-        token=token,
         scope=scope,
         expires=timezone.now() + timedelta(seconds=oauth2_settings.ACCESS_TOKEN_EXPIRE_SECONDS),
     )
+    set_token_value(access, token)  # stored hashed (settings: RFC 9700's token storage)
+    access.save()
     return token
 
 
