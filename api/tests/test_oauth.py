@@ -163,3 +163,23 @@ def test_the_settings_page_lists_authorised_apps_and_revokes_them(daphne_server,
     assert home.status_code == 401
     again = session.post(revoke, data={"csrfmiddlewaretoken": session.cookies["csrftoken"]})
     assert again.status_code == 404
+
+
+def test_a_refresh_token_gives_a_new_access_token(daphne_server, person):
+    person("alice")
+    app = register(daphne_server).json()
+    session = logged_in_session(daphne_server, "alice", PASSWORD)
+    code = authorise(session, authorize_url(daphne_server, app))
+    grant = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT}
+    first = token(daphne_server, app, **grant).json()
+    refreshed = token(
+        daphne_server, app, grant_type="refresh_token", refresh_token=first["refresh_token"]
+    )
+    assert refreshed.status_code == 200, refreshed.text
+    access = refreshed.json()["access_token"]
+    assert access != first["access_token"]
+    me = requests.get(
+        f"{daphne_server}/api/v1/accounts/verify_credentials",
+        headers={"Authorization": f"Bearer {access}"},
+    )
+    assert me.json()["username"] == "alice"
