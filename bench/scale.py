@@ -207,7 +207,7 @@ def on_a_cluster(plan: Plan) -> list[Row]:
 
 def run(ctx: Context) -> list[Row]:
     label, redis_url = redis_under_test(ctx.conn)
-    cookie, _, _ = logged_in_reader(ctx.plan.profile_statuses, "scalereader")
+    cookie, _, _, _ = logged_in_reader(ctx.plan.profile_statuses, "scalereader")
     rows = _http(ctx, label, redis_url, cookie) + _fan_out(ctx, label, redis_url)
     if label == "one Redis":
         rows += on_a_cluster(ctx.plan)

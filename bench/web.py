@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from accounts.services import create_user, get_user, sign_up, uid_for_login
+from api.oauth import OOB, issue_token, register_app
 from timeline.direct import services as direct
 from timeline.graph import services as graph
 from timeline.posting import services as posting
@@ -23,6 +24,8 @@ from .servers import cpu_seconds, daphne
 
 TARGET = 0.5
 ROUNDS = 2
+# Statuses a page of the client API's home timeline asks for (Mastodon's most).
+API_STATUSES = 40
 
 
 @dataclass
@@ -59,10 +62,16 @@ async def read_response(reader: asyncio.StreamReader) -> int:
     return status
 
 
-async def hammer(base: str, path: str, cookie: str, connections: int, seconds: float) -> Load:
-    """`connections` keep-alive connections, each asking for `path` again as soon as answered."""
+async def hammer(
+    base: str, path: str, cookie: str, connections: int, seconds: float, authorization: str = ""
+) -> Load:
+    """`connections` keep-alive connections, each asking for `path` again as soon as
+    answered, with the session `cookie` (and an `authorization` header, if any)."""
     url = urlsplit(base)
-    request = (f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n\r\n").encode()
+    extra = f"Authorization: {authorization}\r\n" if authorization else ""
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n{extra}\r\n"
+    ).encode()
     load = Load()
 
     async def client(deadline: float) -> None:
@@ -90,9 +99,12 @@ FANS = 40
 MESSAGES = 60
 
 
-def logged_in_reader(profile_statuses: int, login: str = "benchreader") -> tuple[str, str, int]:
+def logged_in_reader(
+    profile_statuses: int, login: str = "benchreader"
+) -> tuple[str, str, int, str]:
     """A signed-up user following a busy author, with notifications and a conversation:
-    (session cookie, the author's login, the conversation's id)."""
+    (session cookie, the author's login, the conversation's id, a client API token's
+    Authorization header)."""
     call_command("migrate", verbosity=0, interactive=False)
     user = sign_up(login, "a long bench password", "Bench Reader")
     reader = uid_for_login(user.username)
@@ -109,21 +121,33 @@ def logged_in_reader(profile_statuses: int, login: str = "benchreader") -> tuple
     client = Client()
     client.force_login(user)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
-    return cookie, get_user(author)["login"], conversation
+    app, _ = register_app("bench", OOB, "read")
+    authorization = f"Bearer {issue_token(app, user, 'read')}"
+    return cookie, get_user(author)["login"], conversation, authorization
 
 
-def _serve(ctx: Context, paths: dict[str, str], cookie: str, **settings: str) -> dict[str, Load]:
-    """Each of `paths` under load in turn, ROUNDS times, on one daphne with `settings`."""
+def _serve(
+    ctx: Context, paths: dict[str, str], cookie: str, authorization: str = "", **settings: str
+) -> dict[str, Load]:
+    """Each of `paths` under load in turn, ROUNDS times, on one daphne with `settings`,
+    each request with the session `cookie` and the `authorization` header, if any."""
     plan = ctx.plan
     loads = {name: Load() for name in paths}
     with daphne(ctx.var_dir, **settings) as (base, process):
         for path in paths.values():  # warm-up: imports, templates, connections
-            asyncio.run(hammer(base, path, cookie, 2, 0.3))
+            asyncio.run(hammer(base, path, cookie, 2, 0.3, authorization))
         for _ in range(ROUNDS):
             for name, path in paths.items():
                 cpu_before = cpu_seconds(process.pid)
                 got = asyncio.run(
-                    hammer(base, path, cookie, plan.http_connections, plan.http_seconds / ROUNDS)
+                    hammer(
+                        base,
+                        path,
+                        cookie,
+                        plan.http_connections,
+                        plan.http_seconds / ROUNDS,
+                        authorization,
+                    )
                 )
                 loads[name].server_cpu += cpu_seconds(process.pid) - cpu_before
                 loads[name].seconds += got.seconds
@@ -134,7 +158,7 @@ def _serve(ctx: Context, paths: dict[str, str], cookie: str, **settings: str) ->
 
 def run(ctx: Context) -> list[Row]:
     conns = ctx.plan.http_connections
-    cookie, author_login, conversation = logged_in_reader(ctx.plan.profile_statuses)
+    cookie, author_login, conversation, authorization = logged_in_reader(ctx.plan.profile_statuses)
     bare_path = "/bench/bare/"
     paths = {
         "bare view": bare_path,
@@ -145,8 +169,9 @@ def run(ctx: Context) -> list[Row]:
         "conversation": f"/messages/{conversation}/",
         "search": "/search/?q=mine&type=statuses",
         "people search": "/search/?q=benchfan&type=people",
+        "api home": f"/api/v1/timelines/home?limit={API_STATUSES}",
     }
-    loads = _serve(ctx, paths, cookie)
+    loads = _serve(ctx, paths, cookie, authorization)
     # The same home page with no rendered card kept: what a page of cards never shown
     # before costs (the reader above sees the same 30 cards on every request).
     cold = _serve(ctx, {"bare view": bare_path, "home": "/"}, cookie, STATUS_CARDS_KEPT="0")
@@ -166,6 +191,19 @@ def run(ctx: Context) -> list[Row]:
                 notes=_notes(load),
             )
         )
+    api = loads["api home"]
+    rows.append(
+        Row(
+            "http",
+            f"GET /api/v1/timelines/home ({API_STATUSES} statuses), {conns} conns",
+            api.rate(),
+            "bare Django view",
+            bare.rate(),
+            target=f">= {TARGET:.0%} of bare",
+            met=api.rate().per_s >= TARGET * bare.rate().per_s and not api.errors,
+            notes=_notes(api),
+        )
+    )
     for name in ("notifications", "inbox", "conversation", "search", "people search"):
         load = loads[name]
         rows.append(

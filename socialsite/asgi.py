@@ -28,6 +28,7 @@ from django.conf import settings  # noqa: E402
 from django.urls import re_path, reverse  # noqa: E402
 
 from accounts.views import FAILED_LOGINS  # noqa: E402
+from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
 from socialsite.ratelimit import refuse_early  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
@@ -66,6 +67,7 @@ application = ProtocolTypeRouter(
                     [
                         re_path(STREAM_PATH, StreamWebsocketConsumer.as_asgi()),
                         re_path(r"^live/$", PersonalWebsocketConsumer.as_asgi()),
+                        re_path(r"^api/v1/streaming/?$", MastodonStreamingConsumer.as_asgi()),
                         re_path(r"", StreamWebsocketConsumer.as_asgi()),
                     ]
                 )

@@ -49,6 +49,9 @@ INSTALLED_APPS = [
     "accounts",
     "timeline",
     "streaming",
+    # The Mastodon client API (api/): OAuth 2 applications and tokens, in the ORM.
+    "oauth2_provider",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -106,6 +109,7 @@ TEMPLATES = [
                 "avatar_url": "accounts.avatars.avatar_url",
                 "profile_form_for": "accounts.profile_views.profile_form_for",
                 "new_avatar_form": "accounts.profile_views.AvatarForm",
+                "authorised_apps": "api.views.oauth.authorised_apps_panel",
             },
             "filters": {
                 "status_text": "timeline.display.status_text",
@@ -334,10 +338,46 @@ RATE_LIMITS = {
     # Tries (each checks the password: a hash) to delete the account.
     "account_deletions": env_rate("RATE_LIMIT_ACCOUNT_DELETIONS", "5/3600"),
     "exports": env_rate("RATE_LIMIT_EXPORTS", "5/3600"),  # data exports downloaded
+    # Client apps registered through the API (POST /api/v1/apps), per client address.
+    "apps_per_ip": env_rate("RATE_LIMIT_APPS_PER_IP", "30/3600"),
 }
 # A login from an address over its failures limit is refused before it reaches Django,
 # after this delay (socialsite.ratelimit.refuse_early).
 RATE_LIMITED_DELAY_SECONDS = float(os.environ.get("RATE_LIMITED_DELAY_SECONDS", 1))
+
+# The Mastodon client API's OAuth 2 provider (django-oauth-toolkit; see api/oauth.py).
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+OAUTH2_PROVIDER = {
+    "SCOPES": {
+        "read": "Read your timelines, statuses, lists and notifications",
+        "write": "Post, delete, like and repost statuses, and manage your lists",
+        "follow": "Follow and unfollow people",
+    },
+    "DEFAULT_SCOPES": ["read"],
+    # Mastodon's tokens don't expire; its apps keep one until it is revoked.
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 10 * 365 * 24 * 3600,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 600,
+    # PKCE (S256) is taken, not demanded: most Mastodon apps don't send it.
+    "PKCE_REQUIRED": False,
+    # "urn" for urn:ietf:wg:oauth:2.0:oob, the code shown on the page (api.views.oauth).
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "urn"],
+    "OAUTH2_VALIDATOR_CLASS": "api.oauth.MastodonValidator",
+    "OAUTH2_BACKEND_CLASS": "api.oauth.FormOrJsonOAuthLibCore",
+    # The OAuth 2.0 Security BCP (RFC 9700), as `check --deploy` asks: no implicit or
+    # password grant, PKCE by S256 only, tokens never in URLs (the streaming socket's
+    # access_token parameter is Mastodon's, read by api.consumers), `iss` in the
+    # authorization response, tokens stored hashed, refresh-token replay detection.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+}
+# Two of its advices the client API departs from on purpose, as Mastodon does: http
+# redirect URIs (apps' loopback callbacks, RFC 8252) and PKCE taken, not demanded.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008", "oauth2_provider.W010"]
 
 # `make run` seeds a small demo network into a store where nothing was ever posted.
 DEMO_NETWORK = env_bool("DEMO_NETWORK", True)

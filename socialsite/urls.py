@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("streaming/", include("streaming.urls")),
+    path("", include("api.urls")),
     path("", include("timeline.urls")),
 ]
 if settings.SERVE_MEDIA:

@@ -22,6 +22,8 @@ class Conversation:
     logins: list[str]
     last: dict | None
     unread: int = 0
+    # Its members' uids, in the order of `logins`.
+    uids: tuple[int, ...] = ()
 
     @property
     def is_group(self) -> bool:
@@ -57,6 +59,7 @@ def _conversation(conversation_id: int, fields: dict, members: dict, unread: int
         id=int(conversation_id),
         kind=fields.get("kind", GROUP),
         logins=sorted(members.values()),
+        uids=tuple(int(uid) for uid, _ in sorted(members.items(), key=lambda member: member[1])),
         last=json.loads(last) if last else None,
         unread=unread,
     )

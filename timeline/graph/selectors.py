@@ -125,3 +125,15 @@ def profile_page(
         followers_in_common=get_users(common),
         relation=relation_from(safety) if safety else Relation(),
     )
+
+
+def relationships(uid: int, others: list[int]) -> list[tuple[bool, bool]]:
+    """For each of `others`: whether `uid` follows them, and whether they follow `uid`.
+    1 round trip, both sets in `uid`'s slot."""
+    if not others:
+        return []
+    pipe = get_redis().pipeline(transaction=False)
+    pipe.zmscore(keys.following_key(uid), others)
+    pipe.zmscore(keys.followers_key(uid), others)
+    following, followers = pipe.execute()
+    return [(a is not None, b is not None) for a, b in zip(following, followers, strict=True)]

@@ -4,7 +4,7 @@ others liked your status", the status shown once), and the unread counts of the 
 A page is 2 round trips: its notifications, then the statuses they are about (as
 timelines show them, marked for the reader)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from socialsite.redis import PackedPipeline, get_redis
 
@@ -23,6 +23,8 @@ class Notification:
     logins: list[str]
     when: float
     status: dict | None = None
+    # The uids of `logins`, in the same order.
+    uids: list[int] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -65,16 +67,16 @@ def notifications_page(
     statuses = read_page(ids, pipe.execute(), 1, max(len(ids), 1), viewer=uid).statuses
     by_id = {str(status["id"]): status for status in statuses}
     groups: dict[tuple[str, str], Notification] = {}
-    for kind, obj, _, login, when in entries:
+    for kind, obj, actor, login, when in entries:
         status = by_id.get(obj)
         if kind != FOLLOW and status is None:
             continue
         # A reply or a mention is a status of its own, so a line of its own.
         group = (kind, obj)
-        if group in groups:
-            groups[group].logins.append(login)
-        else:
-            groups[group] = Notification(kind=kind, logins=[login], when=when, status=status)
+        if group not in groups:
+            groups[group] = Notification(kind=kind, logins=[], when=when, status=status)
+        groups[group].logins.append(login)
+        groups[group].uids.append(int(actor))
     return NotificationsPage(
         notifications=list(groups.values()), number=page, has_older=len(found) > count
     )

@@ -1,0 +1,203 @@
+"""Mastodon's JSON entities (Account, Status, Relationship, List, Notification,
+Conversation, Application, Instance) from the site's records: ids as strings, times in
+ISO 8601, HTML content made by the pages' own linkify."""
+
+import functools
+from datetime import UTC, datetime
+
+from django.templatetags.static import static
+from markupsafe import Markup
+
+from accounts.services import get_users
+from socialsite.links import url
+from timeline.display import status_text
+from timeline.text import tags
+
+VERSION = "4.3.0 (compatible; socialsite 1.0)"
+# Everyone's picture: the site has no avatars of its own.
+AVATAR = "img/avatar.png"
+
+
+def site_of(request) -> str:
+    """The site's address as a request reached it, which entities' URLs start with."""
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def iso(seconds: float) -> str:
+    moment = datetime.fromtimestamp(float(seconds), tz=UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@functools.cache
+def avatar_path() -> str:
+    return static(AVATAR)
+
+
+def account(site: str, user: dict) -> dict:
+    profile = site + url("profile", user["login"])
+    avatar = site + avatar_path()
+    return {
+        "id": str(user["id"]),
+        "username": user["login"],
+        "acct": user["login"],
+        "url": profile,
+        "uri": profile,
+        "display_name": user.get("name") or user["login"],
+        "note": "",
+        "avatar": avatar,
+        "avatar_static": avatar,
+        "header": "",
+        "header_static": "",
+        "locked": False,
+        "fields": [],
+        "emojis": [],
+        "bot": False,
+        "group": False,
+        "discoverable": True,
+        "noindex": False,
+        "created_at": iso(user["signup"]),
+        "last_status_at": None,
+        "statuses_count": user["posts"],
+        "followers_count": user["followers"],
+        "following_count": user["following"],
+    }
+
+
+def accounts(site: str, uids) -> dict[int, dict]:
+    """The Account entities of `uids` that exist, by uid (1 round trip)."""
+    return {user["id"]: account(site, user) for user in get_users(sorted(set(uids)))}
+
+
+def authors(site: str, statuses: list[dict]) -> dict[int, dict]:
+    """The Account entities of the statuses' authors and their originals'."""
+    return accounts(
+        site,
+        [s["uid"] for s in statuses]
+        + [s["original"]["uid"] for s in statuses if s.get("original")],
+    )
+
+
+def message_html(site: str, message: str, mentions: str) -> str:
+    """A message as Mastodon's HTML: a paragraph, line breaks kept, links linked as the
+    pages link them, made absolute."""
+    html = str(status_text({"message": message, "mentions": mentions})).replace("\n", "<br>")
+    html = str(Markup("<p>{}</p>").format(Markup(html)))
+    return html.replace('href="/', f'href="{site}/')
+
+
+# What a Status entity shows of a status that never changes (its message, mentions,
+# tags, links, the status it answers): pages of the API show the same statuses again
+# and again, and this is most of an entity's cost. Counts and marks are read afresh.
+@functools.lru_cache(maxsize=4096)
+def fixed_fields(site: str, found: tuple, shows_content: bool) -> dict:
+    status_id, posted, message, mentions, mention_ids, in_reply_to, in_reply_to_uid = found
+    link = site + url("status", status_id)
+    return {
+        "id": str(status_id),
+        "uri": link,
+        "url": link,
+        "created_at": iso(posted),
+        "edited_at": None,
+        "content": message_html(site, message, mentions) if shows_content else "",
+        "text": None,
+        "visibility": "public",
+        "sensitive": False,
+        "spoiler_text": "",
+        "language": None,
+        "media_attachments": [],
+        "application": None,
+        "mentions": [
+            {"id": uid, "username": login, "acct": login, "url": site + url("profile", login)}
+            for login, uid in zip(mentions.split(), mention_ids.split(), strict=False)
+        ],
+        "tags": [{"name": tag, "url": site + url("tag", tag)} for tag in tags(message)],
+        "emojis": [],
+        "in_reply_to_id": _str(in_reply_to),
+        "in_reply_to_account_id": _str(in_reply_to_uid),
+        "poll": None,
+        "card": None,
+        "muted": False,
+        "bookmarked": False,
+        "pinned": False,
+        "filtered": [],
+    }
+
+
+def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
+    """A Status entity, its account from `people` (Account entities by uid); None if its
+    author's profile is gone."""
+    author = people.get(found["uid"])
+    if author is None:
+        return None
+    original = found.get("original")
+    reblog = status(site, original, people) if original else None
+    fixed = (
+        found["id"],
+        found["posted"],
+        found["message"],
+        found.get("mentions", ""),
+        found.get("mention_ids", ""),
+        found.get("in_reply_to"),
+        found.get("in_reply_to_uid"),
+    )
+    return {
+        **fixed_fields(site, fixed, reblog is None),
+        "account": author,
+        "reblog": reblog,
+        "reblogs_count": found.get("reposts", 0),
+        "favourites_count": found.get("likes", 0),
+        "replies_count": found.get("replies", 0),
+        "favourited": found.get("liked", False),
+        "reblogged": found.get("reposted", False),
+    }
+
+
+def statuses(site: str, found: list[dict]) -> list[dict]:
+    """Status entities of a page of statuses, their authors read in 1 round trip."""
+    people = authors(site, found)
+    shown = (status(site, s, people) for s in found)
+    return [entity for entity in shown if entity is not None]
+
+
+def _str(value) -> str | None:
+    return None if value in (None, "", 0) else str(value)
+
+
+def relationship(other_uid: int, *, following: bool, followed_by: bool) -> dict:
+    return {
+        "id": str(other_uid),
+        "following": following,
+        "showing_reblogs": following,
+        "notifying": False,
+        "languages": None,
+        "followed_by": followed_by,
+        "blocking": False,
+        "blocked_by": False,
+        "muting": False,
+        "muting_notifications": False,
+        "requested": False,
+        "requested_by": False,
+        "domain_blocking": False,
+        "endorsed": False,
+        "note": "",
+    }
+
+
+def user_list(found: dict) -> dict:
+    return {
+        "id": str(found["id"]),
+        "title": found["name"],
+        "replies_policy": "list",
+        "exclusive": False,
+    }
+
+
+def application(app) -> dict:
+    return {
+        "name": app.application.name,
+        "website": app.website or None,
+        "scopes": app.scopes.split(),
+        "redirect_uri": app.application.redirect_uris.replace(" ", "\n"),
+        "redirect_uris": app.application.redirect_uris.split(),
+        "vapid_key": "",
+    }

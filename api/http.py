@@ -1,0 +1,255 @@
+"""What every endpoint of the client API shares: its methods, the bearer token and the
+scopes it needs, parameters from the query, a form or a JSON body, Mastodon's errors
+({"error": "..."} with 401/403/404/405/422/429) and its Link-header pagination."""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from urllib.parse import urlencode
+
+from django.core.cache import cache
+from django.core.exceptions import TooManyFieldsSent
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+from oauth2_provider.oauth2_backends import get_oauthlib_core
+from oauthlib.common import Request as OAuthRequest
+
+from accounts.backends import CachedUserBackend
+from accounts.services import AccountSuspended, ensure_profile
+from socialsite.ratelimit import RateLimited, enforce
+from timeline.feeds.selectors import Cursor
+from timeline.lists.selectors import NoSuchList
+from timeline.statuses.selectors import StatusGone
+
+from . import oauth
+
+# Mastodon's default and largest page of statuses.
+DEFAULT_LIMIT, MAX_LIMIT = 20, 40
+# Scopes an endpoint may ask for, with what else grants each.
+SCOPE_GRANTED_BY = {"read": {"read"}, "write": {"write"}, "follow": {"follow", "write"}}
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.retry_after = status, message, retry_after
+
+
+def error_response(status: int, message: str, retry_after: int | None = None) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who calls: the token's user (None for an app-only token), their uid, and what
+    the token grants."""
+
+    user: object
+    uid: int | None
+    scope: str
+    application_id: int
+
+
+def caller(request: HttpRequest) -> Caller | None:
+    """The caller of a request with a valid bearer token, else None."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return caller_for_token(token.strip()) if scheme.lower() == "bearer" else None
+
+
+def caller_for_token(token: str) -> Caller | None:
+    """Who calls with access token `token`: None for an unknown, expired or revoked
+    one, or one of a user who can't log in (inactive: suspended).
+
+    The token is checked in the ORM once, then read from the cache (Redis) as the
+    session's user is (accounts.backends): a token lookup costs a page of statuses
+    as much as the rest of it. Revoking or changing a token forgets it at once
+    (api.oauth.forget_cached_token)."""
+    if not token:
+        return None
+    key = oauth.token_cache_key(token)
+    found = cache.get(key)
+    if found is None:
+        checked = OAuthRequest("")
+        validator = get_oauthlib_core().server.request_validator
+        if not validator.validate_bearer_token(token, [], checked):
+            return None
+        access = checked.access_token
+        found = {
+            "user_id": access.user_id,
+            "scope": access.scope,
+            "application_id": access.application_id,
+            "expires": access.expires,
+        }
+        cache.set(key, found, oauth.TOKEN_CACHE_SECONDS)
+    if found["expires"] <= timezone.now():
+        return None
+    user = None
+    if found["user_id"] is not None:
+        # None for an inactive user; saving the user forgets the cached one.
+        user = CachedUserBackend().get_user(found["user_id"])
+        if user is None:
+            return None
+    uid = (user.uid or ensure_profile(user)) if user is not None else None
+    return Caller(user=user, uid=uid, scope=found["scope"], application_id=found["application_id"])
+
+
+def has_scope(found: Caller, scope: str) -> bool:
+    return bool(SCOPE_GRANTED_BY[scope] & set(found.scope.split()))
+
+
+def endpoint(*methods: str, scope: str | None = None, user: bool = True, public: bool = False):
+    """An API view answering `methods`: with `scope`, a valid token granting it (401/403
+    otherwise); with `user`, a token of a user rather than an app alone (422); `public`
+    views take visitors too. The view gets `request.caller` (None for a visitor) and
+    returns data, (data, headers) or a response; refusals become Mastodon's errors."""
+
+    def decorator(view: Callable):
+        @csrf_exempt
+        @wraps(view)
+        def wrapped(request: HttpRequest, **kwargs) -> HttpResponse:
+            if request.method not in methods:
+                response = error_response(405, f"Use {' or '.join(methods)}.")
+                response["Allow"] = ", ".join(methods)
+                return response
+            try:
+                request.caller = caller(request)
+                check_caller(request, scope, user=user, public=public)
+                result = view(request, **kwargs)
+            except ApiError as error:
+                return error_response(error.status, error.message, error.retry_after)
+            except RateLimited as error:
+                return error_response(429, str(error), error.retry_after)
+            except (StatusGone, NoSuchList) as error:
+                return error_response(404, str(error))
+            except AccountSuspended as error:
+                return error_response(403, str(error))
+            except PermissionError as error:
+                return error_response(403, str(error))
+            except ValueError as error:
+                return error_response(422, str(error))
+            if isinstance(result, HttpResponse):
+                return result
+            data, headers = result if isinstance(result, tuple) else (result, {})
+            response = JsonResponse(data, safe=False)
+            for name, value in headers.items():
+                response[name] = value
+            return response
+
+        return wrapped
+
+    return decorator
+
+
+def check_caller(request: HttpRequest, scope: str | None, *, user: bool, public: bool) -> None:
+    found = request.caller
+    if found is None:
+        if public:
+            return
+        raise ApiError(401, "The access token is invalid")
+    if scope and not has_scope(found, scope):
+        raise ApiError(403, "This action is outside the authorized scopes")
+    if user and found.uid is None:
+        raise ApiError(422, "This method requires an authenticated user")
+
+
+def viewer(request: HttpRequest) -> int | None:
+    return request.caller.uid if request.caller is not None else None
+
+
+def params(request: HttpRequest) -> dict:
+    """The request's parameters: the query's, then a form's or a JSON object's."""
+    try:
+        found = {name: values[-1] for name, values in request.GET.lists()}
+        if request.content_type == "application/json":
+            body = json.loads(request.body or b"{}")
+            if not isinstance(body, dict):
+                raise ApiError(422, "The JSON body must be an object.")
+            found.update(body)
+        elif request.method != "GET":
+            # Django parses only a POST's form: a PUT's or a DELETE's is parsed here.
+            form = request.POST if request.method == "POST" else form_body(request)
+            found.update({name: values[-1] for name, values in form.lists()})
+            # Mastodon's array parameters: id[]=1&id[]=2.
+            found.update({n: v for n, v in form.lists() if n.endswith("[]")})
+        found.update({n: v for n, v in request.GET.lists() if n.endswith("[]")})
+    except (ValueError, TooManyFieldsSent):
+        raise ApiError(422, "The parameters can't be read.") from None
+    return found
+
+
+def form_body(request: HttpRequest) -> QueryDict:
+    if request.content_type != "application/x-www-form-urlencoded":
+        return QueryDict()
+    return QueryDict(request.body)
+
+
+def id_param(value, name: str = "id") -> int:
+    """An id given as a parameter or a URL part, or 404 as Mastodon answers for no record."""
+    try:
+        number = int(str(value))
+    except ValueError:
+        raise ApiError(404, "Record not found") from None
+    if not 0 < number < 1 << 63:
+        raise ApiError(404, "Record not found")
+    return number
+
+
+def optional_id(found: dict, name: str) -> int | None:
+    value = found.get(name)
+    if value in (None, ""):
+        return None
+    try:
+        number = int(str(value))
+    except ValueError:
+        raise ApiError(422, f"{name} must be a status id.") from None
+    if not 0 < number < 1 << 63:
+        raise ApiError(422, f"{name} must be a status id.")
+    return number
+
+
+def limit_param(found: dict, default: int = DEFAULT_LIMIT, most: int = MAX_LIMIT) -> int:
+    """`limit`: Mastodon takes any number and keeps it within 1..most."""
+    value = found.get("limit")
+    if value in (None, ""):
+        return default
+    try:
+        return max(1, min(int(str(value)), most))
+    except ValueError:
+        raise ApiError(422, "limit must be a number.") from None
+
+
+def cursor_params(found: dict) -> Cursor:
+    return Cursor(
+        max_id=optional_id(found, "max_id"),
+        since_id=optional_id(found, "since_id"),
+        min_id=optional_id(found, "min_id"),
+    )
+
+
+def link_header(request: HttpRequest, items: list[dict], *, more: bool = True) -> dict:
+    """Mastodon's Link header for a page of `items` (by id): older ones after the last
+    (rel="next", only if `more`), newer ones before the first (rel="prev")."""
+    if not items:
+        return {}
+    base = request.build_absolute_uri(request.path)
+    query = {
+        name: value
+        for name, value in request.GET.items()
+        if name not in {"max_id", "min_id", "since_id"}
+    }
+    links = []
+    if more:
+        links.append(f'<{base}?{urlencode({**query, "max_id": items[-1]["id"]})}>; rel="next"')
+    links.append(f'<{base}?{urlencode({**query, "min_id": items[0]["id"]})}>; rel="prev"')
+    return {"Link": ", ".join(links)}
+
+
+def limit_rate(request: HttpRequest, name: str, what: str) -> None:
+    """Counts an action against the caller's account limit `name`, the one the pages'
+    forms count against (socialsite.ratelimit.account): RateLimited over it."""
+    enforce(name, f"user:{request.caller.user.pk}", what)

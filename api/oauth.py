@@ -1,0 +1,192 @@
+"""OAuth 2 as Mastodon apps expect it, on django-oauth-toolkit: apps registered through
+the API (POST /api/v1/apps), each allowed the authorization code grant (PKCE taken,
+not demanded), client credentials for app-only calls and refresh tokens; a token gets
+no scope its app didn't register; the token and revoke endpoints read form or JSON
+bodies (toot sends JSON)."""
+
+import hashlib
+import json
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from django.utils import timezone
+from oauth2_provider.generators import generate_client_secret
+from oauth2_provider.models import AccessToken, Application, set_token_value
+from oauth2_provider.oauth2_backends import OAuthLibCore
+from oauth2_provider.oauth2_validators import OAuth2Validator
+from oauth2_provider.settings import oauth2_settings
+from oauthlib.common import generate_token
+
+from .models import ClientApp
+
+OOB = "urn:ietf:wg:oauth:2.0:oob"
+# The grants every registered app may use.
+GRANTS = {"authorization_code", "client_credentials", "refresh_token"}
+NAME_MAX_LENGTH = 100
+# How long a checked access token is remembered in the cache (api.http.caller_for_token).
+# Revoking or saving it forgets it at once; this bounds what no signal tells (a
+# QuerySet.update() of tokens).
+TOKEN_CACHE_SECONDS = 300
+REDIRECT_URIS_MAX = 10
+
+
+def supported_scopes() -> list[str]:
+    return list(settings.OAUTH2_PROVIDER["SCOPES"])
+
+
+def check_scopes(text: str) -> list[str]:
+    """The scopes `text` (space-separated) names, or ValueError naming one we don't grant."""
+    scopes = list(dict.fromkeys(str(text or "read").split()))
+    unknown = [scope for scope in scopes if scope not in supported_scopes()]
+    if unknown:
+        raise ValueError(
+            f"Scope {unknown[0]!r} is not supported: use {', '.join(supported_scopes())}."
+        )
+    return scopes
+
+
+def check_redirect_uris(text: str) -> list[str]:
+    """Redirect URIs (separated by whitespace): http(s) URLs or the out-of-band one."""
+    uris = str(text or "").split()
+    if not uris:
+        raise ValueError("redirect_uris is required.")
+    if len(uris) > REDIRECT_URIS_MAX:
+        raise ValueError(f"At most {REDIRECT_URIS_MAX} redirect URIs.")
+    for uri in uris:
+        parts = urlsplit(uri)
+        if uri != OOB and (parts.scheme not in {"http", "https"} or not parts.netloc):
+            raise ValueError(f"{uri!r} is not an http(s) URL or {OOB}.")
+        if len(uri) > 500:
+            raise ValueError("A redirect URI is at most 500 characters.")
+    return uris
+
+
+def register_app(name: str, redirect_uris: str, scopes: str, website: str = "") -> tuple:
+    """Registers a client app: (its ClientApp, its client secret in clear, which only this
+    answer tells). ValueError for a bad name, URI or scope; nothing is stored then."""
+    name = str(name or "").strip()
+    if not name or len(name) > NAME_MAX_LENGTH:
+        raise ValueError(f"client_name is 1 to {NAME_MAX_LENGTH} characters.")
+    uris = check_redirect_uris(redirect_uris)
+    granted = check_scopes(scopes)
+    website = str(website or "")
+    if website and urlsplit(website).scheme not in {"http", "https"}:
+        raise ValueError("website must be an http(s) URL.")
+    secret = generate_client_secret()
+    with transaction.atomic():
+        application = Application.objects.create(
+            name=name,
+            redirect_uris=" ".join(uris),
+            client_type=Application.CLIENT_CONFIDENTIAL,
+            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+            client_secret=secret,
+            skip_authorization=False,
+        )
+        app = ClientApp.objects.create(
+            application=application, scopes=" ".join(granted), website=website[:500]
+        )
+    return app, secret
+
+
+def client_app(application_id: int) -> ClientApp | None:
+    return (
+        ClientApp.objects.select_related("application")
+        .filter(application_id=application_id)
+        .first()
+    )
+
+
+def issue_token(app: ClientApp, user, scope: str) -> str:
+    """A new access token of `app` for `user` with `scope` (within the app's), as the
+    code flow would give after the user's consent: for operators' scripts, the bench and
+    tests. ValueError for a scope the app didn't register."""
+    if not set(check_scopes(scope)) <= set(app.scopes.split()):
+        raise ValueError(f"{app.application.name} didn't register {scope!r}.")
+    token = generate_token()
+    access = AccessToken(
+        user=user,
+        application=app.application,
+        scope=scope,
+        expires=timezone.now() + timedelta(seconds=oauth2_settings.ACCESS_TOKEN_EXPIRE_SECONDS),
+    )
+    set_token_value(access, token)  # stored hashed (settings: RFC 9700's token storage)
+    access.save()
+    return token
+
+
+def authorised_apps(user) -> list[dict]:
+    """The apps `user` gave a token that is still valid: name, website, scopes, when
+    first authorised, newest first."""
+    apps: dict[int, dict] = {}
+    tokens = (
+        AccessToken.objects.filter(user=user)
+        .select_related("application__client_app")
+        .order_by("-created")
+    )
+    for token in tokens:
+        if token.application is None or token.is_expired():
+            continue
+        app = apps.setdefault(
+            token.application_id,
+            {"id": token.application_id, "name": token.application.name, "scopes": set()},
+        )
+        app["scopes"].update(token.scope.split())
+        app["created"] = token.created
+    return [{**app, "scopes": " ".join(sorted(app["scopes"]))} for app in apps.values()]
+
+
+def revoke_app(user, application_id: int) -> bool:
+    """Revokes every token `user` gave the app (and their refresh tokens): whether any."""
+    tokens = AccessToken.objects.filter(user=user, application_id=application_id)
+    found = False
+    for token in tokens:
+        token.revoke()
+        found = True
+    return found
+
+
+def token_cache_key(token: str) -> str:
+    """The cache key of an access token: by its checksum, as django-oauth-toolkit finds
+    it (never the token itself)."""
+    return f"api-token:{hashlib.sha256(token.encode()).hexdigest()}"
+
+
+@receiver(post_save, sender=AccessToken)
+@receiver(post_delete, sender=AccessToken)
+def forget_cached_token(sender, instance: AccessToken, **kwargs) -> None:
+    """A revoked (deleted) or changed token is checked afresh on its next use."""
+    cache.delete(f"api-token:{instance.token_checksum}")
+
+
+class MastodonValidator(OAuth2Validator):
+    def validate_grant_type(self, client_id, grant_type, client, request, *args, **kwargs):
+        return grant_type in GRANTS
+
+    def validate_scopes(self, client_id, scopes, client, request, *args, **kwargs):
+        registered = getattr(getattr(client, "client_app", None), "scopes", "")
+        return set(scopes) <= set(registered.split()) and super().validate_scopes(
+            client_id, scopes, client, request, *args, **kwargs
+        )
+
+    def get_default_scopes(self, client_id, request, *args, **kwargs):
+        # No scope asked for: what the app registered, as Mastodon gives.
+        registered = getattr(getattr(request.client, "client_app", None), "scopes", "")
+        return registered.split() or super().get_default_scopes(client_id, request)
+
+
+class FormOrJsonOAuthLibCore(OAuthLibCore):
+    def extract_body(self, request):
+        if request.content_type == "application/json":
+            try:
+                body = json.loads(request.body or b"{}")
+            except ValueError:
+                return ""
+            if not isinstance(body, dict):
+                return ""
+            return [(name, str(value)) for name, value in body.items() if value is not None]
+        return super().extract_body(request)

@@ -1,0 +1,118 @@
+"""Accounts: yourself, others by id or login, their statuses, followers and following,
+following them, and how you relate to them."""
+
+from django.http import HttpRequest
+
+from accounts.services import get_user, get_user_by_login
+from timeline.feeds.selectors import cursor_page
+from timeline.graph import selectors as graph
+from timeline.graph import services as follows
+
+from .. import entities
+from ..http import (
+    ApiError,
+    cursor_params,
+    endpoint,
+    id_param,
+    limit_param,
+    limit_rate,
+    link_header,
+    params,
+    viewer,
+)
+from .people import people_page
+
+
+def profile(uid) -> dict:
+    user = get_user(id_param(uid))
+    if user is None or user["suspended"]:
+        raise ApiError(404, "Record not found")
+    return user
+
+
+@endpoint("GET", scope="read")
+def verify_credentials(request: HttpRequest) -> dict:
+    found = entities.account(entities.site_of(request), profile(request.caller.uid))
+    source = {"privacy": "public", "sensitive": False, "language": "", "note": "", "fields": []}
+    return {**found, "source": source}
+
+
+@endpoint("GET", public=True, user=False)
+def lookup(request: HttpRequest) -> dict:
+    acct = str(params(request).get("acct") or "").removeprefix("@")
+    login, _, domain = acct.partition("@")
+    user = get_user_by_login(login) if login and domain in ("", request.get_host()) else None
+    if user is None or user["suspended"]:
+        raise ApiError(404, "Record not found")
+    return entities.account(entities.site_of(request), user)
+
+
+@endpoint("GET", public=True, user=False)
+def account(request: HttpRequest, account_id: str) -> dict:
+    return entities.account(entities.site_of(request), profile(account_id))
+
+
+@endpoint("GET", public=True, user=False)
+def statuses(request: HttpRequest, account_id: str):
+    uid = profile(account_id)["id"]
+    found = params(request)
+    if any(str(found.get(name)).lower() in {"true", "1"} for name in ("pinned", "only_media")):
+        # Nothing is pinned and nothing has media here.
+        return []
+    page = cursor_page(
+        "profile", uid, cursor_params(found), limit_param(found), viewer=viewer(request)
+    )
+    shown = entities.statuses(entities.site_of(request), page.statuses)
+    return shown, link_header(request, shown, more=page.has_older)
+
+
+@endpoint("GET", public=True, user=False)
+def followers(request: HttpRequest, account_id: str):
+    uid = profile(account_id)["id"]
+    return people_page(request, lambda number, count: graph.followers_page(uid, number, count))
+
+
+@endpoint("GET", public=True, user=False)
+def following(request: HttpRequest, account_id: str):
+    uid = profile(account_id)["id"]
+    return people_page(request, lambda number, count: graph.following_page(uid, number, count))
+
+
+def relationship(uid: int, other: int) -> dict:
+    ((following_them, followed_by),) = graph.relationships(uid, [other])
+    return entities.relationship(other, following=following_them, followed_by=followed_by)
+
+
+@endpoint("POST", scope="follow")
+def follow(request: HttpRequest, account_id: str) -> dict:
+    other = profile(account_id)["id"]
+    limit_rate(request, "follows", "follows and unfollows")
+    follows.follow_user(request.caller.uid, other)
+    return relationship(request.caller.uid, other)
+
+
+@endpoint("POST", scope="follow")
+def unfollow(request: HttpRequest, account_id: str) -> dict:
+    other = profile(account_id)["id"]
+    limit_rate(request, "follows", "follows and unfollows")
+    follows.unfollow_user(request.caller.uid, other)
+    return relationship(request.caller.uid, other)
+
+
+# Accounts one relationships call may ask about.
+RELATIONSHIPS_MAX = 40
+
+
+@endpoint("GET", scope="read")
+def relationships(request: HttpRequest) -> list:
+    found = params(request)
+    asked = found.get("id[]") or found.get("id") or []
+    asked = [asked] if isinstance(asked, str | int) else list(asked)
+    if len(asked) > RELATIONSHIPS_MAX:
+        raise ApiError(422, f"Ask about at most {RELATIONSHIPS_MAX} accounts at once.")
+    others = list(dict.fromkeys(id_param(other) for other in asked))
+    pairs = graph.relationships(request.caller.uid, others)
+    return [
+        entities.relationship(other, following=a, followed_by=b)
+        for other, (a, b) in zip(others, pairs, strict=True)
+    ]

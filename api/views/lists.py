@@ -1,0 +1,73 @@
+"""Your lists and their members, through the lists' services."""
+
+from django.http import HttpRequest
+
+from timeline.lists import selectors, services
+
+from .. import entities
+from ..http import ApiError, endpoint, has_scope, id_param, limit_rate, params
+from .accounts import profile
+from .people import people_page
+
+
+def own_list(request: HttpRequest, list_id: str) -> dict:
+    """The caller's list `list_id`; 404 for anyone else's, as Mastodon's lists are
+    their owner's alone."""
+    found = selectors.get_list(id_param(list_id), request.caller.uid)
+    if found is None or found["owner"] != request.caller.uid:
+        raise ApiError(404, "Record not found")
+    return found
+
+
+@endpoint("GET", "POST", scope="read")
+def lists(request: HttpRequest):
+    uid = request.caller.uid
+    if request.method == "GET":
+        return [entities.user_list(found) for found in selectors.lists_of(uid, uid)]
+    check_write(request)
+    title = params(request).get("title")
+    list_id = services.create_list(uid, title if isinstance(title, str) else "")
+    return entities.user_list(own_list(request, list_id))
+
+
+def check_write(request: HttpRequest) -> None:
+    if not has_scope(request.caller, "write"):
+        raise ApiError(403, "This action is outside the authorized scopes")
+    limit_rate(request, "list_changes", "list changes")
+
+
+@endpoint("GET", "PUT", "DELETE", scope="read")
+def one_list(request: HttpRequest, list_id: str):
+    found = own_list(request, list_id)
+    if request.method == "GET":
+        return entities.user_list(found)
+    check_write(request)
+    if request.method == "DELETE":
+        services.delete_list(request.caller.uid, found["id"])
+        return {}
+    title = params(request).get("title")
+    services.rename_list(request.caller.uid, found["id"], title if isinstance(title, str) else "")
+    return entities.user_list(own_list(request, list_id))
+
+
+# Accounts one call may add to or remove from a list.
+MEMBERS_PER_CALL = 40
+
+
+@endpoint("GET", "POST", "DELETE", scope="read")
+def members(request: HttpRequest, list_id: str):
+    found = own_list(request, list_id)
+    if request.method == "GET":
+        return people_page(
+            request, lambda number, count: selectors.members_page(found["id"], number, count)
+        )
+    check_write(request)
+    given = params(request)
+    asked = given.get("account_ids[]") or given.get("account_ids") or []
+    asked = [asked] if isinstance(asked, str | int) else list(asked)
+    if not asked or len(asked) > MEMBERS_PER_CALL:
+        raise ApiError(422, f"Give 1 to {MEMBERS_PER_CALL} account_ids.")
+    change = services.add_member if request.method == "POST" else services.remove_member
+    for member in [profile(account_id)["id"] for account_id in asked]:
+        change(request.caller.uid, found["id"], member)
+    return {}

@@ -1,0 +1,88 @@
+"""Your notifications and direct-message conversations, as Mastodon shows them: the
+site's pages of them behind opaque page cursors ("max_id=p2")."""
+
+from django.conf import settings
+from django.http import HttpRequest
+
+from timeline.direct.selectors import inbox_page
+from timeline.notifications.selectors import notifications_page
+
+from .. import entities
+from ..http import endpoint, limit_param, params
+from .people import next_link, page_cursor
+
+# The site's kinds of notification as Mastodon names them.
+TYPES = {
+    "follow": "follow",
+    "like": "favourite",
+    "repost": "reblog",
+    "reply": "mention",
+    "mention": "mention",
+}
+
+
+@endpoint("GET", scope="read")
+def notifications(request: HttpRequest):
+    """One Mastodon notification for each person in each of the page's groups."""
+    found = params(request)
+    number = page_cursor(found)
+    page = notifications_page(
+        request.caller.uid, number, limit_param(found, default=settings.NOTIFICATIONS_PER_PAGE)
+    )
+    site = entities.site_of(request)
+    people = entities.accounts(site, [uid for n in page.notifications for uid in n.uids])
+    statuses = entities.statuses(
+        entities.site_of(request), [n.status for n in page.notifications if n.status]
+    )
+    by_id = {int(status["id"]): status for status in statuses}
+    shown = [
+        {
+            "id": f"{n.kind}-{n.status['id'] if n.status else 0}-{uid}",
+            "type": TYPES[n.kind],
+            "created_at": entities.iso(n.when),
+            "account": people[uid],
+            "status": by_id.get(n.status["id"]) if n.status else None,
+        }
+        for n in page.notifications
+        for uid in n.uids
+        if uid in people and (n.status is None or n.status["id"] in by_id)
+    ]
+    return shown, next_link(request, number) if page.has_older else {}
+
+
+@endpoint("GET", scope="read")
+def conversations(request: HttpRequest):
+    found = params(request)
+    number = page_cursor(found)
+    uid = request.caller.uid
+    page = inbox_page(uid, number, limit_param(found))
+    site = entities.site_of(request)
+    people = entities.accounts(site, [u for c in page.conversations for u in c.uids])
+    shown = [
+        {
+            "id": str(conversation.id),
+            "unread": conversation.unread > 0,
+            "accounts": [
+                people[other] for other in conversation.uids if other != uid and other in people
+            ],
+            "last_status": last_status(site, conversation, people),
+        }
+        for conversation in page.conversations
+    ]
+    return shown, next_link(request, number) if page.has_older else {}
+
+
+def last_status(site: str, conversation, people: dict) -> dict | None:
+    """A conversation's last message as a direct Status (its id the conversation's: a
+    message isn't a status, and has no id of its own here)."""
+    last = conversation.last
+    if not last or last["uid"] not in people:
+        return None
+    message = {
+        "id": conversation.id,
+        "uid": last["uid"],
+        "login": last["login"],
+        "message": last["text"],
+        "posted": last["sent"],
+    }
+    return {**entities.status(site, message, people), "visibility": "direct"}

@@ -1,0 +1,61 @@
+"""The consent page (/oauth/authorize), its out-of-band answer, and the settings
+page's list of authorised apps with their revoke buttons."""
+
+from urllib.parse import parse_qs, urlsplit
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+from oauth2_provider.views import AuthorizationView, RevokeTokenView
+
+from .. import oauth
+
+
+class AuthorizeView(AuthorizationView):
+    """django-oauth-toolkit's consent page in the site's layout. With the out-of-band
+    redirect URI (urn:ietf:wg:oauth:2.0:oob) the code is shown on a page to copy into
+    the app, as Mastodon does, rather than sent to a URL."""
+
+    template_name = "api/authorize.html"
+
+    def render_to_response(self, context, **kwargs):
+        # An error's context names its redirect `url`, which would hide the pages' url().
+        return super().render_to_response(
+            {name: value for name, value in context.items() if name != "url"}, **kwargs
+        )
+
+    def redirect(self, redirect_to, application):
+        if redirect_to.startswith(oauth.OOB):
+            query = parse_qs(urlsplit(redirect_to).query)
+            context = {
+                "application": application,
+                "code": query.get("code", [""])[0],
+                "error": query.get("error", [""])[0],
+            }
+            return render(self.request, "api/authorized_oob.html", context)
+        return super().redirect(redirect_to, application)
+
+
+class RevokeView(RevokeTokenView):
+    """RFC 7009's revocation, answered as Mastodon does: {} (django-oauth-toolkit's
+    success is an empty body, which clients read as broken JSON)."""
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        return JsonResponse({}) if response.status_code == 200 else response
+
+
+def authorised_apps_panel(request: HttpRequest) -> list[dict]:
+    """The apps the logged-in user authorised, for the settings page."""
+    return oauth.authorised_apps(request.user)
+
+
+@require_POST
+@login_required
+def revoke_app(request: HttpRequest, application_id: int) -> HttpResponse:
+    if not oauth.revoke_app(request.user, application_id):
+        raise Http404("That app has no access to your account.")
+    messages.success(request, "The app's access is revoked.")
+    return redirect("accounts:settings")

@@ -1,0 +1,138 @@
+"""Statuses: posting (and replying), reading one and its context, deleting, and
+favouriting and reblogging, each through the services the pages use."""
+
+from django.http import HttpRequest
+
+from timeline.conversations.selectors import conversation
+from timeline.feeds.selectors import cursor_page, shown_status
+from timeline.posting import services as posting
+from timeline.reactions import services as reactions
+from timeline.statuses.selectors import StatusGone
+
+from .. import entities
+from ..http import (
+    ApiError,
+    check_caller,
+    cursor_params,
+    endpoint,
+    id_param,
+    limit_param,
+    limit_rate,
+    link_header,
+    optional_id,
+    params,
+    viewer,
+)
+
+# Mastodon's visibilities this site has: every status is public.
+VISIBILITIES = {"public", "unlisted"}
+
+
+def shown_with_source(request: HttpRequest, status_id: int) -> tuple[dict, dict]:
+    """A status as the caller sees it, and its Status entity; 404 if it is gone."""
+    found = shown_status(status_id, viewer=viewer(request))
+    entity = entities.statuses(entities.site_of(request), [found])[0] if found else None
+    if entity is None:
+        raise ApiError(404, "Record not found")
+    return found, entity
+
+
+def shown(request: HttpRequest, status_id: int) -> dict:
+    return shown_with_source(request, status_id)[1]
+
+
+@endpoint("POST", scope="write")
+def create(request: HttpRequest) -> dict:
+    found = params(request)
+    unsupported = ("media_ids", "media_ids[]", "poll", "scheduled_at", "spoiler_text")
+    given = [name for name in unsupported if found.get(name)]
+    if given:
+        raise ApiError(
+            422,
+            f"{given[0]} is not supported here: no media, polls, scheduled "
+            "statuses or content warnings.",
+        )
+    visibility = found.get("visibility") or "public"
+    if visibility not in VISIBILITIES:
+        raise ApiError(422, f"Only public statuses are supported, not {visibility!r}.")
+    message = found.get("status")
+    if not isinstance(message, str):
+        raise ApiError(422, "Validation failed: Text can't be blank")
+    reply_to = optional_id(found, "in_reply_to_id")
+    limit_rate(request, "posts", "posts")
+    try:
+        status_id = posting.post_status(request.caller.uid, message, in_reply_to=reply_to)
+    except StatusGone:
+        raise ApiError(404, "The status replied to doesn't exist or was deleted.") from None
+    if status_id is None:
+        raise ApiError(422, "Your profile is gone.")
+    return shown(request, status_id)
+
+
+@endpoint("GET", "DELETE", public=True, user=False)
+def status(request: HttpRequest, status_id: str) -> dict:
+    if request.method == "GET":
+        return shown(request, id_param(status_id))
+    check_caller(request, "write", user=True, public=False)
+    found, entity = shown_with_source(request, id_param(status_id))
+    deleted = posting.delete_status(request.caller.uid, found["id"])
+    if deleted is None:
+        raise ApiError(404, "Record not found")
+    if not deleted:
+        raise ApiError(403, "This action is not allowed")
+    # Mastodon answers with the deleted status and its source text, to redraft it.
+    return {**entity, "text": found["message"]}
+
+
+@endpoint("GET", public=True, user=False)
+def context(request: HttpRequest, status_id: str) -> dict:
+    found = conversation(id_param(status_id), viewer(request))
+    if found is None:
+        raise ApiError(404, "Record not found")
+    ancestors = entities.statuses(entities.site_of(request), [s for s in found.ancestors if s])
+    return {
+        "ancestors": ancestors,
+        "descendants": entities.statuses(entities.site_of(request), found.replies),
+    }
+
+
+def react(action, *, done_already: str):
+    """A reaction endpoint: Mastodon's are idempotent, so doing what is done already
+    (the service's ValueError saying so) answers as if it had just been done."""
+
+    @endpoint("POST", scope="write")
+    def view(request: HttpRequest, status_id: str) -> dict:
+        target = id_param(status_id)
+        limit_rate(request, "reactions", "likes and reposts")
+        try:
+            made = action(request.caller.uid, target)
+        except StatusGone:
+            raise ApiError(404, "Record not found") from None
+        except ValueError as error:
+            if done_already not in str(error):
+                raise
+            made = None
+        # A new reblog is answered with itself, its original inside.
+        return shown(request, made if action is reactions.repost and made else target)
+
+    return view
+
+
+favourite = react(reactions.like, done_already="like")
+unfavourite = react(reactions.unlike, done_already="like")
+reblog = react(reactions.repost, done_already="reposted")
+unreblog = react(reactions.undo_repost, done_already="reposted")
+
+
+@endpoint("GET", scope="read")
+def favourites(request: HttpRequest):
+    found = params(request)
+    page = cursor_page(
+        "likes",
+        request.caller.uid,
+        cursor_params(found),
+        limit_param(found),
+        viewer=viewer(request),
+    )
+    entities_found = entities.statuses(entities.site_of(request), page.statuses)
+    return entities_found, link_header(request, entities_found, more=page.has_older)

@@ -1,0 +1,51 @@
+"""Timelines: home, public, a tag's and a list's, paged by status ids."""
+
+from django.http import HttpRequest
+
+from timeline.conversations.selectors import check_tag
+from timeline.feeds.selectors import cursor_page
+from timeline.lists.selectors import get_list
+
+from .. import entities
+from ..http import (
+    ApiError,
+    cursor_params,
+    endpoint,
+    id_param,
+    limit_param,
+    link_header,
+    params,
+    viewer,
+)
+
+
+def page(request: HttpRequest, timeline: str, owner) -> tuple[list, dict]:
+    found = params(request)
+    read = cursor_page(
+        timeline, owner, cursor_params(found), limit_param(found), viewer=viewer(request)
+    )
+    shown = entities.statuses(entities.site_of(request), read.statuses)
+    return shown, link_header(request, shown, more=read.has_older)
+
+
+@endpoint("GET", scope="read")
+def home(request: HttpRequest):
+    return page(request, "home", request.caller.uid)
+
+
+@endpoint("GET", public=True, user=False)
+def public(request: HttpRequest):
+    return page(request, "global", None)
+
+
+@endpoint("GET", public=True, user=False)
+def tag(request: HttpRequest, tag: str):
+    return page(request, "tag", check_tag(tag))
+
+
+@endpoint("GET", scope="read")
+def user_list(request: HttpRequest, list_id: str):
+    the_list = get_list(id_param(list_id), request.caller.uid)
+    if the_list is None:
+        raise ApiError(404, "Record not found")
+    return page(request, "list", the_list["id"])
