@@ -235,6 +235,9 @@ LOGGING = {
 # The social network (read at call time, so tests may override them).
 HOME_TIMELINE_SIZE = int(os.environ.get("HOME_TIMELINE_SIZE", 1000))
 POSTS_PER_PASS = int(os.environ.get("POSTS_PER_PASS", 1000))
+# Fan-out trims a follower's home on about one delivery in this many (by uid and status
+# id), so a home may hold up to about this many entries more than HOME_TIMELINE_SIZE.
+HOME_TRIM_EVERY = int(os.environ.get("HOME_TRIM_EVERY", 32))
 # Followers past the first pass are reached by background jobs of this many each.
 FAN_OUT_JOB_SIZE = int(os.environ.get("FAN_OUT_JOB_SIZE", 10_000))
 # Refilling a home after an unfollow reads up to HOME_TIMELINE_SIZE statuses of

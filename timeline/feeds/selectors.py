@@ -9,6 +9,8 @@ so one cluster-legal round trip can't read ids and statuses together."""
 
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from accounts.keys import SUSPENDED_USERS, user_key
 from accounts.services import decode_user, get_users
 from socialsite.redis import PackedPipeline, get_redis
@@ -42,15 +44,18 @@ class Page:
         return self.number > 1
 
 
-def page_ids(client, key: str, page: int, count: int):
+def page_ids(client, key: str, page: int, count: int, *, length: int | None = None):
     """ZREVRANGE for page `page` (from 1) of the sorted set at `key`, on a connection or
-    a pipeline. One id more than asked tells whether an older page exists."""
+    a pipeline, within its newest `length` entries if given (a home may hold a few more
+    than HOME_TIMELINE_SIZE until its next trim: fanout.trims_homes). One id more than
+    asked tells whether an older page exists."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
     if page > LAST_PAGE:
         raise ValueError(f"Pages go up to {LAST_PAGE:,}.")
     start = (page - 1) * count
-    return client.zrevrange(key, start, start + count)
+    stop = start + count if length is None else min(start + count, length - 1)
+    return client.zrevrange(key, start, stop)
 
 
 def queue_statuses(pipe: PackedPipeline, ids: list[str], count: int, viewer: int | None) -> int:
@@ -93,12 +98,19 @@ def read_page(
 
 
 def statuses_page(
-    key: str, page: int, count: int, *, viewer: int | None = None, include_suspended: bool = False
+    key: str,
+    page: int,
+    count: int,
+    *,
+    viewer: int | None = None,
+    include_suspended: bool = False,
+    length: int | None = None,
 ) -> Page:
-    """Page `page` (from 1) of the timeline at `key`, newest first, each status marked
-    `liked` and `reposted` for `viewer` (if any): 2 round trips, 3 if it shows reposts."""
+    """Page `page` (from 1) of the timeline at `key` (of its newest `length` entries, if
+    given), newest first, each status marked `liked` and `reposted` for `viewer` (if any):
+    2 round trips, 3 if it shows reposts."""
     conn = get_redis()
-    ids = page_ids(conn, key, page, count)
+    ids = page_ids(conn, key, page, count, length=length)
     pipe = PackedPipeline(conn)
     queue_statuses(pipe, ids, count, viewer)
     replies = pipe.execute()
@@ -133,7 +145,8 @@ def original(status_id, *, hide_suspended: bool = True) -> dict:
 def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
-    return statuses_page(TIMELINES[timeline](uid), page, count)
+    length = settings.HOME_TIMELINE_SIZE if timeline == "home" else None
+    return statuses_page(TIMELINES[timeline](uid), page, count, length=length)
 
 
 def get_status_messages(
@@ -154,7 +167,7 @@ def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
     2 round trips, 3 if it shows reposts. None for an unknown user."""
     conn = get_redis()
     pipe = PackedPipeline(conn)
-    page_ids(pipe, keys.home_timeline_key(uid), page, count)
+    page_ids(pipe, keys.home_timeline_key(uid), page, count, length=settings.HOME_TIMELINE_SIZE)
     pipe.hgetall(user_key(uid))
     ids, user = pipe.execute()
     if not user:
