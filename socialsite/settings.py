@@ -244,6 +244,8 @@ FAN_OUT_JOB_SIZE = int(os.environ.get("FAN_OUT_JOB_SIZE", 10_000))
 # each person followed, so it takes fewer people per pass than fan-out.
 REFILL_FOLLOWEES_PER_PASS = int(os.environ.get("REFILL_FOLLOWEES_PER_PASS", 100))
 GLOBAL_TIMELINE_SIZE = 1000
+# Statuses kept in each process (timeline.statuses.cache); 0 keeps none.
+STATUS_CACHE_SIZE = int(os.environ.get("STATUS_CACHE_SIZE", 20_000))
 STATUS_MAX_LENGTH = 280
 STATUSES_PER_PAGE = 30
 # Notifications kept per user (the oldest go), and shown a page (before grouping).

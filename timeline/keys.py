@@ -7,6 +7,8 @@ so each single-user step is one atomic, cluster-legal script or transaction."""
 from accounts.keys import user_key  # noqa: F401  (re-exported: the profile holds counters)
 
 STATUS_ID_COUNTER = "statuses:next_id"
+# Every change to a status hash publishes the hash's key here (statuses.cache).
+STATUS_CHANGES_CHANNEL = "statuses:changed"
 GLOBAL_TIMELINE = "timeline:global"
 
 
