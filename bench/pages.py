@@ -1,9 +1,12 @@
 """3. Reading: a home-timeline page of 30 statuses, and 4. following and unfollowing
 a user whose profile holds 1,000 statuses."""
 
+import time
+
 from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
+from timeline.statuses import cache
 from timeline.statuses import services as statuses
 
 from . import book, seed
@@ -29,6 +32,9 @@ def run(ctx: Context) -> list[Row]:
     reader = seed.user("reader")
     graph.follow_user(reader, author)
     home = keys.home_timeline_key(reader)
+    # Off the clock: the process's status cache serves once its listener is subscribed.
+    while not cache.statuses.serving():
+        time.sleep(0.01)
     page = time_interleaved(
         {
             # As the home view reads it: with the reader's likes, reposts and profile.

@@ -32,6 +32,10 @@ def following_key(uid: int) -> str:
     return f"following:{{{uid}}}"
 
 
+# Uid -> when they last read their home (feeds.homes: inactive homes are dropped).
+ACTIVE_HOMES = "homes:active"
+
+
 def shown_reposts_key(timeline_key: str) -> str:
     """Original id -> id of the repost that put it in the timeline (same slot as the timeline)."""
     return f"{timeline_key}:reposts"

@@ -24,6 +24,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from . import homes
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
 
 scripts = LuaScripts(__file__)
@@ -209,11 +210,14 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)
     elif exists:
+        reached = audience.reach(conn, args, members)
+        if args["audience"] == "followers":
+            reached = homes.with_homes(conn, reached)
         audience.deliver(
             pipe,
             args["status_id"],
             args["posted"],
-            audience.reach(conn, args, members),
+            reached,
             settings.HOME_TIMELINE_SIZE,
             repost_of=args["repost_of"],
         )

@@ -26,6 +26,7 @@ from ..statuses.selectors import (
     is_hidden,
     status_id_of,
 )
+from . import refill
 
 TIMELINES = {"home": keys.home_timeline_key, "profile": keys.profile_timeline_key}
 # Nine digits keep (page - 1) * count far inside the 64-bit offsets Redis takes.
@@ -231,6 +232,8 @@ def get_status_messages(
 class HomePage:
     user: dict
     page: Page
+    # Being rebuilt after a pause (feeds.homes): the page says it is catching up.
+    catching_up: bool = False
 
 
 def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
@@ -245,6 +248,7 @@ def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
     entries, suspended, user = pipe.execute()
     if not user:
         return None
+    catching_up = refill.note_home_read(conn, uid, user)
     ids, kept, generation = kept_statuses(entries, count)
     pipe = PackedPipeline(conn)
     queue_statuses(pipe, ids, count, uid, kept=kept, suspended=suspended)
@@ -258,7 +262,7 @@ def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
         suspended=suspended,
         generation=generation,
     )
-    return HomePage(user=decode_user(user), page=shown)
+    return HomePage(user=decode_user(user), page=shown, catching_up=catching_up)
 
 
 def global_timeline_page(page: int = 1, count: int = 30, viewer: int | None = None) -> Page:

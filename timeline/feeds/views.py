@@ -21,7 +21,13 @@ def render_home(request: HttpRequest, uid: int, form: StatusForm, status: int = 
     if home is None:
         raise Http404("Your profile is gone.")
     require_page(number, home.page.statuses, home.page.has_older)
-    context = {"form": form, "page": home.page, "person": home.user, "unread": home.page.unread}
+    context = {
+        "form": form,
+        "page": home.page,
+        "person": home.user,
+        "unread": home.page.unread,
+        "catching_up": home.catching_up,
+    }
     return render(request, "timeline/home.html", context, status=status)
 
 
