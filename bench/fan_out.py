@@ -100,7 +100,7 @@ def run(ctx: Context) -> list[Row]:
                 rates["book"],
                 target=f">= {TARGET_OVER_BOOK:g}x the book's, none missed",
                 met=rates["ours"].per_s >= TARGET_OVER_BOOK * rates["book"].per_s and not missing,
-                notes={"followers_missed": missing},
+                notes={"followers": size, "followers_missed": missing},
             )
         )
         rows.append(

@@ -32,9 +32,11 @@ def run(ctx: Context) -> list[Row]:
     reader = seed.user("reader")
     graph.follow_user(reader, author)
     home = keys.home_timeline_key(reader)
-    # Off the clock: the process's status cache serves once its listener is subscribed.
+    # Off the clock: the process's status cache serves once its listener is subscribed,
+    # and the reader's first home page of the hour records their read (feeds.homes).
     while not cache.statuses.serving():
         time.sleep(0.01)
+    feeds.home_page(reader, count=PAGE_SIZE)
     page = time_interleaved(
         {
             # As the home view reads it: with the reader's likes, reposts and profile.
@@ -69,6 +71,8 @@ def run(ctx: Context) -> list[Row]:
         Row("home page", f"{case}: the book's", page["book"], "one raw ZREVRANGE", page["raw"]),
     ]
 
+    rows.extend(page_cost(ctx, author))
+
     ours_user, book_user = seed.user("follower"), seed.user("follower")
     follows = time_interleaved(
         {
@@ -90,4 +94,41 @@ def run(ctx: Context) -> list[Row]:
                 follows[f"book {action}"],
             )
         )
+    return rows
+
+
+# Page cost as work grows: statuses a page (on a full home), and home length (30 a page).
+PER_PAGE = (10, 30, 100)
+HOME_LENGTHS = (100, 1_000)
+
+
+def page_cost(ctx: Context, author: int) -> list[Row]:
+    """get_status_messages' p50 by statuses a page and by home length, each row noting
+    its size (`report.draw_cost` plots them; linear or better is the target)."""
+    conn, plan = ctx.conn, ctx.plan
+    readers = {}
+    for length in HOME_LENGTHS:
+        reader = seed.user("reader")
+        graph.follow_user(reader, author)
+        home = keys.home_timeline_key(reader)
+        conn.zremrangebyrank(home, 0, -length - 1)
+        readers[conn.zcard(home)] = reader
+    longest = max(readers)
+    full = readers[longest]
+    calls, sizes = {}, {}
+    for n in PER_PAGE:
+        sizes[f"{n} statuses a page, home of {longest:,}"] = (full, n, longest)
+    for length, reader in readers.items():
+        sizes[f"{PAGE_SIZE} statuses a page, home of {length:,}"] = (reader, PAGE_SIZE, length)
+    for case, (reader, n, _) in sizes.items():
+        calls[case] = lambda _, r=reader, n=n: feeds.get_status_messages(r, count=n)
+        calls[f"book {case}"] = lambda _, r=reader, n=n: book.get_status_messages(conn, r, count=n)
+    for call in calls.values():
+        call(0)  # off the clock: the statuses kept, as on a busy site
+    got = time_interleaved(calls, plan.page_samples, ctx.counter)
+    rows = [
+        Row("page cost", case, got[case], "the book's get_status_messages", got[f"book {case}"],
+            notes={"per_page": n, "home_length": length})
+        for case, (_, n, length) in sizes.items()
+    ]  # fmt: skip
     return rows

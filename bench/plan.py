@@ -17,7 +17,7 @@ class Plan:
     network_users: int = 1_000
     network_follows_each: int = 50
     network_posts_each: int = 10
-    projection_users: int = 3_000
+    projection_users: int = 1_500
     http_connections: int = 100
     http_seconds: float = 8.0
     ws_clients: int = 2_000

@@ -18,9 +18,10 @@ import threading
 import time
 from collections import OrderedDict
 
+import redis
 from django.conf import settings
 
-from socialsite.redis import get_redis
+from socialsite.redis import cluster_options, connect_cluster
 
 from .. import keys
 
@@ -102,7 +103,7 @@ class StatusCache:
     def _listen(self) -> None:
         while True:
             try:
-                pubsub = get_redis().pubsub()
+                pubsub = listening_client().pubsub()
                 pubsub.subscribe(keys.STATUS_CHANGES_CHANNEL)
                 for message in pubsub.listen():
                     if message["type"] == "subscribe":
@@ -119,6 +120,15 @@ class StatusCache:
             self._generation += 1
             self._ready_since = self._generation
             self._ready = ready
+
+
+def listening_client() -> redis.Redis | redis.RedisCluster:
+    """A client of its own for the listener (whose connection stays subscribed), so that
+    it takes none from the pool the site's work uses."""
+    url = settings.REDIS_URL
+    if cluster_options(url) is None:
+        return redis.Redis.from_url(url, decode_responses=True)
+    return connect_cluster(url, decode_responses=True)
 
 
 statuses = StatusCache()
