@@ -1,5 +1,7 @@
 """2. Posting: latency and Redis round trips per post, by number of followers."""
 
+from django.conf import settings
+
 from socialsite import jobs
 from timeline.posting import services as posting
 
@@ -17,6 +19,7 @@ def run(ctx: Context) -> list[Row]:
     for size in ctx.plan.post_followers:
         author = seed.user("poster")
         followers = seed.bulk_followers(ctx.conn, author, size)
+        seed.full_homes(ctx.conn, followers, settings.HOME_TIMELINE_SIZE)
         message = "x" * 100
         latencies = time_interleaved(
             {
