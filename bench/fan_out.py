@@ -6,6 +6,7 @@ import hiredis
 from django.conf import settings
 
 from socialsite import jobs
+from socialsite.redis import PackedPipeline
 from timeline import keys
 from timeline.posting import services as posting
 
@@ -13,7 +14,8 @@ from . import book, seed
 from .context import Context
 from .measure import Row, rates_interleaved
 
-TARGET = 0.5
+# The issue's target: at least 5 times the book's deliveries a second, same run.
+TARGET_OVER_BOOK = 5.0
 
 
 def raw_limit(conn, followers: list[int], status_id: int, chunk: int = 10_000) -> float:
@@ -45,6 +47,13 @@ def raw_limit(conn, followers: list[int], status_id: int, chunk: int = 10_000) -
         conn.connection_pool.release(connection)
 
 
+def missed(conn, followers: list[int], status_id: int) -> int:
+    """How many of `followers` don't have `status_id` in their home timeline."""
+    pipe = PackedPipeline(conn)
+    pipe.for_each_key(map(keys.home_timeline_key, followers), ("ZSCORE", status_id))
+    return sum(score is None for score in pipe.execute())
+
+
 def run(ctx: Context) -> list[Row]:
     conn = ctx.conn
     jobs.ensure_group(conn)
@@ -57,9 +66,11 @@ def run(ctx: Context) -> list[Row]:
         def raw() -> float:
             return raw_limit(conn, followers, next(ids))  # noqa: B023
 
+        posted = []
+
         def ours() -> float:
             start = time.perf_counter()
-            posting.post_status(author, "fan-out")  # noqa: B023
+            posted.append(posting.post_status(author, "fan-out"))  # noqa: B023
             jobs.work(burst=True)
             return time.perf_counter() - start
 
@@ -70,25 +81,30 @@ def run(ctx: Context) -> list[Row]:
             return time.perf_counter() - start
 
         raw()  # every home timeline exists from here on, as on a live site
+        raw_name = "raw ZADD+trim, pre-packed"
         rates = rates_interleaved(
             {"raw": raw, "ours": ours, "book": by_the_book},
             size,
             ctx.plan.fan_out_repeats,
             "deliveries",
         )
+        # Off the clock: every follower got each of our runs' statuses.
+        missing = sum(missed(conn, followers, status_id) for status_id in posted)
         case = f"{size:,} followers"
-        raw_name = "raw ZADD+trim, pre-packed"
         rows.append(
             Row(
                 "fan-out",
                 case,
                 rates["ours"],
-                raw_name,
-                rates["raw"],
-                target=f">= {TARGET:.0%} of raw",
-                met=rates["ours"].per_s >= TARGET * rates["raw"].per_s,
+                "the book's syndicate_status",
+                rates["book"],
+                target=f">= {TARGET_OVER_BOOK:g}x the book's, none missed",
+                met=rates["ours"].per_s >= TARGET_OVER_BOOK * rates["book"].per_s and not missing,
+                notes={"followers": size, "followers_missed": missing},
             )
         )
-        rows.append(Row("fan-out", f"{case}: the book's", rates["book"], raw_name, rates["raw"]))
+        rows.append(
+            Row("fan-out", f"{case}: beside Redis's limit", rates["ours"], raw_name, rates["raw"])
+        )
         seed.drop_homes(conn, followers)
     return rows

@@ -1,11 +1,17 @@
 """7. Memory: what one profile, one status and one home-timeline entry cost in Redis
-(MEMORY USAGE), and what a whole seeded network adds to used_memory."""
+(MEMORY USAGE), what a whole network made through the services adds to used_memory,
+and a projection for a site of 1,000,000 users from a scaled-down one."""
 
 import random
+import time
 
+from accounts.keys import LOGIN_INDEX
 from socialsite import jobs
+from socialsite.redis import PackedPipeline, for_each_primary
 from timeline import keys
+from timeline.feeds import homes, refill
 from timeline.graph import services as graph
+from timeline.ops.seeding import seed_network
 from timeline.posting import services as posting
 from timeline.statuses import services as statuses
 
@@ -15,6 +21,16 @@ from .measure import Row, Size
 from .pages import author_with_statuses
 
 HOME_ENTRIES = 1_000
+# The site the issue sizes: 1,000,000 users following 200 each on average (power-law
+# follower counts), 20 statuses each, 10% of them reading their home in two weeks.
+SITE_USERS = 1_000_000
+FOLLOWS_EACH = 200
+STATUSES_EACH = 20
+ACTIVE_SHARE = 0.10
+TARGET_BYTES = 16 * 10**9
+# Listpacks (ziplists in Redis 6) for sorted sets of up to a full home and for hashes
+# holding a status of STATUS_MAX_LENGTH characters.
+COMPACT = {"zset-max-ziplist-entries": "1100", "hash-max-ziplist-value": "1200"}
 
 
 def usage(conn, key: str) -> int:
@@ -58,4 +74,97 @@ def run(ctx: Context) -> list[Row]:
     rows.append(
         Row("memory", network, Size(total, "B"), notes={"bytes_per_user": total / len(users)})
     )
+    rows.extend(projection(conn, plan.projection_users, ""))
+    # The same with Redis's compact encodings for every home, follow set and status hash
+    # (deliveries into a full compact home are slower: see README, Performance).
+    before = {name: conn.config_get(name)[name] for name in COMPACT}
+    for name, value in COMPACT.items():
+        conn.config_set(name, value)
+    try:
+        rows.extend(projection(conn, plan.projection_users, " (compact encodings)"))
+    finally:
+        for name, value in before.items():
+            conn.config_set(name, value)
     return rows
+
+
+def usage_by_kind(conn) -> dict[str, int]:
+    """MEMORY USAGE of every key, summed by kind: statuses, home timelines, and the rest
+    (profiles, the follow graph, profile, mention and tag timelines, indexes)."""
+    names = list(conn.scan_iter(count=10_000))
+    pipe = PackedPipeline(conn)
+    for name in names:
+        pipe.execute_command("MEMORY", "USAGE", name, "SAMPLES", 0)
+    totals = {"statuses": 0, "homes": 0, "home_entries": 0, "rest": 0}
+    home_names = []
+    for name, used in zip(names, pipe.execute(), strict=True):
+        kind = name.split(":", 1)[0]
+        if kind == "status":
+            totals["statuses"] += used or 0
+        elif kind == "home" and not name.endswith(":reposts"):
+            totals["homes"] += used or 0
+            home_names.append(name)
+        else:
+            totals["rest"] += used or 0
+    pipe = PackedPipeline(conn)
+    for name in home_names:
+        pipe.zcard(name)
+    totals["home_entries"] = sum(pipe.execute())
+    return totals
+
+
+def projection(conn, users: int, label: str) -> list[Row]:
+    """A network of `users` shaped like the issue's site (seeding.seed_network: power-law
+    follows), 10% of them active (their homes read now), the rest away for longer than
+    HOME_INACTIVE_DAYS and their homes dropped; its bytes per user, per status and per
+    home entry, and those scaled to SITE_USERS."""
+    for server in for_each_primary(conn):
+        server.flushdb()  # the network alone is counted
+    made = seed_network(
+        users=users,
+        follows_per_user=min(FOLLOWS_EACH, users - 1),
+        posts_per_user=STATUSES_EACH,
+        seed=20,
+    )
+    uids = [int(uid) for uid in conn.hvals(LOGIN_INDEX)]
+    active = set(random.Random(20).sample(uids, max(1, round(ACTIVE_SHARE * len(uids)))))
+    now = time.time()
+    away = homes.inactive_before(now) - homes.DAY
+    for uid in uids:
+        refill.note_home_read(conn, uid, {}, now=now if uid in active else away)
+    homes.drop_inactive_homes(now=now)
+    used = usage_by_kind(conn)
+    per_user = used["rest"] / users
+    per_status = used["statuses"] / made.statuses
+    per_entry = used["homes"] / max(1, used["home_entries"])
+    entries_per_active = used["home_entries"] / len(active)
+    site = {
+        "users": SITE_USERS * per_user,
+        "statuses": SITE_USERS * STATUSES_EACH * per_status,
+        "homes": SITE_USERS * ACTIVE_SHARE * entries_per_active * per_entry,
+    }
+    total = sum(site.values())
+    case = (
+        f"{users:,} users, {made.follows / users:.0f} follows and"
+        f" {made.statuses / users:.0f} statuses each, {ACTIVE_SHARE:.0%} active{label}"
+    )
+    notes = {
+        "bytes_per_user": per_user,
+        "bytes_per_status": per_status,
+        "bytes_per_home_entry": per_entry,
+        "home_entries_per_active_user": entries_per_active,
+        "site_bytes": site,
+    }
+    return [
+        Row("memory", f"{case}: per user (profile, graph, own timelines)", Size(per_user, "B")),
+        Row("memory", f"{case}: per status", Size(per_status, "B")),
+        Row("memory", f"{case}: per home entry", Size(per_entry, "B")),
+        Row(
+            "memory",
+            f"projected for {SITE_USERS:,} users{label}",
+            Size(total, "B"),
+            target=f"<= {TARGET_BYTES / 1e9:g} GB",
+            met=total <= TARGET_BYTES,
+            notes=notes,
+        ),
+    ]

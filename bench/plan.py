@@ -17,6 +17,7 @@ class Plan:
     network_users: int = 1_000
     network_follows_each: int = 50
     network_posts_each: int = 10
+    projection_users: int = 1_500
     http_connections: int = 100
     http_seconds: float = 8.0
     ws_clients: int = 2_000
@@ -45,6 +46,7 @@ QUICK = Plan(
     network_users=50,
     network_follows_each=5,
     network_posts_each=2,
+    projection_users=300,
     http_connections=10,
     http_seconds=1.0,
     ws_clients=20,

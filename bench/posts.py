@@ -1,5 +1,7 @@
 """2. Posting: latency and Redis round trips per post, by number of followers."""
 
+from django.conf import settings
+
 from socialsite import jobs
 from timeline.posting import services as posting
 
@@ -8,6 +10,8 @@ from .context import Context
 from .measure import Row, time_interleaved
 
 MAX_ROUND_TRIPS = 3
+# The issue's target for a post to 1,000 followers: at most a third of the book's p50.
+MAX_OF_BOOK = 1 / 3
 
 
 def run(ctx: Context) -> list[Row]:
@@ -15,6 +19,7 @@ def run(ctx: Context) -> list[Row]:
     for size in ctx.plan.post_followers:
         author = seed.user("poster")
         followers = seed.bulk_followers(ctx.conn, author, size)
+        seed.full_homes(ctx.conn, followers, settings.HOME_TIMELINE_SIZE)
         message = "x" * 100
         latencies = time_interleaved(
             {
@@ -28,16 +33,22 @@ def run(ctx: Context) -> list[Row]:
         jobs.work(burst=True)
         book.run_deferred()
         seed.drop_homes(ctx.conn, followers)
-        ours = latencies["ours"]
+        ours, theirs = latencies["ours"], latencies["book"]
+        judged = size == 1_000
         rows.append(
             Row(
                 "post",
                 f"{size:,} followers",
                 ours,
                 "the book's post_status",
-                latencies["book"],
-                target=f"<= {MAX_ROUND_TRIPS} RT" if size == 1_000 else "",
-                met=ours.round_trips <= MAX_ROUND_TRIPS if size == 1_000 else None,
+                theirs,
+                target=f"<= 1/3 of the book's, <= {MAX_ROUND_TRIPS} RT" if judged else "",
+                met=(
+                    ours.p50_ms <= MAX_OF_BOOK * theirs.p50_ms
+                    and ours.round_trips <= MAX_ROUND_TRIPS
+                )
+                if judged
+                else None,
             )
         )
     return rows

@@ -88,7 +88,7 @@ def write_json(path: Path, plan_name: str, info: dict, rows: list[Row], seconds:
 
 
 # Sections drawn by a figure of their own rather than as bars beside a baseline.
-OWN_FIGURE = {"scale"}
+OWN_FIGURE = {"scale", "page cost"}
 
 
 def draw(path: Path, rows: list[Row]) -> bool:
@@ -182,3 +182,51 @@ def draw_scale(path: Path, rows: list[Row]) -> bool:
 
 def _value(figure) -> float:
     return figure.per_s if isinstance(figure, Rate) else figure.p50_ms
+
+
+def draw_cost(path: Path, rows: list[Row]) -> bool:
+    """Cost as work grows: fan-out seconds against followers, and a page's p50 against
+    statuses a page and against home length, each beside the line through its smallest
+    point and the origin (linear: at or under it is linear or better). False if the run
+    had neither."""
+    fan_out = [r for r in rows if r.section == "fan-out" and "followers" in r.notes]
+    pages = [r for r in rows if r.section == "page cost"]
+    if not fan_out and not pages:
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    per_page = [
+        r for r in pages if r.notes["home_length"] == max(p.notes["home_length"] for p in pages)
+    ]
+    lengths = [r for r in pages if r.notes["per_page"] == 30]
+    panels = [
+        ("fan-out: seconds for one post", "followers",
+         [(r.notes["followers"], r.notes["followers"] / r.ours.per_s) for r in fan_out]),
+        ("page p50 (ms), full home", "statuses a page",
+         [(r.notes["per_page"], r.ours.p50_ms) for r in per_page]),
+        ("page p50 (ms), 30 a page", "home length",
+         [(r.notes["home_length"], r.ours.p50_ms) for r in lengths]),
+    ]  # fmt: skip
+    figure, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+    for ax, (title, xlabel, points) in zip(axes, panels, strict=True):
+        if not points:
+            ax.set_visible(False)
+            continue
+        points.sort()
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        ax.plot(xs, ys, marker="o", label="measured")
+        ax.plot(xs, [ys[0] * x / xs[0] for x in xs], linestyle="--", color="gray",
+                label="linear from the first")  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.legend(fontsize=7)
+        ax.tick_params(labelsize=7)
+    figure.tight_layout()
+    figure.savefig(path, dpi=80)
+    plt.close(figure)
+    return True

@@ -30,7 +30,12 @@ def run(plan: Plan, parts: tuple[str, ...], out: Path, var_dir: Path, started: f
     out.mkdir(parents=True, exist_ok=True)
     report.write_json(out / "latest.json", plan.name, info, rows, time.monotonic() - started)
     print(f"wrote {out / 'latest.json'}")
-    for name, draw in (("latest.png", report.draw), ("scale.png", report.draw_scale)):
+    drawings = (
+        ("latest.png", report.draw),
+        ("scale.png", report.draw_scale),
+        ("cost.png", report.draw_cost),
+    )
+    for name, draw in drawings:
         if draw(out / name, rows):
             print(f"wrote {out / name}")
     return 0

@@ -30,3 +30,14 @@ def drop_homes(conn, uids: list[int], chunk: int = 10_000) -> None:
     """Frees the home timelines of bulk followers once a part is done with them."""
     for start in range(0, len(uids), chunk):
         conn.unlink(*(keys.home_timeline_key(uid) for uid in uids[start : start + chunk]))
+
+
+def full_homes(conn, uids: list[int], size: int, chunk: int = 100) -> None:
+    """Fills the home timelines of `uids` with `size` old entries each, as a live site's
+    homes are (full, past Redis's compact encoding)."""
+    old = {str(-i): float(i) for i in range(1, size + 1)}  # ids no status has
+    for start in range(0, len(uids), chunk):
+        pipe = conn.pipeline(transaction=False)
+        for uid in uids[start : start + chunk]:
+            pipe.zadd(keys.home_timeline_key(uid), old)
+        pipe.execute()

@@ -44,6 +44,7 @@ class Client:
     stream: str  # "sample" or "filter"
     params: dict
     received: dict[int, float] = field(default_factory=dict)  # status id -> latency (s)
+    duplicates: int = 0  # statuses received again
     ended: str = ""
 
     def receive(self, line: bytes, at: float) -> None:
@@ -53,7 +54,10 @@ class Client:
         if "disconnect" in event or "error" in event:
             self.ended = line.decode()
         elif "id" in event and not event.get("deleted"):
-            self.received[event["id"]] = at - event["posted"]
+            if event["id"] in self.received:
+                self.duplicates += 1
+            else:
+                self.received[event["id"]] = at - event["posted"]
 
     def websocket_url(self, base: str) -> str:
         query = urlencode({"identifier": self.identifier, **self.params})
@@ -198,6 +202,7 @@ async def session(ctx: Context, base: str, pid: int) -> dict:
         "posts": len(posted),
         "expected": expected,
         "lost": lost,
+        "duplicates": sum(client.duplicates for client in clients),
         "latency": latency_of(latencies) if latencies else NO_LATENCY,
         "raw_latency": latency_of(raw_latencies) if raw_latencies else NO_LATENCY,
         "rss_per_client": (rss_after - rss_before) / len(clients),
@@ -242,6 +247,13 @@ def run(ctx: Context) -> list[Row]:
             Size(result["lost"], "events"),
             target="0",
             met=result["lost"] == 0 and not result["failed"],
+        ),
+        Row(
+            "streaming",
+            f"{case}: events received twice",
+            Size(result["duplicates"], "events"),
+            target="0",
+            met=result["duplicates"] == 0,
         ),
         Row(
             "streaming",

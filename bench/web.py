@@ -3,8 +3,12 @@ search pages) under 100 concurrent keep-alive connections through daphne, beside
 Django view on the same server in the same run."""
 
 import asyncio
+import itertools
+import os
+import random
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.core.management import call_command
@@ -63,23 +67,40 @@ async def read_response(reader: asyncio.StreamReader) -> int:
 
 
 async def hammer(
-    base: str, path: str, cookie: str, connections: int, seconds: float, authorization: str = ""
+    base: str,
+    path: str,
+    cookie: str,
+    connections: int,
+    seconds: float,
+    *,
+    readers=None,
+    authorization: str = "",
 ) -> Load:
     """`connections` keep-alive connections, each asking for `path` again as soon as
-    answered, with the session `cookie` (and an `authorization` header, if any)."""
+    answered, with the session `cookie` (and an `authorization` header, if any); with
+    `readers` (a list of (cookie, paths)), connection i is reader i's (of as many as
+    there are, in turn) and asks for each of its paths in turn."""
     url = urlsplit(base)
+    readers = readers or [(cookie, [path])]
     extra = f"Authorization: {authorization}\r\n" if authorization else ""
-    request = (
-        f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n{extra}\r\n"
-    ).encode()
     load = Load()
 
-    async def client(deadline: float) -> None:
+    def request(cookie: str, path: str) -> bytes:
+        return (
+            f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n{extra}\r\n".encode()
+        )
+
+    async def client(deadline: float, number: int) -> None:
+        cookie, paths = readers[number % len(readers)]
+        requests = itertools.cycle([request(cookie, path) for path in paths])
+        # Connections of one reader start at different places in its paths.
+        for _ in range(number // len(readers) % len(paths)):
+            next(requests)
         reader, writer = await asyncio.open_connection(url.hostname, url.port)
         try:
             while time.perf_counter() < deadline:
                 start = time.perf_counter()
-                writer.write(request)
+                writer.write(next(requests))
                 if await read_response(reader) == 200:
                     load.latencies.append(time.perf_counter() - start)
                 else:
@@ -88,7 +109,7 @@ async def hammer(
             writer.close()
 
     start = time.perf_counter()
-    await asyncio.gather(*(client(start + seconds) for _ in range(connections)))
+    await asyncio.gather(*(client(start + seconds, n) for n in range(connections)))
     load.seconds = time.perf_counter() - start
     return load
 
@@ -126,33 +147,95 @@ def logged_in_reader(
     return cookie, get_user(author)["login"], conversation, authorization
 
 
+# Many readers over many distinct statuses: readers, authors, the statuses each author
+# has, whom each reader follows, and the pages of their home each reader reads in turn.
+MANY_READERS = 20
+MANY_AUTHORS = 20
+FOLLOWED_EACH = 5
+PAGES_EACH = 10
+
+
+def many_readers(statuses_each: int) -> list[tuple[str, list[str]]]:
+    """MANY_READERS signed-in readers, each following FOLLOWED_EACH of MANY_AUTHORS
+    authors (with `statuses_each` statuses each), reading pages 1 to PAGES_EACH of their
+    home in turn: (cookie, paths) each, over thousands of distinct statuses."""
+    pick = random.Random(7)
+    authors = [author_with_statuses(statuses_each) for _ in range(MANY_AUTHORS)]
+    readers = []
+    for i in range(MANY_READERS):
+        user = sign_up(f"benchmany{i}", "a long bench password", "Many Reader")
+        uid = uid_for_login(user.username)
+        for author in pick.sample(authors, FOLLOWED_EACH):
+            graph.follow_user(uid, author)
+        client = Client()
+        client.force_login(user)
+        paths = [f"/?page={page}" for page in range(1, PAGES_EACH + 1)]
+        readers.append((f"sessionid={client.cookies['sessionid'].value}", paths))
+    return readers
+
+
+def pinning() -> tuple[set[int], set[int]] | None:
+    """(daphne's core, the client's cores) where this machine can pin them, else None."""
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if len(cores) < 2:
+        return None
+    return {cores[0]}, set(cores[1:])
+
+
+def pin(pid: int, cores: set[int]) -> None:
+    """Pins every thread of process `pid` to `cores` (as `taskset -a -p` does)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), cores)
+
+
 def _serve(
-    ctx: Context, paths: dict[str, str], cookie: str, authorization: str = "", **settings: str
+    ctx: Context,
+    paths: dict[str, str],
+    cookie: str,
+    *,
+    pinned=None,
+    readers=None,
+    authorization: str = "",
+    **settings,
 ) -> dict[str, Load]:
-    """Each of `paths` under load in turn, ROUNDS times, on one daphne with `settings`,
-    each request with the session `cookie` and the `authorization` header, if any."""
+    """Each of `paths` under load in turn, ROUNDS times, on one daphne with `settings`;
+    with `pinned` (see pinning), daphne on its core and this client on the others; paths
+    named "many readers" are read by `readers` (see hammer); every request with the
+    `authorization` header, if any."""
     plan = ctx.plan
     loads = {name: Load() for name in paths}
+    mine = os.sched_getaffinity(0) if pinned else None
     with daphne(ctx.var_dir, **settings) as (base, process):
-        for path in paths.values():  # warm-up: imports, templates, connections
-            asyncio.run(hammer(base, path, cookie, 2, 0.3, authorization))
-        for _ in range(ROUNDS):
-            for name, path in paths.items():
-                cpu_before = cpu_seconds(process.pid)
-                got = asyncio.run(
-                    hammer(
-                        base,
-                        path,
-                        cookie,
-                        plan.http_connections,
-                        plan.http_seconds / ROUNDS,
-                        authorization,
-                    )
+        if pinned:
+            pin(process.pid, pinned[0])
+            os.sched_setaffinity(0, pinned[1])
+        try:
+            for name, path in paths.items():  # warm-up: imports, templates, connections
+                many = readers if name == "many readers" else None
+                asyncio.run(
+                    hammer(base, path, cookie, 2, 0.3, readers=many, authorization=authorization)
                 )
-                loads[name].server_cpu += cpu_seconds(process.pid) - cpu_before
-                loads[name].seconds += got.seconds
-                loads[name].latencies += got.latencies
-                loads[name].errors += got.errors
+            for _ in range(ROUNDS):
+                for name, path in paths.items():
+                    cpu_before = cpu_seconds(process.pid)
+                    got = asyncio.run(
+                        hammer(
+                            base,
+                            path,
+                            cookie,
+                            plan.http_connections,
+                            plan.http_seconds / ROUNDS,
+                            readers=readers if name == "many readers" else None,
+                            authorization=authorization,
+                        )
+                    )
+                    loads[name].server_cpu += cpu_seconds(process.pid) - cpu_before
+                    loads[name].seconds += got.seconds
+                    loads[name].latencies += got.latencies
+                    loads[name].errors += got.errors
+        finally:
+            if mine:
+                os.sched_setaffinity(0, mine)
     return loads
 
 
@@ -171,18 +254,24 @@ def run(ctx: Context) -> list[Row]:
         "people search": "/search/?q=benchfan&type=people",
         "api home": f"/api/v1/timelines/home?limit={API_STATUSES}",
     }
-    loads = _serve(ctx, paths, cookie, authorization)
+    readers = many_readers(ctx.plan.profile_statuses // 2)
+    paths["many readers"] = "/"
+    loads = _serve(ctx, paths, cookie, readers=readers, authorization=authorization)
     # The same home page with no rendered card kept: what a page of cards never shown
     # before costs (the reader above sees the same 30 cards on every request).
     cold = _serve(ctx, {"bare view": bare_path, "home": "/"}, cookie, STATUS_CARDS_KEPT="0")
     bare = loads["bare view"]
     rows = [Row("http", f"bare view, {conns} conns", bare.rate(), notes=_notes(bare))]
-    for name in ("home", "profile"):
+    many = (
+        f"home pages of {MANY_READERS} readers, {PAGES_EACH} pages each,"
+        f" {MANY_AUTHORS * ctx.plan.profile_statuses // 2:,} statuses"
+    )
+    for name, case in (("home", "home page"), ("profile", "profile page"), ("many readers", many)):
         load = loads[name]
         rows.append(
             Row(
                 "http",
-                f"{name} page, {conns} conns",
+                f"{case}, {conns} conns",
                 load.rate(),
                 "bare Django view",
                 bare.rate(),
@@ -226,6 +315,32 @@ def run(ctx: Context) -> list[Row]:
             notes=_notes(cold["home"]),
         )
     )
+    pinned = pinning()
+    if pinned:
+        # daphne alone on one core, the client on the others: what one core serves.
+        alone = _serve(
+            ctx, {"bare view": bare_path, "home": "/", "many readers": "/"}, cookie,
+            pinned=pinned, readers=readers,
+        )  # fmt: skip
+        bare_alone = alone["bare view"]
+        rows.append(
+            Row("http", f"bare view, {conns} conns, daphne pinned to one core",
+                bare_alone.rate(), notes=_notes(bare_alone))
+        )  # fmt: skip
+        for name, case in (("home", "home page"), ("many readers", many)):
+            load = alone[name]
+            rows.append(
+                Row(
+                    "http",
+                    f"{case}, {conns} conns, daphne pinned to one core",
+                    load.rate(),
+                    "bare Django view, pinned",
+                    bare_alone.rate(),
+                    target=f">= {TARGET:.0%} of bare",
+                    met=load.rate().per_s >= TARGET * bare_alone.rate().per_s and not load.errors,
+                    notes=_notes(load),
+                )
+            )
     return rows
 
 

@@ -357,6 +357,10 @@ class NodeShare:
 def _pack(keys: list[str], shapes: list[list[bytes]]) -> bytes:
     """Each command shape (its packed head and tail around the key) for every key."""
     bulks = [b"$%d\r\n%s\r\n" % (len(key), key) for key in map(str.encode, keys)]
+    if len(shapes) == 1 and bulks:
+        # One shape (a fan-out's ZADD): joined in C, each key between a tail and a head.
+        ((head, tail),) = shapes
+        return head + (tail + head).join(bulks) + tail
     return b"".join(head + bulk + tail for bulk in bulks for head, tail in shapes)
 
 

@@ -255,12 +255,21 @@ LOGGING = {
 # The social network (read at call time, so tests may override them).
 HOME_TIMELINE_SIZE = int(os.environ.get("HOME_TIMELINE_SIZE", 1000))
 POSTS_PER_PASS = int(os.environ.get("POSTS_PER_PASS", 1000))
+# Fan-out trims a follower's home on about one delivery in this many (by uid and status
+# id), so a home may hold up to about this many entries more than HOME_TIMELINE_SIZE.
+HOME_TRIM_EVERY = int(os.environ.get("HOME_TRIM_EVERY", 32))
+# Homes not read for this many days are dropped (manage.py drop_inactive_homes) and
+# rebuilt when their owner returns; a read is recorded at most once this many seconds.
+HOME_INACTIVE_DAYS = float(os.environ.get("HOME_INACTIVE_DAYS", 14))
+HOME_READ_RESOLUTION = int(os.environ.get("HOME_READ_RESOLUTION", 3600))
 # Followers past the first pass are reached by background jobs of this many each.
 FAN_OUT_JOB_SIZE = int(os.environ.get("FAN_OUT_JOB_SIZE", 10_000))
 # Refilling a home after an unfollow reads up to HOME_TIMELINE_SIZE statuses of
 # each person followed, so it takes fewer people per pass than fan-out.
 REFILL_FOLLOWEES_PER_PASS = int(os.environ.get("REFILL_FOLLOWEES_PER_PASS", 100))
 GLOBAL_TIMELINE_SIZE = 1000
+# Statuses kept in each process (timeline.statuses.cache); 0 keeps none.
+STATUS_CACHE_SIZE = int(os.environ.get("STATUS_CACHE_SIZE", 20_000))
 STATUS_MAX_LENGTH = 280
 STATUSES_PER_PAGE = 30
 # Notifications kept per user (the oldest go), and shown a page (before grouping).

@@ -7,6 +7,8 @@ so each single-user step is one atomic, cluster-legal script or transaction."""
 from accounts.keys import user_key  # noqa: F401  (re-exported: the profile holds counters)
 
 STATUS_ID_COUNTER = "statuses:next_id"
+# Every change to a status hash publishes the hash's key here (statuses.cache).
+STATUS_CHANGES_CHANNEL = "statuses:changed"
 GLOBAL_TIMELINE = "timeline:global"
 
 
@@ -28,6 +30,10 @@ def followers_key(uid: int) -> str:
 
 def following_key(uid: int) -> str:
     return f"following:{{{uid}}}"
+
+
+# Uid -> when they last read their home (feeds.homes: inactive homes are dropped).
+ACTIVE_HOMES = "homes:active"
 
 
 def shown_reposts_key(timeline_key: str) -> str:

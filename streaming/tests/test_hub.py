@@ -95,7 +95,9 @@ async def test_the_hub_subscribes_again_when_its_connection_is_killed(alice_uid,
     hub = Hub()
     listener = await hub.join(everything)
     killed = [server.client_kill_filter(_type="pubsub") for server in for_each_primary(redis_conn)]
-    assert sum(killed) == 1
+    # The hub's, and the status cache's of this process (timeline.statuses.cache) if it
+    # was started: it subscribes again too.
+    assert sum(killed) >= 1
     received = None
     for _ in range(50):
         post_status(alice_uid, "are you there?")

@@ -23,6 +23,7 @@ single-key commands, the merge one script and the drop one ZREM in the timeline'
 slot; a deleted id is never reused, so dropping it late is always right."""
 
 import heapq
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..statuses.selectors import exist
-from . import fanout
+from . import fanout, homes
 
 scripts = LuaScripts(__file__)
 
@@ -51,9 +52,18 @@ class Refilled:
     sources: Callable[[int], str]  # the set of sources, by the time they joined
     timeline: Callable[[int], str]
     owner_posts: bool  # whether the timeline holds its owner's own statuses
+    rebuilding_field: str | None = None  # the owner's field a last batch clears
 
 
-HOME = Refilled("refill_home", "uid", user_key, keys.following_key, keys.home_timeline_key, True)
+HOME = Refilled(
+    "refill_home",
+    "uid",
+    user_key,
+    keys.following_key,
+    keys.home_timeline_key,
+    True,
+    homes.REBUILDING_FIELD,
+)
 LIST = Refilled(
     "refill_list", "list_id", keys.list_key, keys.list_members_key, keys.list_timeline_key, False
 )
@@ -67,6 +77,28 @@ def refill_job(uid: int) -> jobs.Job:
 def refill_list_job(list_id: int) -> jobs.Job:
     """The job that refills a list's timeline from its members."""
     return _first_batch(LIST, list_id)
+
+
+def note_home_read(conn, uid: int, user: dict, now: float | None = None) -> bool:
+    """Records that `uid` reads their home (feeds.homes), given their profile as read
+    (`user`), if the last record is older than HOME_READ_RESOLUTION (1 round trip then,
+    else none); after HOME_INACTIVE_DAYS without a read, also queues the refill that
+    rebuilds their home. Returns whether it is being rebuilt (the page says so)."""
+    now = now or time.time()
+    rebuilding = user.get(homes.REBUILDING_FIELD) == "1"
+    last = float(user.get(homes.READ_FIELD) or 0)
+    if now - last < settings.HOME_READ_RESOLUTION:
+        return rebuilding
+    returning = 0 < last < homes.inactive_before(now)
+    pipe = conn.pipeline(transaction=False)
+    pipe.hset(user_key(uid), homes.READ_FIELD, now)
+    pipe.zadd(keys.ACTIVE_HOMES, {uid: now})
+    if returning:
+        pipe.hset(user_key(uid), homes.REBUILDING_FIELD, "1")
+        # Queued after the read is recorded: fan-out reaches the home again from here on.
+        jobs.enqueue(pipe, refill_job(uid))
+    pipe.execute()
+    return returning or rebuilding
 
 
 def _first_batch(refilled: Refilled, owner_id: int) -> jobs.Job:
@@ -124,6 +156,8 @@ def _refill_batch(refilled: Refilled, args: dict) -> list[jobs.Job]:
     if rest:
         return [rest]
     drop_deleted(conn, timeline)
+    if refilled.rebuilding_field:
+        conn.hdel(refilled.owner(owner_id), refilled.rebuilding_field)
     return []
 
 

@@ -11,6 +11,8 @@ so one cluster-legal round trip can't read ids and statuses together."""
 
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from accounts.keys import SUSPENDED_USERS, user_key
 from accounts.services import decode_user, get_users
 from socialsite.redis import PackedPipeline, get_redis
@@ -19,6 +21,7 @@ from .. import keys
 from ..discovery import suggestions
 from ..notifications.unread import decode_unread, queue_unread
 from ..safety import selectors as safety
+from ..statuses import cache
 from ..statuses.selectors import (
     GONE,
     StatusGone,
@@ -27,6 +30,7 @@ from ..statuses.selectors import (
     is_hidden,
     status_id_of,
 )
+from . import refill
 
 TIMELINES = {"home": keys.home_timeline_key, "profile": keys.profile_timeline_key}
 # Nine digits keep (page - 1) * count far inside the 64-bit offsets Redis takes.
@@ -46,25 +50,43 @@ class Page:
         return self.number > 1
 
 
-def page_ids(client, key: str, page: int, count: int):
+def page_ids(
+    client, key: str, page: int, count: int, *, length: int | None = None, withscores=False
+):
     """ZREVRANGE for page `page` (from 1) of the sorted set at `key`, on a connection or
-    a pipeline. One id more than asked tells whether an older page exists."""
+    a pipeline, within its newest `length` entries if given (a home may hold a few more
+    than HOME_TIMELINE_SIZE until its next trim: fanout.trims_homes). One id more than
+    asked tells whether an older page exists."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
     if page > LAST_PAGE:
         raise ValueError(f"Pages go up to {LAST_PAGE:,}.")
     start = (page - 1) * count
-    return client.zrevrange(key, start, start + count)
+    stop = start + count if length is None else min(start + count, length - 1)
+    return client.zrevrange(key, start, stop, withscores=withscores)
 
 
-def queue_statuses(pipe: PackedPipeline, ids: list[str], count: int, viewer: int | None) -> int:
-    """Queues the (small) suspended-user set, the status hashes and whether `viewer`
-    (if any) liked or reposted them, the viewer's blocks and mutes, and the viewer's
-    unread counts, which `read_page` reads; returns how many replies they add."""
+def queue_statuses(
+    pipe: PackedPipeline,
+    ids: list[str],
+    count: int,
+    viewer: int | None,
+    *,
+    kept: dict[str, dict] | None = None,
+    suspended: list | None = None,
+) -> int:
+    """Queues the (small) suspended-user set (unless read already: `suspended`), the
+    status hashes (but those `kept` in the process) and whether `viewer` (if any) liked or
+    reposted them, the viewer's blocks and mutes, and the viewer's unread counts, which
+    `read_page` reads; returns how many replies they add."""
     shown = ids[:count]
-    pipe.smembers(SUSPENDED_USERS)
-    pipe.for_each_key(map(keys.status_key, shown), ("HGETALL",))
-    added = 1 + len(shown) + queue_marks(pipe, viewer, shown)
+    missing = [i for i in shown if i not in kept] if kept else shown
+    added = len(missing)
+    if suspended is None:
+        pipe.smembers(SUSPENDED_USERS)
+        added += 1
+    pipe.for_each_key(map(keys.status_key, missing), ("HGETALL",))
+    added += queue_marks(pipe, viewer, shown)
     added += safety.queue_audience(pipe, viewer)
     if viewer:
         queue_unread(pipe, viewer)
@@ -82,12 +104,17 @@ def read_page(
     include_suspended: bool = False,
     where: str = safety.ANYWHERE,
     follows: set[int] | None = None,
+    kept: dict[str, dict] | None = None,
+    suspended: list | None = None,
+    generation: int | None = None,
 ) -> Page:
     """The Page from `queue_statuses`' replies (1 more round trip if it shows reposts).
     Statuses of suspended users are left out unless `include_suspended` (moderators,
     who see everything), and those timeline.safety's rule hides from `viewer` shown
-    `where`; `follows`: authors the caller knows the viewer follows."""
-    shown = len(ids[:count])
+    `where`; `follows`: authors the caller knows the viewer follows. With `generation`
+    (statuses.cache), the statuses read are kept in the process."""
+    shown = ids[:count]
+    missing = [i for i in shown if i not in kept] if kept else shown
     unread = decode_unread(replies[-1]) if viewer else None
     if viewer:
         replies = replies[:-1]
@@ -95,9 +122,18 @@ def read_page(
     audience = safety.read_audience(viewer, replies[len(replies) - audience_replies :])
     replies = replies[: len(replies) - audience_replies]
     audience.follows.update(follows or ())
-    suspended, hashes, marks = replies[0], replies[1 : 1 + shown], replies[1 + shown :]
+    if suspended is None:
+        suspended, replies = replies[0], replies[1:]
+    hashes, marks = replies[: len(missing)], replies[len(missing) :]
     hidden = set() if include_suspended else hidden_uids(suspended)
-    statuses = [decode_status(fields) for fields in hashes]
+    fetched = [decode_status(fields) for fields in hashes]
+    if generation is not None:
+        cache.statuses.keep(fetched, generation)
+    if kept:
+        by_id = {**kept, **dict(zip(missing, fetched, strict=True))}
+        statuses = [by_id[i] for i in shown]
+    else:
+        statuses = fetched
     # A repost is marked here too, unused: it shows its original, marked when read.
     apply_marks(statuses, marks)
     statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
@@ -119,17 +155,67 @@ def statuses_page(
     viewer: int | None = None,
     include_suspended: bool = False,
     where: str = safety.ANYWHERE,
+    length: int | None = None,
 ) -> Page:
-    """Page `page` (from 1) of the timeline at `key`, newest first, each status marked
-    `liked` and `reposted` for `viewer` (if any): 2 round trips, 3 if it shows reposts."""
+    """Page `page` (from 1) of the timeline at `key` (of its newest `length` entries, if
+    given), newest first, each status marked `liked` and `reposted` for `viewer` (if any):
+    2 round trips, 3 if it shows reposts."""
     conn = get_redis()
-    ids = page_ids(conn, key, page, count)
+    ids = page_ids(conn, key, page, count, length=length)
     pipe = PackedPipeline(conn)
     queue_statuses(pipe, ids, count, viewer)
     replies = pipe.execute()
     return read_page(
         ids, replies, page, count, viewer=viewer, include_suspended=include_suspended, where=where
     )
+
+
+def posted_page(
+    key: str,
+    page: int,
+    count: int,
+    *,
+    viewer: int | None = None,
+    where: str = safety.ANYWHERE,
+    length: int | None = None,
+) -> Page:
+    """As statuses_page, for a timeline scored by the time each status was posted (home,
+    profile, global), whose statuses are kept in the process (statuses.cache): its ids
+    and the suspended-user set, then the statuses not kept with the viewer's marks, if
+    any are needed. 1 round trip when all are kept and there is no viewer, else 2 (3 if
+    it shows reposts)."""
+    conn = get_redis()
+    pipe = PackedPipeline(conn)
+    page_ids(pipe, key, page, count, length=length, withscores=True)
+    pipe.smembers(SUSPENDED_USERS)
+    entries, suspended = pipe.execute()
+    ids, kept, generation = kept_statuses(entries, count)
+    pipe = PackedPipeline(conn)
+    queue_statuses(pipe, ids, count, viewer, kept=kept, suspended=suspended)
+    replies = pipe.execute()
+    return read_page(
+        ids,
+        replies,
+        page,
+        count,
+        viewer=viewer,
+        where=where,
+        kept=kept,
+        suspended=suspended,
+        generation=generation,
+    )
+
+
+def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict], int]:
+    """The ids of a page read with their posted times (`entries`), those of its first
+    `count` statuses kept in the process, and the cache's generation for `read_page`."""
+    generation = cache.statuses.generation()
+    kept = {}
+    for status_id, posted in entries[:count]:
+        status = cache.statuses.get(status_id, posted)
+        if status is not None:
+            kept[status_id] = status
+    return [status_id for status_id, _ in entries], kept, generation
 
 
 def shown_status(
@@ -164,7 +250,10 @@ def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
     where = safety.HOME if timeline == "home" else safety.ANYWHERE
-    return statuses_page(TIMELINES[timeline](uid), page, count, viewer=uid, where=where)
+    length = settings.HOME_TIMELINE_SIZE if timeline == "home" else None
+    return posted_page(
+        TIMELINES[timeline](uid), page, count, viewer=uid, where=where, length=length
+    )
 
 
 def get_status_messages(
@@ -180,6 +269,8 @@ class HomePage:
     page: Page
     # Who to follow (discovery.suggestions), read with the page.
     suggestions: list[dict]
+    # Being rebuilt after a pause (feeds.homes): the page says it is catching up.
+    catching_up: bool = False
 
 
 def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
@@ -187,26 +278,42 @@ def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
     page's sidebar): 2 round trips, 3 if it shows reposts. None for an unknown user."""
     conn = get_redis()
     pipe = PackedPipeline(conn)
-    page_ids(pipe, keys.home_timeline_key(uid), page, count)
+    home = keys.home_timeline_key(uid)
+    page_ids(pipe, home, page, count, length=settings.HOME_TIMELINE_SIZE, withscores=True)
+    pipe.smembers(SUSPENDED_USERS)
     pipe.hgetall(user_key(uid))
     suggestions.queue_read(pipe, uid)
-    ids, user, kept = pipe.execute()
+    entries, suspended, user, suggested_uids = pipe.execute()
     if not user:
         return None
+    catching_up = refill.note_home_read(conn, uid, user)
+    ids, kept, generation = kept_statuses(entries, count)
     pipe = PackedPipeline(conn)
-    added = queue_statuses(pipe, ids, count, uid)
-    suggested = suggestions.queue_profiles(pipe, uid, kept)
+    added = queue_statuses(pipe, ids, count, uid, kept=kept, suspended=suspended)
+    suggested = suggestions.queue_profiles(pipe, uid, suggested_uids)
     replies = pipe.execute()
+    shown = read_page(
+        ids,
+        replies[:added],
+        page,
+        count,
+        viewer=uid,
+        where=safety.HOME,
+        kept=kept,
+        suspended=suspended,
+        generation=generation,
+    )
     return HomePage(
         user=decode_user(user),
-        page=read_page(ids, replies[:added], page, count, viewer=uid, where=safety.HOME),
+        page=shown,
         suggestions=suggestions.decode(suggested, replies[added:]),
+        catching_up=catching_up,
     )
 
 
 def global_timeline_page(page: int = 1, count: int = 30, viewer: int | None = None) -> Page:
     """The newest statuses of everyone (but private accounts')."""
-    return statuses_page(keys.GLOBAL_TIMELINE, page, count, viewer=viewer, where=safety.GLOBAL)
+    return posted_page(keys.GLOBAL_TIMELINE, page, count, viewer=viewer, where=safety.GLOBAL)
 
 
 def users_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:

@@ -29,6 +29,7 @@ def render_home(request: HttpRequest, uid: int, form: StatusForm, status: int = 
         "unread": home.page.unread,
         "suggestions": home.suggestions,
         "trends": trending_tags(),
+        "catching_up": home.catching_up,
     }
     return render(request, "timeline/home.html", context, status=status)
 

@@ -19,14 +19,12 @@ from accounts.keys import user_key
 from accounts.services import get_user
 from socialsite import jobs
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 from socialsite.text import words
 
 from .. import keys
 from ..graph.services import approve_follower, unfollow_user
 from ..lists import services as lists
-
-scripts = LuaScripts(__file__)
+from ..statuses.services import queue_update
 
 MUTED_PHRASES_MAX = 100
 MUTED_PHRASE_MAX_BYTES = 60  # as a track phrase
@@ -80,10 +78,9 @@ def mark_privacy_batch(args: dict) -> list[jobs.Job]:
     )
     private, batch = pipe.execute()
     for status_id, _ in batch:
-        # A status has its own slot: one command each, and none for one deleted meanwhile.
-        scripts.run(
-            pipe, "mark_private", [keys.status_key(status_id)], [keys.PRIVATE_FIELD, private or ""]
-        )
+        # A status has its own slot: one command each, none for one deleted meanwhile,
+        # and the processes keeping it (statuses.cache) are told.
+        queue_update(pipe, status_id, [keys.PRIVATE_FIELD, private or ""])
     pipe.execute()
     if len(batch) < per_pass:
         return []

@@ -16,6 +16,7 @@ from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text
 
 from .. import keys
+from .cache import statuses as kept
 from .selectors import decode_status
 
 scripts = LuaScripts(__file__)
@@ -102,7 +103,10 @@ def take_status(conn, status_id: int, author: str) -> dict | bool | None:
     """Deletes the status hash if `author` (a uid as a string; "" for anyone) wrote it,
     and returns the status as it was; False if someone else wrote it (nothing changes);
     None if there is no such status."""
-    taken = scripts.run(conn, "take_status", [keys.status_key(status_id)], [author])
+    kept.forget(status_id)
+    taken = scripts.run(
+        conn, "take_status", [keys.status_key(status_id)], [author, keys.STATUS_CHANGES_CHANNEL]
+    )
     if taken == 0:
         return None
     if taken == -1:
@@ -123,27 +127,32 @@ def queue_unrecord(pipe, status: dict) -> None:
 
 def queue_update(pipe, status_id: int, fields: list) -> None:
     """Queues setting `fields` (name, value, ...) on a status, if it still exists."""
-    scripts.run(pipe, "update_status", [keys.status_key(status_id)], fields)
+    kept.forget(status_id)
+    scripts.run(
+        pipe, "update_status", [keys.status_key(status_id)], [keys.STATUS_CHANGES_CHANNEL, *fields]
+    )
 
 
 def add_to_status_set(client, set_key, status_id: int, count_field: str, score, member):
     """Adds `member` to one of a status's sets (`set_key(status_id)`: replies, reposts,
     likers) with `score`, counted in `count_field`, in the status's slot: the new count;
     0 if the status is gone, -1 if `member` is in the set already. Queued on a pipeline."""
+    kept.forget(status_id)
     return scripts.run(
         client,
         "add_to_status_set",
         [keys.status_key(status_id), set_key(status_id)],
-        [count_field, score, member],
+        [count_field, score, member, keys.STATUS_CHANGES_CHANNEL],
     )
 
 
 def remove_from_status_set(client, set_key, status_id: int, count_field: str, member, value=""):
     """Takes `member` out of one of a status's sets and its count; with `value`, only if
     its score is that value. 1 if it was removed, else 0. Queued on a pipeline."""
+    kept.forget(status_id)
     return scripts.run(
         client,
         "remove_from_status_set",
         [keys.status_key(status_id), set_key(status_id)],
-        [count_field, member, value],
+        [count_field, member, value, keys.STATUS_CHANGES_CHANNEL],
     )

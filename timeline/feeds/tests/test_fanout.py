@@ -6,7 +6,10 @@ from socialsite import jobs
 from socialsite.redis import for_each_primary
 from timeline import keys
 from timeline.feeds import fanout
+from timeline.feeds import selectors as feeds
+from timeline.graph import services as graph
 from timeline.posting import services as posting
+from timeline.tests.pages import ids
 
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3)
@@ -117,3 +120,21 @@ def test_two_workers_share_one_big_fan_out_and_each_follower_gets_it_once(make_u
     assert zadd_calls(redis_conn) - zadds_before == 290
     for fan in fans:
         assert redis_conn.zrange(keys.home_timeline_key(fan), 0, -1) == [str(sid)]
+
+
+@override_settings(HOME_TIMELINE_SIZE=3, HOME_TRIM_EVERY=4)
+def test_homes_are_trimmed_every_few_statuses_and_pages_show_only_the_newest_home_size(
+    make_user, redis_conn
+):
+    me, author = make_user().uid, make_user().uid
+    graph.follow_user(me, author)
+    posted = [posting.post_status(author, f"s{i}") for i in range(12)]
+    home = keys.home_timeline_key(me)
+    # Past the size only until the next status whose id trims (one in HOME_TRIM_EVERY).
+    assert 3 <= redis_conn.zcard(home) < 3 + 4
+    assert ids(feeds.get_status_messages(me, count=10)) == posted[::-1][:3]
+    assert ids(feeds.get_status_messages(me, page=2, count=2)) == posted[::-1][2:3]
+    assert feeds.get_status_messages(me, page=3, count=2) == []
+    page = feeds.home_page(me, count=2).page
+    assert page.has_older
+    assert not feeds.home_page(me, page=2, count=2).page.has_older
