@@ -500,7 +500,8 @@ def test_no_websocket_fails_on_hostile_input_and_a_refused_one_closes_with_a_cod
                 # Frames a client sends are not read; they must not end the stream.
                 for frame in frames:
                     socket.send(frame)
-                assert socket.ping().wait(10), (request, target)
+                # Generous: a loaded machine (2 cores, other suites) can stall a pong for seconds.
+                assert socket.ping().wait(30), (request, target)
                 socket.close()
                 wait_for_no_streams(redis_conn)
                 return
