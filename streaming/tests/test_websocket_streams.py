@@ -4,7 +4,6 @@ import json
 
 import pytest
 from django.test import Client
-from websockets.exceptions import ConnectionClosed
 
 from accounts.keys import user_key
 from accounts.services import create_user, end_sessions, sign_up, uid_for_login
@@ -14,21 +13,13 @@ from timeline.graph.services import follow_user
 from timeline.posting.services import delete_status, post_status
 from timeline.reactions import services as reactions
 
-from .clients import subscribers, wait_for_no_streams
+from .clients import last_words, refusal, subscribers, wait_for_no_streams
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def next_event(socket, timeout: float = 10) -> dict:
     return json.loads(socket.recv(timeout=timeout))
-
-
-def last_words(socket, timeout: float = 15) -> tuple[dict, int]:
-    """The last frame before the server closed the socket, and the close code."""
-    last = next_event(socket, timeout)
-    with pytest.raises(ConnectionClosed) as closed:
-        socket.recv(timeout=timeout)
-    return last, closed.value.rcvd.code
 
 
 def test_a_sample_socket_sends_one_status_per_text_frame(ws_stream, alice_uid, alice_key):
@@ -69,7 +60,7 @@ def test_a_bad_socket_gets_an_error_frame_and_a_close_code_and_opens_no_stream(
     ws_stream, redis_conn, alice_uid, alice_key, path, params, code, error
 ):
     params = {name: alice_key if value == "KEY" else value for name, value in params.items()}
-    last, close_code = last_words(ws_stream(path, params))
+    last, close_code = refusal(ws_stream, path, params)
     assert close_code == code
     assert error in last["error"]
     assert subscribers(redis_conn) == 0
@@ -79,14 +70,14 @@ def test_a_bad_socket_gets_an_error_frame_and_a_close_code_and_opens_no_stream(
 def test_a_third_socket_on_a_key_is_closed_with_4429(ws_stream, alice_key):
     for _ in range(2):
         ws_stream("/statuses/sample.json", {"identifier": alice_key})
-    last, code = last_words(ws_stream("/statuses/sample.json", {"identifier": alice_key}))
+    last, code = refusal(ws_stream, "/statuses/sample.json", {"identifier": alice_key})
     assert code == 4429
     assert "2 open streams" in last["error"]
 
 
 def test_a_suspended_user_is_closed_with_4403(ws_stream, redis_conn, alice_uid, alice_key):
     redis_conn.hset(user_key(alice_uid), "suspended", "1")
-    last, code = last_words(ws_stream("/statuses/sample.json", {"identifier": alice_key}))
+    last, code = refusal(ws_stream, "/statuses/sample.json", {"identifier": alice_key})
     assert code == 4403
     assert "suspended" in last["error"]
 
