@@ -82,6 +82,11 @@ class Member:
             self._client.force_login(self.user)
         return self._client
 
+    @property
+    def cookie(self) -> str:
+        """The Cookie header of their session, for clients of the live server."""
+        return f"sessionid={self.client.cookies['sessionid'].value}"
+
 
 @pytest.fixture
 def make_user(db):

@@ -2,9 +2,7 @@
 
 import pytest
 from django.conf import settings
-from django.test import Client
 
-from accounts.services import sign_up
 from streaming.services import stream_stats
 
 from .clients import refusal, wait_until
@@ -14,15 +12,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 HOME = "/statuses/home.json"
 
 
-def session_headers(login: str) -> dict:
-    client = Client()
-    client.force_login(sign_up(login, "a long password 123", login.title()))
-    return {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
-
-
-def test_an_address_at_its_limit_of_open_streams_gets_429_until_one_closes(http_stream):
+def test_an_address_at_its_limit_of_open_streams_gets_429_until_one_closes(http_stream, make_user):
     # Session streams: no key's limit gets in the way of the address's.
-    home = session_headers("dora")
+    home = {"Cookie": make_user("dora").cookie}
     limit = settings.STREAM_CONNECTIONS_PER_IP
     opened = [http_stream("GET", HOME, headers=home) for _ in range(limit)]
     assert [response.status for response in opened] == [200] * limit
@@ -39,8 +31,8 @@ def test_an_address_at_its_limit_of_open_streams_gets_429_until_one_closes(http_
     assert http_stream("GET", HOME, headers=home).status == 200
 
 
-def test_a_socket_from_an_address_at_its_limit_is_closed_with_4429(ws_stream):
-    home = session_headers("dora")
+def test_a_socket_from_an_address_at_its_limit_is_closed_with_4429(ws_stream, make_user):
+    home = {"Cookie": make_user("dora").cookie}
     limit = settings.STREAM_CONNECTIONS_PER_IP
     for _ in range(limit):
         ws_stream(HOME, additional_headers=home)

@@ -3,10 +3,9 @@
 import json
 
 import pytest
-from django.test import Client
 
 from accounts.keys import user_key
-from accounts.services import create_user, end_sessions, sign_up, uid_for_login
+from accounts.services import create_user, end_sessions, uid_for_login
 from streaming.services import list_stream_keys, revoke_stream_key
 from timeline.feeds.selectors import get_status_messages
 from timeline.graph.services import follow_user
@@ -108,20 +107,8 @@ def test_closed_sockets_leave_no_subscription_and_no_client_behind(
     wait_for_no_streams(redis_conn)
 
 
-@pytest.fixture
-def session_cookie():
-    """Signs a user up and in; returns the Cookie header of their session."""
-
-    def log_in(login: str) -> str:
-        client = Client()
-        client.force_login(sign_up(login, "a long password 123", login.title()))
-        return f"sessionid={client.cookies['sessionid'].value}"
-
-    return log_in
-
-
-def test_the_home_socket_streams_the_logged_in_users_home_timeline(ws_stream, session_cookie):
-    cookie = session_cookie("dora")
+def test_the_home_socket_streams_the_logged_in_users_home_timeline(ws_stream, make_user):
+    cookie = make_user("dora").cookie
     dora, erin, fred = uid_for_login("dora"), create_user("erin", "Erin"), create_user("fred", "F")
     follow_user(dora, erin)
     socket = ws_stream("/statuses/home.json", additional_headers={"Cookie": cookie})
@@ -136,8 +123,8 @@ def test_the_home_socket_streams_the_logged_in_users_home_timeline(ws_stream, se
     assert next_event(socket) == {"id": followed, "deleted": True}
 
 
-def test_the_home_socket_leaves_out_what_fan_out_leaves_out_of_home(ws_stream, session_cookie):
-    cookie = session_cookie("dora")
+def test_the_home_socket_leaves_out_what_fan_out_leaves_out_of_home(ws_stream, make_user):
+    cookie = make_user("dora").cookie
     dora = uid_for_login("dora")
     erin, fred, gina = (create_user(login, login.title()) for login in ("erin", "fred", "gina"))
     follow_user(dora, erin)
@@ -155,26 +142,27 @@ def test_the_home_socket_leaves_out_what_fan_out_leaves_out_of_home(ws_stream, s
 
 
 def test_the_home_socket_needs_a_session(ws_stream):
-    last, code = last_words(ws_stream("/statuses/home.json"))
-    assert code == 4401
+    assert refusal(ws_stream, "/statuses/home.json")[1] == 4401
 
 
-def test_a_session_ended_everywhere_can_not_open_the_home_socket(ws_stream, session_cookie):
-    cookie = session_cookie("dora")
+def test_a_session_ended_everywhere_can_not_open_the_home_socket(ws_stream, make_user):
+    cookie = make_user("dora").cookie
     dora = uid_for_login("dora")
     socket = ws_stream("/statuses/home.json", additional_headers={"Cookie": cookie})
     own = post_status(dora, "mine")
     assert next_event(socket)["id"] == own  # the server has her session and user cached
     end_sessions(dora)
-    last, code = last_words(ws_stream("/statuses/home.json", additional_headers={"Cookie": cookie}))
-    assert code == 4401
+    assert (
+        refusal(ws_stream, "/statuses/home.json", additional_headers={"Cookie": cookie})[1] == 4401
+    )
 
 
-def test_a_page_on_another_site_can_not_stream_with_its_visitors_session(ws_stream, session_cookie):
-    socket = ws_stream(
+def test_a_page_on_another_site_can_not_stream_with_its_visitors_session(ws_stream, make_user):
+    cookie = make_user("dora").cookie
+    refused = refusal(
+        ws_stream,
         "/statuses/home.json",
-        additional_headers={"Cookie": session_cookie("dora")},
+        additional_headers={"Cookie": cookie},
         origin="http://evil.example",
     )
-    last, code = last_words(socket)
-    assert code == 4401
+    assert refused[1] == 4401
