@@ -9,13 +9,14 @@ import os
 import pytest
 from django.conf import settings
 from django.test import override_settings
-from playwright.sync_api import expect
+from playwright.sync_api import expect, sync_playwright
 
 from accounts.authors import forget_all
 from accounts.services import create_user
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.servers import throwaway_daphne
+from socialsite.testing.browser import launch_chromium, sign_up
 from socialsite.testing.databases import subprocess_database_env
 from timeline.discovery import trends
 
@@ -86,6 +87,28 @@ class Member:
     def cookie(self) -> str:
         """The Cookie header of their session, for clients of the live server."""
         return f"sessionid={self.client.cookies['sessionid'].value}"
+
+
+@pytest.fixture
+def browser():
+    """A headless Chromium for a browser test, closed after it."""
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def signed_up_page(browser, daphne_server):
+    """`signed_up_page("alice")` signs alice up in a browser context of her own (her own
+    cookies) and returns the page, on her home page."""
+
+    def open_page(login: str):
+        page = browser.new_context().new_page()
+        sign_up(page, daphne_server, login)
+        return page
+
+    return open_page
 
 
 @pytest.fixture
