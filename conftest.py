@@ -3,7 +3,6 @@ real daphne server for tests that need HTTP or WebSockets end to end."""
 
 import functools
 import itertools
-import json
 import os
 
 import pytest
@@ -18,6 +17,7 @@ from socialsite.redis import get_redis
 from socialsite.servers import throwaway_daphne
 from socialsite.testing.browser import launch_chromium, sign_up
 from socialsite.testing.databases import subprocess_database_env
+from socialsite.testing.published import published_on
 from timeline.discovery import trends
 
 # CI machines are small and shared: browser assertions wait longer than Playwright's 5 s
@@ -150,15 +150,5 @@ def followers_of(make_user):
 @pytest.fixture
 def events(redis_conn):
     """Collects what is published on the status channel from here on."""
-    pubsub = redis_conn.pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(STATUS_CHANNEL)
-    pubsub.get_message(timeout=1)
-
-    def published() -> list[dict]:
-        found = []
-        while message := pubsub.get_message(timeout=0.2):
-            found.append(json.loads(message["data"]))
-        return found
-
-    yield published
-    pubsub.close()
+    with published_on(redis_conn, STATUS_CHANNEL) as published:
+        yield published
