@@ -3,20 +3,21 @@ real daphne server for tests that need HTTP or WebSockets end to end."""
 
 import functools
 import itertools
-import json
 import os
 
 import pytest
 from django.conf import settings
 from django.test import override_settings
-from playwright.sync_api import expect
+from playwright.sync_api import expect, sync_playwright
 
 from accounts.authors import forget_all
 from accounts.services import create_user
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.servers import throwaway_daphne
+from socialsite.testing.browser import launch_chromium, sign_up
 from socialsite.testing.databases import subprocess_database_env
+from socialsite.testing.published import published_on
 from timeline.discovery import trends
 
 # CI machines are small and shared: browser assertions wait longer than Playwright's 5 s
@@ -82,6 +83,33 @@ class Member:
             self._client.force_login(self.user)
         return self._client
 
+    @property
+    def cookie(self) -> str:
+        """The Cookie header of their session, for clients of the live server."""
+        return f"sessionid={self.client.cookies['sessionid'].value}"
+
+
+@pytest.fixture
+def browser():
+    """A headless Chromium for a browser test, closed after it."""
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def signed_up_page(browser, daphne_server):
+    """`signed_up_page("alice")` signs alice up in a browser context of her own (her own
+    cookies) and returns the page, on her home page."""
+
+    def open_page(login: str):
+        page = browser.new_context().new_page()
+        sign_up(page, daphne_server, login)
+        return page
+
+    return open_page
+
 
 @pytest.fixture
 def make_user(db):
@@ -122,15 +150,5 @@ def followers_of(make_user):
 @pytest.fixture
 def events(redis_conn):
     """Collects what is published on the status channel from here on."""
-    pubsub = redis_conn.pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(STATUS_CHANNEL)
-    pubsub.get_message(timeout=1)
-
-    def published() -> list[dict]:
-        found = []
-        while message := pubsub.get_message(timeout=0.2):
-            found.append(json.loads(message["data"]))
-        return found
-
-    yield published
-    pubsub.close()
+    with published_on(redis_conn, STATUS_CHANNEL) as published:
+        yield published

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from . import avatars, profiles
 from .auth import current_uid
-from .views import render_settings
+from .views import save_settings_section
 
 
 class ProfileForm(forms.Form):
@@ -43,36 +43,37 @@ def profile_form_for(person: dict) -> ProfileForm:
 @require_POST
 @login_required
 def update_profile(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST)
-    if form.is_valid():
-        try:
-            profiles.update_profile(current_uid(request), **form.cleaned_data)
-        except profiles.ProfileError as error:
-            form.add_error(error.field, str(error))
-        else:
-            messages.success(request, "Your profile is saved.")
-            return redirect("accounts:settings")
-    return render_settings(request, profile_form=form)
+    uid = current_uid(request)
+    return save_settings_section(
+        request,
+        "profile_form",
+        ProfileForm(request.POST),
+        lambda data: profiles.update_profile(uid, **data),
+        "Your profile is saved.",
+    )
 
 
 @require_POST
 @login_required
 def upload_avatar(request: HttpRequest) -> HttpResponse:
-    form = AvatarForm(request.POST, request.FILES)
-    if form.is_valid():
-        upload = form.cleaned_data["avatar"]
-        try:
-            if upload.size > avatars.AVATAR_MAX_BYTES:
-                raise avatars.BadAvatar(
-                    f"A picture is at most {avatars.AVATAR_MAX_BYTES // (1024 * 1024)} MB."
-                )
-            profiles.set_avatar(current_uid(request), upload.read())
-        except ValueError as error:
-            form.add_error("avatar", str(error))
-        else:
-            messages.success(request, "Your avatar is saved.")
-            return redirect("accounts:settings")
-    return render_settings(request, avatar_form=form)
+    uid = current_uid(request)
+
+    def save(data: dict) -> None:
+        upload = data["avatar"]
+        if upload.size > avatars.AVATAR_MAX_BYTES:
+            raise avatars.BadAvatar(
+                f"A picture is at most {avatars.AVATAR_MAX_BYTES // (1024 * 1024)} MB."
+            )
+        profiles.set_avatar(uid, upload.read())
+
+    return save_settings_section(
+        request,
+        "avatar_form",
+        AvatarForm(request.POST, request.FILES),
+        save,
+        "Your avatar is saved.",
+        field="avatar",
+    )
 
 
 @require_POST

@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
@@ -126,20 +128,42 @@ def render_settings(
     )
 
 
+def save_settings_section(
+    request: HttpRequest,
+    form_name: str,
+    form,
+    save: Callable[[dict], object],
+    saved: str,
+    *,
+    field: str | None = None,
+) -> HttpResponse:
+    """Saves a section of the settings page with `save(form.cleaned_data)`: back to the
+    page saying `saved`, or the page again (400) with the form as `form_name`, showing
+    the ValueError `save` raised on its `field` (an error naming its own field wins)."""
+    if form.is_valid():
+        try:
+            save(form.cleaned_data)
+        except ValueError as error:
+            form.add_error(getattr(error, "field", field), str(error))
+        else:
+            messages.success(request, saved)
+            return redirect("accounts:settings")
+    return render_settings(request, **{form_name: form})
+
+
 @login_required
 def settings(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return render_settings(request)
-    form = SettingsForm(request.POST)
-    if form.is_valid():
-        try:
-            services.update_name(current_uid(request), form.cleaned_data["name"])
-        except ValueError as error:
-            form.add_error("name", str(error))
-        else:
-            messages.success(request, "Your display name is saved.")
-            return redirect("accounts:settings")
-    return render_settings(request, form=form)
+    uid = current_uid(request)
+    return save_settings_section(
+        request,
+        "form",
+        SettingsForm(request.POST),
+        lambda data: services.update_name(uid, data["name"]),
+        "Your display name is saved.",
+        field="name",
+    )
 
 
 @require_POST

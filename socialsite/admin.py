@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.contrib.admin import AdminSite
 from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
+from django.views.decorators.common import no_append_slash
 
 from . import admin_views
 
@@ -46,6 +47,12 @@ class SocialSiteAdmin(AdminSite):
             ]
         # Before Django's own: its last pattern catches every URL left.
         return pages + super().get_urls()
+
+    @no_append_slash
+    def catch_all_view(self, request, url):
+        """An unknown address under admin/ is the admin's 404 page, not the public site's
+        (Django's still redirects to the address with a slash where that is a page)."""
+        return admin_views.not_found_in_admin(super().catch_all_view)(request, url)
 
     def get_app_list(self, request, app_label=None):
         app_list = super().get_app_list(request, app_label)

@@ -52,7 +52,8 @@ def test_a_login_failing_too_often_is_refused_without_checking_the_password(
 
     refused = log_in(client, "alice", PASSWORD, "10.0.0.3")
     assert refused.status_code == 429
-    assert int(refused["Retry-After"]) == 450
+    # 2 in 900 s: one try comes back every 450 s, less the time the test has taken.
+    assert 440 <= int(refused["Retry-After"]) <= 450
     assert shows(refused, "Too many failed logins for now: try again in 8 minutes.")
     assert "_auth_user_id" not in client.session
     assert password_checks == ["alice", "alice"]

@@ -110,6 +110,16 @@ def test_an_unknown_address_gets_the_404_page(client):
     assert shows(response, "There is nothing at this address.")
 
 
+@pytest.mark.django_db
+def test_an_unknown_admin_address_gets_the_admins_404_page(admin_client):
+    response = admin_client.get("/admin/no-such-page/")
+    assert response.status_code == 404
+    assert shows(response, "Django administration") and shows(response, "Not found")
+    assert shows(response, "There is nothing at this address.")
+    # An address that is a page but for its slash still goes there.
+    assert admin_client.get("/admin/redis/dashboard").url == "/admin/redis/dashboard/"
+
+
 def test_a_request_for_a_foreign_host_gets_the_400_page(client):
     response = client.get("/", HTTP_HOST="evil.example")
     assert response.status_code == 400

@@ -46,15 +46,16 @@ def test_forget_starts_a_subject_afresh():
     assert ratelimit.wait_seconds("test", "login:alice") == 0
 
 
-@override_settings(RATE_LIMITS={"test": (2, 1)})
+@override_settings(RATE_LIMITS={"test": (2, 2)})
 def test_a_limit_lifts_by_itself_within_its_window_and_its_key_expires(redis_conn):
     ratelimit.wait_seconds("test", "ip:1")
     ratelimit.wait_seconds("test", "ip:1")
+    # The third waits for the 1 s interval, less up to a second of a slow machine's time.
     assert ratelimit.wait_seconds("test", "ip:1") == 1
     key = "ratelimit:test:ip:1"
-    assert 0 < redis_conn.pttl(key) <= 1000
-    wait_for(lambda: ratelimit.wait_seconds("test", "ip:1") == 0, timeout=3)
-    wait_for(lambda: not redis_conn.exists(key), timeout=3)
+    assert 0 < redis_conn.pttl(key) <= 2000
+    wait_for(lambda: ratelimit.wait_seconds("test", "ip:1") == 0, timeout=5)
+    wait_for(lambda: not redis_conn.exists(key), timeout=5)
 
 
 def test_the_minutes_are_rounded_up_in_the_message():

@@ -5,6 +5,8 @@ import socket
 import time
 from urllib.parse import urlsplit
 
+from websockets.exceptions import ConnectionClosed
+
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import for_each_primary
 from streaming.services import stream_stats
@@ -80,6 +82,30 @@ class ChunkedResponse:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def last_words(socket, timeout: float = 15) -> tuple[dict | None, int | None]:
+    """The last frame before the server closed the WebSocket, and the close code it sent.
+    Either may be None when the connection was reset with the close: daphne resets a
+    client that hasn't answered its close within a second (a loaded machine can be that
+    slow), and websockets then drops the frames it read along with the close, or the
+    kernel drops them unread."""
+    last = None
+    while True:
+        try:
+            last = json.loads(socket.recv(timeout=timeout))
+        except ConnectionClosed as closed:
+            return last, closed.rcvd.code if closed.rcvd else None
+
+
+def refusal(open_socket, *args, tries: int = 3, **options) -> tuple[dict, int]:
+    """The error frame and close code of a WebSocket the server refuses at once, asked
+    again if a reset lost the frame: a refusal changes nothing, so it can be repeated."""
+    for _ in range(tries):
+        last, code = last_words(open_socket(*args, **options))
+        if last is not None and code is not None:
+            return last, code
+    raise AssertionError(f"{tries} refusals in a row lost their error frame to a reset")
 
 
 def subscribers(redis_conn, channel: str = STATUS_CHANNEL) -> int:

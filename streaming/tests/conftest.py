@@ -6,7 +6,6 @@ from urllib.parse import urlencode
 import pytest
 from websockets.sync.client import connect
 
-from accounts.services import create_user
 from socialsite.redis import get_redis
 from streaming.services import create_stream_key
 
@@ -47,8 +46,9 @@ def ws_stream(daphne_server):
 
 
 @pytest.fixture
-def alice_uid():
-    return create_user("alice", "Alice")
+def alice_uid(alice) -> int:
+    """The root conftest's alice, by uid: what the streaming services take."""
+    return alice.uid
 
 
 @pytest.fixture

@@ -5,10 +5,8 @@ never any stream of the streaming API."""
 import json
 
 import pytest
-from django.test import Client
-from websockets.exceptions import ConnectionClosed
 
-from accounts.services import create_user, sign_up, uid_for_login
+from accounts.services import create_user, uid_for_login
 from streaming.services import create_stream_key
 from timeline.direct import services as direct
 from timeline.graph.services import follow_user
@@ -16,7 +14,7 @@ from timeline.keys import PRIVATE_CHANNEL
 from timeline.posting.services import post_status
 from timeline.reactions import services as reactions
 
-from .clients import subscribers
+from .clients import refusal, subscribers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,31 +23,15 @@ def next_event(socket, timeout: float = 10) -> dict:
     return json.loads(socket.recv(timeout=timeout))
 
 
-@pytest.fixture
-def logged_in():
-    """Signs a user up and in; returns (their uid, the Cookie header of their session)."""
-
-    def log_in(login: str) -> tuple[int, str]:
-        client = Client()
-        client.force_login(sign_up(login, "a long password 123", login.title()))
-        return uid_for_login(login), f"sessionid={client.cookies['sessionid'].value}"
-
-    return log_in
-
-
 def test_a_visitor_is_closed_with_4401(ws_stream):
-    socket = ws_stream("/live/")
-    assert next_event(socket) == {"error": "Log in first."}
-    with pytest.raises(ConnectionClosed) as closed:
-        socket.recv(timeout=10)
-    assert closed.value.rcvd.code == 4401
+    assert refusal(ws_stream, "/live/") == ({"error": "Log in first."}, 4401)
 
 
 def test_a_users_notifications_and_messages_reach_them_and_no_one_else(
-    ws_stream, logged_in, redis_conn
+    ws_stream, make_user, redis_conn
 ):
-    dora, dora_cookie = logged_in("dora")
-    erin, erin_cookie = logged_in("erin")
+    dora_cookie, erin_cookie = make_user("dora").cookie, make_user("erin").cookie
+    dora, erin = uid_for_login("dora"), uid_for_login("erin")
     fred = create_user("fred", "Fred")
     dora_socket = ws_stream("/live/", additional_headers={"Cookie": dora_cookie})
     erin_socket = ws_stream("/live/", additional_headers={"Cookie": erin_cookie})
@@ -73,14 +55,15 @@ def test_a_users_notifications_and_messages_reach_them_and_no_one_else(
     assert followed["notification"]["text"] == "@erin followed you"
 
 
-def test_a_cross_site_page_gets_no_events(ws_stream, logged_in):
-    _, cookie = logged_in("dora")
+def test_a_cross_site_page_gets_no_events(ws_stream, make_user):
+    cookie = make_user("dora").cookie
     socket = ws_stream("/live/", additional_headers={"Cookie": cookie, "Origin": "http://evil"})
     assert next_event(socket) == {"error": "Log in first."}
 
 
-def test_messages_reach_no_stream_of_the_streaming_api(ws_stream, logged_in):
-    dora, cookie = logged_in("dora")
+def test_messages_reach_no_stream_of_the_streaming_api(ws_stream, make_user):
+    cookie = make_user("dora").cookie
+    dora = uid_for_login("dora")
     erin = create_user("erin", "Erin")
     follow_user(dora, erin)
     key = create_stream_key(dora, "tests")
@@ -98,13 +81,12 @@ def test_messages_reach_no_stream_of_the_streaming_api(ws_stream, logged_in):
         assert event["id"] == marker and "secret" not in json.dumps(event)
 
 
-def test_a_user_has_at_most_live_sockets_per_user_open(ws_stream, logged_in):
+def test_a_user_has_at_most_live_sockets_per_user_open(ws_stream, make_user):
     # The server process reads the setting from the environment: 10 by default.
-    _, cookie = logged_in("dora")
+    cookie = make_user("dora").cookie
     for _ in range(10):
         ws_stream("/live/", additional_headers={"Cookie": cookie})
-    refused = ws_stream("/live/", additional_headers={"Cookie": cookie})
-    assert next_event(refused) == {"error": "At most 10 live pages at once: close one."}
-    with pytest.raises(ConnectionClosed) as closed:
-        refused.recv(timeout=10)
-    assert closed.value.rcvd.code == 4429
+    assert refusal(ws_stream, "/live/", additional_headers={"Cookie": cookie}) == (
+        {"error": "At most 10 live pages at once: close one."},
+        4429,
+    )

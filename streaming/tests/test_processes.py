@@ -10,11 +10,10 @@ from contextlib import ExitStack
 
 import pytest
 from django.conf import settings
-from django.test import Client
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from accounts.services import create_user, sign_up, uid_for_login
+from accounts.services import create_user, uid_for_login
 from socialsite.servers import throwaway_daphne
 from socialsite.testing.databases import subprocess_database_env
 from streaming.services import create_stream_key, stream_stats
@@ -55,12 +54,6 @@ def sockets(redis_conn):
     wait_for_no_streams(redis_conn)
 
 
-def logged_in(login: str) -> str:
-    client = Client()
-    client.force_login(sign_up(login, "a long password 123", login.title()))
-    return f"sessionid={client.cookies['sessionid'].value}"
-
-
 def post_through(base: str, cookie: str, message: str) -> None:
     """Posts `message` with the home page's form, as a browser on `base` would."""
     opener = urllib.request.build_opener()
@@ -83,10 +76,10 @@ def next_event(socket) -> dict:
 
 
 def test_a_status_posted_through_one_process_reaches_streams_and_homes_on_the_other(
-    two_daphnes, sockets
+    two_daphnes, sockets, make_user
 ):
     a, b = two_daphnes
-    writer, reader = logged_in("writer"), logged_in("reader")
+    writer, reader = make_user("writer").cookie, make_user("reader").cookie
     follow_user(uid_for_login("reader"), uid_for_login("writer"))
     key = create_stream_key(uid_for_login("reader"), "tests")
     sample = sockets(b, "/statuses/sample.json", {"identifier": key, "percent": 100})

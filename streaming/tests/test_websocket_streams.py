@@ -3,32 +3,22 @@
 import json
 
 import pytest
-from django.test import Client
-from websockets.exceptions import ConnectionClosed
 
 from accounts.keys import user_key
-from accounts.services import create_user, end_sessions, sign_up, uid_for_login
+from accounts.services import create_user, end_sessions, uid_for_login
 from streaming.services import list_stream_keys, revoke_stream_key
 from timeline.feeds.selectors import get_status_messages
 from timeline.graph.services import follow_user
 from timeline.posting.services import delete_status, post_status
 from timeline.reactions import services as reactions
 
-from .clients import subscribers, wait_for_no_streams
+from .clients import last_words, refusal, subscribers, wait_for_no_streams
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def next_event(socket, timeout: float = 10) -> dict:
     return json.loads(socket.recv(timeout=timeout))
-
-
-def last_words(socket, timeout: float = 15) -> tuple[dict, int]:
-    """The last frame before the server closed the socket, and the close code."""
-    last = next_event(socket, timeout)
-    with pytest.raises(ConnectionClosed) as closed:
-        socket.recv(timeout=timeout)
-    return last, closed.value.rcvd.code
 
 
 def test_a_sample_socket_sends_one_status_per_text_frame(ws_stream, alice_uid, alice_key):
@@ -69,7 +59,7 @@ def test_a_bad_socket_gets_an_error_frame_and_a_close_code_and_opens_no_stream(
     ws_stream, redis_conn, alice_uid, alice_key, path, params, code, error
 ):
     params = {name: alice_key if value == "KEY" else value for name, value in params.items()}
-    last, close_code = last_words(ws_stream(path, params))
+    last, close_code = refusal(ws_stream, path, params)
     assert close_code == code
     assert error in last["error"]
     assert subscribers(redis_conn) == 0
@@ -79,14 +69,14 @@ def test_a_bad_socket_gets_an_error_frame_and_a_close_code_and_opens_no_stream(
 def test_a_third_socket_on_a_key_is_closed_with_4429(ws_stream, alice_key):
     for _ in range(2):
         ws_stream("/statuses/sample.json", {"identifier": alice_key})
-    last, code = last_words(ws_stream("/statuses/sample.json", {"identifier": alice_key}))
+    last, code = refusal(ws_stream, "/statuses/sample.json", {"identifier": alice_key})
     assert code == 4429
     assert "2 open streams" in last["error"]
 
 
 def test_a_suspended_user_is_closed_with_4403(ws_stream, redis_conn, alice_uid, alice_key):
     redis_conn.hset(user_key(alice_uid), "suspended", "1")
-    last, code = last_words(ws_stream("/statuses/sample.json", {"identifier": alice_key}))
+    last, code = refusal(ws_stream, "/statuses/sample.json", {"identifier": alice_key})
     assert code == 4403
     assert "suspended" in last["error"]
 
@@ -117,20 +107,8 @@ def test_closed_sockets_leave_no_subscription_and_no_client_behind(
     wait_for_no_streams(redis_conn)
 
 
-@pytest.fixture
-def session_cookie():
-    """Signs a user up and in; returns the Cookie header of their session."""
-
-    def log_in(login: str) -> str:
-        client = Client()
-        client.force_login(sign_up(login, "a long password 123", login.title()))
-        return f"sessionid={client.cookies['sessionid'].value}"
-
-    return log_in
-
-
-def test_the_home_socket_streams_the_logged_in_users_home_timeline(ws_stream, session_cookie):
-    cookie = session_cookie("dora")
+def test_the_home_socket_streams_the_logged_in_users_home_timeline(ws_stream, make_user):
+    cookie = make_user("dora").cookie
     dora, erin, fred = uid_for_login("dora"), create_user("erin", "Erin"), create_user("fred", "F")
     follow_user(dora, erin)
     socket = ws_stream("/statuses/home.json", additional_headers={"Cookie": cookie})
@@ -145,8 +123,8 @@ def test_the_home_socket_streams_the_logged_in_users_home_timeline(ws_stream, se
     assert next_event(socket) == {"id": followed, "deleted": True}
 
 
-def test_the_home_socket_leaves_out_what_fan_out_leaves_out_of_home(ws_stream, session_cookie):
-    cookie = session_cookie("dora")
+def test_the_home_socket_leaves_out_what_fan_out_leaves_out_of_home(ws_stream, make_user):
+    cookie = make_user("dora").cookie
     dora = uid_for_login("dora")
     erin, fred, gina = (create_user(login, login.title()) for login in ("erin", "fred", "gina"))
     follow_user(dora, erin)
@@ -164,26 +142,27 @@ def test_the_home_socket_leaves_out_what_fan_out_leaves_out_of_home(ws_stream, s
 
 
 def test_the_home_socket_needs_a_session(ws_stream):
-    last, code = last_words(ws_stream("/statuses/home.json"))
-    assert code == 4401
+    assert refusal(ws_stream, "/statuses/home.json")[1] == 4401
 
 
-def test_a_session_ended_everywhere_can_not_open_the_home_socket(ws_stream, session_cookie):
-    cookie = session_cookie("dora")
+def test_a_session_ended_everywhere_can_not_open_the_home_socket(ws_stream, make_user):
+    cookie = make_user("dora").cookie
     dora = uid_for_login("dora")
     socket = ws_stream("/statuses/home.json", additional_headers={"Cookie": cookie})
     own = post_status(dora, "mine")
     assert next_event(socket)["id"] == own  # the server has her session and user cached
     end_sessions(dora)
-    last, code = last_words(ws_stream("/statuses/home.json", additional_headers={"Cookie": cookie}))
-    assert code == 4401
+    assert (
+        refusal(ws_stream, "/statuses/home.json", additional_headers={"Cookie": cookie})[1] == 4401
+    )
 
 
-def test_a_page_on_another_site_can_not_stream_with_its_visitors_session(ws_stream, session_cookie):
-    socket = ws_stream(
+def test_a_page_on_another_site_can_not_stream_with_its_visitors_session(ws_stream, make_user):
+    cookie = make_user("dora").cookie
+    refused = refusal(
+        ws_stream,
         "/statuses/home.json",
-        additional_headers={"Cookie": session_cookie("dora")},
+        additional_headers={"Cookie": cookie},
         origin="http://evil.example",
     )
-    last, code = last_words(socket)
-    assert code == 4401
+    assert refused[1] == 4401

@@ -105,7 +105,7 @@ def set_private(uid: int, list_id: int, private: bool) -> None:
 def _update_list(uid: int, list_id, *fields) -> None:
     list_id = list_id_of(list_id)
     _check_owner_step(
-        scripts.run(get_redis(), "update_list", [keys.list_key(list_id)], [uid, *fields])
+        scripts.run(get_redis(), "change_own_list", [keys.list_key(list_id)], [uid, "set", *fields])
     )
 
 
@@ -116,14 +116,14 @@ def delete_list(uid: int, list_id: int) -> None:
     conn = get_redis()
     members = scripts.run(
         conn,
-        "take_list",
+        "change_own_list",
         [
             keys.list_key(list_id),
             keys.list_members_key(list_id),
             keys.list_timeline_key(list_id),
             keys.shown_reposts_key(keys.list_timeline_key(list_id)),
         ],
-        [uid],
+        [uid, "take"],
     )
     if not isinstance(members, list):
         _check_owner_step(members)

@@ -63,9 +63,8 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     report = RepairReport(fixed=fix)
     conn = get_redis()
     _check_timelines(conn, report, progress)
-    _check_follows(conn, report, progress)
-    _check_memberships(conn, report, progress)
-    _check_likes(conn, report, progress)
+    for pairing in (FOLLOWS, MEMBERSHIPS, LIKES):
+        _check_pairs(conn, pairing, report, progress)
     _check_counters(conn, report, progress)
     return report
 
@@ -131,44 +130,101 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
 @dataclass(frozen=True)
 class Pairing:
     """A relation recorded twice, once in each side's slot, by a change made in two steps:
-    `a_key(a)` lists b exactly when `b_key(b)` lists a."""
+    `a_key(a)` lists b exactly when `b_key(b)` lists a. Of a pair recorded on one side
+    only, the `truth` side ("a" or "b") is believed and the other side is made to agree:
+    an entry only it has is dropped (`extra`), one it lacks is added back if b still
+    exists (`missing`), and if b is gone the truth's entry is dropped (`gone`; None
+    leaves it, as a b being deleted is in flight). The three say what was found, with
+    {a} and {b} in them."""
 
-    label: str  # for progress lines
+    check: str  # Finding.check, and progress lines
+    counted_as: str  # what report.checked counts
     a_pattern: str
     a_key: Callable[[int], str]
     b_pattern: str
     b_key: Callable[[int], str]
-    b_hash: Callable[[int], str]  # b's own hash: whether b still exists decides some fixes
+    b_hash: Callable[[int], str]  # b's own hash: whether b still exists
+    truth: str
+    extra: str
+    missing: str
+    gone: str | None
 
 
+# The follower's own following set is the truth: it is what they see, and it decided
+# what their home timeline holds.
 FOLLOWS = Pairing(
     "follows",
+    "follow edge ends",
     keys.FOLLOWING_PATTERN,
     keys.following_key,
     keys.FOLLOWERS_PATTERN,
     keys.followers_key,
     keys.user_key,
+    truth="a",
+    extra="lists follower {a}, who doesn't follow them",
+    missing="misses follower {a}, who follows them",
+    gone="follows {b}, who doesn't exist",
 )
+# The list's members set is the truth: it is what the owner sees and what `members`
+# counts. A "listed in" set missing the list would keep fan-out from it; one naming a
+# list that doesn't back it would fill the list with a stranger's statuses.
 MEMBERSHIPS = Pairing(
     "lists",
+    "list membership ends",
     keys.LISTED_IN_PATTERN,
     keys.listed_in_key,
     keys.LIST_MEMBERS_PATTERN,
     keys.list_members_key,
     keys.list_key,
+    truth="b",
+    extra="names list {b}, which doesn't have them as a member",
+    missing="misses list {b}, which has them as a member",
+    gone=None,
 )
+# The status's likers set is the truth: `likes` counts it, and it decides whether a like
+# can be given or taken back. A deleted status's likers go.
 LIKES = Pairing(
     "likes",
+    "like ends",
     keys.LIKES_PATTERN,
     keys.likes_key,
     keys.LIKERS_PATTERN,
     keys.likers_key,
     keys.status_key,
+    truth="b",
+    extra="shows status {b}, whose likers don't list them",
+    missing="misses status {b}, whose likers list them",
+    gone="lists liker {a} of a deleted status",
 )
 
 
+def _check_pairs(conn, pairing: Pairing, report: RepairReport, progress: Progress) -> None:
+    """Pairs recorded on one side only (a follow, list membership or like stopped between
+    its two steps, or a deleted status whose likers were never walked), made to agree
+    with the pairing's truth side."""
+    pipe = conn.pipeline(transaction=False)
+    for a, b, a_score, b_score, exists in _one_sided_pairs(conn, pairing, report, progress):
+        sides = {"a": (pairing.a_key(a), b, a_score), "b": (pairing.b_key(b), a, b_score)}
+        truth_key, truth_member, truth_score = sides[pairing.truth]
+        copy_key, copy_member, copy_score = sides["b" if pairing.truth == "a" else "a"]
+        if copy_score is not None:
+            found, key = pairing.extra, copy_key
+            pipe.zrem(copy_key, copy_member)
+        elif exists:
+            found, key = pairing.missing, copy_key
+            pipe.zadd(copy_key, {copy_member: truth_score}, nx=True)
+        elif pairing.gone:
+            found, key = pairing.gone, truth_key
+            pipe.zrem(truth_key, truth_member)
+        else:
+            continue
+        report.findings.append(Finding(pairing.check, key, found.format(a=a, b=b)))
+    if report.fixed:
+        pipe.execute()
+
+
 def _one_sided_pairs(
-    conn, pairing: Pairing, checked: str, report: RepairReport, progress: Progress
+    conn, pairing: Pairing, report: RepairReport, progress: Progress
 ) -> Iterator[tuple[int, int, float | None, float | None, bool]]:
     """Pairs recorded on one side only, read again (so a change in flight between its two
     steps when the sets were walked is whole by now): (a, b, a's score for b, b's score
@@ -176,14 +232,14 @@ def _one_sided_pairs(
     suspects: set[tuple[int, int]] = set()
     counted = {"edges": 0}
     for a, b in _one_sided(
-        conn, pairing.a_pattern, pairing.b_key, counted, progress, pairing.label
+        conn, pairing.a_pattern, pairing.b_key, counted, progress, pairing.check
     ):
         suspects.add((a, b))
     for b, a in _one_sided(
-        conn, pairing.b_pattern, pairing.a_key, counted, progress, pairing.label
+        conn, pairing.b_pattern, pairing.a_key, counted, progress, pairing.check
     ):
         suspects.add((a, b))
-    report.checked[checked] = counted["edges"]
+    report.checked[pairing.counted_as] = counted["edges"]
     pipe = conn.pipeline(transaction=False)
     ordered = sorted(suspects)
     for a, b in ordered:
@@ -193,85 +249,6 @@ def _one_sided_pairs(
     for (a, b), (a_score, b_score, exists) in zip(ordered, chunks(pipe.execute(), 3), strict=True):
         if (a_score is None) != (b_score is None):
             yield a, b, a_score, b_score, bool(exists)
-
-
-def _check_follows(conn, report: RepairReport, progress: Progress) -> None:
-    """Follows recorded on one side only (a follow or unfollow stopped between its steps).
-
-    The follower's own following set is taken as the truth: it is what they see,
-    and it decided what their home timeline holds. So a follower the other side
-    doesn't know is added to it, and a follower it doesn't know is removed."""
-    pipe = conn.pipeline(transaction=False)
-    for follower, followed, following_score, followers_score, exists in _one_sided_pairs(
-        conn, FOLLOWS, "follow edge ends", report, progress
-    ):
-        if followers_score is not None:
-            problem = f"lists follower {follower}, who doesn't follow them"
-            report.findings.append(Finding("follows", keys.followers_key(followed), problem))
-            pipe.zrem(keys.followers_key(followed), follower)
-        elif exists:
-            problem = f"follows {followed}, whose followers don't list them"
-            report.findings.append(Finding("follows", keys.following_key(follower), problem))
-            pipe.zadd(keys.followers_key(followed), {follower: following_score}, nx=True)
-        else:
-            problem = f"follows {followed}, who doesn't exist"
-            report.findings.append(Finding("follows", keys.following_key(follower), problem))
-            pipe.zrem(keys.following_key(follower), followed)
-    if report.fixed:
-        pipe.execute()
-
-
-def _check_memberships(conn, report: RepairReport, progress: Progress) -> None:
-    """List memberships recorded on one side only (adding or removing a member stopped
-    between its steps).
-
-    The list's members set is taken as the truth: it is what the owner sees and what
-    `members` counts. So a member whose "listed in" set lacks the list gets it back (or
-    fan-out would miss the list), and a "listed in" entry the list doesn't back is
-    dropped (or fan-out would fill the list with a stranger's statuses)."""
-    pipe = conn.pipeline(transaction=False)
-    for member, list_id, listed_score, member_score, exists in _one_sided_pairs(
-        conn, MEMBERSHIPS, "list membership ends", report, progress
-    ):
-        listed_in = keys.listed_in_key(member)
-        if listed_score is not None:
-            problem = f"names list {list_id}, which doesn't have them as a member"
-            report.findings.append(Finding("lists", listed_in, problem))
-            pipe.zrem(listed_in, list_id)
-        elif exists:  # without its hash, the list is being deleted: in flight
-            problem = f"misses list {list_id}, which has them as a member"
-            report.findings.append(Finding("lists", listed_in, problem))
-            pipe.zadd(listed_in, {list_id: member_score}, nx=True)
-    if report.fixed:
-        pipe.execute()
-
-
-def _check_likes(conn, report: RepairReport, progress: Progress) -> None:
-    """Likes recorded on one side only (a like or unlike stopped between its steps, or a
-    deleted status whose likers were never walked).
-
-    The status's likers set is taken as the truth: `likes` counts it, and it decides
-    whether a like can be given or taken back. So a likes page gains the statuses whose
-    likers list its owner and loses the others; a deleted status's likers go."""
-    pipe = conn.pipeline(transaction=False)
-    for uid, status_id, page_score, liker_score, exists in _one_sided_pairs(
-        conn, LIKES, "like ends", report, progress
-    ):
-        page = keys.likes_key(uid)
-        if page_score is not None:
-            problem = f"shows status {status_id}, whose likers don't list them"
-            report.findings.append(Finding("likes", page, problem))
-            pipe.zrem(page, status_id)
-        elif exists:
-            problem = f"misses status {status_id}, whose likers list them"
-            report.findings.append(Finding("likes", page, problem))
-            pipe.zadd(page, {status_id: liker_score}, nx=True)
-        else:
-            problem = f"lists liker {uid} of a deleted status"
-            report.findings.append(Finding("likes", keys.likers_key(status_id), problem))
-            pipe.zrem(keys.likers_key(status_id), uid)
-    if report.fixed:
-        pipe.execute()
 
 
 def _one_sided(

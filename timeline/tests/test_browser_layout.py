@@ -7,26 +7,16 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect, sync_playwright
 
 from accounts import services as accounts
-from socialsite.testing.browser import launch_chromium
+from socialsite.testing.browser import PASSWORD, launch_chromium, log_in
 from timeline.graph import services as graph
 from timeline.lists import services as lists
 from timeline.posting import services as posting
-
-from .test_browser import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 LONG_NAME = "W" * 50  # the longest display name, one unbreakable word
 LONG_WORD = "x" * 200
-
-
-def log_in(page: Page, base_url: str, login: str, password: str = PASSWORD) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Login").fill(login)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
 def page_width(page: Page) -> int:

@@ -81,7 +81,8 @@ def test_past_its_limit_an_action_is_refused_with_429_and_changes_nothing(
     before = keyspace(redis_conn)
     refused = send(second)
     assert refused.status_code == 429
-    assert int(refused["Retry-After"]) == 600
+    # Counted from a clock: the time the test has taken comes off the 600 s.
+    assert 590 <= int(refused["Retry-After"]) <= 600
     assert shows(refused, f"Too many {what} for now: try again in 10 minutes.")
     assert keyspace(redis_conn) == before
 

@@ -1,8 +1,7 @@
-import json
-
 import pytest
 from django.test import override_settings
 
+from socialsite.testing.published import published_on
 from timeline import keys
 from timeline.graph import services as graph
 from timeline.notifications import selectors, services
@@ -21,18 +20,8 @@ def unread(uid: int) -> int:
 @pytest.fixture
 def private_events(redis_conn):
     """Collects what is published on the private channel from here on."""
-    pubsub = redis_conn.pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(keys.PRIVATE_CHANNEL)
-    pubsub.get_message(timeout=1)
-
-    def published() -> list[dict]:
-        found = []
-        while message := pubsub.get_message(timeout=0.2):
-            found.append(json.loads(message["data"]))
-        return found
-
-    yield published
-    pubsub.close()
+    with published_on(redis_conn, keys.PRIVATE_CHANNEL) as published:
+        yield published
 
 
 def test_a_like_a_repost_a_reply_a_mention_and_a_follow_each_notify_once(alice, bob):

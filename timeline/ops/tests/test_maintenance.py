@@ -76,9 +76,12 @@ def test_repair_completes_or_drops_follows_recorded_on_one_side(small_network, r
     # bob follows someone who no longer exists.
     redis_conn.zadd(keys.following_key(bob), {999: 1.0})
     report = maintenance.repair()
-    assert sorted(by_check(report)["follows"]) == sorted(
-        [keys.followers_key(bob), keys.following_key(ann), keys.following_key(bob)]
-    )
+    # Each finding names the key its fix changes.
+    assert sorted((f.key, f.problem) for f in report.findings if f.check == "follows") == [
+        (keys.followers_key(bob), f"lists follower {cy}, who doesn't follow them"),
+        (keys.followers_key(bob), f"misses follower {ann}, who follows them"),
+        (keys.following_key(bob), "follows 999, who doesn't exist"),
+    ]
     maintenance.repair(fix=True)
     assert redis_conn.zscore(keys.followers_key(bob), cy) is None
     assert redis_conn.zscore(keys.followers_key(bob), ann) is not None

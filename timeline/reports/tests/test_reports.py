@@ -3,6 +3,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import User
 
 from accounts.services import get_user
+from timeline.display import posted_at
 from timeline.feeds.selectors import shown_status
 from timeline.posting import services as posting
 from timeline.reports import selectors, services
@@ -95,6 +96,10 @@ def test_the_queue_actions_are_recorded_and_shown(operator, alice, bob, make_use
     assert shows(page, "actioned") and shows(page, f"Deleted status {sid}. by operator")
     assert shows(operator.get(f"/admin/redis/reports/{dismissed}/"), "Dismissed. by operator")
     assert LogEntry.objects.filter(object_id=f"report:{report}").exists()
+    # Times read as dates (UTC), as elsewhere in the admin, not Unix seconds.
+    filed = selectors.get_report(report)["filed"]
+    assert shows(page, "Filed (UTC)") and shows(page, f"{posted_at(filed):%Y-%m-%d %H:%M}")
+    assert str(int(filed)) not in page.content.decode()
     # The reporter may report again once their report is closed.
     assert services.report_user(alice.uid, carol.uid, "other")
 

@@ -6,10 +6,7 @@ import re
 
 import pytest
 from PIL import Image
-from playwright.sync_api import expect, sync_playwright
-
-from socialsite.testing.browser import launch_chromium
-from timeline.tests.test_browser import sign_up
+from playwright.sync_api import expect
 
 
 def png() -> bytes:
@@ -21,39 +18,34 @@ def png() -> bytes:
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_search_finds_a_person_to_follow_and_their_avatar_shows_on_their_statuses(
+    signed_up_page,
     daphne_server,
 ):
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        alice = browser.new_context().new_page()
-        bob = browser.new_context().new_page()
-        sign_up(alice, daphne_server, "alice")
-        sign_up(bob, daphne_server, "bobby")
-        bob.get_by_label("Your status").fill("Hello from bobby")
-        bob.get_by_role("button", name="Post").click()
-        expect(bob.get_by_text("Posted.")).to_be_visible()
+    alice, bob = signed_up_page("alice"), signed_up_page("bobby")
+    bob.get_by_label("Your status").fill("Hello from bobby")
+    bob.get_by_role("button", name="Post").click()
+    expect(bob.get_by_text("Posted.")).to_be_visible()
 
-        # The nav's search box, then the people tab.
-        alice.get_by_role("searchbox", name="Search").first.fill("BOB")
-        alice.keyboard.press("Enter")
-        alice.get_by_role("link", name="People").click()
-        result = alice.locator("#search-results li", has_text="@bobby")
-        expect(result).to_contain_text("Bobby")
-        result.get_by_role("button", name="Follow").click()
-        expect(alice.get_by_text("You now follow @bobby.")).to_be_visible()
-        expect(alice.locator("#search-results li", has_text="@bobby")).to_contain_text("Unfollow")
+    # The nav's search box, then the people tab.
+    alice.get_by_role("searchbox", name="Search").first.fill("BOB")
+    alice.keyboard.press("Enter")
+    alice.get_by_role("link", name="People").click()
+    result = alice.locator("#search-results li", has_text="@bobby")
+    expect(result).to_contain_text("Bobby")
+    result.get_by_role("button", name="Follow").click()
+    expect(alice.get_by_text("You now follow @bobby.")).to_be_visible()
+    expect(alice.locator("#search-results li", has_text="@bobby")).to_contain_text("Unfollow")
 
-        bob.goto(f"{daphne_server}/accounts/settings/")
-        bob.get_by_label("Avatar").set_input_files(
-            files=[{"name": "me.png", "mimeType": "image/png", "buffer": png()}]
-        )
-        bob.get_by_role("button", name="Upload avatar").click()
-        expect(bob.get_by_text("Your avatar is saved.")).to_be_visible()
+    bob.goto(f"{daphne_server}/accounts/settings/")
+    bob.get_by_label("Avatar").set_input_files(
+        files=[{"name": "me.png", "mimeType": "image/png", "buffer": png()}]
+    )
+    bob.get_by_role("button", name="Upload avatar").click()
+    expect(bob.get_by_text("Your avatar is saved.")).to_be_visible()
 
-        alice.get_by_role("link", name="Home").click()
-        card = alice.locator("#timeline .status", has_text="Hello from bobby")
-        expect(card).to_contain_text("Bobby @bobby")
-        avatar = card.locator("img.avatar")
-        expect(avatar).to_have_attribute("src", re.compile(r"^/media/avatars/\d+/\w+-96\.webp$"))
-        assert avatar.evaluate("img => img.complete && img.naturalWidth") == 96
-        browser.close()
+    alice.get_by_role("link", name="Home").click()
+    card = alice.locator("#timeline .status", has_text="Hello from bobby")
+    expect(card).to_contain_text("Bobby @bobby")
+    avatar = card.locator("img.avatar")
+    expect(avatar).to_have_attribute("src", re.compile(r"^/media/avatars/\d+/\w+-96\.webp$"))
+    assert avatar.evaluate("img => img.complete && img.naturalWidth") == 96
