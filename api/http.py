@@ -21,6 +21,7 @@ from accounts.services import AccountSuspended, ensure_profile
 from socialsite.ratelimit import RateLimited, enforce
 from timeline.feeds.selectors import Cursor
 from timeline.lists.selectors import NoSuchList
+from timeline.safety.selectors import Blocked
 from timeline.statuses.selectors import StatusGone
 
 from . import oauth
@@ -126,7 +127,7 @@ def endpoint(*methods: str, scope: str | None = None, user: bool = True, public:
                 return error_response(429, str(error), error.retry_after)
             except (StatusGone, NoSuchList) as error:
                 return error_response(404, str(error))
-            except AccountSuspended as error:
+            except (AccountSuspended, Blocked) as error:
                 return error_response(403, str(error))
             except PermissionError as error:
                 return error_response(403, str(error))

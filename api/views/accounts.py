@@ -7,6 +7,7 @@ from accounts.services import get_user, get_user_by_login
 from timeline.feeds.selectors import cursor_page
 from timeline.graph import selectors as graph
 from timeline.graph import services as follows
+from timeline.safety.selectors import relations
 
 from .. import entities
 from ..http import (
@@ -32,8 +33,19 @@ def profile(uid) -> dict:
 
 @endpoint("GET", scope="read")
 def verify_credentials(request: HttpRequest) -> dict:
-    found = entities.account(entities.site_of(request), profile(request.caller.uid))
-    source = {"privacy": "public", "sensitive": False, "language": "", "note": "", "fields": []}
+    user = profile(request.caller.uid)
+    found = entities.account(entities.site_of(request), user)
+    source = {
+        "privacy": "private" if user["private"] else "public",
+        "sensitive": False,
+        "language": "",
+        "note": user.get("bio", ""),
+        "fields": [
+            {"name": name.title(), "value": user[name], "verified_at": None}
+            for name in ("website", "location")
+            if user.get(name)
+        ],
+    }
     return {**found, "source": source}
 
 
@@ -78,9 +90,19 @@ def following(request: HttpRequest, account_id: str):
     return people_page(request, lambda number, count: graph.following_page(uid, number, count))
 
 
+def relationships_of(uid: int, others: list[int]) -> list[dict]:
+    """Relationship entities of `uid` with each of `others`: 2 round trips."""
+    follows_both_ways = graph.relationships(uid, others)
+    return [
+        entities.relationship(other, following=a, followed_by=b, relation=relation)
+        for other, (a, b), relation in zip(
+            others, follows_both_ways, relations(uid, others), strict=True
+        )
+    ]
+
+
 def relationship(uid: int, other: int) -> dict:
-    ((following_them, followed_by),) = graph.relationships(uid, [other])
-    return entities.relationship(other, following=following_them, followed_by=followed_by)
+    return relationships_of(uid, [other])[0]
 
 
 @endpoint("POST", scope="follow")
@@ -111,8 +133,4 @@ def relationships(request: HttpRequest) -> list:
     if len(asked) > RELATIONSHIPS_MAX:
         raise ApiError(422, f"Ask about at most {RELATIONSHIPS_MAX} accounts at once.")
     others = list(dict.fromkeys(id_param(other) for other in asked))
-    pairs = graph.relationships(request.caller.uid, others)
-    return [
-        entities.relationship(other, following=a, followed_by=b)
-        for other, (a, b) in zip(others, pairs, strict=True)
-    ]
+    return relationships_of(request.caller.uid, others)
