@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from django.core.cache import cache
 from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http.multipartparser import MultiPartParserError
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.oauth2_backends import get_oauthlib_core
@@ -172,21 +173,31 @@ def params(request: HttpRequest) -> dict:
                 raise ApiError(422, "The JSON body must be an object.")
             found.update(body)
         elif request.method != "GET":
-            # Django parses only a POST's form: a PUT's or a DELETE's is parsed here.
+            # Django parses only a POST's form: a PUT's, a PATCH's or a DELETE's is parsed here.
             form = request.POST if request.method == "POST" else form_body(request)
             found.update({name: values[-1] for name, values in form.lists()})
             # Mastodon's array parameters: id[]=1&id[]=2.
             found.update({n: v for n, v in form.lists() if n.endswith("[]")})
         found.update({n: v for n, v in request.GET.lists() if n.endswith("[]")})
-    except (ValueError, TooManyFieldsSent):
+    except (ValueError, TooManyFieldsSent, MultiPartParserError):
         raise ApiError(422, "The parameters can't be read.") from None
     return found
 
 
 def form_body(request: HttpRequest) -> QueryDict:
+    """The form of a PUT, PATCH or DELETE; a multipart one's files go to `request.uploads`."""
+    if request.content_type == "multipart/form-data":
+        form, request.uploads = request.parse_file_upload(request.META, request)
+        return form
     if request.content_type != "application/x-www-form-urlencoded":
         return QueryDict()
     return QueryDict(request.body)
+
+
+def uploaded(request: HttpRequest, name: str):
+    """The file uploaded as `name` in a multipart form (after `params`), or None."""
+    files = request.FILES if request.method == "POST" else getattr(request, "uploads", {})
+    return files.get(name)
 
 
 def id_param(value, name: str = "id") -> int:

@@ -39,6 +39,7 @@ urlpatterns = [
     route("api/v1/apps", instance.create_app, name="apps"),
     route("api/v1/apps/verify_credentials", instance.verify_app, name="verify_app"),
     route("api/v1/accounts/verify_credentials", accounts.verify_credentials),
+    route("api/v1/accounts/update_credentials", accounts.update_credentials),
     route("api/v1/accounts/lookup", accounts.lookup),
     route("api/v1/accounts/relationships", accounts.relationships),
     route("api/v1/accounts/search", search.accounts),

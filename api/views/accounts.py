@@ -3,10 +3,12 @@ following them, and how you relate to them."""
 
 from django.http import HttpRequest
 
-from accounts.services import get_user, get_user_by_login
+from accounts import avatars, profiles
+from accounts.services import check_name, get_user, get_user_by_login, update_name
 from timeline.feeds.selectors import cursor_page
 from timeline.graph import selectors as graph
 from timeline.graph import services as follows
+from timeline.safety import services as safety
 from timeline.safety.selectors import relations
 
 from .. import entities
@@ -19,6 +21,7 @@ from ..http import (
     limit_rate,
     link_header,
     params,
+    uploaded,
     viewer,
 )
 from .people import people_page
@@ -33,6 +36,11 @@ def profile(uid) -> dict:
 
 @endpoint("GET", scope="read")
 def verify_credentials(request: HttpRequest) -> dict:
+    return own_account(request)
+
+
+def own_account(request: HttpRequest) -> dict:
+    """The caller's Account entity with its `source` (what they wrote)."""
     user = profile(request.caller.uid)
     found = entities.account(entities.site_of(request), user)
     source = {
@@ -47,6 +55,52 @@ def verify_credentials(request: HttpRequest) -> dict:
         ],
     }
     return {**found, "source": source}
+
+
+# Mastodon's booleans as forms and JSON send them.
+BOOLEANS = {"1": True, "true": True, "True": True, "0": False, "false": False, "False": False}
+
+
+def boolean(found: dict, name: str) -> bool | None:
+    value = found.get(name)
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool):
+        return value
+    if str(value) not in BOOLEANS:
+        raise ApiError(422, f"{name} must be true or false.")
+    return BOOLEANS[str(value)]
+
+
+@endpoint("PATCH", scope="write")
+def update_credentials(request: HttpRequest) -> dict:
+    """display_name, note (the bio), locked (private) and avatar, each through the
+    settings page's services; everything is checked before anything changes."""
+    found, uid = params(request), request.caller.uid
+    user = profile(uid)
+    name = found.get("display_name")
+    name = check_name(str(name)) if name is not None else None
+    note = found.get("note")
+    if note is not None:
+        profiles.check_profile(
+            bio=str(note), website=user.get("website", ""), location=user.get("location", "")
+        )
+    locked = boolean(found, "locked")
+    if locked is not None:
+        limit_rate(request, "safety", "blocks and mutes")
+    avatar = uploaded(request, "avatar")
+    if avatar is not None:
+        # One byte past the limit is enough for the avatar's check to refuse it.
+        profiles.set_avatar(uid, avatar.read(avatars.AVATAR_MAX_BYTES + 1))
+    if name is not None:
+        update_name(uid, name)
+    if note is not None:
+        profiles.update_profile(
+            uid, bio=str(note), website=user.get("website", ""), location=user.get("location", "")
+        )
+    if locked is not None:
+        safety.set_private(uid, locked)
+    return own_account(request)
 
 
 @endpoint("GET", public=True, user=False)
