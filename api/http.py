@@ -29,8 +29,20 @@ from . import oauth
 
 # Mastodon's default and largest page of statuses.
 DEFAULT_LIMIT, MAX_LIMIT = 20, 40
-# Scopes an endpoint may ask for, with what else grants each.
-SCOPE_GRANTED_BY = {"read": {"read"}, "write": {"write"}, "follow": {"follow", "write"}}
+# Scopes an endpoint may ask for (Mastodon's, granular ones included), with the scopes
+# a token holds that grant each: Mastodon's `follow` grants reading and changing
+# blocks, mutes and follows.
+SCOPE_GRANTED_BY = {
+    "read": {"read"},
+    "write": {"write"},
+    "follow": {"follow", "write"},
+    "read:blocks": {"read", "follow"},
+    "read:mutes": {"read", "follow"},
+    "read:follows": {"read", "follow"},
+    "write:blocks": {"follow", "write"},
+    "write:mutes": {"follow", "write"},
+    "write:follows": {"follow", "write"},
+}
 
 
 class ApiError(Exception):

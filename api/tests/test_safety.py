@@ -137,11 +137,18 @@ def test_mutes_take_a_duration_in_seconds_and_a_bad_one_changes_nothing(alice, b
     assert as_alice("post", f"/api/v1/accounts/{alice.uid}/mute")[0] == 422
 
 
-def test_a_read_token_cant_block_or_mute(alice, bob, api_as):
+def test_blocks_and_mutes_take_mastodons_scopes(alice, bob, api_as):
     as_reader = api_as(alice, "read")
     assert as_reader("post", f"/api/v1/accounts/{bob.uid}/block")[0] == 403
     assert as_reader("post", f"/api/v1/accounts/{bob.uid}/mute")[0] == 403
     assert as_reader("get", "/api/v1/blocks")[1] == []
+    # Mastodon's follow scope reads and changes blocks, mutes and follows.
+    as_follower = api_as(alice, "follow")
+    assert as_follower("post", f"/api/v1/accounts/{bob.uid}/block")[1]["blocking"] is True
+    assert [a["username"] for a in as_follower("get", "/api/v1/blocks")[1]] == ["bob"]
+    assert as_follower("get", "/api/v1/follow_requests")[0] == 200
+    assert as_follower("get", f"/api/v1/accounts/relationships?id={bob.uid}")[0] == 200
+    assert as_follower("get", "/api/v1/timelines/home")[0] == 403
 
 
 def test_reports_name_an_account_or_its_statuses_with_a_category(alice, bob, as_alice):

@@ -179,7 +179,7 @@ def unfollow(request: HttpRequest, account_id: str) -> dict:
 RELATIONSHIPS_MAX = 40
 
 
-@endpoint("GET", scope="read")
+@endpoint("GET", scope="read:follows")
 def relationships(request: HttpRequest) -> list:
     found = params(request)
     asked = found.get("id[]") or found.get("id") or []

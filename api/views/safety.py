@@ -29,17 +29,17 @@ def act(request: HttpRequest, account_id: str, action, limit: str, what: str) ->
     return relationship(request.caller.uid, other)
 
 
-@endpoint("POST", scope="follow")
+@endpoint("POST", scope="write:blocks")
 def block(request: HttpRequest, account_id: str) -> dict:
     return act(request, account_id, safety.block, "safety", "blocks and mutes")
 
 
-@endpoint("POST", scope="follow")
+@endpoint("POST", scope="write:blocks")
 def unblock(request: HttpRequest, account_id: str) -> dict:
     return act(request, account_id, safety.unblock, "safety", "blocks and mutes")
 
 
-@endpoint("POST", scope="follow")
+@endpoint("POST", scope="write:mutes")
 def mute(request: HttpRequest, account_id: str) -> dict:
     duration = mute_duration(params(request))
     return act(
@@ -51,22 +51,22 @@ def mute(request: HttpRequest, account_id: str) -> dict:
     )
 
 
-@endpoint("POST", scope="follow")
+@endpoint("POST", scope="write:mutes")
 def unmute(request: HttpRequest, account_id: str) -> dict:
     return act(request, account_id, safety.unmute, "safety", "blocks and mutes")
 
 
-@endpoint("POST", scope="follow")
+@endpoint("POST", scope="write:follows")
 def authorize(request: HttpRequest, account_id: str) -> dict:
     return act(request, account_id, safety.approve_request, "follows", "follows and unfollows")
 
 
-@endpoint("POST", scope="follow")
+@endpoint("POST", scope="write:follows")
 def reject(request: HttpRequest, account_id: str) -> dict:
     return act(request, account_id, safety.reject_request, "follows", "follows and unfollows")
 
 
-@endpoint("POST", scope="follow")
+@endpoint("POST", scope="write:follows")
 def remove_from_followers(request: HttpRequest, account_id: str) -> dict:
     return act(request, account_id, safety.remove_follower, "follows", "follows and unfollows")
 
@@ -76,16 +76,16 @@ def own_people_page(request: HttpRequest, read_page):
     return people_page(request, lambda number, count: read_page(uid, number, count))
 
 
-@endpoint("GET", scope="read")
+@endpoint("GET", scope="read:blocks")
 def blocks(request: HttpRequest):
     return own_people_page(request, people.blocks_page)
 
 
-@endpoint("GET", scope="read")
+@endpoint("GET", scope="read:mutes")
 def mutes(request: HttpRequest):
     return own_people_page(request, people.mutes_page)
 
 
-@endpoint("GET", scope="read")
+@endpoint("GET", scope="read:follows")
 def follow_requests(request: HttpRequest):
     return own_people_page(request, people.follow_requests_page)
