@@ -59,13 +59,18 @@ def test_an_account_shows_its_bio_website_location_avatar_and_privacy(
     assert own["source"]["fields"][0]["value"] == "https://alice.example"
 
 
-def test_a_private_accounts_statuses_are_private(alice, bob, as_alice):
+def test_a_private_accounts_statuses_are_private(alice, bob, as_alice, as_bob):
     follow_user(alice.uid, bob.uid)
     public = post_status(bob.uid, "public")
     safety.set_private(alice.uid, True)
     private = post_status(alice.uid, "for my followers")
     found = {s["id"]: s["visibility"] for s in as_alice("get", "/api/v1/timelines/home")[1]}
     assert found == {str(private): "private", str(public): "public"}
+    # A private account's app asks for private statuses (its default), a public one's can't.
+    posted = as_alice("post", "/api/v1/statuses", {"status": "hi", "visibility": "private"})
+    assert posted[0] == 200 and posted[1]["visibility"] == "private"
+    status, body, _ = as_bob("post", "/api/v1/statuses", {"status": "hi", "visibility": "private"})
+    assert status == 422 and "private as its account is" in body["error"]
 
 
 def test_following_a_private_account_asks_and_they_authorize_or_reject(
