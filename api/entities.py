@@ -44,6 +44,12 @@ def linked_html(site: str, html: str) -> str:
     return html.replace('href="/', f'href="{site}/')
 
 
+# A page's authors come again and again, their bios rarely changed: linked once.
+@functools.lru_cache(maxsize=4096)
+def note_html(site: str, bio: str) -> str:
+    return linked_html(site, str(linkify(bio))) if bio else ""
+
+
 def profile_fields(user: dict) -> list[dict]:
     """A profile's website and location as Mastodon's profile fields."""
     fields = []
@@ -66,7 +72,7 @@ def account(site: str, user: dict) -> dict:
         "url": profile,
         "uri": profile,
         "display_name": user.get("name") or user["login"],
-        "note": linked_html(site, str(linkify(user["bio"]))) if user.get("bio") else "",
+        "note": note_html(site, user.get("bio", "")),
         "avatar": avatar,
         "avatar_static": avatar,
         "header": "",
