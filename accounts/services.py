@@ -167,14 +167,20 @@ def get_user_by_login(login: str) -> dict | None:
     return get_user(uid) if uid else None
 
 
-def update_name(uid: int, name: str) -> None:
-    """Sets the display name (the only profile field a user edits)."""
+def check_name(name: str) -> str:
+    """A display name to store, stripped, or ValueError saying what is wrong with it."""
     name = (name or "").strip()
     if not name:
         raise ValueError("The display name can't be blank.")
     if len(name) > NAME_MAX_LENGTH:
         raise ValueError(f"The display name is at most {NAME_MAX_LENGTH} characters.")
     check_display_text(name)
+    return name
+
+
+def update_name(uid: int, name: str) -> None:
+    """Sets the display name; ValueError (nothing changes) for a bad one."""
+    name = check_name(name)
     conn = get_redis()
     login, old = conn.hmget(keys.user_key(uid), "login", "name")
     if not login:

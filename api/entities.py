@@ -4,17 +4,21 @@ ISO 8601, HTML content made by the pages' own linkify."""
 
 import functools
 from datetime import UTC, datetime
+from urllib.parse import urljoin
 
 from django.templatetags.static import static
 from markupsafe import Markup
 
+from accounts.avatars import SIZES, avatar_url
 from accounts.services import get_users
 from socialsite.links import url
-from timeline.display import status_text
+from timeline.display import linkify, status_text
+from timeline.safety.selectors import Relation, is_private
 from timeline.text import tags
 
 VERSION = "4.3.0 (compatible; socialsite 1.0)"
-# Everyone's picture: the site has no avatars of its own.
+# The picture of an account without an avatar, and the instance's: a PNG, as apps
+# don't all draw the pages' SVG.
 AVATAR = "img/avatar.png"
 
 
@@ -28,14 +32,39 @@ def iso(seconds: float) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-@functools.cache
-def avatar_path() -> str:
-    return static(AVATAR)
+def absolute(site: str, address: str) -> str:
+    """`address` (a path, or a storage's full URL) as an absolute URL."""
+    return urljoin(site + "/", address)
+
+
+def linked_html(site: str, html: str) -> str:
+    """HTML of a message or bio as Mastodon's: a paragraph, line breaks kept, links made
+    absolute."""
+    html = str(Markup("<p>{}</p>").format(Markup(html.replace("\n", "<br>"))))
+    return html.replace('href="/', f'href="{site}/')
+
+
+# A page's authors come again and again, their bios rarely changed: linked once.
+@functools.lru_cache(maxsize=4096)
+def note_html(site: str, bio: str) -> str:
+    return linked_html(site, str(linkify(bio))) if bio else ""
+
+
+def profile_fields(user: dict) -> list[dict]:
+    """A profile's website and location as Mastodon's profile fields."""
+    fields = []
+    if user.get("website"):
+        link = Markup('<a href="{0}" rel="nofollow noopener" target="_blank">{0}</a>')
+        fields.append({"name": "Website", "value": str(link.format(user["website"]))})
+    if user.get("location"):
+        fields.append({"name": "Location", "value": str(Markup.escape(user["location"]))})
+    return [{**field, "verified_at": None} for field in fields]
 
 
 def account(site: str, user: dict) -> dict:
     profile = site + url("profile", user["login"])
-    avatar = site + avatar_path()
+    token = user.get("avatar")
+    avatar = absolute(site, avatar_url(user["id"], token, max(SIZES)) if token else static(AVATAR))
     return {
         "id": str(user["id"]),
         "username": user["login"],
@@ -43,13 +72,13 @@ def account(site: str, user: dict) -> dict:
         "url": profile,
         "uri": profile,
         "display_name": user.get("name") or user["login"],
-        "note": "",
+        "note": note_html(site, user.get("bio", "")),
         "avatar": avatar,
         "avatar_static": avatar,
         "header": "",
         "header_static": "",
-        "locked": False,
-        "fields": [],
+        "locked": bool(user.get("private")),
+        "fields": profile_fields(user),
         "emojis": [],
         "bot": False,
         "group": False,
@@ -80,9 +109,7 @@ def authors(site: str, statuses: list[dict]) -> dict[int, dict]:
 def message_html(site: str, message: str, mentions: str) -> str:
     """A message as Mastodon's HTML: a paragraph, line breaks kept, links linked as the
     pages link them, made absolute."""
-    html = str(status_text({"message": message, "mentions": mentions})).replace("\n", "<br>")
-    html = str(Markup("<p>{}</p>").format(Markup(html)))
-    return html.replace('href="/', f'href="{site}/')
+    return linked_html(site, str(status_text({"message": message, "mentions": mentions})))
 
 
 # What a Status entity shows of a status that never changes (its message, mentions,
@@ -100,7 +127,6 @@ def fixed_fields(site: str, found: tuple, shows_content: bool) -> dict:
         "edited_at": None,
         "content": message_html(site, message, mentions) if shows_content else "",
         "text": None,
-        "visibility": "public",
         "sensitive": False,
         "spoiler_text": "",
         "language": None,
@@ -143,6 +169,8 @@ def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
     return {
         **fixed_fields(site, fixed, reblog is None),
         "account": author,
+        # Read afresh: going private or public later marks a status anew.
+        "visibility": "private" if is_private(found) else "public",
         "reblog": reblog,
         "reblogs_count": found.get("reposts", 0),
         "favourites_count": found.get("likes", 0),
@@ -163,7 +191,7 @@ def _str(value) -> str | None:
     return None if value in (None, "", 0) else str(value)
 
 
-def relationship(other_uid: int, *, following: bool, followed_by: bool) -> dict:
+def relationship(other_uid: int, *, following: bool, followed_by: bool, relation: Relation) -> dict:
     return {
         "id": str(other_uid),
         "following": following,
@@ -171,16 +199,21 @@ def relationship(other_uid: int, *, following: bool, followed_by: bool) -> dict:
         "notifying": False,
         "languages": None,
         "followed_by": followed_by,
-        "blocking": False,
-        "blocked_by": False,
-        "muting": False,
-        "muting_notifications": False,
-        "requested": False,
-        "requested_by": False,
+        "blocking": relation.blocking,
+        "blocked_by": relation.blocked_by,
+        # A muted user doesn't notify either.
+        "muting": relation.muting,
+        "muting_notifications": relation.muting,
+        "requested": relation.requested,
+        "requested_by": relation.requested_by,
         "domain_blocking": False,
         "endorsed": False,
         "note": "",
     }
+
+
+def tag(site: str, name: str) -> dict:
+    return {"name": name, "url": site + url("tag", name), "history": [], "following": False}
 
 
 def user_list(found: dict) -> dict:

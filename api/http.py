@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from django.core.cache import cache
 from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http.multipartparser import MultiPartParserError
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.oauth2_backends import get_oauthlib_core
@@ -21,14 +22,27 @@ from accounts.services import AccountSuspended, ensure_profile
 from socialsite.ratelimit import RateLimited, enforce
 from timeline.feeds.selectors import Cursor
 from timeline.lists.selectors import NoSuchList
+from timeline.safety.selectors import Blocked
 from timeline.statuses.selectors import StatusGone
 
 from . import oauth
 
 # Mastodon's default and largest page of statuses.
 DEFAULT_LIMIT, MAX_LIMIT = 20, 40
-# Scopes an endpoint may ask for, with what else grants each.
-SCOPE_GRANTED_BY = {"read": {"read"}, "write": {"write"}, "follow": {"follow", "write"}}
+# Scopes an endpoint may ask for (Mastodon's, granular ones included), with the scopes
+# a token holds that grant each: Mastodon's `follow` grants reading and changing
+# blocks, mutes and follows.
+SCOPE_GRANTED_BY = {
+    "read": {"read"},
+    "write": {"write"},
+    "follow": {"follow", "write"},
+    "read:blocks": {"read", "follow"},
+    "read:mutes": {"read", "follow"},
+    "read:follows": {"read", "follow"},
+    "write:blocks": {"follow", "write"},
+    "write:mutes": {"follow", "write"},
+    "write:follows": {"follow", "write"},
+}
 
 
 class ApiError(Exception):
@@ -126,7 +140,7 @@ def endpoint(*methods: str, scope: str | None = None, user: bool = True, public:
                 return error_response(429, str(error), error.retry_after)
             except (StatusGone, NoSuchList) as error:
                 return error_response(404, str(error))
-            except AccountSuspended as error:
+            except (AccountSuspended, Blocked) as error:
                 return error_response(403, str(error))
             except PermissionError as error:
                 return error_response(403, str(error))
@@ -171,21 +185,31 @@ def params(request: HttpRequest) -> dict:
                 raise ApiError(422, "The JSON body must be an object.")
             found.update(body)
         elif request.method != "GET":
-            # Django parses only a POST's form: a PUT's or a DELETE's is parsed here.
+            # Django parses only a POST's form: a PUT's, a PATCH's or a DELETE's is parsed here.
             form = request.POST if request.method == "POST" else form_body(request)
             found.update({name: values[-1] for name, values in form.lists()})
             # Mastodon's array parameters: id[]=1&id[]=2.
             found.update({n: v for n, v in form.lists() if n.endswith("[]")})
         found.update({n: v for n, v in request.GET.lists() if n.endswith("[]")})
-    except (ValueError, TooManyFieldsSent):
+    except (ValueError, TooManyFieldsSent, MultiPartParserError):
         raise ApiError(422, "The parameters can't be read.") from None
     return found
 
 
 def form_body(request: HttpRequest) -> QueryDict:
+    """The form of a PUT, PATCH or DELETE; a multipart one's files go to `request.uploads`."""
+    if request.content_type == "multipart/form-data":
+        form, request.uploads = request.parse_file_upload(request.META, request)
+        return form
     if request.content_type != "application/x-www-form-urlencoded":
         return QueryDict()
     return QueryDict(request.body)
+
+
+def uploaded(request: HttpRequest, name: str):
+    """The file uploaded as `name` in a multipart form (after `params`), or None."""
+    files = request.FILES if request.method == "POST" else getattr(request, "uploads", {})
+    return files.get(name)
 
 
 def id_param(value, name: str = "id") -> int:

@@ -5,7 +5,18 @@ import re
 from django.urls import path, re_path
 from oauth2_provider import views as dot
 
-from .views import accounts, instance, lists, notifications, oauth, statuses, timelines
+from .views import (
+    accounts,
+    instance,
+    lists,
+    notifications,
+    oauth,
+    reports,
+    safety,
+    search,
+    statuses,
+    timelines,
+)
 
 app_name = "api"
 
@@ -28,14 +39,28 @@ urlpatterns = [
     route("api/v1/apps", instance.create_app, name="apps"),
     route("api/v1/apps/verify_credentials", instance.verify_app, name="verify_app"),
     route("api/v1/accounts/verify_credentials", accounts.verify_credentials),
+    route("api/v1/accounts/update_credentials", accounts.update_credentials),
     route("api/v1/accounts/lookup", accounts.lookup),
     route("api/v1/accounts/relationships", accounts.relationships),
+    route("api/v1/accounts/search", search.accounts),
     route("api/v1/accounts/<str:account_id>", accounts.account),
     route("api/v1/accounts/<str:account_id>/statuses", accounts.statuses),
     route("api/v1/accounts/<str:account_id>/followers", accounts.followers),
     route("api/v1/accounts/<str:account_id>/following", accounts.following),
     route("api/v1/accounts/<str:account_id>/follow", accounts.follow),
     route("api/v1/accounts/<str:account_id>/unfollow", accounts.unfollow),
+    route("api/v1/accounts/<str:account_id>/block", safety.block),
+    route("api/v1/accounts/<str:account_id>/unblock", safety.unblock),
+    route("api/v1/accounts/<str:account_id>/mute", safety.mute),
+    route("api/v1/accounts/<str:account_id>/unmute", safety.unmute),
+    route("api/v1/accounts/<str:account_id>/remove_from_followers", safety.remove_from_followers),
+    route("api/v1/blocks", safety.blocks),
+    route("api/v1/mutes", safety.mutes),
+    route("api/v1/follow_requests", safety.follow_requests),
+    route("api/v1/follow_requests/<str:account_id>/authorize", safety.authorize),
+    route("api/v1/follow_requests/<str:account_id>/reject", safety.reject),
+    route("api/v1/reports", reports.report),
+    route("api/v2/search", search.search),
     route("api/v1/timelines/home", timelines.home, name="home"),
     route("api/v1/timelines/public", timelines.public),
     route("api/v1/timelines/tag/<str:tag>", timelines.tag),

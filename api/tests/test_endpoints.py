@@ -2,8 +2,6 @@
 reach (the Django test client, with tokens made directly): Mastodon's errors, and
 nothing changed by a refused request."""
 
-import json
-
 import pytest
 
 from accounts.services import set_suspended
@@ -16,21 +14,8 @@ from timeline.posting.services import post_status
 
 
 @pytest.fixture
-def as_alice(alice, token_for, client):
-    """Calls the API as alice: `as_alice("get", path, data)` -> (status, JSON)."""
-    headers = token_for(alice)
-
-    def call(method: str, path: str, data=None, **options):
-        if method in ("get", "delete") or data is None:
-            response = getattr(client, method)(path, data, **headers, **options)
-        else:
-            body = json.dumps(data)
-            response = getattr(client, method)(
-                path, body, content_type="application/json", **headers, **options
-            )
-        return response.status_code, response.json(), response
-
-    return call
+def as_alice(alice, api_as):
+    return api_as(alice)
 
 
 def test_bad_statuses_are_422_and_post_nothing(alice, as_alice):

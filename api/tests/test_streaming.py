@@ -15,12 +15,15 @@ PROBES, PROBE_WAIT = 10, 3
 
 
 class Collected(StreamListener):
-    """Mastodon.py's listener, keeping each event's name and payload."""
+    """Mastodon.py's listener, keeping each event's name and payload (to take), and the
+    ids of every update (to look back on)."""
 
     def __init__(self) -> None:
         self.events: queue.Queue = queue.Queue()
+        self.updated: list = []
 
     def on_update(self, status):
+        self.updated.append(status.id)
         self.events.put(("update", status))
 
     def on_delete(self, status_id):
@@ -106,3 +109,33 @@ def test_bad_tokens_streams_and_messages_get_mastodon_errors(mastodon_as, stream
         assert json.loads(socket.recv(timeout=WAIT))["status"] == 400
         socket.send(json.dumps({"type": "subscribe", "stream": "hashtag", "tag": "no spaces"}))
         assert "tag" in json.loads(socket.recv(timeout=WAIT))["error"]
+
+
+def test_public_and_tag_streams_carry_no_private_or_blocked_statuses(mastodon_as):
+    alice, bob, carol = mastodon_as("alice"), mastodon_as("bob"), mastodon_as("carol")
+    dave, erin = mastodon_as("dave"), mastodon_as("erin")
+    alice_id = alice.account_update_credentials(locked=True).id
+    bob.account_follow(alice_id)
+    alice.follow_request_authorize(bob.account_lookup("bob").id)
+    carol.account_block(carol.account_lookup("erin").id)
+    tagged, public, home = Collected(), Collected(), Collected()
+    carols, bobs = carol.stream_open_websocket(), bob.stream_open_websocket()
+    try:
+        carols.subscribe("hashtag", listener=tagged, tag="secret")
+        carols.subscribe("public", listener=public)
+        bobs.subscribe("user", listener=home)
+        next_update(tagged, dave, "#secret probe")
+        next_update(public, dave, "public probe")
+        # The approved follower's own stream carries it.
+        private, _ = next_update(home, alice, "for my followers #secret")
+        blocked = erin.status_post("from the blocked #secret")
+        # Each stream relays in order: once the last probe is in, so would they be.
+        last, _ = next_update(tagged, dave, "#secret last probe")
+        while public.events.get(timeout=WAIT)[1].id != last.id:
+            pass
+        assert last.id in tagged.updated and last.id in public.updated
+        seen = tagged.updated + public.updated
+        assert private.id not in seen and blocked.id not in seen
+    finally:
+        carols.close()
+        bobs.close()

@@ -3,10 +3,13 @@ following them, and how you relate to them."""
 
 from django.http import HttpRequest
 
-from accounts.services import get_user, get_user_by_login
+from accounts import avatars, profiles
+from accounts.services import check_name, get_user, get_user_by_login, update_name
 from timeline.feeds.selectors import cursor_page
 from timeline.graph import selectors as graph
 from timeline.graph import services as follows
+from timeline.safety import services as safety
+from timeline.safety.selectors import relations
 
 from .. import entities
 from ..http import (
@@ -18,6 +21,7 @@ from ..http import (
     limit_rate,
     link_header,
     params,
+    uploaded,
     viewer,
 )
 from .people import people_page
@@ -32,9 +36,71 @@ def profile(uid) -> dict:
 
 @endpoint("GET", scope="read")
 def verify_credentials(request: HttpRequest) -> dict:
-    found = entities.account(entities.site_of(request), profile(request.caller.uid))
-    source = {"privacy": "public", "sensitive": False, "language": "", "note": "", "fields": []}
+    return own_account(request)
+
+
+def own_account(request: HttpRequest) -> dict:
+    """The caller's Account entity with its `source` (what they wrote)."""
+    user = profile(request.caller.uid)
+    found = entities.account(entities.site_of(request), user)
+    source = {
+        "privacy": "private" if user["private"] else "public",
+        "sensitive": False,
+        "language": "",
+        "note": user.get("bio", ""),
+        "fields": [
+            {"name": name.title(), "value": user[name], "verified_at": None}
+            for name in ("website", "location")
+            if user.get(name)
+        ],
+    }
     return {**found, "source": source}
+
+
+# Mastodon's booleans as forms and JSON send them.
+BOOLEANS = {"1": True, "true": True, "True": True, "0": False, "false": False, "False": False}
+
+
+def boolean(found: dict, name: str) -> bool | None:
+    value = found.get(name)
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool):
+        return value
+    if str(value) not in BOOLEANS:
+        raise ApiError(422, f"{name} must be true or false.")
+    return BOOLEANS[str(value)]
+
+
+@endpoint("PATCH", scope="write")
+def update_credentials(request: HttpRequest) -> dict:
+    """display_name, note (the bio), locked (private) and avatar, each through the
+    settings page's services; everything is checked before anything changes."""
+    found, uid = params(request), request.caller.uid
+    user = profile(uid)
+    name = found.get("display_name")
+    name = check_name(str(name)) if name is not None else None
+    note = found.get("note")
+    if note is not None:
+        profiles.check_profile(
+            bio=str(note), website=user.get("website", ""), location=user.get("location", "")
+        )
+    locked = boolean(found, "locked")
+    if locked is not None:
+        limit_rate(request, "safety", "blocks and mutes")
+    avatar = uploaded(request, "avatar")
+    if avatar is not None:
+        # One byte past the limit is enough for the avatar's check to refuse it.
+        profiles.set_avatar(uid, avatar.read(avatars.AVATAR_MAX_BYTES + 1))
+    if name is not None:
+        update_name(uid, name)
+    if note is not None:
+        profiles.update_profile(
+            uid, bio=str(note), website=user.get("website", ""), location=user.get("location", "")
+        )
+    if locked is not None:
+        safety.set_private(uid, locked)
+    return own_account(request)
 
 
 @endpoint("GET", public=True, user=False)
@@ -78,9 +144,19 @@ def following(request: HttpRequest, account_id: str):
     return people_page(request, lambda number, count: graph.following_page(uid, number, count))
 
 
+def relationships_of(uid: int, others: list[int]) -> list[dict]:
+    """Relationship entities of `uid` with each of `others`: 2 round trips."""
+    follows_both_ways = graph.relationships(uid, others)
+    return [
+        entities.relationship(other, following=a, followed_by=b, relation=relation)
+        for other, (a, b), relation in zip(
+            others, follows_both_ways, relations(uid, others), strict=True
+        )
+    ]
+
+
 def relationship(uid: int, other: int) -> dict:
-    ((following_them, followed_by),) = graph.relationships(uid, [other])
-    return entities.relationship(other, following=following_them, followed_by=followed_by)
+    return relationships_of(uid, [other])[0]
 
 
 @endpoint("POST", scope="follow")
@@ -103,7 +179,7 @@ def unfollow(request: HttpRequest, account_id: str) -> dict:
 RELATIONSHIPS_MAX = 40
 
 
-@endpoint("GET", scope="read")
+@endpoint("GET", scope="read:follows")
 def relationships(request: HttpRequest) -> list:
     found = params(request)
     asked = found.get("id[]") or found.get("id") or []
@@ -111,8 +187,4 @@ def relationships(request: HttpRequest) -> list:
     if len(asked) > RELATIONSHIPS_MAX:
         raise ApiError(422, f"Ask about at most {RELATIONSHIPS_MAX} accounts at once.")
     others = list(dict.fromkeys(id_param(other) for other in asked))
-    pairs = graph.relationships(request.caller.uid, others)
-    return [
-        entities.relationship(other, following=a, followed_by=b)
-        for other, (a, b) in zip(others, pairs, strict=True)
-    ]
+    return relationships_of(request.caller.uid, others)

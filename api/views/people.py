@@ -36,9 +36,10 @@ def people_page(request: HttpRequest, read_page: Callable) -> tuple[list, dict]:
     found = params(request)
     number = page_cursor(found)
     people, more = read_page(number, limit_param(found, default=40, most=80))
-    shown = [
-        entities.account(entities.site_of(request), person)
-        for person in people
-        if not person["suspended"]
-    ]
-    return shown, next_link(request, number) if more else {}
+    return visible_accounts(request, people), next_link(request, number) if more else {}
+
+
+def visible_accounts(request: HttpRequest, people: list[dict]) -> list[dict]:
+    """Account entities of `people`, less the suspended."""
+    site = entities.site_of(request)
+    return [entities.account(site, person) for person in people if not person["suspended"]]

@@ -7,6 +7,7 @@ from timeline.conversations.selectors import conversation
 from timeline.feeds.selectors import cursor_page, shown_status
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
+from timeline.safety.selectors import is_private_user
 from timeline.statuses.selectors import StatusGone
 
 from .. import entities
@@ -24,7 +25,8 @@ from ..http import (
     viewer,
 )
 
-# Mastodon's visibilities this site has: every status is public.
+# Mastodon's visibilities any account may ask for: a status is public (or private, as
+# its account is).
 VISIBILITIES = {"public", "unlisted"}
 
 
@@ -53,8 +55,13 @@ def create(request: HttpRequest) -> dict:
             "statuses or content warnings.",
         )
     visibility = found.get("visibility") or "public"
-    if visibility not in VISIBILITIES:
-        raise ApiError(422, f"Only public statuses are supported, not {visibility!r}.")
+    # A private account's statuses are all private: its apps ask for that (their
+    # default is the account's source.privacy), and get it.
+    private_ok = visibility == "private" and is_private_user(request.caller.uid)
+    if visibility not in VISIBILITIES and not private_ok:
+        raise ApiError(
+            422, f"A status is public, or private as its account is; not {visibility!r}."
+        )
     message = found.get("status")
     if not isinstance(message, str):
         raise ApiError(422, "Validation failed: Text can't be blank")

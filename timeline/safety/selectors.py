@@ -169,6 +169,7 @@ class Relation:
     blocked_by: bool = False  # they block the viewer
     muting: bool = False
     requested: bool = False  # the viewer asked to follow them (a private account)
+    requested_by: bool = False  # they asked to follow the viewer
 
 
 def queue_relation(pipe, viewer: int, uid: int) -> int:
@@ -188,6 +189,33 @@ def relation_from(replies: list) -> Relation:
         muting=mute_ends is not None and float(mute_ends) > time.time(),
         requested=requested is not None,
     )
+
+
+def relations(viewer: int, others: list[int]) -> list[Relation]:
+    """How `viewer` stands to each of `others`: 1 round trip, all in the viewer's slot."""
+    if not others:
+        return []
+    pipe = get_redis().pipeline(transaction=False)
+    for key in (
+        keys.blocks_key,
+        keys.blocked_by_key,
+        keys.mutes_key,
+        keys.requested_key,
+        keys.follow_requests_key,
+    ):
+        pipe.zmscore(key(viewer), others)
+    blocks, blocked_by, mutes, requested, requested_by = pipe.execute()
+    now = time.time()
+    return [
+        Relation(
+            blocking=blocks[i] is not None,
+            blocked_by=blocked_by[i] is not None,
+            muting=mutes[i] is not None and mutes[i] > now,
+            requested=requested[i] is not None,
+            requested_by=requested_by[i] is not None,
+        )
+        for i in range(len(others))
+    ]
 
 
 def is_private_user(uid: int) -> bool:

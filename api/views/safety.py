@@ -1,0 +1,91 @@
+"""Blocks, mutes, follow requests and removing a follower, through the services of the
+pages' privacy and safety settings (timeline.safety), with their rate limits."""
+
+from django.http import HttpRequest
+
+from timeline.safety import people
+from timeline.safety import services as safety
+
+from ..http import ApiError, endpoint, limit_rate, params
+from .accounts import profile, relationship
+from .people import people_page
+
+
+def mute_duration(found: dict) -> int:
+    """`duration` in seconds (0: until unmuted), one of those the site offers."""
+    value = str(found.get("duration") or 0)
+    if not (value.isascii() and value.isdigit()) or int(value) not in safety.MUTE_DURATIONS:
+        offered = ", ".join(str(seconds) for seconds in safety.MUTE_DURATIONS)
+        raise ApiError(422, f"duration must be one of {offered} (seconds; 0: until unmuted).")
+    return int(value)
+
+
+def act(request: HttpRequest, account_id: str, action, limit: str, what: str) -> dict:
+    """Runs `action(caller, other)` on the account `account_id` names, counted against
+    the pages' rate limit `limit`: the Relationship after it."""
+    other = profile(account_id)["id"]
+    limit_rate(request, limit, what)
+    action(request.caller.uid, other)
+    return relationship(request.caller.uid, other)
+
+
+@endpoint("POST", scope="write:blocks")
+def block(request: HttpRequest, account_id: str) -> dict:
+    return act(request, account_id, safety.block, "safety", "blocks and mutes")
+
+
+@endpoint("POST", scope="write:blocks")
+def unblock(request: HttpRequest, account_id: str) -> dict:
+    return act(request, account_id, safety.unblock, "safety", "blocks and mutes")
+
+
+@endpoint("POST", scope="write:mutes")
+def mute(request: HttpRequest, account_id: str) -> dict:
+    duration = mute_duration(params(request))
+    return act(
+        request,
+        account_id,
+        lambda uid, other: safety.mute(uid, other, duration),
+        "safety",
+        "blocks and mutes",
+    )
+
+
+@endpoint("POST", scope="write:mutes")
+def unmute(request: HttpRequest, account_id: str) -> dict:
+    return act(request, account_id, safety.unmute, "safety", "blocks and mutes")
+
+
+@endpoint("POST", scope="write:follows")
+def authorize(request: HttpRequest, account_id: str) -> dict:
+    return act(request, account_id, safety.approve_request, "follows", "follows and unfollows")
+
+
+@endpoint("POST", scope="write:follows")
+def reject(request: HttpRequest, account_id: str) -> dict:
+    return act(request, account_id, safety.reject_request, "follows", "follows and unfollows")
+
+
+@endpoint("POST", scope="write:follows")
+def remove_from_followers(request: HttpRequest, account_id: str) -> dict:
+    return act(request, account_id, safety.remove_follower, "follows", "follows and unfollows")
+
+
+def own_people_page(request: HttpRequest, read_page):
+    uid = request.caller.uid
+    return people_page(request, lambda number, count: read_page(uid, number, count))
+
+
+@endpoint("GET", scope="read:blocks")
+def blocks(request: HttpRequest):
+    return own_people_page(request, people.blocks_page)
+
+
+@endpoint("GET", scope="read:mutes")
+def mutes(request: HttpRequest):
+    return own_people_page(request, people.mutes_page)
+
+
+@endpoint("GET", scope="read:follows")
+def follow_requests(request: HttpRequest):
+    return own_people_page(request, people.follow_requests_page)
