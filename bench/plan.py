@@ -24,10 +24,9 @@ class Plan:
     # (stream clients, posts a second, daphne processes) a streaming run each.
     stream_runs: tuple[tuple[int, int, int], ...] = (
         (2_500, 200, 1),
+        (2_500, 200, 2),
         (2_500, 1_000, 1),
-        (2_500, 1_000, 2),
         (5_000, 200, 1),
-        (5_000, 200, 2),
     )
     stream_client_processes: int = 4
     stream_seconds: float = 15.0
