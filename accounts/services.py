@@ -224,9 +224,19 @@ def read_with_session(*fields: str) -> None:
 
 def session_state(uid: int) -> tuple[int, dict[str, str | None]]:
     """`uid`'s session generation, and the SESSION_FIELDS of their profile: one HMGET."""
-    generation, *values = get_redis().hmget(
-        keys.user_key(uid), SESSION_GENERATION_FIELD, *SESSION_FIELDS
-    )
+    pipe = get_redis().pipeline(transaction=False)
+    queue_session_state(pipe, uid)
+    return decode_session_state(pipe.execute()[0])
+
+
+def queue_session_state(pipe, uid: int) -> None:
+    """Queues session_state's HMGET on `pipe` (of any client: see decode_session_state)."""
+    pipe.hmget(keys.user_key(uid), SESSION_GENERATION_FIELD, *SESSION_FIELDS)
+
+
+def decode_session_state(reply: list) -> tuple[int, dict[str, str | None]]:
+    """session_state's result from queue_session_state's reply, str or bytes."""
+    generation, *values = (v.decode() if isinstance(v, bytes) else v for v in reply)
     return int(generation or 0), dict(zip(SESSION_FIELDS, values, strict=True))
 
 

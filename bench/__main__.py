@@ -1,4 +1,4 @@
-"""`python -m bench [--quick | --big] [--only PART ...] [--out DIR] [--cluster]`
+"""`python -m bench [--quick | --big] [--stream-matrix] [--only PART ...] [--out DIR] [--cluster]`
 
 Starts a throwaway real redis-server (and, for the HTTP and streaming parts, real
 daphne processes), runs the parts, prints the table and writes DIR/latest.json and
@@ -10,6 +10,7 @@ import os
 import shutil
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from socialsite.embedded_redis import throwaway
@@ -29,6 +30,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="tiny sizes: seconds, for the tests")
     size.add_argument("--big", action="store_true", help="adds the 1,000,000-follower fan-out")
+    parser.add_argument(
+        "--stream-matrix",
+        action="store_true",
+        help="streams: 2,500 to 10,000 clients at 200 and 1,000 posts/s on 1 and 4 daphnes",
+    )
     parser.add_argument("--only", nargs="+", choices=PARTS, help="run only these parts")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where results go")
     parser.add_argument(
@@ -49,6 +55,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     plan = plans.QUICK if args.quick else plans.BIG if args.big else plans.DEFAULT
+    if args.stream_matrix:
+        plan = replace(plan, stream_runs=plans.STREAM_MATRIX, stream_client_processes=8)
     if args.cluster:
         from socialsite.testing.cluster import ClusterServers
 

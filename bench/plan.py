@@ -1,5 +1,6 @@
 """How big each part of the bench runs: `--quick` (seconds, for the test suite), the
-default (a few minutes), `--big` (adds the 1,000,000-follower fan-out)."""
+default (a few minutes), `--big` (adds the 1,000,000-follower fan-out); `--stream-matrix`
+runs every streaming size (STREAM_MATRIX: for a machine with cores to spare)."""
 
 from dataclasses import dataclass, replace
 
@@ -20,9 +21,14 @@ class Plan:
     projection_users: int = 1_500
     http_connections: int = 100
     http_seconds: float = 8.0
-    ws_clients: int = 2_000
-    chunked_clients: int = 500
-    posts_per_s: int = 200
+    # (stream clients, posts a second, daphne processes) a streaming run each.
+    stream_runs: tuple[tuple[int, int, int], ...] = (
+        (2_500, 200, 1),
+        (2_500, 200, 2),
+        (2_500, 1_000, 1),
+        (5_000, 200, 1),
+    )
+    stream_client_processes: int = 4
     stream_seconds: float = 15.0
     scale_processes: tuple[int, ...] = (1, 2, 4)
     scale_connections_per_process: int = 50
@@ -49,9 +55,8 @@ QUICK = Plan(
     projection_users=300,
     http_connections=10,
     http_seconds=1.0,
-    ws_clients=20,
-    chunked_clients=5,
-    posts_per_s=20,
+    stream_runs=((25, 20, 1), (25, 20, 2)),
+    stream_client_processes=2,
     stream_seconds=2.0,
     scale_processes=(1, 2),
     scale_connections_per_process=5,
@@ -60,4 +65,12 @@ QUICK = Plan(
     scale_repeats=1,
     search_statuses=2_000,
     search_people=30,
+)
+
+# Every streaming size the issue asks for, on one daphne process and on several.
+STREAM_MATRIX = tuple(
+    (clients, rate, servers)
+    for clients in (2_500, 5_000, 7_500, 10_000)
+    for rate in (200, 1_000)
+    for servers in (1, 4)
 )

@@ -6,15 +6,25 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-from socialsite.servers import throwaway_daphne
+from socialsite.servers import throwaway_daphnes
 
 
 @contextlib.contextmanager
 def daphne(var_dir: Path, **settings: str) -> Iterator[tuple[str, subprocess.Popen]]:
     """Serves the site (with the bench's bare view) on a free port, with environment
     `settings` added; yields (base URL, process)."""
+    with daphnes(var_dir, 1, **settings) as (base, [process]):
+        yield base, process
+
+
+@contextlib.contextmanager
+def daphnes(
+    var_dir: Path, count: int, **settings: str
+) -> Iterator[tuple[str, list[subprocess.Popen]]]:
+    """As daphne, with `count` processes on one port (as WEB_PROCESSES serves); yields
+    (base URL, processes)."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.settings", **settings}
-    with throwaway_daphne(var_dir, env) as served:
+    with throwaway_daphnes(var_dir, env, count) as served:
         yield served
 
 

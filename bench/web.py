@@ -243,77 +243,38 @@ def run(ctx: Context) -> list[Row]:
     conns = ctx.plan.http_connections
     cookie, author_login, conversation, authorization = logged_in_reader(ctx.plan.profile_statuses)
     bare_path = "/bench/bare/"
-    paths = {
-        "bare view": bare_path,
-        "home": "/",
-        "profile": f"/u/{author_login}/",
-        "notifications": "/notifications/",
-        "inbox": "/messages/",
-        "conversation": f"/messages/{conversation}/",
-        "search": "/search/?q=mine&type=statuses",
-        "people search": "/search/?q=benchfan&type=people",
-        "api home": f"/api/v1/timelines/home?limit={API_STATUSES}",
-    }
-    readers = many_readers(ctx.plan.profile_statuses // 2)
-    paths["many readers"] = "/"
-    loads = _serve(ctx, paths, cookie, readers=readers, authorization=authorization)
-    # The same home page with no rendered card kept: what a page of cards never shown
-    # before costs (the reader above sees the same 30 cards on every request).
-    cold = _serve(ctx, {"bare view": bare_path, "home": "/"}, cookie, STATUS_CARDS_KEPT="0")
-    bare = loads["bare view"]
-    rows = [Row("http", f"bare view, {conns} conns", bare.rate(), notes=_notes(bare))]
     many = (
         f"home pages of {MANY_READERS} readers, {PAGES_EACH} pages each,"
         f" {MANY_AUTHORS * ctx.plan.profile_statuses // 2:,} statuses"
     )
-    for name, case in (("home", "home page"), ("profile", "profile page"), ("many readers", many)):
-        load = loads[name]
-        rows.append(
-            Row(
-                "http",
-                f"{case}, {conns} conns",
-                load.rate(),
-                "bare Django view",
-                bare.rate(),
-                target=f">= {TARGET:.0%} of bare",
-                met=load.rate().per_s >= TARGET * bare.rate().per_s and not load.errors,
-                notes=_notes(load),
-            )
-        )
-    api = loads["api home"]
+    # name: (path, the row's case, whether it is held to the target).
+    pages = {
+        "home": ("/", "home page", True),
+        "profile": (f"/u/{author_login}/", "profile page", True),
+        "many readers": ("/", many, True),
+        "api home": (
+            f"/api/v1/timelines/home?limit={API_STATUSES}",
+            f"GET /api/v1/timelines/home ({API_STATUSES} statuses)",
+            True,
+        ),
+        "notifications": ("/notifications/", "notifications page", False),
+        "inbox": ("/messages/", "inbox page", False),
+        "conversation": (f"/messages/{conversation}/", "conversation page", False),
+        "search": ("/search/?q=mine&type=statuses", "search page", False),
+        "people search": ("/search/?q=benchfan&type=people", "people search page", False),
+    }
+    paths = {"bare view": bare_path} | {name: page[0] for name, page in pages.items()}
+    readers = many_readers(ctx.plan.profile_statuses // 2)
+    loads = _serve(ctx, paths, cookie, readers=readers, authorization=authorization)
+    bare = loads["bare view"]
+    rows = [Row("http", f"bare view, {conns} conns", bare.rate(), notes=_notes(bare))]
+    for name, (_, case, held) in pages.items():
+        rows.append(_compared(f"{case}, {conns} conns", loads[name], bare, held=held))
+    # The same home page with no rendered card kept: what a page of cards never shown
+    # before costs (the reader above sees the same 30 cards on every request).
+    cold = _serve(ctx, {"bare view": bare_path, "home": "/"}, cookie, STATUS_CARDS_KEPT="0")
     rows.append(
-        Row(
-            "http",
-            f"GET /api/v1/timelines/home ({API_STATUSES} statuses), {conns} conns",
-            api.rate(),
-            "bare Django view",
-            bare.rate(),
-            target=f">= {TARGET:.0%} of bare",
-            met=api.rate().per_s >= TARGET * bare.rate().per_s and not api.errors,
-            notes=_notes(api),
-        )
-    )
-    for name in ("notifications", "inbox", "conversation", "search", "people search"):
-        load = loads[name]
-        rows.append(
-            Row(
-                "http",
-                f"{name} page, {conns} conns",
-                load.rate(),
-                "bare Django view",
-                bare.rate(),
-                notes=_notes(load),
-            )
-        )
-    rows.append(
-        Row(
-            "http",
-            f"home page, {conns} conns, no card kept",
-            cold["home"].rate(),
-            "bare Django view",
-            cold["bare view"].rate(),
-            notes=_notes(cold["home"]),
-        )
+        _compared(f"home page, {conns} conns, no card kept", cold["home"], cold["bare view"])
     )
     pinned = pinning()
     if pinned:
@@ -323,25 +284,28 @@ def run(ctx: Context) -> list[Row]:
             pinned=pinned, readers=readers,
         )  # fmt: skip
         bare_alone = alone["bare view"]
+        on_one_core = f"{conns} conns, daphne pinned to one core"
         rows.append(
-            Row("http", f"bare view, {conns} conns, daphne pinned to one core",
-                bare_alone.rate(), notes=_notes(bare_alone))
-        )  # fmt: skip
-        for name, case in (("home", "home page"), ("many readers", many)):
-            load = alone[name]
-            rows.append(
-                Row(
-                    "http",
-                    f"{case}, {conns} conns, daphne pinned to one core",
-                    load.rate(),
-                    "bare Django view, pinned",
-                    bare_alone.rate(),
-                    target=f">= {TARGET:.0%} of bare",
-                    met=load.rate().per_s >= TARGET * bare_alone.rate().per_s and not load.errors,
-                    notes=_notes(load),
-                )
-            )
+            Row("http", f"bare view, {on_one_core}", bare_alone.rate(), notes=_notes(bare_alone))
+        )
+        for name in ("home", "many readers"):
+            case = f"{pages[name][1]}, {on_one_core}"
+            rows.append(_compared(case, alone[name], bare_alone, ", pinned", held=True))
     return rows
+
+
+def _compared(case: str, load: Load, bare: Load, pinned: str = "", *, held=False) -> Row:
+    """A page's row beside the bare view's; `held` to TARGET of it."""
+    return Row(
+        "http",
+        case,
+        load.rate(),
+        f"bare Django view{pinned}",
+        bare.rate(),
+        target=f">= {TARGET:.0%} of bare" if held else "",
+        met=load.rate().per_s >= TARGET * bare.rate().per_s and not load.errors if held else None,
+        notes=_notes(load),
+    )
 
 
 def _notes(load: Load) -> dict:

@@ -88,7 +88,7 @@ def render_statuses(
     number = page_number(request)
     page = read_page(number, settings.STATUSES_PER_PAGE, current_uid(request))
     require_page(number, page.statuses, page.has_older)
-    context = {**context, "page": page, "unread": page.unread}  # the nav's, read with the page
+    context = {**context, "page": page}
     return render(request, template, context, status=status)
 
 

@@ -8,7 +8,6 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys, text
 from ..feeds.selectors import Page, apply_marks, queue_marks, statuses_page
-from ..notifications.unread import decode_unread, queue_unread
 from ..safety import selectors as safety
 from ..statuses.selectors import decode_status, hidden_uids, is_hidden
 
@@ -42,12 +41,11 @@ class Conversation:
     replies: list[dict]  # oldest first
     more_replies: bool
     repost: dict | None = None  # the repost asked for, its original attached
-    unread: dict | None = None  # the viewer's unread counts, for the nav (None: no viewer)
 
 
 def conversation(status_id: int, viewer: int | None = None) -> Conversation | None:
     """A status, the chain it replies to and its replies, marked `liked` and `reposted`
-    for `viewer` (if any), with the viewer's unread counts for the nav: 2 round trips.
+    for `viewer` (if any): 2 round trips.
     For a repost, its original's conversation (2 more). None if there is no such status.
 
     A suspended user's statuses read as deleted, as they do in timelines: None for
@@ -60,12 +58,9 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     pipe.smembers(SUSPENDED_USERS)
     pipe.hgetall(keys.status_key(status_id))
     pipe.zrange(keys.replies_key(status_id), 0, REPLIES_SHOWN)
-    audience_replies = safety.queue_audience(pipe, viewer)
-    if viewer:
-        queue_unread(pipe, viewer)
+    safety.queue_audience(pipe, viewer)
     suspended, fields, reply_ids, *viewers = pipe.execute()
-    audience = safety.read_audience(viewer, viewers[:audience_replies])
-    viewers = viewers[audience_replies:]
+    audience = safety.read_audience(viewer, viewers)
     hidden = hidden_uids(suspended)
 
     def shown(status: dict | None) -> dict | None:
@@ -98,7 +93,6 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
         status=status,
         replies=[s for s in found[len(ancestors) :] if s],
         more_replies=len(reply_ids) > REPLIES_SHOWN,
-        unread=decode_unread(viewers[0]) if viewers else None,
     )
 
 

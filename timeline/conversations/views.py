@@ -24,7 +24,7 @@ def _status_page(request: HttpRequest, status_id: int, form: StatusForm, status:
         form.initial["message"] = selectors.reply_mentions(view.status, request.user.username)
     # The page renders three runs of cards: their authors read together, once.
     with_authors([*view.ancestors, view.repost or view.status, *view.replies])
-    context = {"view": view, "form": form, "unread": view.unread}
+    context = {"view": view, "form": form}
     return render(request, "timeline/status.html", context, status=status)
 
 

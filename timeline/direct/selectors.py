@@ -11,7 +11,6 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE
-from ..notifications.unread import decode_unread, queue_unread
 from .services import GROUP, NoSuchConversation, scripts
 
 
@@ -75,7 +74,6 @@ def _pairs(flat: list) -> dict:
 @dataclass(frozen=True)
 class InboxPage:
     conversations: list[Conversation]
-    unread: dict
     number: int
     has_older: bool
 
@@ -86,14 +84,13 @@ class InboxPage:
 
 def inbox_page(uid: int, page: int, count: int) -> InboxPage:
     """Page `page` of `uid`'s conversations, the latest message's first, each with its
-    unread count, and the nav's unread counts (read with the inbox)."""
+    unread count."""
     start = _check_page(page, count)
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.zrevrange(keys.inbox_key(uid), start, start + count)
     pipe.hgetall(keys.inbox_unread_key(uid))
-    queue_unread(pipe, uid)
-    ids, unread, counts = pipe.execute()
+    ids, unread = pipe.execute()
     shown = ids[:count]
     pipe = PackedPipeline(conn)
     pipe.for_each_key(map(keys.conversation_key, shown), ("HGETALL",))
@@ -105,7 +102,7 @@ def inbox_page(uid: int, page: int, count: int) -> InboxPage:
         for cid, fields, people in zip(shown, hashes, members, strict=True)
         if fields
     ]
-    return InboxPage(conversations, decode_unread(counts), page, len(ids) > count)
+    return InboxPage(conversations, page, len(ids) > count)
 
 
 def conversation_page(uid: int, conversation_id: int, page: int, count: int) -> MessagesPage:

@@ -24,7 +24,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
     number = page_number(request)
     page = selectors.inbox_page(current_uid(request), number, settings.STATUSES_PER_PAGE)
     require_page(number, page.conversations, page.has_older)
-    return render(request, "timeline/inbox.html", {"page": page, "unread": page.unread})
+    return render(request, "timeline/inbox.html", {"page": page})
 
 
 @require_http_methods(["GET", "POST"])

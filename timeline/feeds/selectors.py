@@ -4,7 +4,8 @@ it, and pages of people.
 
 A page is 2 round trips: its ids, then the statuses with the suspended-user set, the
 viewer's likes and reposts of them, the viewer's blocks and mutes (timeline.safety's
-rule) and the viewer's unread counts (for the nav); a third when it shows reposts, for
+rule) (the nav's unread counts come with the session check: accounts'
+read_with_session); a third when it shows reposts, for
 their originals, and one when it holds others' private statuses by authors the page
 doesn't know the viewer follows. Statuses live in their own slots,
 so one cluster-legal round trip can't read ids and statuses together."""
@@ -19,7 +20,6 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..discovery import suggestions
-from ..notifications.unread import decode_unread, queue_unread
 from ..safety import selectors as safety
 from ..statuses import cache
 from ..statuses.selectors import (
@@ -42,8 +42,6 @@ class Page:
     statuses: list[dict]
     number: int
     has_older: bool
-    # The viewer's unread counts for the nav, read with the page (None: no viewer).
-    unread: dict | None = None
 
     @property
     def has_newer(self) -> bool:
@@ -77,8 +75,8 @@ def queue_statuses(
 ) -> int:
     """Queues the (small) suspended-user set (unless read already: `suspended`), the
     status hashes (but those `kept` in the process) and whether `viewer` (if any) liked or
-    reposted them, the viewer's blocks and mutes, and the viewer's unread counts, which
-    `read_page` reads; returns how many replies they add."""
+    reposted them, and the viewer's blocks and mutes, which `read_page` reads; returns how
+    many replies they add."""
     shown = ids[:count]
     missing = [i for i in shown if i not in kept] if kept else shown
     added = len(missing)
@@ -88,9 +86,6 @@ def queue_statuses(
     pipe.for_each_key(map(keys.status_key, missing), ("HGETALL",))
     added += queue_marks(pipe, viewer, shown)
     added += safety.queue_audience(pipe, viewer)
-    if viewer:
-        queue_unread(pipe, viewer)
-        added += 1
     return added
 
 
@@ -115,9 +110,6 @@ def read_page(
     (statuses.cache), the statuses read are kept in the process."""
     shown = ids[:count]
     missing = [i for i in shown if i not in kept] if kept else shown
-    unread = decode_unread(replies[-1]) if viewer else None
-    if viewer:
-        replies = replies[:-1]
     audience_replies = safety.AUDIENCE_REPLIES if viewer else 0
     audience = safety.read_audience(viewer, replies[len(replies) - audience_replies :])
     replies = replies[: len(replies) - audience_replies]
@@ -144,7 +136,7 @@ def read_page(
     statuses = with_originals(statuses, viewer)
     if not include_suspended:
         statuses = safety.visible(get_redis(), statuses, audience, where=where)
-    return Page(statuses=statuses, number=page, has_older=len(ids) > count, unread=unread)
+    return Page(statuses=statuses, number=page, has_older=len(ids) > count)
 
 
 def statuses_page(

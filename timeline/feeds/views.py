@@ -26,7 +26,6 @@ def render_home(request: HttpRequest, uid: int, form: StatusForm, status: int = 
         "form": form,
         "page": home.page,
         "person": home.user,
-        "unread": home.page.unread,
         "suggestions": home.suggestions,
         "trends": trending_tags(),
         "catching_up": home.catching_up,

@@ -45,7 +45,7 @@ def render_profile(
     if lists_form is None and viewer is not None and viewer != person:
         lists_form = ListMembershipForm(lists=list_selectors.lists_for_member(viewer, person))
     page = view.page
-    context = {"view": view, "page": page, "unread": page.unread, "lists_form": lists_form}
+    context = {"view": view, "page": page, "lists_form": lists_form}
     return render(request, "timeline/profile.html", context, status=status)
 
 

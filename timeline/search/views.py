@@ -43,7 +43,7 @@ def search(request: HttpRequest) -> HttpResponse:
         if kind == "statuses":
             page = selectors.search_statuses(query, number, settings.STATUSES_PER_PAGE, viewer)
             found, has_older = page.statuses, page.has_older
-            context |= {"page": page, "unread": page.unread}
+            context["page"] = page
         elif kind == "people":
             found, has_older = search_people(query, page=number, count=USERS_PER_PAGE)
             context["followed"] = following_among(viewer, [p["id"] for p in found])

@@ -5,6 +5,8 @@ import time
 import pytest
 from redis.connection import AbstractConnection
 
+from accounts import backends
+from accounts import services as accounts
 from socialsite.redis import NodeShare
 from timeline import keys
 from timeline.feeds import selectors as feeds
@@ -205,3 +207,21 @@ def test_others_private_statuses_cost_a_page_one_follow_look_up_at_most(round_tr
     feeds.home_page(reader)  # the first read of the hour records it (feeds.homes)
     assert round_trips(lambda: feeds.home_page(reader)) == 2
     assert len(feeds.home_page(reader).page.statuses) == 2
+
+
+def test_a_signed_in_user_and_their_session_state_are_one_round_trip_once_seen(
+    make_user, round_trips
+):
+    alice = make_user()
+    backend = backends.CachedUserBackend()
+    backend.get_user(alice.user.pk)  # caches the user
+    backends.KNOWN_UIDS.pop(str(alice.user.pk))
+    assert round_trips(lambda: backend.get_user(alice.user.pk)) == 2
+    assert round_trips(lambda: backend.get_user(alice.user.pk)) == 1
+    # A uid this process wrongly remembers (a deleted user's reused id) is caught.
+    other = make_user()
+    accounts.end_sessions(alice.uid)
+    backends.KNOWN_UIDS[str(alice.user.pk)] = other.uid
+    user = backend.get_user(alice.user.pk)
+    assert (user.uid, user.session_generation) == (alice.uid, 1)
+    assert backends.KNOWN_UIDS[str(alice.user.pk)] == alice.uid
