@@ -221,11 +221,7 @@ def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict]
     """The ids of a page read with their posted times (`entries`), those of its first
     `count` statuses kept in the process, and the cache's generation for `read_page`."""
     generation = cache.statuses.generation()
-    kept = {}
-    for status_id, posted in entries[:count]:
-        status = cache.statuses.get(status_id, posted)
-        if status is not None:
-            kept[status_id] = status
+    kept = cache.statuses.get_many(entries[:count])
     return [status_id for status_id, _ in entries], kept, generation
 
 
