@@ -24,6 +24,11 @@ PUBSUB_BUFFER_LIMIT = ["pubsub", "32mb", "8mb", "60"]
 COMPACT_ENCODINGS = {"hash-max-ziplist-value": "1200", "zset-max-ziplist-entries": "256"}
 
 
+def compact_encoding_args() -> list[str]:
+    """COMPACT_ENCODINGS as redis-server's command-line arguments."""
+    return [arg for name, value in COMPACT_ENCODINGS.items() for arg in (f"--{name}", value)]
+
+
 def redis_server_binary() -> str:
     found = shutil.which("redis-server")
     if found:
@@ -66,7 +71,7 @@ class EmbeddedRedis:
             "--save", "",
             "--client-output-buffer-limit", *PUBSUB_BUFFER_LIMIT,
             "--maxclients", "10000",
-            *(arg for name, value in COMPACT_ENCODINGS.items() for arg in (f"--{name}", value)),
+            *compact_encoding_args(),
             "--daemonize", "no",
             "--loglevel", "warning",
             "--logfile", str(self.data_dir / "redis.log"),
