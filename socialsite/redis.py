@@ -257,6 +257,12 @@ class PackedPipeline(redis.commands.CoreCommands):
             self._release(broken=True)
             raise
 
+    def send(self) -> None:
+        """Sends what is queued so far, so that Redis runs it while more is queued; the
+        replies are read by execute()."""
+        for share in self._nodes.values():
+            self._guarded(share.flush)
+
     def execute(self) -> list:
         """Sends what is left and reads every reply; raises the first error reply, if any,
         once all are read (as a redis-py pipeline does). Returns the raw replies."""

@@ -14,7 +14,11 @@ from pathlib import Path
 
 import redis
 
-from socialsite.embedded_redis import PUBSUB_BUFFER_LIMIT, redis_server_binary
+from socialsite.embedded_redis import (
+    PUBSUB_BUFFER_LIMIT,
+    compact_encoding_args,
+    redis_server_binary,
+)
 from socialsite.redis import connect_cluster
 
 
@@ -62,6 +66,7 @@ class ClusterServers:
                          "--cluster-node-timeout", "2000",
                          "--appendonly", "no", "--save", "", "--daemonize", "no",
                          "--client-output-buffer-limit", *PUBSUB_BUFFER_LIMIT,
+                         *compact_encoding_args(),
                          "--logfile", str(workdir / "redis.log")],
                         stdin=subprocess.DEVNULL, start_new_session=True,
                     )

@@ -146,6 +146,16 @@ def fan_out_job(status: dict, *, retract: bool = False, audience: str = "followe
     return ("fanout", {**args, "retract": retract, **cursor})
 
 
+def fan_out_from(job: jobs.Job, cursor: list) -> jobs.Job | None:
+    """`job` carried on from `cursor` ({follow time, members at that time already done},
+    as fan_out_cursor.lua and store_status.lua return it), or None if `cursor` is empty
+    (nothing left)."""
+    if not cursor:
+        return None
+    kind, args = job
+    return (kind, {**args, "after_score": float(cursor[0]), "skip": int(cursor[1])})
+
+
 def rest_of_fan_out(
     job: jobs.Job, batch: FollowerBatch, per_pass: int | None = None
 ) -> jobs.Job | None:

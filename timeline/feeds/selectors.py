@@ -102,17 +102,20 @@ def read_page(
     kept: dict[str, dict] | None = None,
     suspended: list | None = None,
     generation: int | None = None,
+    audience: safety.Audience | None = None,
 ) -> Page:
     """The Page from `queue_statuses`' replies (1 more round trip if it shows reposts).
     Statuses of suspended users are left out unless `include_suspended` (moderators,
     who see everything), and those timeline.safety's rule hides from `viewer` shown
     `where`; `follows`: authors the caller knows the viewer follows. With `generation`
-    (statuses.cache), the statuses read are kept in the process."""
+    (statuses.cache), the statuses read are kept in the process. With `audience` (the
+    viewer's, read already), the replies hold no marks of the viewer's."""
     shown = ids[:count]
     missing = [i for i in shown if i not in kept] if kept else shown
-    audience_replies = safety.AUDIENCE_REPLIES if viewer else 0
-    audience = safety.read_audience(viewer, replies[len(replies) - audience_replies :])
-    replies = replies[: len(replies) - audience_replies]
+    if audience is None:
+        audience_replies = safety.AUDIENCE_REPLIES if viewer else 0
+        audience = safety.read_audience(viewer, replies[len(replies) - audience_replies :])
+        replies = replies[: len(replies) - audience_replies]
     audience.follows.update(follows or ())
     if suspended is None:
         suspended, replies = replies[0], replies[1:]
@@ -170,20 +173,26 @@ def posted_page(
     viewer: int | None = None,
     where: str = safety.ANYWHERE,
     length: int | None = None,
+    marked: bool = True,
 ) -> Page:
     """As statuses_page, for a timeline scored by the time each status was posted (home,
     profile, global), whose statuses are kept in the process (statuses.cache): its ids
     and the suspended-user set, then the statuses not kept with the viewer's marks, if
     any are needed. 1 round trip when all are kept and there is no viewer, else 2 (3 if
-    it shows reposts)."""
+    it shows reposts). Unless `marked`, the statuses come without the viewer's likes and
+    reposts marks, the viewer's reads for the safety rule go with the
+    ids, and the page is 1 round trip when all are kept."""
     conn = get_redis()
     pipe = PackedPipeline(conn)
     page_ids(pipe, key, page, count, length=length, withscores=True)
     pipe.smembers(SUSPENDED_USERS)
-    entries, suspended = pipe.execute()
+    if not marked:
+        safety.queue_audience(pipe, viewer)
+    entries, suspended, *rule_reads = pipe.execute()
+    audience = None if marked else safety.read_audience(viewer, rule_reads)
     ids, kept, generation = kept_statuses(entries, count)
     pipe = PackedPipeline(conn)
-    queue_statuses(pipe, ids, count, viewer, kept=kept, suspended=suspended)
+    queue_statuses(pipe, ids, count, viewer if marked else None, kept=kept, suspended=suspended)
     replies = pipe.execute()
     return read_page(
         ids,
@@ -195,6 +204,7 @@ def posted_page(
         kept=kept,
         suspended=suspended,
         generation=generation,
+        audience=audience,
     )
 
 
@@ -202,11 +212,7 @@ def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict]
     """The ids of a page read with their posted times (`entries`), those of its first
     `count` statuses kept in the process, and the cache's generation for `read_page`."""
     generation = cache.statuses.generation()
-    kept = {}
-    for status_id, posted in entries[:count]:
-        status = cache.statuses.get(status_id, posted)
-        if status is not None:
-            kept[status_id] = status
+    kept = cache.statuses.get_many(entries[:count])
     return [status_id for status_id, _ in entries], kept, generation
 
 
@@ -237,22 +243,32 @@ def original(status_id, *, hide_suspended: bool = True, viewer: int | None = Non
     return shown.get("original") or shown
 
 
-def timeline_page(uid: int, timeline: str = "home", page: int = 1, count: int = 30) -> Page:
-    """A page of `uid`'s home or profile timeline as they see it."""
+def timeline_page(
+    uid: int, timeline: str = "home", page: int = 1, count: int = 30, *, marked: bool = True
+) -> Page:
+    """A page of `uid`'s home or profile timeline as they see it (unless `marked`, without
+    their likes and reposts marks: see posted_page)."""
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
     where = safety.HOME if timeline == "home" else safety.ANYWHERE
     length = settings.HOME_TIMELINE_SIZE if timeline == "home" else None
     return posted_page(
-        TIMELINES[timeline](uid), page, count, viewer=uid, where=where, length=length
+        TIMELINES[timeline](uid),
+        page,
+        count,
+        viewer=uid,
+        where=where,
+        length=length,
+        marked=marked,
     )
 
 
 def get_status_messages(
     uid: int, timeline: str = "home", page: int = 1, count: int = 30
 ) -> list[dict]:
-    """A page of `uid`'s home or profile timeline, newest first, without deleted statuses."""
-    return timeline_page(uid, timeline, page, count).statuses
+    """A page of `uid`'s home or profile timeline, newest first, without deleted statuses
+    or those the safety rule hides from them (1 round trip when the statuses are kept)."""
+    return timeline_page(uid, timeline, page, count, marked=False).statuses
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,10 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
         raise ValueError("You can't follow yourself.")
     conn = get_redis()
     now = time.time()
+    # Follow sets hold whole seconds: a listpack stores an integer score in a few bytes,
+    # a fractional one as a 17-character string (README, Performance). Ties are fine:
+    # fan-out cursors count the members they have done at one score.
+    since = int(now)
     home_size = settings.HOME_TIMELINE_SIZE
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
@@ -62,7 +66,7 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
             keys.blocked_by_key(other_uid),
             keys.follow_requests_key(other_uid),
         ],
-        [uid, now, home_size, "1" if approving else "0"],
+        [uid, since, home_size, "1" if approving else "0"],
     )
     pipe.hget(user_key(other_uid), "followers")
     login, followed, followers = pipe.execute()
@@ -75,7 +79,7 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
         return False
     if outcome == "requested":
         # The requester's side: their pending requests (the profile's "Requested").
-        conn.zadd(keys.requested_key(uid), {other_uid: now})
+        conn.zadd(keys.requested_key(uid), {other_uid: since})
         return False
     queue_popular(pipe, other_uid, int(followers))
     follower = {"id": uid, "login": login}
@@ -88,7 +92,7 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
         pipe,
         "add_following",
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
-        [other_uid, now, home_size, STATUS_CHANNEL if in_script else "", event, *pairs],
+        [other_uid, since, home_size, STATUS_CHANNEL if in_script else "", event, *pairs],
     )
     # A follow that existed already notified then: the notification is there, unchanged.
     notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)

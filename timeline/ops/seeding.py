@@ -141,9 +141,10 @@ def seed_network(
     writes = _Writes(progress)
     pipe = writes.pipe
     follow_time = now - (HISTORY_DAYS + 1) * DAY
-    followers: list[dict[int, float]] = [{} for _ in range(users)]
+    followers: list[dict[int, int]] = [{} for _ in range(users)]
     for i, followed in enumerate(following):
-        since = {uids[j]: follow_time - rng.uniform(0, DAY) for j in followed}
+        # Whole seconds, as graph.services stores follow times.
+        since = {uids[j]: int(follow_time - rng.uniform(0, DAY)) for j in followed}
         for j, when in zip(followed, since.values(), strict=True):
             followers[j][uids[i]] = when
         if since:

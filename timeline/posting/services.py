@@ -64,13 +64,14 @@ def deliver_status(conn, status: dict) -> int:
     pipe.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
     queue_store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
     results = pipe.execute()
-    found, lists, flat = results[:lookups], results[lookups], results[-1]
-    batch = list(zip(flat[::2], map(float, flat[1::2]), strict=True))
-    followers = fanout.reply_audience(conn, status, [f for f, _ in batch])
+    found, lists, cursor, batch = results[:lookups], results[lookups], *results[-2:]
+    followers = fanout.reply_audience(conn, status, batch)
 
     pipe = PackedPipeline(conn)
     repost_of = status.get("repost_of")
     fanout.deliver(pipe, status["id"], status["posted"], followers, home_size, repost_of=repost_of)
+    # Redis delivers while the rest is packed.
+    pipe.send()
     fanout.deliver_to_lists(
         pipe, status["id"], status["posted"], [i for i, _ in lists], home_size, repost_of=repost_of
     )
@@ -81,10 +82,12 @@ def deliver_status(conn, status: dict) -> int:
     if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
         pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
-    for audience, done in (("followers", batch), ("lists", lists)):
-        rest = fanout.rest_of_fan_out(fanout.fan_out_job(status, audience=audience), done)
-        if rest:
-            jobs.enqueue(pipe, rest)
+    rests = (
+        fanout.fan_out_from(fanout.fan_out_job(status), cursor),
+        fanout.rest_of_fan_out(fanout.fan_out_job(status, audience="lists"), lists),
+    )
+    for rest in filter(None, rests):
+        jobs.enqueue(pipe, rest)
     events.publish(pipe, events.status_posted(status))
     pipe.execute()
     return status["id"]

@@ -46,12 +46,19 @@ class StatusCache:
 
     def get(self, status_id, posted: float) -> dict | None:
         """A copy of the kept status `status_id` if it was posted at `posted`, else None."""
+        return self.get_many([(status_id, posted)]).get(status_id)
+
+    def get_many(self, entries) -> dict:
+        """Copies of the kept statuses among `entries` ((id, posted) pairs: a page's), by
+        id, those posted at the time given."""
         if not self.serving():
-            return None
-        status = self._kept.get(keys.status_key(status_id))
-        if status is None or status["posted"] != posted:
-            return None
-        return dict(status)
+            return {}
+        found = {}
+        for status_id, posted in entries:
+            status = self._kept.get(keys.status_key(status_id))
+            if status is not None and status["posted"] == posted:
+                found[status_id] = dict(status)
+        return found
 
     def keep(self, statuses: list[dict | None], generation: int) -> None:
         """Keeps copies of `statuses` (decoded, None for gone ones), read after

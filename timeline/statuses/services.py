@@ -70,8 +70,9 @@ def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
 
 def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
     """Queues the status hash and its author's bookkeeping (see store_status.lua): the
-    profile timeline, their own home (`home_size` > 0), the `posts` count, and a read of
-    their first `followers` followers, the last reply."""
+    profile timeline, their own home (`home_size` > 0), the `posts` count, and, for
+    `followers` > 0, a read of their first `followers` followers: the last two replies are
+    where a fan-out job takes over after those (fanout.fan_out_from) and their uids."""
     uid = status["uid"]
     pipe.hset(keys.status_key(status["id"]), mapping=status)
     scripts.run(
@@ -85,6 +86,10 @@ def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
         ],
         [status["id"], status["posted"], home_size, followers],
     )
+    if followers:
+        # After the script: a follower leaving in between gets the status twice (a no-op
+        # ZADD), never not at all.
+        pipe.zrange(keys.followers_key(uid), 0, followers - 1)
 
 
 def create_status(uid: int, message: str, **data) -> int | None:
