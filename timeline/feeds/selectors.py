@@ -33,6 +33,9 @@ from ..statuses.selectors import (
 from . import refill
 
 TIMELINES = {"home": keys.home_timeline_key, "profile": keys.profile_timeline_key}
+# Where a named timeline shows its statuses, for timeline.safety's rule (home: mutes
+# too; global: never a private status); any other shows them ANYWHERE.
+SHOWN_WHERE = {"home": safety.HOME, "global": safety.GLOBAL}
 # Nine digits keep (page - 1) * count far inside the 64-bit offsets Redis takes.
 LAST_PAGE = 999_999_999
 
@@ -250,7 +253,7 @@ def timeline_page(
     their likes and reposts marks: see posted_page)."""
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
-    where = safety.HOME if timeline == "home" else safety.ANYWHERE
+    where = SHOWN_WHERE.get(timeline, safety.ANYWHERE)
     length = settings.HOME_TIMELINE_SIZE if timeline == "home" else None
     return posted_page(
         TIMELINES[timeline](uid),
@@ -395,8 +398,6 @@ CURSOR_TIMELINES = {
     "tag": keys.tag_timeline_key,
     "global": lambda _owner: keys.GLOBAL_TIMELINE,
 }
-# Where cursor pages show their statuses, for timeline.safety's rule (mutes on home).
-CURSOR_WHERE = {"home": safety.HOME, "global": safety.GLOBAL}
 
 
 def cursor_page(
@@ -435,5 +436,5 @@ def cursor_page(
         ids = conn.zrevrangebyscore(key, high, low, start=0, num=count + 1)
     pipe = PackedPipeline(conn)
     queue_statuses(pipe, ids, count, viewer)
-    where = CURSOR_WHERE.get(timeline, safety.ANYWHERE)
+    where = SHOWN_WHERE.get(timeline, safety.ANYWHERE)
     return read_page(ids, pipe.execute(), 1, count, viewer=viewer, where=where)
