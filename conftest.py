@@ -46,6 +46,11 @@ def daphne_server(django_db_setup, django_db_blocker):
         **os.environ,
         **subprocess_database_env(),
         "DJANGO_SETTINGS_MODULE": "socialsite.settings",
+        # A client of the slow-client tests reads what piled up for it (megabytes, through
+        # a 4 KB receive window) only once it is dropped; on a loaded run that can take
+        # longer than the 10 s a real client gets before its connection is cut, taking
+        # the last line, which says why, with it.
+        "STREAM_DROPPED_GRACE_SECONDS": "120",
     }
     # The slow-client tests stall a socket for as long as a loaded run takes to publish
     # thousands of events; daphne's pings (unanswered behind what it doesn't read) must

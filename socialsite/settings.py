@@ -301,9 +301,9 @@ STREAM_QUEUE_SIZE = 1000
 # Bytes the server may hold unsent for a stream's client (one that reads slowly or not
 # at all) before the stream stops taking lines off its queue, which then fills.
 STREAM_SEND_BUFFER_BYTES = 256 * 1024
-# Seconds a chunked client dropped as too slow has to read its last line before the
-# server cuts its connection.
-STREAM_DROPPED_GRACE_SECONDS = 10.0
+# Seconds a client dropped as too slow has to read its last line before the server cuts
+# its connection.
+STREAM_DROPPED_GRACE_SECONDS = float(os.environ.get("STREAM_DROPPED_GRACE_SECONDS", 10))
 STREAM_KEYS_PER_USER = 10
 # daphne pings each WebSocket client this often and drops one whose pong doesn't come
 # within the timeout (daphne's own defaults).
