@@ -16,6 +16,11 @@ def status_key(status_id: int) -> str:
     return f"status:{{{status_id}}}"
 
 
+def status_id_in_key(key: str) -> str:
+    """The status id (as text) in a key made by `status_key`."""
+    return key.removeprefix("status:{").removesuffix("}")
+
+
 def profile_timeline_key(uid: int) -> str:
     return f"profile:{{{uid}}}"
 

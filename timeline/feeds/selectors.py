@@ -86,7 +86,8 @@ def queue_statuses(
     if suspended is None:
         pipe.smembers(SUSPENDED_USERS)
         added += 1
-    pipe.for_each_key(map(keys.status_key, missing), ("HGETALL",))
+    if missing:
+        pipe.for_each_key(map(keys.status_key, missing), ("HGETALL",))
     added += queue_marks(pipe, viewer, shown)
     added += safety.queue_audience(pipe, viewer)
     return added
@@ -125,16 +126,21 @@ def read_page(
     hashes, marks = replies[: len(missing)], replies[len(missing) :]
     hidden = set() if include_suspended else hidden_uids(suspended)
     fetched = [decode_status(fields) for fields in hashes]
-    if generation is not None:
+    if fetched and generation is not None:
         cache.statuses.keep(fetched, generation)
-    if kept:
+    if not kept:
+        statuses = fetched
+    elif fetched:
         by_id = {**kept, **dict(zip(missing, fetched, strict=True))}
         statuses = [by_id[i] for i in shown]
     else:
-        statuses = fetched
+        statuses = [kept[i] for i in shown]
     # A repost is marked here too, unused: it shows its original, marked when read.
     apply_marks(statuses, marks)
-    statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
+    if hidden:
+        statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
+    else:
+        statuses = [s for s in statuses if s]
     if where == safety.HOME:
         # Fan-out delivers a status only to its author's followers, and whatever ends a
         # follow takes the author's statuses out of home: its authors are followed.

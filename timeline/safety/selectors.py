@@ -74,36 +74,65 @@ def read_audience(viewer: int | None, replies: list) -> Audience:
 
 def is_private(status: dict) -> bool:
     """Whether `status` is a private account's (only approved followers see it)."""
-    return str(status.get(keys.PRIVATE_FIELD) or "") == "1"
+    return is_private_value(status.get(keys.PRIVATE_FIELD))
 
 
-def may_see(status: dict, audience: Audience, *, where: str = ANYWHERE) -> bool:
+def is_private_value(value) -> bool:
+    """Whether a status's PRIVATE_FIELD (None if absent) marks it private."""
+    return value == "1" or (bool(value) and str(value) == "1")
+
+
+def may_see(
+    status: dict, audience: Audience, *, where: str = ANYWHERE, decided: dict | None = None
+) -> bool:
     """The rule: whether `audience`'s viewer may see `status` (and the original it
-    reposts, if attached) shown `where`."""
-    viewer = audience.viewer
-    author = int(status["uid"])
-    original_author = status.get("repost_of_uid")
-    if author in audience.blocked or (original_author and int(original_author) in audience.blocked):
+    reposts, if attached) shown `where`. What depends only on who wrote a status (and
+    whether it is private) is decided once per author in `decided`, if given: a dict
+    kept across the statuses of one page, whose audience doesn't change meanwhile."""
+    return sees(status, audience, where, {} if decided is None else decided)
+
+
+def sees(status: dict, audience: Audience, where: str, decided: dict) -> bool:
+    """may_see, with its arguments in place (it runs once a status of a page)."""
+    by = (status["uid"], status.get("repost_of_uid"), status.get(keys.PRIVATE_FIELD))
+    allowed = decided.get(by)
+    if allowed is None:
+        allowed = decided[by] = may_see_author(audience, *by, where=where)
+    if not allowed:
         return False
-    private_to_viewer = is_private(status) and author != viewer
-    if private_to_viewer and (where == GLOBAL or author not in audience.follows):
-        return False
-    if where == HOME and author != viewer and _muted(status, audience):
+    if where == HOME and audience.muted_phrases and has_muted_words(status, audience):
         return False
     inner = status.get("original")
-    return inner is None or may_see(inner, audience, where=where)
+    return inner is None or sees(inner, audience, where, decided)
 
 
-def _muted(status: dict, audience: Audience) -> bool:
-    if int(status["uid"]) in audience.muted:
-        return True
-    original_author = status.get("repost_of_uid")
-    if original_author and int(original_author) in audience.muted:
-        return True
-    if audience.muted_phrases:
-        present = words(str(status.get("message") or ""))
-        return any(phrase <= present for phrase in audience.muted_phrases)
-    return False
+def may_see_author(audience: Audience, author, original_author, private, *, where: str) -> bool:
+    """The part of the rule that depends only on a status's author, its original's
+    author if it is a repost, and its PRIVATE_FIELD: not its message."""
+    viewer = audience.viewer
+    author = int(author)
+    original_author = int(original_author) if original_author else None
+    blocked, muted = audience.blocked, audience.muted
+    if blocked and (author in blocked or original_author in blocked):
+        return False
+    private_to_viewer = is_private_value(private) and author != viewer
+    if private_to_viewer and (where == GLOBAL or author not in audience.follows):
+        return False
+    return not (
+        where == HOME
+        and muted
+        and author != viewer
+        and (author in muted or original_author in muted)
+    )
+
+
+def has_muted_words(status: dict, audience: Audience) -> bool:
+    """Whether another's `status` holds all the words of one of the viewer's muted
+    phrases (their own never does)."""
+    if int(status["uid"]) == audience.viewer:
+        return False
+    present = words(str(status.get("message") or ""))
+    return any(phrase <= present for phrase in audience.muted_phrases)
 
 
 def unknown_private_authors(statuses: list[dict], audience: Audience) -> set[int]:
@@ -111,15 +140,17 @@ def unknown_private_authors(statuses: list[dict], audience: Audience) -> set[int
     whom the viewer isn't yet known to follow."""
     if not audience.viewer:
         return set()
+    private = keys.PRIVATE_FIELD
     found = set()
     for status in statuses:
-        for shown in (status, status.get("original")):
-            if shown and is_private(shown):
-                author = int(shown["uid"])
-                known = author in audience.follows or author in audience.asked
-                if author != audience.viewer and not known:
-                    found.add(author)
-    return found
+        # Most statuses have no PRIVATE_FIELD (or an empty one): skipped at one lookup.
+        if status.get(private) and is_private(status):
+            found.add(int(status["uid"]))
+        inner = status.get("original")
+        if inner is not None and inner.get(private) and is_private(inner):
+            found.add(int(inner["uid"]))
+    found.discard(audience.viewer)
+    return found - audience.follows - audience.asked
 
 
 def confirm_follows(conn, statuses: list[dict], audience: Audience) -> None:
@@ -138,7 +169,8 @@ def visible(conn, statuses: list[dict], audience: Audience, *, where: str = ANYW
     when some are others' private statuses by authors not known to be followed)."""
     if where != GLOBAL:
         confirm_follows(conn, statuses, audience)
-    return [status for status in statuses if may_see(status, audience, where=where)]
+    decided: dict = {}
+    return [status for status in statuses if sees(status, audience, where, decided)]
 
 
 class Blocked(ValueError):

@@ -32,6 +32,7 @@ CHANGES_REMEMBERED = 10_000
 class StatusCache:
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        # Both by status id, as text (as timelines hold them).
         self._kept: dict[str, dict] = {}
         self._changes: OrderedDict[str, int] = OrderedDict()
         self._generation = 0
@@ -46,18 +47,19 @@ class StatusCache:
 
     def get(self, status_id, posted: float) -> dict | None:
         """A copy of the kept status `status_id` if it was posted at `posted`, else None."""
-        return self.get_many([(status_id, posted)]).get(status_id)
+        return self.get_many([(str(status_id), posted)]).get(str(status_id))
 
     def get_many(self, entries) -> dict:
-        """Copies of the kept statuses among `entries` ((id, posted) pairs: a page's), by
-        id, those posted at the time given."""
+        """Copies of the kept statuses among `entries` ((id as text, posted) pairs: a
+        page's, as Redis returns them), by id, those posted at the time given."""
         if not self.serving():
             return {}
         found = {}
+        kept = self._kept.get
         for status_id, posted in entries:
-            status = self._kept.get(keys.status_key(status_id))
+            status = kept(status_id)
             if status is not None and status["posted"] == posted:
-                found[status_id] = dict(status)
+                found[status_id] = status.copy()
         return found
 
     def keep(self, statuses: list[dict | None], generation: int) -> None:
@@ -69,23 +71,24 @@ class StatusCache:
             for status in statuses:
                 if status is None:
                     continue
-                key = keys.status_key(status["id"])
-                if self._changes.get(key, -1) > generation:
+                status_id = str(status["id"])
+                if self._changes.get(status_id, -1) > generation:
                     continue
                 if len(self._kept) >= settings.STATUS_CACHE_SIZE:
                     self._kept.pop(next(iter(self._kept)))
-                self._kept[key] = dict(status)
+                self._kept[status_id] = dict(status)
 
     def forget(self, status_id) -> None:
         """Forgets `status_id` in this process (the writer's own, before its change)."""
         self.changed(keys.status_key(status_id))
 
     def changed(self, status_key: str) -> None:
+        status_id = keys.status_id_in_key(status_key)
         with self._lock:
             self._generation += 1
-            self._kept.pop(status_key, None)
-            self._changes[status_key] = self._generation
-            self._changes.move_to_end(status_key)
+            self._kept.pop(status_id, None)
+            self._changes[status_id] = self._generation
+            self._changes.move_to_end(status_id)
             if len(self._changes) > CHANGES_REMEMBERED:
                 self._changes.popitem(last=False)
 
