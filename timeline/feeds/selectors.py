@@ -147,7 +147,7 @@ def read_page(
         audience.follows.update(s["uid"] for s in statuses)
     statuses = with_originals(statuses, viewer)
     if not include_suspended:
-        statuses = safety.visible(get_redis(), statuses, audience, where=where)
+        statuses = safety.visible(None, statuses, audience, where=where)
     return Page(statuses=statuses, number=page, has_older=len(ids) > count)
 
 
