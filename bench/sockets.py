@@ -48,7 +48,8 @@ async def first_event(open_socket: Callable, publish: Callable[[str], object]) -
         await asyncio.to_thread(publish, text)
         while text not in await asyncio.wait_for(receive(), FIRST_EVENT_TIMEOUT):
             pass
-    return time.perf_counter() - started, opened - started
+        received = time.perf_counter()
+    return received - started, opened - started
 
 
 def websocket(url: str, headers: dict[str, str]) -> Callable:
