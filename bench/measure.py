@@ -20,6 +20,10 @@ class Latency:
         return f"{self.p50_ms:.2f} / {self.p99_ms:.2f} ms{trips}"
 
 
+# A latency with no samples (every client or connection failed).
+NO_LATENCY = Latency(float("nan"), float("nan"))
+
+
 @dataclass(frozen=True)
 class Rate:
     per_s: float

@@ -25,20 +25,29 @@ MIN_OVER_BOOK = 2.0
 
 def author_with_statuses(count: int) -> int:
     author = seed.user("writer")
-    for i in range(count):
-        statuses.create_status(author, f"status {i} " + "x" * 90)
+    write_statuses(author, count)
     return author
+
+
+def write_statuses(author: int, count: int) -> list[int]:
+    """`count` statuses of about 100 characters on `author`'s profile: their ids."""
+    return [statuses.create_status(author, f"status {i} " + "x" * 90) for i in range(count)]
 
 
 def guarded_reader(author: int) -> int:
     """A reader who follows `author` and blocks and mutes 100 other users each."""
     reader = seed.user("guarded")
     graph.follow_user(reader, author)
+    guard(reader)
+    return reader
+
+
+def guard(reader: int) -> None:
+    """Makes `reader` block GUARDED_BLOCKS other users and mute GUARDED_MUTES others."""
     for _ in range(GUARDED_BLOCKS):
         safety.block(reader, seed.user("blocked"))
     for _ in range(GUARDED_MUTES):
         safety.mute(reader, seed.user("muted"))
-    return reader
 
 
 def run(ctx: Context) -> list[Row]:

@@ -30,6 +30,8 @@ class Plan:
     )
     stream_client_processes: int = 4
     stream_seconds: float = 15.0
+    # WebSockets opened one after another, each to its first event (bench.sockets).
+    socket_connects: int = 100
     scale_processes: tuple[int, ...] = (1, 2, 4)
     scale_connections_per_process: int = 50
     scale_seconds: float = 4.0
@@ -58,6 +60,7 @@ QUICK = Plan(
     stream_runs=((25, 20, 1), (25, 20, 2)),
     stream_client_processes=2,
     stream_seconds=2.0,
+    socket_connects=10,
     scale_processes=(1, 2),
     scale_connections_per_process=5,
     scale_seconds=0.5,

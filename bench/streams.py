@@ -9,7 +9,10 @@ subscriber's p99 reached 326 ms at 7,500 clients).
 Most clients take a 1% sample, a tenth track one of twenty words: the server runs
 every client's filter on every status, and each client receives a few statuses a
 second (the bench's own client, in Python, must keep up too). What each client
-should get comes from the site's own filters, run here on every status posted."""
+should get comes from the site's own filters, run here on every status posted.
+
+Then the site's own sockets, /live/ and /api/v1/streaming: connect to first event
+(bench.sockets)."""
 
 import asyncio
 import json
@@ -30,9 +33,9 @@ from streaming.services import create_stream_key
 from timeline.posting import services as posting
 from timeline.statuses import selectors as status_selectors
 
-from . import seed
+from . import seed, sockets
 from .context import Context
-from .measure import Latency, Row, Size, latency_of
+from .measure import NO_LATENCY, Row, Size, latency_of
 from .servers import cpu_seconds, daphnes, rss_bytes
 from .web import read_head
 
@@ -40,7 +43,6 @@ MAX_P99_MS = 150
 TRACK_WORDS = 100
 CONNECT_AT_ONCE = 50
 GRACE_SECONDS = 3.0
-NO_LATENCY = Latency(float("nan"), float("nan"))
 
 
 @dataclass
@@ -284,7 +286,7 @@ def run(ctx: Context) -> list[Row]:
         with daphnes(ctx.var_dir, servers) as (base, processes):
             result = session(plan, base, [p.pid for p in processes], clients, rate)
         rows += _rows(result, rate, servers, plan.stream_seconds, fd_limit)
-    return rows
+    return rows + sockets.run(ctx)
 
 
 def _rows(result: dict, rate: int, servers: int, seconds: float, fd_limit: int) -> list[Row]:

@@ -1,6 +1,7 @@
-"""5. HTTP: the home and profile pages (and the notifications, inbox, conversation and
-search pages) under 100 concurrent keep-alive connections through daphne, beside a bare
-Django view on the same server in the same run."""
+"""5. HTTP: the home and profile pages (and every other page: notifications, messages,
+search, follow requests, blocks, mutes, settings, the data export, lists, the admin's
+moderation queue and dashboard) under 100 concurrent keep-alive connections through
+daphne, beside a bare Django view on the same server in the same run."""
 
 import asyncio
 import itertools
@@ -11,19 +12,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
+from django.utils.crypto import get_random_string
 
-from accounts.services import create_user, get_user, sign_up, uid_for_login
+from accounts.services import create_user, get_user, uid_for_login
 from api.oauth import OOB, issue_token, register_app
+from streaming.services import create_stream_key
 from timeline.direct import services as direct
 from timeline.graph import services as graph
+from timeline.lists import services as lists
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
+from timeline.reports import services as reports
+from timeline.safety import services as safety
+from timeline.web import USERS_PER_PAGE
 
+from . import seed
 from .context import Context
 from .measure import Latency, Rate, Row, latency_of
-from .pages import author_with_statuses
+from .pages import GUARDED_BLOCKS, GUARDED_MUTES, author_with_statuses, guard, write_statuses
 from .servers import cpu_seconds, daphne
 
 TARGET = 0.5
@@ -74,21 +83,22 @@ async def hammer(
     seconds: float,
     *,
     readers=None,
-    authorization: str = "",
+    method: str = "GET",
+    headers: tuple[tuple[str, str], ...] = (),
 ) -> Load:
     """`connections` keep-alive connections, each asking for `path` again as soon as
-    answered, with the session `cookie` (and an `authorization` header, if any); with
-    `readers` (a list of (cookie, paths)), connection i is reader i's (of as many as
-    there are, in turn) and asks for each of its paths in turn."""
+    answered (with `method`, and an empty body if that is POST), with the session
+    `cookie` and `headers`; with `readers` (a list of (cookie, paths)), connection i is
+    reader i's (of as many as there are, in turn) and asks for each of its paths in turn."""
     url = urlsplit(base)
     readers = readers or [(cookie, [path])]
-    extra = f"Authorization: {authorization}\r\n" if authorization else ""
+    body = "Content-Length: 0\r\n" if method == "POST" else ""
+    extra = "".join(f"{name}: {value}\r\n" for name, value in headers) + body
     load = Load()
 
     def request(cookie: str, path: str) -> bytes:
-        return (
-            f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n{extra}\r\n".encode()
-        )
+        head = f"{method} {path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n"
+        return f"{head}{extra}\r\n".encode()
 
     async def client(deadline: float, number: int) -> None:
         cookie, paths = readers[number % len(readers)]
@@ -120,15 +130,24 @@ FANS = 40
 MESSAGES = 60
 
 
+def signed_in(login: str, name: str, *, staff: bool = False) -> tuple[int, str]:
+    """A user (an operator, with `staff`) with a session and no password, whose hashing
+    would cost ~0.5 s each (the profile comes with the user: accounts.signals): (uid,
+    their session cookie)."""
+    user = User.objects.create_user(username=login, first_name=name, is_staff=staff)
+    client = Client()
+    client.force_login(user)
+    return uid_for_login(user.username), f"sessionid={client.cookies['sessionid'].value}"
+
+
 def logged_in_reader(
     profile_statuses: int, login: str = "benchreader"
 ) -> tuple[str, str, int, str]:
-    """A signed-up user following a busy author, with notifications and a conversation:
-    (session cookie, the author's login, the conversation's id, a client API token's
-    Authorization header)."""
+    """A signed-up user following a busy author, with notifications, a conversation and
+    a stream key: (session cookie, the author's login, the conversation's id, a client
+    API token's Authorization header)."""
     call_command("migrate", verbosity=0, interactive=False)
-    user = sign_up(login, "a long bench password", "Bench Reader")
-    reader = uid_for_login(user.username)
+    reader, cookie = signed_in(login, "Bench Reader")
     author = author_with_statuses(profile_statuses)
     graph.follow_user(reader, author)
     mine = [posting.post_status(reader, f"mine {i}") for i in range(FANS // 2)]
@@ -136,14 +155,12 @@ def logged_in_reader(
         fan = create_user(f"benchfan{i}", "Fan")
         reactions.like(fan, mine[i % len(mine)])
         graph.follow_user(fan, reader)
-    conversation = direct.start_conversation(author, user.username, "hello")
+    conversation = direct.start_conversation(author, login, "hello")
     for i in range(MESSAGES):
         direct.send_message(reader if i % 2 else author, conversation, f"message {i}")
-    client = Client()
-    client.force_login(user)
-    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    create_stream_key(reader, "bench")  # the settings page lists it
     app, _ = register_app("bench", OOB, "read")
-    authorization = f"Bearer {issue_token(app, user, 'read')}"
+    authorization = f"Bearer {issue_token(app, User.objects.get(username=login), 'read')}"
     return cookie, get_user(author)["login"], conversation, authorization
 
 
@@ -163,15 +180,82 @@ def many_readers(statuses_each: int) -> list[tuple[str, list[str]]]:
     authors = [author_with_statuses(statuses_each) for _ in range(MANY_AUTHORS)]
     readers = []
     for i in range(MANY_READERS):
-        user = sign_up(f"benchmany{i}", "a long bench password", "Many Reader")
-        uid = uid_for_login(user.username)
+        uid, cookie = signed_in(f"benchmany{i}", "Many Reader")
         for author in pick.sample(authors, FOLLOWED_EACH):
             graph.follow_user(uid, author)
-        client = Client()
-        client.force_login(user)
-        paths = [f"/?page={page}" for page in range(1, PAGES_EACH + 1)]
-        readers.append((f"sessionid={client.cookies['sessionid'].value}", paths))
+        readers.append((cookie, [f"/?page={page}" for page in range(1, PAGES_EACH + 1)]))
     return readers
+
+
+# The other pages' owners: a private account's pending requests, a lister's lists (one
+# with MEMBERS members, the busy author among them), and the open reports an operator's
+# queue shows (two on each reported status).
+FOLLOW_REQUESTS = 20
+LISTS = 10
+MEMBERS = 10
+REPORTS = 50
+
+
+def private_account() -> str:
+    """A private account FOLLOW_REQUESTS users asked to follow: its session cookie."""
+    uid, cookie = signed_in("benchprivate", "Private")
+    safety.set_private(uid, True)
+    for _ in range(FOLLOW_REQUESTS):
+        graph.follow_user(seed.user("asker"), uid)
+    return cookie
+
+
+def guarded_account() -> str:
+    """An account blocking GUARDED_BLOCKS users and muting GUARDED_MUTES: its cookie."""
+    uid, cookie = signed_in("benchguarded", "Guarded")
+    guard(uid)
+    return cookie
+
+
+def exporter(statuses: int) -> tuple[str, tuple[tuple[str, str], ...], list[int]]:
+    """An account with `statuses` statuses, as the bench's author has: (its session and
+    CSRF cookies and the CSRF header, for the export's POST; its statuses' ids)."""
+    uid, cookie = signed_in("benchexporter", "Exporter")
+    token = get_random_string(32)  # a CSRF secret: the same in the cookie and the header
+    return f"{cookie}; csrftoken={token}", (("X-CSRFToken", token),), write_statuses(uid, statuses)
+
+
+def lister(author_login: str) -> tuple[str, int]:
+    """An account with LISTS lists, the first holding the author and other members:
+    (its session cookie, that list's id)."""
+    uid, cookie = signed_in("benchlister", "Lister")
+    made = [lists.create_list(uid, f"list {i}") for i in range(LISTS)]
+    lists.add_member(uid, made[0], uid_for_login(author_login))
+    for _ in range(MEMBERS - 1):
+        lists.add_member(uid, made[0], seed.user("member"))
+    return cookie, made[0]
+
+
+def operator(reported: list[int]) -> str:
+    """An operator, with REPORTS open reports on `reported` statuses (two on each, by
+    different users): their session cookie."""
+    _, cookie = signed_in("benchoperator", "Operator", staff=True)
+    for i in range(REPORTS):
+        reports.report_status(seed.user("reporter"), reported[i // 2], "spam", f"report {i}")
+    return cookie
+
+
+@dataclass(frozen=True)
+class Page:
+    """A row of this part: what is asked for (by `cookie`'s user, else the bench's
+    reader; or by each of `readers`, see hammer), its case, and whether it is held to
+    TARGET of the bare view."""
+
+    path: str
+    case: str
+    held: bool = False
+    cookie: str = ""
+    readers: tuple = ()
+    method: str = "GET"
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+BARE = Page("/bench/bare/", "bare view")
 
 
 def pinning() -> tuple[set[int], set[int]] | None:
@@ -189,46 +273,34 @@ def pin(pid: int, cores: set[int]) -> None:
 
 
 def _serve(
-    ctx: Context,
-    paths: dict[str, str],
-    cookie: str,
-    *,
-    pinned=None,
-    readers=None,
-    authorization: str = "",
-    **settings,
+    ctx: Context, pages: dict[str, Page], cookie: str, *, pinned=None, **settings
 ) -> dict[str, Load]:
-    """Each of `paths` under load in turn, ROUNDS times, on one daphne with `settings`;
-    with `pinned` (see pinning), daphne on its core and this client on the others; paths
-    named "many readers" are read by `readers` (see hammer); every request with the
-    `authorization` header, if any."""
+    """Each of `pages` under load in turn, ROUNDS times, on one daphne with `settings`;
+    with `pinned` (see pinning), daphne on its core and this client on the others;
+    `cookie` is the session of the pages with no user of their own."""
     plan = ctx.plan
-    loads = {name: Load() for name in paths}
+    loads = {name: Load() for name in pages}
     mine = os.sched_getaffinity(0) if pinned else None
+
+    def load(base: str, page: Page, connections: int, seconds: float) -> Load:
+        return asyncio.run(
+            hammer(
+                base, page.path, page.cookie or cookie, connections, seconds,
+                readers=list(page.readers), method=page.method, headers=page.headers,
+            )
+        )  # fmt: skip
+
     with daphne(ctx.var_dir, **settings) as (base, process):
         if pinned:
             pin(process.pid, pinned[0])
             os.sched_setaffinity(0, pinned[1])
         try:
-            for name, path in paths.items():  # warm-up: imports, templates, connections
-                many = readers if name == "many readers" else None
-                asyncio.run(
-                    hammer(base, path, cookie, 2, 0.3, readers=many, authorization=authorization)
-                )
+            for page in pages.values():  # warm-up: imports, templates, connections
+                load(base, page, 2, 0.3)
             for _ in range(ROUNDS):
-                for name, path in paths.items():
+                for name, page in pages.items():
                     cpu_before = cpu_seconds(process.pid)
-                    got = asyncio.run(
-                        hammer(
-                            base,
-                            path,
-                            cookie,
-                            plan.http_connections,
-                            plan.http_seconds / ROUNDS,
-                            readers=readers if name == "many readers" else None,
-                            authorization=authorization,
-                        )
-                    )
+                    got = load(base, page, plan.http_connections, plan.http_seconds / ROUNDS)
                     loads[name].server_cpu += cpu_seconds(process.pid) - cpu_before
                     loads[name].seconds += got.seconds
                     loads[name].latencies += got.latencies
@@ -240,56 +312,87 @@ def _serve(
 
 
 def run(ctx: Context) -> list[Row]:
-    conns = ctx.plan.http_connections
-    cookie, author_login, conversation, authorization = logged_in_reader(ctx.plan.profile_statuses)
-    bare_path = "/bench/bare/"
+    conns, statuses = ctx.plan.http_connections, ctx.plan.profile_statuses
+    cookie, author_login, conversation, authorization = logged_in_reader(statuses)
+    readers = tuple(many_readers(statuses // 2))
     many = (
         f"home pages of {MANY_READERS} readers, {PAGES_EACH} pages each,"
-        f" {MANY_AUTHORS * ctx.plan.profile_statuses // 2:,} statuses"
+        f" {MANY_AUTHORS * statuses // 2:,} statuses"
     )
-    # name: (path, the row's case, whether it is held to the target).
+    export_cookie, csrf, exported = exporter(statuses)
+    lists_cookie, first_list = lister(author_login)
+    operator_cookie = operator(exported)
+    guarded_cookie = guarded_account()
     pages = {
-        "home": ("/", "home page", True),
-        "profile": (f"/u/{author_login}/", "profile page", True),
-        "many readers": ("/", many, True),
-        "api home": (
+        "home": Page("/", "home page", True),
+        "profile": Page(f"/u/{author_login}/", "profile page", True),
+        "many readers": Page("/", many, True, readers=readers),
+        "api home": Page(
             f"/api/v1/timelines/home?limit={API_STATUSES}",
             f"GET /api/v1/timelines/home ({API_STATUSES} statuses)",
             True,
+            headers=(("Authorization", authorization),),
         ),
-        "notifications": ("/notifications/", "notifications page", False),
-        "inbox": ("/messages/", "inbox page", False),
-        "conversation": (f"/messages/{conversation}/", "conversation page", False),
-        "search": ("/search/?q=mine&type=statuses", "search page", False),
-        "people search": ("/search/?q=benchfan&type=people", "people search page", False),
+        "notifications": Page("/notifications/", "notifications page"),
+        "inbox": Page("/messages/", "inbox page"),
+        "conversation": Page(f"/messages/{conversation}/", "conversation page"),
+        "search": Page("/search/?q=mine&type=statuses", "search page"),
+        "people search": Page("/search/?q=benchfan&type=people", "people search page"),
+        "follow requests": Page(
+            "/follow-requests/",
+            f"follow requests page ({FOLLOW_REQUESTS} pending)",
+            cookie=private_account(),
+        ),
+        "blocks": Page(
+            "/blocks/", f"blocks page ({USERS_PER_PAGE} of {GUARDED_BLOCKS})", cookie=guarded_cookie
+        ),
+        "mutes": Page(
+            "/mutes/", f"mutes page ({USERS_PER_PAGE} of {GUARDED_MUTES})", cookie=guarded_cookie
+        ),
+        "settings": Page("/accounts/settings/", "settings page"),
+        "export": Page(
+            "/export/",
+            f"POST /export/ (JSON of {statuses:,} statuses)",
+            cookie=export_cookie,
+            method="POST",
+            headers=csrf,
+        ),
+        "lists": Page("/lists/", f"lists page ({LISTS} lists)", cookie=lists_cookie),
+        "list": Page(
+            f"/lists/{first_list}/",
+            f"list timeline page ({MEMBERS} members)",
+            cookie=lists_cookie,
+        ),
+        "reports": Page(
+            "/admin/redis/reports/",
+            f"admin moderation queue ({REPORTS} open reports)",
+            cookie=operator_cookie,
+        ),
+        "dashboard": Page("/admin/redis/dashboard/", "admin dashboard", cookie=operator_cookie),
     }
-    paths = {"bare view": bare_path} | {name: page[0] for name, page in pages.items()}
-    readers = many_readers(ctx.plan.profile_statuses // 2)
-    loads = _serve(ctx, paths, cookie, readers=readers, authorization=authorization)
+    loads = _serve(ctx, {"bare view": BARE} | pages, cookie)
     bare = loads["bare view"]
     rows = [Row("http", f"bare view, {conns} conns", bare.rate(), notes=_notes(bare))]
-    for name, (_, case, held) in pages.items():
-        rows.append(_compared(f"{case}, {conns} conns", loads[name], bare, held=held))
+    for name, page in pages.items():
+        rows.append(_compared(f"{page.case}, {conns} conns", loads[name], bare, held=page.held))
     # The same home page with no rendered card kept: what a page of cards never shown
     # before costs (the reader above sees the same 30 cards on every request).
-    cold = _serve(ctx, {"bare view": bare_path, "home": "/"}, cookie, STATUS_CARDS_KEPT="0")
+    cold = _serve(ctx, {"bare view": BARE, "home": pages["home"]}, cookie, STATUS_CARDS_KEPT="0")
     rows.append(
         _compared(f"home page, {conns} conns, no card kept", cold["home"], cold["bare view"])
     )
     pinned = pinning()
     if pinned:
         # daphne alone on one core, the client on the others: what one core serves.
-        alone = _serve(
-            ctx, {"bare view": bare_path, "home": "/", "many readers": "/"}, cookie,
-            pinned=pinned, readers=readers,
-        )  # fmt: skip
+        on_one = {"bare view": BARE, "home": pages["home"], "many readers": pages["many readers"]}
+        alone = _serve(ctx, on_one, cookie, pinned=pinned)
         bare_alone = alone["bare view"]
         on_one_core = f"{conns} conns, daphne pinned to one core"
         rows.append(
             Row("http", f"bare view, {on_one_core}", bare_alone.rate(), notes=_notes(bare_alone))
         )
         for name in ("home", "many readers"):
-            case = f"{pages[name][1]}, {on_one_core}"
+            case = f"{pages[name].case}, {on_one_core}"
             rows.append(_compared(case, alone[name], bare_alone, ", pinned", held=True))
     return rows
 

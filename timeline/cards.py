@@ -51,6 +51,11 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
     return mark_safe("".join(html))
 
 
+def kept_cards() -> int:
+    """How many rendered cards this process keeps (at most settings.STATUS_CARDS_KEPT)."""
+    return len(_cards)
+
+
 def _shows(status: dict | None, viewer_uid: int | None, language: str, now: float) -> tuple:
     """Everything a card depends on: every field of the status and of its original,
     whether there is a viewer and whether it's their status, the language, and its age

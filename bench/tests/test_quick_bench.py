@@ -1,5 +1,6 @@
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -24,6 +25,24 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     sections = {row["section"] for row in results["rows"]}
     assert {"fan-out", "post", "home page", "follow", "unfollow", "memory"} <= sections
     assert {"http", "streaming", "scale", "search"} <= sections
+    # Every page has its row (each made with the data it names: test_page_owners), none
+    # answered with an error; and each of the site's own WebSockets has one.
+    http = {row["case"]: row for row in results["rows"] if row["section"] == "http"}
+    for page in (
+        "home page", "profile page", "notifications page", "settings page",
+        "follow requests page", "blocks page", "mutes page", "POST /export/",
+        "lists page", "list timeline page", "admin moderation queue", "admin dashboard",
+    ):  # fmt: skip
+        (row,) = [
+            row for case, row in http.items() if re.fullmatch(rf"{page}( \(.*\))?, \d+ conns", case)
+        ]
+        assert row["notes"]["errors"] == 0 and row["baseline_name"] == "bare Django view"
+    sockets = [row for row in results["rows"] if row["case"].startswith("ws /")]
+    assert [row["case"].split(":")[0] for row in sockets] == [
+        "ws /live/",
+        "ws /api/v1/streaming?stream=user",
+    ]
+    assert all(row["notes"]["failed"] == 0 == row["notes"]["raw_failed"] for row in sockets)
     timings = [row for row in results["rows"] if row["ours"]["kind"] in {"latency", "rate"}]
     # Every timing has its same-run baseline, but the bare view, which is one.
     assert all(row["baseline"] for row in timings if not row["case"].startswith("bare view"))

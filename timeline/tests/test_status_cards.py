@@ -3,7 +3,7 @@
 import re
 import time
 
-from timeline.cards import status_cards
+from timeline.cards import kept_cards, status_cards
 
 # One posting time for every card: cards differing only by viewer or a field then share
 # everything else a kept card is found by.
@@ -64,15 +64,13 @@ def test_a_kept_card_still_says_how_long_ago_it_is_now(monkeypatch):
 
 
 def test_cards_are_kept_up_to_the_setting_and_none_at_zero(settings):
-    from timeline import cards
-
     settings.STATUS_CARDS_KEPT = 2
     for likes in range(3):
         card(likes=likes)
-    assert len(cards._cards) == 1  # full at the third: emptied, then kept
+    assert kept_cards() == 1  # full at the third: emptied, then kept
     settings.STATUS_CARDS_KEPT = 0
     assert "7 likes" in card(likes=7)
-    assert cards._cards == {}
+    assert kept_cards() == 0
 
 
 def test_a_card_hours_old_is_kept_for_the_hour_and_then_says_the_next(monkeypatch):
@@ -80,14 +78,12 @@ def test_a_card_hours_old_is_kept_for_the_hour_and_then_says_the_next(monkeypatc
 
     from django.utils import timezone
 
-    from timeline import cards
-
     start = timezone.now()
     posted = (start - timedelta(hours=3, minutes=5)).timestamp()
     assert "3 hours ago" in card(posted=posted)
     for later in (timedelta(minutes=30), timedelta(minutes=54)):
         monkeypatch.setattr(timezone, "now", lambda later=later: start + later)
         assert "3 hours ago" in card(posted=posted)
-    assert len(cards._cards) == 1
+    assert kept_cards() == 1
     monkeypatch.setattr(timezone, "now", lambda: start + timedelta(minutes=55, seconds=61))
     assert "4 hours ago" in card(posted=posted)

@@ -1,0 +1,66 @@
+"""The HTTP part's page owners (bench.web): each page its row names shows what the row
+says it holds, to the session the bench sends, so that no row times an empty page, a
+redirect to the login page or a refused form."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from accounts.services import get_user
+from bench import web
+from bench.pages import GUARDED_BLOCKS, GUARDED_MUTES, author_with_statuses
+from timeline.web import USERS_PER_PAGE
+
+pytestmark = pytest.mark.django_db
+
+
+def page(path: str, cookie: str) -> str:
+    response = Client().get(path, HTTP_COOKIE=cookie)
+    assert response.status_code == 200, (path, response.status_code)
+    return response.content.decode()
+
+
+def test_the_private_account_sees_its_pending_follow_requests():
+    html = page("/follow-requests/", web.private_account())
+    assert len(re.findall(r"/follow-requests/[^/]+/approve/", html)) == web.FOLLOW_REQUESTS
+
+
+def test_the_guarded_account_sees_a_page_of_whom_it_blocks_and_mutes():
+    cookie = web.guarded_account()
+    assert GUARDED_BLOCKS > USERS_PER_PAGE and GUARDED_MUTES > USERS_PER_PAGE
+    assert len(re.findall(r"/u/blocked\d+/unblock/", page("/blocks/", cookie))) == USERS_PER_PAGE
+    assert len(re.findall(r"/u/muted\d+/unmute/", page("/mutes/", cookie))) == USERS_PER_PAGE
+
+
+def test_the_exporter_downloads_its_statuses_through_the_csrf_check():
+    cookie, headers, statuses = web.exporter(7)
+    client = Client(enforce_csrf_checks=True)
+    extra = {f"HTTP_{name.upper().replace('-', '_')}": value for name, value in headers}
+    response = client.post("/export/", HTTP_COOKIE=cookie, **extra)
+    assert response.status_code == 200
+    exported = json.loads(b"".join(response))
+    assert sorted(int(status["id"]) for status in exported["statuses"]) == sorted(statuses)
+    refused = client.post("/export/", HTTP_COOKIE=cookie.split(";")[0], **extra)
+    assert refused.status_code == 403
+
+
+def test_the_lister_sees_its_lists_and_a_list_of_the_authors_statuses():
+    author = get_user(author_with_statuses(3))["login"]
+    cookie, list_id = web.lister(author)
+    assert len(set(re.findall(r'href="/lists/(\d+)/"', page("/lists/", cookie)))) == web.LISTS
+    timeline = page(f"/lists/{list_id}/", cookie)
+    assert timeline.count("status 2 x") == 1 and f"/u/{author}/" in timeline
+
+
+def test_the_operator_sees_the_open_reports_and_the_dashboard():
+    cookie = web.operator(web.exporter(web.REPORTS // 2)[2])
+    assert f"Moderation queue ({web.REPORTS} open)" in page("/admin/redis/reports/", cookie)
+    assert "Redis dashboard" in page("/admin/redis/dashboard/", cookie)
+
+
+def test_the_reader_has_a_stream_key_and_an_authorised_app_on_the_settings_page():
+    cookie, *_ = web.logged_in_reader(3)
+    html = page("/accounts/settings/", cookie)
+    assert 'data-key-id="' in html and 'data-app-id="' in html
