@@ -10,15 +10,16 @@ from django.conf import settings
 from bench.__main__ import parse
 
 
-@pytest.mark.timeout(320)
+@pytest.mark.timeout(920)
 def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     # The bench starts its own Redis and daphne, as `make bench` does (one server in the
     # cluster suite too: the bench's own figures are measured on it), and for the scale
-    # part a throwaway 3-master cluster of its own as well.
+    # part a throwaway 3-master cluster of its own as well. Its timeout only stops a hang:
+    # the whole quick bench takes ~4 minutes on 2 cores at load 5.
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "SOCIALSITE_VAR_DIR"}}
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path)],
-        cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=300,
+        cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     results = json.loads((tmp_path / "latest.json").read_text())
