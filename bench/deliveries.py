@@ -94,8 +94,13 @@ def run(ctx: Context) -> list[Row]:
                     hiredis.pack_command(("ZREMRANGEBYRANK", home, *trim)) for home in homes[case]
                 )
                 _send(connection, b"".join(trims), count)
+    except BaseException:
+        connection.disconnect()  # replies may be left on the wire
+        raise
     finally:
         conn.connection_pool.release(connection)
+        for layout in homes.values():
+            conn.unlink(*layout)
     rates = {case: Rate(count / statistics.median(cpu[case]), "deliveries") for case in layouts}
     cases = list(layouts)
     rows = []
