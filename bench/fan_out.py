@@ -12,6 +12,7 @@ from timeline.posting import services as posting
 
 from . import book, seed
 from .context import Context
+from .cpu import CpuTally
 from .measure import Row, rates_interleaved
 
 # The target: at least 5 times the book's deliveries a second, same run.
@@ -82,8 +83,9 @@ def run(ctx: Context) -> list[Row]:
 
         raw()  # every home timeline exists from here on, as on a live site
         raw_name = "raw ZADD+trim, pre-packed"
+        tally = CpuTally(conn)
         rates = rates_interleaved(
-            {"raw": raw, "ours": ours, "book": by_the_book},
+            {"raw": raw, "ours": tally.wrap("ours", ours), "book": tally.wrap("book", by_the_book)},
             size,
             ctx.plan.fan_out_repeats,
             "deliveries",
@@ -100,7 +102,16 @@ def run(ctx: Context) -> list[Row]:
                 rates["book"],
                 target=f">= {TARGET_OVER_BOOK:g}x the book's, none missed",
                 met=rates["ours"].per_s >= TARGET_OVER_BOOK * rates["book"].per_s and not missing,
-                notes={"followers": size, "followers_missed": missing},
+                notes={
+                    "followers": size,
+                    "followers_missed": missing,
+                    # Whose CPU a delivery costs: Redis's, or the client's (ours: the
+                    # worker's too), in microseconds.
+                    "cpu_us_per_delivery": {
+                        name: tally.per_call(name, items=size, scale=1e6)
+                        for name in ("ours", "book")
+                    },
+                },
             )
         )
         rows.append(

@@ -39,6 +39,8 @@ class Plan:
     scale_repeats: int = 3
     search_statuses: int = 100_000
     search_people: int = 500
+    delivery_homes: int = 1_000
+    delivery_repeats: int = 9
 
 
 DEFAULT = Plan(name="default")
@@ -68,6 +70,8 @@ QUICK = Plan(
     scale_repeats=1,
     search_statuses=2_000,
     search_people=30,
+    delivery_homes=100,
+    delivery_repeats=2,
 )
 
 # Every streaming size the issue asks for, on one daphne process and on several.

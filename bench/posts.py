@@ -5,8 +5,9 @@ from django.conf import settings
 from socialsite import jobs
 from timeline.posting import services as posting
 
-from . import book, seed
+from . import book, deliveries, seed
 from .context import Context
+from .cpu import cpu_per_call
 from .measure import Row, time_interleaved
 
 MAX_ROUND_TRIPS = 3
@@ -21,14 +22,17 @@ def run(ctx: Context) -> list[Row]:
         followers = seed.bulk_followers(ctx.conn, author, size)
         seed.full_homes(ctx.conn, followers, settings.HOME_TIMELINE_SIZE)
         message = "x" * 100
+        calls = {
+            "ours": lambda: posting.post_status(author, message),  # noqa: B023
+            "book": lambda: book.post_status(ctx.conn, author, message),  # noqa: B023
+        }
         latencies = time_interleaved(
-            {
-                "ours": lambda _: posting.post_status(author, message),  # noqa: B023
-                "book": lambda _: book.post_status(ctx.conn, author, message),  # noqa: B023
-            },
+            {name: lambda _, call=call: call() for name, call in calls.items()},
             ctx.plan.post_samples,
             ctx.counter,
         )
+        # Off the clock: whose CPU each post costs (Redis's, or the client's).
+        cpu = cpu_per_call(ctx.conn, calls, max(1, ctx.plan.post_samples // 4))
         # A full first pass queues work to look for more followers: run it off the clock.
         jobs.work(burst=True)
         book.run_deferred()
@@ -49,6 +53,8 @@ def run(ctx: Context) -> list[Row]:
                 )
                 if judged
                 else None,
+                notes={"cpu_ms_per_post": cpu},
             )
         )
-    return rows
+    # What Redis's part of a post (and a fan-out) is made of.
+    return rows + deliveries.run(ctx)

@@ -25,7 +25,7 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     results = json.loads((tmp_path / "latest.json").read_text())
     sections = {row["section"] for row in results["rows"]}
     assert {"fan-out", "post", "home page", "follow", "unfollow", "memory"} <= sections
-    assert {"http", "streaming", "scale", "search"} <= sections
+    assert {"http", "streaming", "scale", "search", "delivery"} <= sections
     # Every page has its row (each made with the data it names: test_page_owners), none
     # answered with an error; and each of the site's own WebSockets has one.
     http = {row["case"]: row for row in results["rows"] if row["section"] == "http"}
@@ -44,6 +44,14 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
         "ws /api/v1/streaming?stream=user",
     ]
     assert all(row["notes"]["failed"] == 0 == row["notes"]["raw_failed"] for row in sockets)
+    # Whose CPU a post and a delivery cost, ours and the book's, beside their timings.
+    posts = [row for row in results["rows"] if row["section"] == "post"]
+    fan_outs = [row for row in results["rows"] if "followers_missed" in row.get("notes", {})]
+    for notes in [row["notes"]["cpu_ms_per_post"] for row in posts] + [
+        row["notes"]["cpu_us_per_delivery"] for row in fan_outs
+    ]:
+        assert set(notes) == {"ours", "book"}
+        assert all(side["redis"] >= 0 and side["client"] > 0 for side in notes.values())
     timings = [row for row in results["rows"] if row["ours"]["kind"] in {"latency", "rate"}]
     # Every timing has its same-run baseline, but the bare view, which is one.
     assert all(row["baseline"] for row in timings if not row["case"].startswith("bare view"))

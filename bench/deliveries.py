@@ -1,0 +1,117 @@
+"""Where a delivery's Redis time goes: Redis's CPU per ZADD into a home as the site
+stores it, beside the same ZADD into the same home stored differently. Pre-packed,
+off the client's clock, so the figures are Redis's alone (INFO cpu).
+
+The site's home is scored by `posted` (float seconds) and read newest first, so a new
+status is the highest score: in a full home (a skiplist) each ZADD walks every level
+of the list to its end, and in a small one (a listpack) Redis parses every entry's
+score, stored as a 17-digit string, to find the end. The baselines are the layouts
+that avoid it: scores negated (the newest first in the list), and whole microseconds
+(a listpack keeps an integer score as an integer). Not the site's layout: each would
+change every reader of a home (README, "Where a post's time goes")."""
+
+import statistics
+import time
+
+import hiredis
+from django.conf import settings
+
+from .context import Context
+from .cpu import redis_cpu_seconds
+from .measure import Rate, Row
+
+# A small home: what the fan-out rows deliver into (their followers' homes hold only
+# the bench's statuses), compact as the site's Redis keeps sorted sets of <= 256.
+SMALL_HOME = 8
+
+
+def _send(connection, packed: bytes, replies: int) -> None:
+    connection.send_packed_command([packed])
+    reader, got = hiredis.Reader(), 0
+    while got < replies:
+        reader.feed(connection._sock.recv(1 << 16))
+        while (reply := reader.gets()) is not False:
+            if isinstance(reply, hiredis.ReplyError):
+                raise RuntimeError(str(reply))
+            got += 1
+
+
+def _homes(conn, name: str, count: int, entries: dict) -> list[str]:
+    homes = [f"bench:{name}:{{{i}}}" for i in range(count)]
+    for start in range(0, count, 100):
+        pipe = conn.pipeline(transaction=False)
+        for home in homes[start : start + 100]:
+            pipe.zadd(home, entries)
+        pipe.execute()
+    return homes
+
+
+def run(ctx: Context) -> list[Row]:
+    conn, count, size = ctx.conn, ctx.plan.delivery_homes, settings.HOME_TIMELINE_SIZE
+    now = time.time()
+    old = [now - 86_400 + i for i in range(size)]
+    # (case, baseline): home entries, the score a delivery sends, the trim that keeps
+    # the home at its size (off the clock).
+    layouts = {
+        f"full home ({size:,}), as stored": (
+            {str(-i): t for i, t in enumerate(old)},
+            repr,
+            (0, -size - 1),
+        ),
+        "the same, scores negated (newest first)": (
+            {str(-i): -t for i, t in enumerate(old)},
+            lambda posted: repr(-posted),
+            (size, -1),
+        ),
+        f"small home ({SMALL_HOME}), as stored": (
+            {str(-i): t for i, t in enumerate(old[:SMALL_HOME])},
+            repr,
+            (0, -SMALL_HOME - 1),
+        ),
+        "the same, scores in whole microseconds": (
+            {str(-i): round(t * 1e6) for i, t in enumerate(old[:SMALL_HOME])},
+            lambda posted: str(round(posted * 1e6)),
+            (0, -SMALL_HOME - 1),
+        ),
+    }
+    homes = {
+        case: _homes(conn, f"d{n}", count, e) for n, (case, (e, _, _)) in enumerate(layouts.items())
+    }
+    cpu: dict[str, list[float]] = {case: [] for case in layouts}
+    connection = conn.connection_pool.get_connection()
+    try:
+        for status_id in range(1, ctx.plan.delivery_repeats + 1):
+            posted = time.time()
+            for case, (_, score, trim) in layouts.items():
+                zadd = b"".join(
+                    hiredis.pack_command(("ZADD", home, score(posted), status_id))
+                    for home in homes[case]
+                )
+                before = redis_cpu_seconds(conn)
+                _send(connection, zadd, count)
+                cpu[case].append(redis_cpu_seconds(conn) - before)
+                trims = (
+                    hiredis.pack_command(("ZREMRANGEBYRANK", home, *trim)) for home in homes[case]
+                )
+                _send(connection, b"".join(trims), count)
+    except BaseException:
+        connection.disconnect()  # replies may be left on the wire
+        raise
+    finally:
+        conn.connection_pool.release(connection)
+        for layout in homes.values():
+            conn.unlink(*layout)
+    rates = {case: Rate(count / statistics.median(cpu[case]), "deliveries") for case in layouts}
+    cases = list(layouts)
+    rows = []
+    for ours, baseline in ((cases[0], cases[1]), (cases[2], cases[3])):
+        rows.append(
+            Row(
+                "delivery",
+                f"ZADD into a {ours}: a second of Redis CPU",
+                rates[ours],
+                baseline,
+                rates[baseline],
+            )
+        )
+    return rows
