@@ -10,6 +10,8 @@ import redis
 import redis.asyncio
 from django.conf import settings
 from django_redis import get_redis_connection
+from django_redis.cache import RedisCache as DjangoRedisCache
+from django_redis.client import DefaultClient
 from django_redis.pool import ConnectionFactory as DjangoRedisConnectionFactory
 from redis.crc import key_slot
 
@@ -85,6 +87,31 @@ class ConnectionFactory(DjangoRedisConnectionFactory):
         if key not in self._pools:
             self._pools[key] = self.get_connection_pool(params)
         return self._pools[key]
+
+
+class RedisCache(DjangoRedisCache):
+    """django-redis's cache, with one client per cache configuration in each process.
+
+    Django makes its cache objects per context, and under ASGI every request has one of
+    its own (a ThreadSensitiveContext): django-redis then made a client and a redis-py
+    client for each, ~0.2 ms apiece (redis-py copies its reply callbacks), twice a page
+    (the session's cache and the data's). Both are thread-safe; the pools were already
+    process-wide (ConnectionFactory)."""
+
+    _clients: dict[str, DefaultClient] = {}
+
+    @property
+    def client(self) -> DefaultClient:
+        if self._client is None:
+            # Settings changed (a test's own server) make another configuration.
+            key = repr((self._server, self._params))
+            client = self._clients.get(key)
+            if client is None:
+                client = self._clients.setdefault(
+                    key, self._client_cls(self._server, self._params, self)
+                )
+            self._client = client
+        return self._client
 
 
 def get_redis() -> redis.Redis | redis.RedisCluster:

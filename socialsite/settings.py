@@ -186,7 +186,7 @@ _redis_options = {
 CACHES = {
     # Cache and sessions (django-redis pickles values, so replies are bytes).
     "default": {
-        "BACKEND": "django_redis.cache.RedisCache",
+        "BACKEND": "socialsite.redis.RedisCache",
         # A list: django-redis splits a string at commas, and a cluster URL has them.
         "LOCATION": [REDIS_URL],
         "KEY_PREFIX": "cache",
@@ -194,7 +194,7 @@ CACHES = {
     },
     # The social network's data: the same server, a pool that decodes replies.
     "data": {
-        "BACKEND": "django_redis.cache.RedisCache",
+        "BACKEND": "socialsite.redis.RedisCache",
         "LOCATION": [REDIS_URL],
         "OPTIONS": {
             **_redis_options,

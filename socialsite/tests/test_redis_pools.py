@@ -9,3 +9,21 @@ def test_the_cache_and_the_data_client_keep_their_own_options_on_one_server():
     data.set("plain", "text")
     assert caches["default"].get("pickled") == {"a": 1}
     assert data.get("plain") == "text"
+
+
+def test_a_cache_made_again_for_a_new_request_shares_the_process_client():
+    # Django makes cache objects per context: under ASGI, per request.
+    first, again = caches.create_connection("data"), caches.create_connection("data")
+    assert first is not again
+    assert first.client is again.client
+    assert first.client.get_client() is again.client.get_client()
+    assert caches.create_connection("default").client is not first.client
+
+
+def test_a_cache_of_other_settings_gets_a_client_of_its_own(settings):
+    data = caches.create_connection("data")
+    settings.CACHES = {**settings.CACHES, "data": {**settings.CACHES["data"], "KEY_PREFIX": "x"}}
+    other = caches.create_connection("data")
+    assert other.client is not data.client
+    assert other.make_key("k") == "x:1:k"
+    assert data.make_key("k") != other.make_key("k")
