@@ -15,10 +15,11 @@ uid is checked against the user read."""
 
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
+
+from socialsite.redis import shared_cache
 
 from . import services
 from .models import SessionUser
@@ -41,7 +42,7 @@ KNOWN_UIDS_KEPT = 100_000
 
 def cached_user_and_state(user_id, uid: int) -> tuple[object, tuple | None]:
     """The cached user (None if not cached) and `uid`'s session state: one round trip."""
-    client = cache.client
+    client = shared_cache("default").client
     pipe = client.get_client(write=False).pipeline(transaction=False)
     pipe.get(client.make_key(user_cache_key(user_id)))
     services.queue_session_state(pipe, uid)
@@ -58,7 +59,7 @@ class CachedUserBackend(ModelBackend):
         key = user_cache_key(user_id)
         guess = KNOWN_UIDS.get(str(user_id))
         if guess is None:
-            user, state = cache.get(key), None
+            user, state = shared_cache("default").get(key), None
         else:
             user, state = cached_user_and_state(user_id, guess)
         # Anything else is what an older version of this backend cached.
@@ -70,7 +71,7 @@ class CachedUserBackend(ModelBackend):
             if not self.user_can_authenticate(user):
                 return None
             user.uid = services.uid_for_login(user.username)
-            cache.set(key, user, USER_CACHE_SECONDS)
+            shared_cache("default").set(key, user, USER_CACHE_SECONDS)
         if user.uid is not None:
             if state is None or guess != user.uid:
                 state = services.session_state(user.uid)
@@ -90,7 +91,7 @@ def forget_cached_user(sender, instance: User, using: str, **kwargs) -> None:
     """At once, for this process's next read; and, inside a transaction, again on
     commit: a request reading the user between the save and the commit would cache
     the old row."""
-    key = user_cache_key(instance.pk)
+    key, cache = user_cache_key(instance.pk), shared_cache("default")
     cache.delete(key)
     if transaction.get_connection(using).in_atomic_block:
         transaction.on_commit(lambda: cache.delete(key), using=using)
