@@ -1,3 +1,5 @@
+from functools import cache
+
 from django import forms
 from django.conf import settings
 from django.forms.boundfield import BoundField
@@ -82,6 +84,14 @@ class StatusForm(forms.Form):
         if not -180 <= lon <= 180:
             raise forms.ValidationError("Longitude is between -180 and 180.")
         return f"{lat},{lon}"
+
+
+@cache
+def blank_status_form() -> StatusForm:
+    """The post box as a page shows it before anything is typed: one form for the
+    process, as a blank form never changes (making one copies its fields deeply, ~70 µs
+    of a page)."""
+    return StatusForm()
 
 
 class ListNameForm(forms.Form):
