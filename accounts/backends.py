@@ -26,7 +26,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from socialsite.redis import shared_cache
+from socialsite.redis import PackedPipeline, shared_cache
 
 from . import services
 from .models import SessionUser
@@ -48,8 +48,8 @@ KNOWN_UIDS_KEPT = 100_000
 
 
 def queue_user_and_state(pipe, user_id, uid: int) -> None:
-    """Queues the cached user `user_id` and `uid`'s session state on `pipe`, a pipeline
-    of the cache's client (see decode_user_and_state)."""
+    """Queues the cached user `user_id` and `uid`'s session state on `pipe`, a
+    PackedPipeline of the cache's client (see decode_user_and_state)."""
     pipe.get(shared_cache("default").client.make_key(user_cache_key(user_id)))
     services.queue_session_state(pipe, uid)
 
@@ -64,7 +64,7 @@ def decode_user_and_state(replies: list) -> tuple[object, tuple]:
 
 def cached_user_and_state(user_id, uid: int) -> tuple[object, tuple]:
     """The cached user (None if not cached) and `uid`'s session state: one round trip."""
-    pipe = shared_cache("default").client.get_client(write=False).pipeline(transaction=False)
+    pipe = PackedPipeline(shared_cache("default").client.get_client(write=False))
     queue_user_and_state(pipe, user_id, uid)
     return decode_user_and_state(pipe.execute())
 

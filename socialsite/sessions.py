@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.backends.cache import SessionStore as CacheSessionStore
 
-from .redis import is_redis_unavailable, shared_cache
+from .redis import PackedPipeline, is_redis_unavailable, shared_cache
 
 
 class SessionStore(CacheSessionStore):
@@ -34,14 +34,14 @@ class SessionStore(CacheSessionStore):
 
     def load_with(self, queue: Callable) -> list | None:
         """Reads the session, as its first use would, in one round trip with the commands
-        `queue(pipeline)` adds to a pipeline of the cache's client (so their replies are
-        bytes); returns their replies. None, and nothing read, if the session was read
+        `queue(pipeline)` adds to a PackedPipeline of the cache's client (so their replies
+        are raw bytes); returns their replies. None, and nothing read, if the session was read
         already or has no key; None if any reply is an error (the session is then read
         on its first use, as usual)."""
         if self.session_key is None or hasattr(self, "_session_cache"):
             return None
         client = self._cache.client
-        pipe = client.get_client(write=False).pipeline(transaction=False)
+        pipe = PackedPipeline(client.get_client(write=False))
         pipe.get(client.make_key(self.cache_key))
         queue(pipe)
         try:

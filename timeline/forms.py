@@ -141,3 +141,10 @@ class ListMembershipForm(forms.Form):
             (the_list["id"], the_list["name"] + (" (on it)" if the_list["has_member"] else ""))
             for the_list in lists
         ]
+
+
+@cache
+def listless_membership_form() -> ListMembershipForm:
+    """The "add to list" control of a viewer who has no lists (it says to make one): one
+    form for the process, as it is the same for everyone and never changes."""
+    return ListMembershipForm(lists=[])
