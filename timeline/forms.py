@@ -88,9 +88,10 @@ class StatusForm(forms.Form):
 
 @cache
 def blank_status_form() -> StatusForm:
-    """The post box as a page shows it before anything is typed: one form for the
-    process, as a blank form never changes (making one copies its fields deeply, ~70 µs
-    of a page)."""
+    """The home page's post box before anything is typed: one form for the process, as
+    a blank form never changes (making one copies its fields deeply, ~70 µs of a page).
+    Never to be changed: a page that fills it in for its reader (the reply box's
+    mentions) makes its own."""
     return StatusForm()
 
 

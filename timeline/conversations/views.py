@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.auth import current_uid
 from socialsite.ratelimit import rate_limited
 
-from ..forms import StatusForm, blank_status_form
+from ..forms import StatusForm
 from ..posting.services import post_status
 from ..statuses.selectors import with_authors
 from ..web import act_on_status, login_first, other_user, render_statuses
@@ -31,7 +31,7 @@ def _status_page(request: HttpRequest, status_id: int, form: StatusForm, status:
 @require_GET
 def status_detail(request: HttpRequest, status_id: int) -> HttpResponse:
     """A status, the chain it replies to, its replies and a reply box."""
-    return _status_page(request, status_id, blank_status_form())
+    return _status_page(request, status_id, StatusForm())
 
 
 @require_POST
