@@ -10,6 +10,7 @@ from django.conf import settings
 from django.test import override_settings
 from playwright.sync_api import expect, sync_playwright
 
+from accounts import logins
 from accounts.authors import forget_all
 from accounts.services import create_user
 from socialsite.keys import STATUS_CHANNEL
@@ -32,6 +33,7 @@ def redis_conn():
     conn = get_redis()
     conn.flushdb()
     forget_all()
+    logins.forget_all()
     trends.forget()
     yield conn
 

@@ -12,8 +12,9 @@ import secrets
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.templatetags.static import static
 from PIL import Image, UnidentifiedImageError
+
+from socialsite.jinja2 import kept_static
 
 AVATAR_MAX_BYTES = 2 * 1024 * 1024
 # Refused before decoding: a small file can claim a huge canvas (a decompression bomb).
@@ -37,7 +38,7 @@ def avatar_url(uid: int, token: str | None, size: int = 96) -> str:
     """The URL of `uid`'s avatar `token` (a profile's "avatar" field) at `size`, or of
     the default avatar for none."""
     if not token:
-        return static(DEFAULT_AVATAR)
+        return kept_static(DEFAULT_AVATAR)
     return default_storage.url(avatar_name(uid, token, size))
 
 

@@ -11,14 +11,22 @@ every request, never cached: a user cached before "log out everywhere" can't kee
 ended session alive, and a session ended by a password change stays ended even if a
 request racing the change cached the old row. It is read in the same round trip as the
 cached user where this process has seen the user before (it knows their uid), and the
-uid is checked against the user read."""
+uid is checked against the user read. Where this process has seen the session signed in
+(KNOWN_SESSIONS), the session itself is read in that round trip too (session_user, which
+accounts.middleware has Django's authentication middleware use)."""
 
+from contextvars import ContextVar
+from functools import partial
+
+from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.models import User
-from django.core.cache import cache
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
+from django.http import HttpRequest
+
+from socialsite.redis import PackedPipeline, shared_cache
 
 from . import services
 from .models import SessionUser
@@ -39,15 +47,67 @@ KNOWN_UIDS: dict[str, int] = {}
 KNOWN_UIDS_KEPT = 100_000
 
 
-def cached_user_and_state(user_id, uid: int) -> tuple[object, tuple | None]:
-    """The cached user (None if not cached) and `uid`'s session state: one round trip."""
-    client = cache.client
-    pipe = client.get_client(write=False).pipeline(transaction=False)
-    pipe.get(client.make_key(user_cache_key(user_id)))
+def queue_user_and_state(pipe, user_id, uid: int) -> None:
+    """Queues the cached user `user_id` and `uid`'s session state on `pipe`, a
+    PackedPipeline of the cache's client (see decode_user_and_state)."""
+    pipe.get(shared_cache("default").client.make_key(user_cache_key(user_id)))
     services.queue_session_state(pipe, uid)
-    raw, state = pipe.execute()
-    user = None if raw is None else client.decode(raw)
+
+
+def decode_user_and_state(replies: list) -> tuple[object, tuple]:
+    """The cached user (None if not cached) and the session state, from the replies to
+    queue_user_and_state's commands."""
+    raw, state = replies
+    user = None if raw is None else shared_cache("default").client.decode(raw)
     return user, services.decode_session_state(state)
+
+
+def cached_user_and_state(user_id, uid: int) -> tuple[object, tuple]:
+    """The cached user (None if not cached) and `uid`'s session state: one round trip."""
+    pipe = PackedPipeline(shared_cache("default").client.get_client(write=False))
+    queue_user_and_state(pipe, user_id, uid)
+    return decode_user_and_state(pipe.execute())
+
+
+# Each session this process has seen signed in: session key -> (user id, uid). Such a
+# session is read in one round trip with its user and their session state (see
+# session_user). Forgotten all at once when full; a wrong guess (the session ended, or
+# of another user) costs only the replies not used, and is forgotten.
+KNOWN_SESSIONS: dict[str, tuple[str, int]] = {}
+KNOWN_SESSIONS_KEPT = 100_000
+
+# What session_user read with the session, for get_user within the same call:
+# (user id, uid, cached user, session state).
+_read_with_session: ContextVar[tuple | None] = ContextVar("read_with_session", default=None)
+
+
+def session_user(request: HttpRequest) -> User | AnonymousUser:
+    """Django's auth.get_user(request): the session's user if the session's hash still
+    holds, else a visitor. Where this process has seen the session signed in, the
+    session, its user and their session state are read in one round trip, not two: all
+    as of the same moment, so an ended session is as ended as before."""
+    session = request.session
+    key = session.session_key
+    guess = KNOWN_SESSIONS.get(key) if key else None
+    if guess is None:
+        replies = None
+    else:
+        user_id, uid = guess
+        replies = session.load_with(partial(queue_user_and_state, user_id=user_id, uid=uid))
+    read = None if replies is None else (*guess, *decode_user_and_state(replies))
+    token = _read_with_session.set(read)
+    try:
+        user = auth.get_user(request)
+    finally:
+        _read_with_session.reset(token)
+    uid = getattr(user, "uid", None)
+    if uid is not None and session.session_key:
+        if len(KNOWN_SESSIONS) >= KNOWN_SESSIONS_KEPT:
+            KNOWN_SESSIONS.clear()
+        KNOWN_SESSIONS[session.session_key] = (str(user.pk), uid)
+    elif guess is not None:
+        KNOWN_SESSIONS.pop(key, None)
+    return user
 
 
 class CachedUserBackend(ModelBackend):
@@ -56,11 +116,15 @@ class CachedUserBackend(ModelBackend):
         the user's current session generation. Django checks the session's hash against
         the user's, which depends on both the password and the generation."""
         key = user_cache_key(user_id)
-        guess = KNOWN_UIDS.get(str(user_id))
-        if guess is None:
-            user, state = cache.get(key), None
+        read = _read_with_session.get()
+        if read is not None and read[0] == str(user_id):
+            _, guess, user, state = read
         else:
-            user, state = cached_user_and_state(user_id, guess)
+            guess = KNOWN_UIDS.get(str(user_id))
+            if guess is None:
+                user, state = shared_cache("default").get(key), None
+            else:
+                user, state = cached_user_and_state(user_id, guess)
         # Anything else is what an older version of this backend cached.
         if not isinstance(user, SessionUser):
             try:
@@ -70,7 +134,7 @@ class CachedUserBackend(ModelBackend):
             if not self.user_can_authenticate(user):
                 return None
             user.uid = services.uid_for_login(user.username)
-            cache.set(key, user, USER_CACHE_SECONDS)
+            shared_cache("default").set(key, user, USER_CACHE_SECONDS)
         if user.uid is not None:
             if state is None or guess != user.uid:
                 state = services.session_state(user.uid)
@@ -90,7 +154,7 @@ def forget_cached_user(sender, instance: User, using: str, **kwargs) -> None:
     """At once, for this process's next read; and, inside a transaction, again on
     commit: a request reading the user between the save and the commit would cache
     the old row."""
-    key = user_cache_key(instance.pk)
+    key, cache = user_cache_key(instance.pk), shared_cache("default")
     cache.delete(key)
     if transaction.get_connection(using).in_atomic_block:
         transaction.on_commit(lambda: cache.delete(key), using=using)

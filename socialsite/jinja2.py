@@ -11,7 +11,6 @@ from functools import lru_cache
 
 import jinja2
 from django.forms.renderers import BaseRenderer, DjangoTemplates, Jinja2
-from django.middleware.csrf import get_token
 from django.template import TemplateDoesNotExist
 from django.template.defaultfilters import pluralize, truncatechars
 from django.templatetags.static import static
@@ -22,6 +21,7 @@ from django.utils.html import format_html
 from django.utils.module_loading import import_string
 
 from . import links
+from .csrf import get_token
 
 
 def url(name: str, *args, **kwargs) -> str:
@@ -79,8 +79,9 @@ class FormRenderer(BaseRenderer):
 
 
 def csrf(request) -> dict:
-    """A context processor for the pages: the CSRF token masked once a page. Django's
-    Jinja2 backend masks it anew at each use (~33 µs; a page has up to three forms).
+    """A context processor for the pages: the CSRF token masked once a page (see
+    socialsite.csrf). Django's Jinja2 backend masks it anew at each use (~33 µs; a page
+    has up to three forms).
     Once a response is what defeats BREACH, and what Django's own templates do."""
     token = SimpleLazyObject(lambda: get_token(request))
     return {"csrf_token": token, "csrf_input": CsrfInput(token)}

@@ -59,7 +59,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "socialsite.middleware.method_not_allowed_page",
@@ -186,7 +186,7 @@ _redis_options = {
 CACHES = {
     # Cache and sessions (django-redis pickles values, so replies are bytes).
     "default": {
-        "BACKEND": "django_redis.cache.RedisCache",
+        "BACKEND": "socialsite.redis.RedisCache",
         # A list: django-redis splits a string at commas, and a cluster URL has them.
         "LOCATION": [REDIS_URL],
         "KEY_PREFIX": "cache",
@@ -194,7 +194,7 @@ CACHES = {
     },
     # The social network's data: the same server, a pool that decodes replies.
     "data": {
-        "BACKEND": "django_redis.cache.RedisCache",
+        "BACKEND": "socialsite.redis.RedisCache",
         "LOCATION": [REDIS_URL],
         "OPTIONS": {
             **_redis_options,

@@ -68,8 +68,11 @@ def _shows(status: dict | None, viewer_uid: int | None, language: str, now: floa
     original = status.get("original")
     shown = original or status
     minutes = (now - shown["posted"]) // 60
+    items = tuple(status.items())
+    if "original" in status:
+        items = tuple(item for item in items if item[0] != "original")
     return (
-        tuple(item for item in status.items() if item[0] != "original"),
+        items,
         tuple(original.items()) if original else None,
         bool(viewer_uid),
         status["uid"] == viewer_uid,

@@ -15,7 +15,9 @@ from .safety import views as safety
 from .search import views as search
 
 urlpatterns = [
+    # Django tries the patterns in order (~1 µs each): the most read pages first.
     path("", feeds.home, name="home"),
+    path("u/<str:login>/", graph.profile, name="profile"),
     path("timeline/", feeds.global_timeline, name="global"),
     path("statuses/", posting.post_status, name="post_status"),
     path("statuses/<int:status_id>/", conversations.status_detail, name="status"),
@@ -53,7 +55,6 @@ urlpatterns = [
         direct.delete_message,
         name="delete_message",
     ),
-    path("u/<str:login>/", graph.profile, name="profile"),
     path("u/<str:login>/follow/", graph.follow, name="follow"),
     path("u/<str:login>/unfollow/", graph.unfollow, name="unfollow"),
     path("u/<str:login>/followers/", graph.followers, name="followers"),

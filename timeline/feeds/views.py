@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 from accounts.auth import current_uid
 
 from ..discovery.trends import trending_tags
-from ..forms import StatusForm
+from ..forms import StatusForm, blank_status_form
 from ..web import page_number, render_statuses, require_page
 from . import selectors
 
@@ -38,7 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """Your home timeline and the post box; for visitors, a welcome and the global timeline."""
     uid = current_uid(request)
     if uid is not None:
-        return render_home(request, uid, StatusForm())
+        return render_home(request, uid, blank_status_form())
     return _global(request, "timeline/welcome.html")
 
 

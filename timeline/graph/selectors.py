@@ -3,6 +3,7 @@ profile page, which shows a person's statuses with how the viewer relates to the
 
 from dataclasses import dataclass
 
+from accounts import logins
 from accounts.keys import user_key
 from accounts.services import decode_user, get_users, uid_for_login
 from socialsite.redis import PackedPipeline, get_redis
@@ -76,15 +77,23 @@ class ProfilePage:
 
 
 def profile_page(
-    login: str, viewer_uid: int | None = None, page: int = 1, count: int = 30, common: int = 10
+    login: str,
+    viewer_uid: int | None = None,
+    page: int = 1,
+    count: int = 30,
+    common: int = 10,
+    *,
+    looked_up: bool = False,
 ) -> ProfilePage | None:
     """`login`'s profile and a page of their statuses as `viewer_uid` (or no one) sees them:
     whether the viewer follows them, and followers in common. None for an unknown login.
 
-    3 round trips: the uid; their profile, the status ids and the viewer's follows; the
-    statuses, the viewer's likes and reposts of them and the common-follower test. One
-    more for the profiles of followers in common, if any, and for reposts' originals."""
-    uid = uid_for_login(login)
+    3 round trips: the uid (none once this process knows it, see accounts.logins); their
+    profile, the status ids and the viewer's follows; the statuses, the viewer's likes
+    and reposts of them and the common-follower test. One more for the profiles of
+    followers in common, if any, and for reposts' originals. `looked_up`: the uid is
+    looked up, not remembered."""
+    uid = uid_for_login(login) if looked_up else logins.remembered_uid(login)
     if uid is None:
         return None
     viewer = None if viewer_uid in (None, uid) else int(viewer_uid)
@@ -98,6 +107,10 @@ def profile_page(
         queue_relation(pipe, viewer, uid)
     user, ids, *relation = pipe.execute()
     user = decode_user(user)
+    if not looked_up and not logins.is_profile_of(user, login):
+        # The uid remembered is no longer the login's: looked up again.
+        logins.forget(login)
+        return profile_page(login, viewer_uid, page, count, common, looked_up=True)
     if user is None:
         return None
     following_them, following, *safety = relation or (None, [])

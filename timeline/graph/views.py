@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.auth import current_uid
 from socialsite.ratelimit import rate_limited
 
-from ..forms import ListMembershipForm
+from ..forms import ListMembershipForm, listless_membership_form
 from ..lists import selectors as list_selectors
 from ..safety import services as safety
 from ..web import (
@@ -43,7 +43,8 @@ def render_profile(
     require_page(number, view.page.statuses, view.page.has_older)
     person = view.user["id"]
     if lists_form is None and viewer is not None and viewer != person:
-        lists_form = ListMembershipForm(lists=list_selectors.lists_for_member(viewer, person))
+        lists = list_selectors.lists_for_member(viewer, person)
+        lists_form = ListMembershipForm(lists=lists) if lists else listless_membership_form()
     page = view.page
     context = {"view": view, "page": page, "lists_form": lists_form}
     return render(request, "timeline/profile.html", context, status=status)

@@ -4,11 +4,15 @@ import threading
 import time
 
 import pytest
+from django.conf import settings
+from django.http import HttpRequest
+from django.test import RequestFactory
 from redis.connection import AbstractConnection
 
 from accounts import backends
 from accounts import services as accounts
 from socialsite.redis import NodeShare
+from socialsite.sessions import SessionStore
 from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.graph import selectors as graph_selectors
@@ -189,10 +193,11 @@ def test_a_profile_page_is_three_round_trips_and_one_more_for_followers_in_commo
     posting.post_status(busy_author, "hello")
     viewer, friend = make_user("viewer").uid, make_user("friend2").uid
     assert round_trips(lambda: graph_selectors.profile_page("author")) == 3
-    assert round_trips(lambda: graph_selectors.profile_page("author", viewer)) == 3
+    # The login's uid is then remembered (accounts.logins).
+    assert round_trips(lambda: graph_selectors.profile_page("author", viewer)) == 2
     graph.follow_user(viewer, friend)
     graph.follow_user(friend, busy_author)
-    assert round_trips(lambda: graph_selectors.profile_page("author", viewer)) == 4
+    assert round_trips(lambda: graph_selectors.profile_page("author", viewer)) == 3
     view = graph_selectors.profile_page("author", viewer)
     assert view.user["login"] == "author"
     assert [u["login"] for u in view.followers_in_common] == ["friend2"]
@@ -239,3 +244,39 @@ def test_a_signed_in_user_and_their_session_state_are_one_round_trip_once_seen(
     user = backend.get_user(alice.user.pk)
     assert (user.uid, user.session_generation) == (alice.uid, 1)
     assert backends.KNOWN_UIDS[str(alice.user.pk)] == alice.uid
+
+
+def signed_in_request(member) -> HttpRequest:
+    """A new request with `member`'s session cookie, through the session middleware."""
+    request = RequestFactory().get("/")
+    request.session = SessionStore(member.client.cookies[settings.SESSION_COOKIE_NAME].value)
+    return request
+
+
+def test_a_session_seen_signed_in_is_read_with_its_user_in_one_round_trip(make_user, round_trips):
+    alice = make_user()
+    backends.session_user(signed_in_request(alice))  # caches the user
+    backends.KNOWN_SESSIONS.clear()
+    assert round_trips(lambda: backends.session_user(signed_in_request(alice))) == 2
+    request = signed_in_request(alice)
+    assert round_trips(lambda: backends.session_user(request)) == 1
+    assert (request.session["uid"], backends.session_user(request).uid) == (alice.uid, alice.uid)
+
+
+def test_a_session_wrongly_guessed_to_be_anothers_is_read_as_its_own(make_user):
+    alice, bob = make_user(), make_user()
+    key = alice.client.cookies[settings.SESSION_COOKIE_NAME].value
+    backends.KNOWN_SESSIONS[key] = (str(bob.user.pk), bob.uid)
+    user = backends.session_user(signed_in_request(alice))
+    assert (user.pk, user.uid) == (alice.user.pk, alice.uid)
+    assert backends.KNOWN_SESSIONS[key] == (str(alice.user.pk), alice.uid)
+
+
+def test_a_known_session_logged_out_elsewhere_is_ended_and_forgotten(make_user):
+    alice = make_user()
+    key = alice.client.cookies[settings.SESSION_COOKIE_NAME].value
+    backends.session_user(signed_in_request(alice))
+    assert key in backends.KNOWN_SESSIONS
+    SessionStore(key).delete()  # as logging out does
+    assert not backends.session_user(signed_in_request(alice)).is_authenticated
+    assert key not in backends.KNOWN_SESSIONS

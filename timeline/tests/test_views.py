@@ -92,6 +92,17 @@ def test_an_empty_blank_or_too_long_message_is_refused(alice, redis_conn, messag
     assert nothing_was_posted(alice, redis_conn)
 
 
+def test_a_refused_posts_text_and_error_show_only_on_its_own_page(alice, bob):
+    refused = alice.client.post("/statuses/", {"message": "x" * 281, "location": "91,0"})
+    assert shows(refused, "A status is at most 280 characters.")
+    assert "x" * 281 in page_text(refused)
+    for member in (alice, bob):  # the next pages' post box, blank for everyone
+        page = member.client.get("/")
+        assert "x" * 281 not in page_text(page) and "91,0" not in page_text(page)
+        assert not shows(page, "A status is at most 280 characters.")
+        assert 'class="field-error"' not in page_text(page)
+
+
 @pytest.mark.parametrize(
     ("message", "error"),
     [

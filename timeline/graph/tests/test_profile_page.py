@@ -1,3 +1,4 @@
+from accounts.services import create_user
 from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
 from timeline.posting import services as posting
@@ -46,3 +47,16 @@ def test_a_profile_page_of_someone_you_do_not_follow(make_user):
 
 def test_an_unknown_login_has_no_profile_page(make_user):
     assert graph_selectors.profile_page("nobody", make_user().uid) is None
+
+
+def test_a_remembered_login_that_now_names_another_account_is_looked_up_again(redis_conn):
+    old_star = create_user("star", "Star")
+    assert graph_selectors.profile_page("star").user["id"] == old_star  # now remembered
+    redis_conn.flushdb()  # the store emptied: uids are given out again
+    assert create_user("other", "Other") == old_star
+    star = create_user("star", "Star")
+    view = graph_selectors.profile_page("Star")
+    assert (view.user["id"], view.user["login"]) == (star, "star")
+    redis_conn.flushdb()
+    create_user("other", "Other")
+    assert graph_selectors.profile_page("star") is None

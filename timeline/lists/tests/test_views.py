@@ -201,6 +201,16 @@ def test_a_profile_offers_the_viewers_lists_to_add_them_to(alice, bob, alices_li
     assert shows(bob.client.get("/u/alice/"), "Make a list to add @alice to it.")
 
 
+def test_a_listless_viewers_refused_choice_shows_only_on_their_own_page(bob, make_user):
+    carol, dave = make_user("carol"), make_user("dave")
+    refused = carol.client.post("/u/bob/lists/membership/", {"action": "add"})
+    assert refused.status_code == 400 and shows(refused, "Pick one of your lists.")
+    for viewer in (carol, dave):
+        page = viewer.client.get("/u/bob/")
+        assert shows(page, "Make a list to add @bob to it.")
+        assert not shows(page, "Pick one of your lists.")
+
+
 def test_adding_and_removing_someone_from_their_profile(alice, bob, alices_secret):
     url = "/u/bob/lists/membership/"
     response = alice.client.post(url, {"list_id": alices_secret, "action": "add"}, follow=True)
