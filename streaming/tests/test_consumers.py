@@ -154,9 +154,11 @@ async def test_a_socket_whose_client_is_closing_ends_without_a_failure(
 ):
     """From the client's close frame to the disconnect daphne reports, daphne's
     WebSocket refuses to send (autobahn's Disconnected): not a failure of the stream."""
-    attempts = []
+    attempts, accepted = [], []
 
     async def closing_send(message):
+        if message["type"] == "websocket.accept":
+            accepted.append(message)
         if message["type"] == "websocket.send":
             attempts.append(message)
             raise Disconnected("Attempt to send on a closed protocol")
@@ -170,7 +172,8 @@ async def test_a_socket_whose_client_is_closing_ends_without_a_failure(
     }
     app = asyncio.create_task(application(scope, inputs.get, closing_send))
     async with asyncio.timeout(5):
-        while not get_hub().listeners:
+        # Accepted once the hub's subscription is live (a listener is added before).
+        while not accepted:
             await asyncio.sleep(0.01)
         post_status(alice_uid, "nobody will read this")
         while not attempts:
@@ -214,7 +217,8 @@ async def test_a_chunked_client_that_reads_nothing_is_dropped_then_hung_up_on(al
     with override_settings(**settings, STREAM_DROPPED_GRACE_SECONDS=0.05):
         app = asyncio.create_task(application(scope, inputs.get, send))
         async with asyncio.timeout(5):
-            while not get_hub().listeners:
+            # The headers go once the hub's subscription is live (a listener is added before).
+            while not sent:
                 await asyncio.sleep(0.01)
             post_status(alice_uid, "status 0")
             while not connection.sent:
