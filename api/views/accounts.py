@@ -26,6 +26,10 @@ from ..http import (
 )
 from .people import people_page
 
+# The pages' account limits that API actions count against too: (name, what it counts).
+FOLLOWS = ("follows", "follows and unfollows")
+SAFETY = ("safety", "blocks and mutes")
+
 
 def profile(uid) -> dict:
     user = get_user(id_param(uid))
@@ -87,7 +91,7 @@ def update_credentials(request: HttpRequest) -> dict:
         )
     locked = boolean(found, "locked")
     if locked is not None:
-        limit_rate(request, "safety", "blocks and mutes")
+        limit_rate(request, *SAFETY)
     avatar = uploaded(request, "avatar")
     if avatar is not None:
         # One byte past the limit is enough for the avatar's check to refuse it.
@@ -159,20 +163,23 @@ def relationship(uid: int, other: int) -> dict:
     return relationships_of(uid, [other])[0]
 
 
+def act(request: HttpRequest, account_id: str, action, limit: tuple[str, str]) -> dict:
+    """Runs `action(caller, other)` on the account `account_id` names, counted against
+    `limit`, one of the pages' account limits (FOLLOWS, SAFETY): the Relationship after it."""
+    other = profile(account_id)["id"]
+    limit_rate(request, *limit)
+    action(request.caller.uid, other)
+    return relationship(request.caller.uid, other)
+
+
 @endpoint("POST", scope="follow")
 def follow(request: HttpRequest, account_id: str) -> dict:
-    other = profile(account_id)["id"]
-    limit_rate(request, "follows", "follows and unfollows")
-    follows.follow_user(request.caller.uid, other)
-    return relationship(request.caller.uid, other)
+    return act(request, account_id, follows.follow_user, FOLLOWS)
 
 
 @endpoint("POST", scope="follow")
 def unfollow(request: HttpRequest, account_id: str) -> dict:
-    other = profile(account_id)["id"]
-    limit_rate(request, "follows", "follows and unfollows")
-    follows.unfollow_user(request.caller.uid, other)
-    return relationship(request.caller.uid, other)
+    return act(request, account_id, follows.unfollow_user, FOLLOWS)
 
 
 # Accounts one relationships call may ask about.

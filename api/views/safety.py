@@ -1,13 +1,15 @@
 """Blocks, mutes, follow requests and removing a follower, through the services of the
 pages' privacy and safety settings (timeline.safety), with their rate limits."""
 
+from functools import partial
+
 from django.http import HttpRequest
 
 from timeline.safety import people
 from timeline.safety import services as safety
 
-from ..http import ApiError, endpoint, limit_rate, params
-from .accounts import profile, relationship
+from ..http import ApiError, endpoint, params
+from .accounts import FOLLOWS, SAFETY, act
 from .people import people_page
 
 
@@ -20,55 +22,40 @@ def mute_duration(found: dict) -> int:
     return int(value)
 
 
-def act(request: HttpRequest, account_id: str, action, limit: str, what: str) -> dict:
-    """Runs `action(caller, other)` on the account `account_id` names, counted against
-    the pages' rate limit `limit`: the Relationship after it."""
-    other = profile(account_id)["id"]
-    limit_rate(request, limit, what)
-    action(request.caller.uid, other)
-    return relationship(request.caller.uid, other)
-
-
 @endpoint("POST", scope="write:blocks")
 def block(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.block, "safety", "blocks and mutes")
+    return act(request, account_id, safety.block, SAFETY)
 
 
 @endpoint("POST", scope="write:blocks")
 def unblock(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.unblock, "safety", "blocks and mutes")
+    return act(request, account_id, safety.unblock, SAFETY)
 
 
 @endpoint("POST", scope="write:mutes")
 def mute(request: HttpRequest, account_id: str) -> dict:
     duration = mute_duration(params(request))
-    return act(
-        request,
-        account_id,
-        lambda uid, other: safety.mute(uid, other, duration),
-        "safety",
-        "blocks and mutes",
-    )
+    return act(request, account_id, partial(safety.mute, duration=duration), SAFETY)
 
 
 @endpoint("POST", scope="write:mutes")
 def unmute(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.unmute, "safety", "blocks and mutes")
+    return act(request, account_id, safety.unmute, SAFETY)
 
 
 @endpoint("POST", scope="write:follows")
 def authorize(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.approve_request, "follows", "follows and unfollows")
+    return act(request, account_id, safety.approve_request, FOLLOWS)
 
 
 @endpoint("POST", scope="write:follows")
 def reject(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.reject_request, "follows", "follows and unfollows")
+    return act(request, account_id, safety.reject_request, FOLLOWS)
 
 
 @endpoint("POST", scope="write:follows")
 def remove_from_followers(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.remove_follower, "follows", "follows and unfollows")
+    return act(request, account_id, safety.remove_follower, FOLLOWS)
 
 
 def own_people_page(request: HttpRequest, read_page):
