@@ -86,7 +86,7 @@ def is_private(status: dict) -> bool:
 
 def is_private_value(value) -> bool:
     """Whether a status's PRIVATE_FIELD (None if absent) marks it private."""
-    return value == "1" or (bool(value) and str(value) == "1")
+    return str(value) == "1"
 
 
 def may_see(
