@@ -19,7 +19,7 @@ from oauthlib.common import Request as OAuthRequest
 
 from accounts.backends import CachedUserBackend
 from accounts.services import AccountSuspended, ensure_profile
-from socialsite.ratelimit import RateLimited, enforce
+from socialsite.ratelimit import RateLimited, address, enforce
 from timeline.feeds.selectors import Cursor
 from timeline.lists.selectors import NoSuchList
 from timeline.safety.selectors import Blocked
@@ -275,5 +275,7 @@ def link_header(request: HttpRequest, items: list[dict], *, more: bool = True) -
 
 def limit_rate(request: HttpRequest, name: str, what: str) -> None:
     """Counts an action against the caller's account limit `name`, the one the pages'
-    forms count against (socialsite.ratelimit.account): RateLimited over it."""
-    enforce(name, f"user:{request.caller.user.pk}", what)
+    forms count against (socialsite.ratelimit.account), or a visitor's address limit:
+    RateLimited over it."""
+    found = request.caller
+    enforce(name, f"user:{found.user.pk}" if found else address(request), what)

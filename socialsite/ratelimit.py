@@ -79,6 +79,11 @@ def address(request: HttpRequest) -> str:
     return f"ip:{request.META.get('REMOTE_ADDR') or 'unknown'}"
 
 
+def account_or_address(request: HttpRequest) -> str:
+    """The signed-in account, else the visitor's address."""
+    return account(request) if request.user.is_authenticated else address(request)
+
+
 def too_many_requests(request: HttpRequest, error: RateLimited) -> HttpResponse:
     """429 with Retry-After and the page saying what was limited and when to try again."""
     response = render(request, "429.html", {"message": str(error)}, status=429)

@@ -347,6 +347,9 @@ RATE_LIMITS = {
     # Tries (each checks the password: a hash) to delete the account.
     "account_deletions": env_rate("RATE_LIMIT_ACCOUNT_DELETIONS", "5/3600"),
     "exports": env_rate("RATE_LIMIT_EXPORTS", "5/3600"),  # data exports downloaded
+    # Searches with a query (pages and API), per account or, for visitors, per address:
+    # a status search may read every shard of the word index.
+    "searches": env_rate("RATE_LIMIT_SEARCHES", "30/60"),
     # Client apps registered through the API (POST /api/v1/apps), per client address.
     "apps_per_ip": env_rate("RATE_LIMIT_APPS_PER_IP", "30/3600"),
 }

@@ -69,3 +69,19 @@ def test_bad_searches_are_422(as_alice):
         assert (status, set(body)) == (422, {"error"}), query
     # Without a type, a type that can't take the query finds nothing.
     assert as_alice("get", "/api/v2/search?q=%23%23")[1]["hashtags"] == []
+
+
+def test_searches_past_their_limit_are_429_and_share_the_pages_limit(
+    alice, as_alice, client, settings
+):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "searches": (2, 60)}
+    assert alice.client.get("/search/", {"q": "page"}).status_code == 200
+    assert as_alice("get", "/api/v1/accounts/search?q=bo")[0] == 200
+    status, body, response = as_alice("get", "/api/v2/search?q=redis")
+    assert status == 429
+    assert body["error"].startswith("Too many searches for now")
+    assert int(response["Retry-After"]) > 0
+    # A visitor is counted by address.
+    assert client.get("/api/v2/search?q=redis").status_code == 200
+    assert client.get("/api/v2/search?q=redis").status_code == 200
+    assert client.get("/api/v2/search?q=redis").status_code == 429

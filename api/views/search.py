@@ -10,7 +10,7 @@ from accounts.services import search_people
 from timeline.search import selectors
 
 from .. import entities
-from ..http import ApiError, endpoint, limit_param, params, viewer
+from ..http import ApiError, endpoint, limit_param, limit_rate, params, viewer
 from .people import visible_accounts
 
 TYPES = ("accounts", "statuses", "hashtags")
@@ -76,6 +76,7 @@ def search(request: HttpRequest) -> dict:
     kind = found.get("type") or ""
     if kind and kind not in TYPES:
         raise ApiError(422, f"type must be one of {', '.join(TYPES)}.")
+    limit_rate(request, "searches", "searches")
     results = {}
     for name in TYPES:
         if kind and name != kind:
@@ -93,5 +94,6 @@ def search(request: HttpRequest) -> dict:
 @endpoint("GET", scope="read")
 def accounts(request: HttpRequest) -> list:
     found = params(request)
-    query = query_param(found)
-    return found_accounts(request, query, offset_param(found), limit_param(found, 40, 80))
+    query, offset, limit = query_param(found), offset_param(found), limit_param(found, 40, 80)
+    limit_rate(request, "searches", "searches")
+    return found_accounts(request, query, offset, limit)

@@ -7,6 +7,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.auth import current_uid
 from accounts.services import search_people
+from socialsite.ratelimit import RateLimited, account_or_address, enforce, too_many_requests
 
 from ..graph.selectors import following_among
 from ..web import USERS_PER_PAGE, page_number, require_page
@@ -38,6 +39,10 @@ def search(request: HttpRequest) -> HttpResponse:
     if len(query) > QUERY_MAX_LENGTH:
         return _page(request, context, f"Searches are at most {QUERY_MAX_LENGTH} characters.")
     number = page_number(request)
+    try:
+        enforce("searches", account_or_address(request), "searches")
+    except RateLimited as error:
+        return too_many_requests(request, error)
     viewer = current_uid(request)
     try:
         if kind == "statuses":

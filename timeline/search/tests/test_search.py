@@ -156,6 +156,23 @@ def test_the_search_page_finds_statuses(client, alice):
     assert status_ids(response) == [status_id]
 
 
+def test_searches_past_their_limit_are_429_per_account_or_visitor_address(
+    client, alice, bob, settings
+):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "searches": (1, 60)}
+    assert alice.client.get("/search/", {"q": "anything"}).status_code == 200
+    refused = alice.client.get("/search/", {"q": "@bob"})
+    assert refused.status_code == 429
+    assert 50 <= int(refused["Retry-After"]) <= 60
+    assert shows(refused, "Too many searches for now: try again in 1 minute.")
+    # The box alone and a query refused for its form don't count.
+    assert bob.client.get("/search/").status_code == 200
+    assert bob.client.get("/search/", {"q": "x" * 201}).status_code == 400
+    assert bob.client.get("/search/", {"q": "mine"}).status_code == 200
+    assert client.get("/search/", {"q": "visitor"}).status_code == 200
+    assert client.get("/search/", {"q": "again"}).status_code == 429
+
+
 def test_the_search_page_finds_people_with_follow_buttons(alice, bob):
     response = alice.client.get("/search/", {"q": "@bo"})
     assert response.status_code == 200
