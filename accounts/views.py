@@ -25,9 +25,6 @@ from .forms import (
     SignupForm,
 )
 
-# What the login limits say is limited (the ASGI application refuses early with them too).
-FAILED_LOGINS = "failed logins"
-
 
 def render_form(request: HttpRequest, template: str, form) -> HttpResponse:
     """The page with its form; 400 when the form was sent with errors."""
@@ -41,7 +38,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     signups = ratelimit.address(request)
     if request.method == "POST":
         try:
-            ratelimit.enforce("signups_per_ip", signups, "signups", record=False)
+            ratelimit.enforce("signups_per_ip", signups, record=False)
         except ratelimit.RateLimited as error:
             return ratelimit.too_many_requests(request, error)
     form = SignupForm(request.POST or None)
@@ -73,7 +70,7 @@ class LoginView(auth_views.LoginView):
         refused before it reaches Django (socialsite.ratelimit.refuse_early)."""
         try:
             for limit, subject in self._failure_limits():
-                ratelimit.enforce(limit, subject, FAILED_LOGINS, record=False)
+                ratelimit.enforce(limit, subject, record=False)
         except ratelimit.RateLimited as error:
             ratelimit.wait_seconds("login_failures_per_ip", ratelimit.address(request))
             return ratelimit.too_many_requests(request, error)
@@ -168,7 +165,7 @@ def settings(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-@ratelimit.rate_limited("password_changes", "password changes")
+@ratelimit.rate_limited("password_changes")
 def change_password(request: HttpRequest) -> HttpResponse:
     """Changes the password and logs out every other session; this one goes on."""
     # The row itself, not the cached user: the current password is checked against it.
@@ -195,7 +192,7 @@ def logout_everywhere(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-@ratelimit.rate_limited("account_deletions", "tries to delete the account")
+@ratelimit.rate_limited("account_deletions")
 def delete_account(request: HttpRequest) -> HttpResponse:
     """Deletes the account, confirmed by its password: at once the user is logged out
     everywhere, can't be found, their statuses are hidden and their login is free; the

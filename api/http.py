@@ -273,9 +273,9 @@ def link_header(request: HttpRequest, items: list[dict], *, more: bool = True) -
     return {"Link": ", ".join(links)}
 
 
-def limit_rate(request: HttpRequest, name: str, what: str) -> None:
+def limit_rate(request: HttpRequest, name: str) -> None:
     """Counts an action against the caller's account limit `name`, the one the pages'
     forms count against (socialsite.ratelimit.account), or a visitor's address limit:
     RateLimited over it."""
     found = request.caller
-    enforce(name, f"user:{found.user.pk}" if found else address(request), what)
+    enforce(name, f"user:{found.user.pk}" if found else address(request))

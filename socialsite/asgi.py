@@ -27,7 +27,6 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import re_path, reverse  # noqa: E402
 
-from accounts.views import FAILED_LOGINS  # noqa: E402
 from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
 from socialsite.ratelimit import refuse_early  # noqa: E402
@@ -54,7 +53,7 @@ application = ProtocolTypeRouter(
                 re_path(
                     r"",
                     refuse_early(
-                        {reverse("accounts:login"): ("login_failures_per_ip", FAILED_LOGINS)},
+                        {reverse("accounts:login"): "login_failures_per_ip"},
                         at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
                     ),
                 ),

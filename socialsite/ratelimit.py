@@ -7,7 +7,8 @@ key per limit, touched by one script call: cluster-safe, atomic, and gone by its
 once the subject has been quiet for the window. A limit reached lifts gradually, so
 nobody is kept out for longer than its window.
 
-Views say what they limit with `rate_limited(...)`, or ask `wait_seconds` / `enforce`
+What each limit counts, as its 429 words it, is in COUNTS: views name a limit and no
+more. Views say what they limit with `rate_limited(...)`, or ask `wait_seconds` / `enforce`
 themselves where only some outcomes count (failed logins, signups made); over a
 limit the answer is `too_many_requests`: 429, Retry-After, and a page saying what
 was limited and when to try again. The check comes before the action, so a refused
@@ -28,6 +29,27 @@ from .redis import get_async_redis, get_redis
 from .scripts import LuaScripts
 
 scripts = LuaScripts(__file__)
+
+
+# What each limit of settings.RATE_LIMITS counts, as its 429 says it: "Too many <it> for now".
+COUNTS = {
+    "login_failures_per_login": "failed logins",
+    "login_failures_per_ip": "failed logins",
+    "signups_per_ip": "signups",
+    "posts": "posts",
+    "follows": "follows and unfollows",
+    "reactions": "likes and reposts",
+    "list_changes": "list changes",
+    "stream_keys": "stream keys made",
+    "password_changes": "password changes",
+    "messages": "messages",
+    "safety": "blocks and mutes",
+    "reports": "reports",
+    "account_deletions": "tries to delete the account",
+    "exports": "data exports",
+    "searches": "searches",
+    "apps_per_ip": "apps registered",
+}
 
 
 class RateLimited(Exception):
@@ -57,11 +79,12 @@ def _seconds(waiting_ms) -> int:
     return math.ceil(int(waiting_ms) / 1000)
 
 
-def enforce(name: str, subject: str, what: str, *, record: bool = True) -> None:
-    """As `wait_seconds`, raising RateLimited (saying "Too many `what`") over the limit."""
+def enforce(name: str, subject: str, *, record: bool = True) -> None:
+    """As `wait_seconds`, raising RateLimited (saying "Too many" what the limit COUNTS)
+    over the limit."""
     retry_after = wait_seconds(name, subject, record=record)
     if retry_after:
-        raise RateLimited(what, retry_after)
+        raise RateLimited(COUNTS[name], retry_after)
 
 
 def forget(name: str, subject: str) -> None:
@@ -91,7 +114,7 @@ def too_many_requests(request: HttpRequest, error: RateLimited) -> HttpResponse:
     return response
 
 
-def rate_limited(name: str, what: str, per: Callable[[HttpRequest], str] = account):
+def rate_limited(name: str, per: Callable[[HttpRequest], str] = account):
     """Counts each POST to the view against limit `name` for `per(request)` (the
     logged-in account by default: put it inside the login check), answering 429 over it."""
 
@@ -100,7 +123,7 @@ def rate_limited(name: str, what: str, per: Callable[[HttpRequest], str] = accou
         def limited(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method == "POST":
                 try:
-                    enforce(name, per(request), what)
+                    enforce(name, per(request))
                 except RateLimited as error:
                     return too_many_requests(request, error)
             return view(request, *args, **kwargs)
@@ -110,8 +133,8 @@ def rate_limited(name: str, what: str, per: Callable[[HttpRequest], str] = accou
     return decorator
 
 
-def refuse_early(limits: dict[str, tuple[str, str]], app):
-    """ASGI: a POST to a path of `limits` (path: (limit name, what it limits)) from an
+def refuse_early(limits: dict[str, str], app):
+    """ASGI: a POST to a path of `limits` (path: limit name) from an
     address over that limit is answered here, 429 and the same page, without counting
     it, before it queues for a place in Django (socialsite.concurrency) or parses its
     body: a flood of refused logins then costs one Redis call each, not a page's worth
@@ -121,15 +144,14 @@ def refuse_early(limits: dict[str, tuple[str, str]], app):
     refuses sooner."""
 
     async def limited(scope, receive, send):
-        found = limits.get(scope["path"]) if scope.get("method") == "POST" else None
-        if found is not None:
-            name, what = found
+        name = limits.get(scope["path"]) if scope.get("method") == "POST" else None
+        if name is not None:
             client = scope.get("client")
             subject = f"ip:{client[0] if client else 'unknown'}"
             retry_after = await wait_seconds_async(name, subject, record=False)
             if retry_after:
                 await asyncio.sleep(min(settings.RATE_LIMITED_DELAY_SECONDS, retry_after))
-                return await _send_429(send, RateLimited(what, retry_after))
+                return await _send_429(send, RateLimited(COUNTS[name], retry_after))
         return await app(scope, receive, send)
 
     return limited

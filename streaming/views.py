@@ -28,7 +28,7 @@ def stream_keys_panel(uid: int) -> dict:
 @require_POST
 @login_required
 @never_cache
-@rate_limited("stream_keys", "stream keys made")
+@rate_limited("stream_keys")
 def create_key(request: HttpRequest) -> HttpResponse:
     """Makes a stream key and shows it, this once (never cached: it is a secret)."""
     form = StreamKeyForm(request.POST)

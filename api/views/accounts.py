@@ -27,8 +27,6 @@ from ..http import (
 from .people import people_page
 
 # The pages' account limits that API actions count against too: (name, what it counts).
-FOLLOWS = ("follows", "follows and unfollows")
-SAFETY = ("safety", "blocks and mutes")
 
 
 def profile(uid) -> dict:
@@ -91,7 +89,7 @@ def update_credentials(request: HttpRequest) -> dict:
         )
     locked = boolean(found, "locked")
     if locked is not None:
-        limit_rate(request, *SAFETY)
+        limit_rate(request, "safety")
     avatar = uploaded(request, "avatar")
     if avatar is not None:
         # One byte past the limit is enough for the avatar's check to refuse it.
@@ -163,23 +161,23 @@ def relationship(uid: int, other: int) -> dict:
     return relationships_of(uid, [other])[0]
 
 
-def act(request: HttpRequest, account_id: str, action, limit: tuple[str, str]) -> dict:
+def act(request: HttpRequest, account_id: str, action, limit: str) -> dict:
     """Runs `action(caller, other)` on the account `account_id` names, counted against
-    `limit`, one of the pages' account limits (FOLLOWS, SAFETY): the Relationship after it."""
+    the pages' account limit `limit` ("follows", "safety"): the Relationship after it."""
     other = profile(account_id)["id"]
-    limit_rate(request, *limit)
+    limit_rate(request, limit)
     action(request.caller.uid, other)
     return relationship(request.caller.uid, other)
 
 
 @endpoint("POST", scope="follow")
 def follow(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, follows.follow_user, FOLLOWS)
+    return act(request, account_id, follows.follow_user, "follows")
 
 
 @endpoint("POST", scope="follow")
 def unfollow(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, follows.unfollow_user, FOLLOWS)
+    return act(request, account_id, follows.unfollow_user, "follows")
 
 
 # Accounts one relationships call may ask about.

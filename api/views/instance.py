@@ -100,7 +100,7 @@ def streaming_health(request: HttpRequest) -> HttpResponse:
 def create_app(request: HttpRequest) -> dict:
     """Registers a client app: anyone may, as on Mastodon, within the address's limit."""
     found = params(request)
-    enforce("apps_per_ip", address(request), "apps registered")
+    enforce("apps_per_ip", address(request))
     app, secret = oauth.register_app(
         found.get("client_name"),
         found.get("redirect_uris"),

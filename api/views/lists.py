@@ -33,7 +33,7 @@ def lists(request: HttpRequest):
 def check_write(request: HttpRequest) -> None:
     if not has_scope(request.caller, "write"):
         raise ApiError(403, "This action is outside the authorized scopes")
-    limit_rate(request, "list_changes", "list changes")
+    limit_rate(request, "list_changes")
 
 
 @endpoint("GET", "PUT", "DELETE", scope="read")

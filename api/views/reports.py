@@ -48,7 +48,7 @@ def report(request: HttpRequest) -> dict:
     status_ids = reported_statuses(found, uid, target["id"])
     if target["id"] == uid:
         raise ApiError(422, "You can't report yourself.")
-    limit_rate(request, "reports", "reports")
+    limit_rate(request, "reports")
     if status_ids:
         filed = [reports.report_status(uid, status_id, reason, comment) for status_id in status_ids]
     else:

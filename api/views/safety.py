@@ -9,7 +9,7 @@ from timeline.safety import people
 from timeline.safety import services as safety
 
 from ..http import ApiError, endpoint, params
-from .accounts import FOLLOWS, SAFETY, act
+from .accounts import act
 from .people import people_page
 
 
@@ -24,38 +24,38 @@ def mute_duration(found: dict) -> int:
 
 @endpoint("POST", scope="write:blocks")
 def block(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.block, SAFETY)
+    return act(request, account_id, safety.block, "safety")
 
 
 @endpoint("POST", scope="write:blocks")
 def unblock(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.unblock, SAFETY)
+    return act(request, account_id, safety.unblock, "safety")
 
 
 @endpoint("POST", scope="write:mutes")
 def mute(request: HttpRequest, account_id: str) -> dict:
     duration = mute_duration(params(request))
-    return act(request, account_id, partial(safety.mute, duration=duration), SAFETY)
+    return act(request, account_id, partial(safety.mute, duration=duration), "safety")
 
 
 @endpoint("POST", scope="write:mutes")
 def unmute(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.unmute, SAFETY)
+    return act(request, account_id, safety.unmute, "safety")
 
 
 @endpoint("POST", scope="write:follows")
 def authorize(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.approve_request, FOLLOWS)
+    return act(request, account_id, safety.approve_request, "follows")
 
 
 @endpoint("POST", scope="write:follows")
 def reject(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.reject_request, FOLLOWS)
+    return act(request, account_id, safety.reject_request, "follows")
 
 
 @endpoint("POST", scope="write:follows")
 def remove_from_followers(request: HttpRequest, account_id: str) -> dict:
-    return act(request, account_id, safety.remove_follower, FOLLOWS)
+    return act(request, account_id, safety.remove_follower, "follows")
 
 
 def own_people_page(request: HttpRequest, read_page):

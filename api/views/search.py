@@ -76,7 +76,7 @@ def search(request: HttpRequest) -> dict:
     kind = found.get("type") or ""
     if kind and kind not in TYPES:
         raise ApiError(422, f"type must be one of {', '.join(TYPES)}.")
-    limit_rate(request, "searches", "searches")
+    limit_rate(request, "searches")
     results = {}
     for name in TYPES:
         if kind and name != kind:
@@ -95,5 +95,5 @@ def search(request: HttpRequest) -> dict:
 def accounts(request: HttpRequest) -> list:
     found = params(request)
     query, offset, limit = query_param(found), offset_param(found), limit_param(found, 40, 80)
-    limit_rate(request, "searches", "searches")
+    limit_rate(request, "searches")
     return found_accounts(request, query, offset, limit)

@@ -66,7 +66,7 @@ def create(request: HttpRequest) -> dict:
     if not isinstance(message, str):
         raise ApiError(422, "Validation failed: Text can't be blank")
     reply_to = optional_id(found, "in_reply_to_id")
-    limit_rate(request, "posts", "posts")
+    limit_rate(request, "posts")
     try:
         status_id = posting.post_status(request.caller.uid, message, in_reply_to=reply_to)
     except StatusGone:
@@ -110,7 +110,7 @@ def react(action, *, done_already: str):
     @endpoint("POST", scope="write")
     def view(request: HttpRequest, status_id: str) -> dict:
         target = id_param(status_id)
-        limit_rate(request, "reactions", "likes and reposts")
+        limit_rate(request, "reactions")
         try:
             made = action(request.caller.uid, target)
         except StatusGone:

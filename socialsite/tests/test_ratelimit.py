@@ -10,16 +10,20 @@ from socialsite.testing.waits import wait_for
 pytestmark = pytest.mark.usefixtures("redis_conn")
 
 
-@override_settings(RATE_LIMITS={"test": (3, 60)})
+@override_settings(RATE_LIMITS={"posts": (3, 60)})
 def test_count_actions_pass_then_the_next_is_refused_for_a_share_of_the_window():
-    assert [ratelimit.wait_seconds("test", "ip:1") for _ in range(3)] == [0, 0, 0]
-    waiting = ratelimit.wait_seconds("test", "ip:1")
+    assert [ratelimit.wait_seconds("posts", "ip:1") for _ in range(3)] == [0, 0, 0]
+    waiting = ratelimit.wait_seconds("posts", "ip:1")
     # 3 in 60 s: the allowance comes back one action every 20 s.
     assert 19 <= waiting <= 20
     with pytest.raises(ratelimit.RateLimited) as refused:
-        ratelimit.enforce("test", "ip:1", "tests")
+        ratelimit.enforce("posts", "ip:1")
     assert refused.value.retry_after == waiting
-    assert str(refused.value) == "Too many tests for now: try again in 20 seconds."
+    assert str(refused.value) == "Too many posts for now: try again in 20 seconds."
+
+
+def test_every_limit_says_what_it_counts(settings):
+    assert set(ratelimit.COUNTS) == set(settings.RATE_LIMITS)
 
 
 @override_settings(RATE_LIMITS={"test": (2, 60)})

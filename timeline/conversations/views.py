@@ -36,7 +36,7 @@ def status_detail(request: HttpRequest, status_id: int) -> HttpResponse:
 
 @require_POST
 @login_first(lambda status_id: reverse("status", args=[status_id]))
-@rate_limited("posts", "posts")
+@rate_limited("posts")
 def reply(request: HttpRequest, status_id: int) -> HttpResponse:
     form = StatusForm(request.POST)
     if not form.is_valid():

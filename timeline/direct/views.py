@@ -29,7 +29,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-@rate_limited("messages", "messages")
+@rate_limited("messages")
 def new_conversation(request: HttpRequest) -> HttpResponse:
     """The form (`to`: logins, comma-separated; `message`) that starts a conversation, or
     continues your one-to-one conversation with that person."""
@@ -47,7 +47,7 @@ def new_conversation(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-@rate_limited("messages", "messages")
+@rate_limited("messages")
 def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
     """One of your conversations, the newest message at the bottom (?page=2: older), with a
     box to answer it (POST `message`); opening it marks it read. 404 unless you are in it."""

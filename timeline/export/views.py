@@ -25,7 +25,7 @@ async def as_async(chunks: Iterator[str]) -> AsyncIterator[bytes]:
 
 @require_POST
 @login_first(lambda: reverse("accounts:settings"))
-@rate_limited("exports", "data exports")
+@rate_limited("exports")
 def export_data(request: HttpRequest) -> StreamingHttpResponse:
     """Your data as a JSON file: profile, statuses, follows, followers, lists and likes."""
     now = time.time()

@@ -52,7 +52,7 @@ def render_profile(
 
 @require_POST
 @login_first(lambda login: reverse("profile", args=[login]))
-@rate_limited("follows", "follows and unfollows")
+@rate_limited("follows")
 def follow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     try:
@@ -70,7 +70,7 @@ def follow(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_first(lambda login: reverse("profile", args=[login]))
-@rate_limited("follows", "follows and unfollows")
+@rate_limited("follows")
 def unfollow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     if services.unfollow_user(current_uid(request), other["id"]):

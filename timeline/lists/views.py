@@ -32,7 +32,7 @@ def _list_or_404(list_id: int, viewer: int | None) -> dict:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-@rate_limited("list_changes", "list changes")
+@rate_limited("list_changes")
 def my_lists(request: HttpRequest) -> HttpResponse:
     """Your lists, and a form to make one."""
     uid = current_uid(request)
@@ -108,7 +108,7 @@ def _member_uid(request: HttpRequest) -> int:
 
 
 def _list_change(view):
-    limited = rate_limited("list_changes", "list changes")(view)
+    limited = rate_limited("list_changes")(view)
     return require_POST(login_first(lambda list_id: reverse("list", args=[list_id]))(limited))
 
 
@@ -166,7 +166,7 @@ remove_member = _member_change(services.remove_member, "Removed")
 
 @require_POST
 @login_first(lambda login: reverse("profile", args=[login]))
-@rate_limited("list_changes", "list changes")
+@rate_limited("list_changes")
 def change_membership(request: HttpRequest, login: str) -> HttpResponse:
     """The "add to list" control on a profile: adds the person to one of your lists, or
     takes them off it; a bad choice is a form error on their profile."""

@@ -18,7 +18,7 @@ from . import services
 
 @require_POST
 @login_first(lambda: reverse("home"))
-@rate_limited("posts", "posts")
+@rate_limited("posts")
 def post_status(request: HttpRequest) -> HttpResponse:
     uid = current_uid(request)
     form = StatusForm(request.POST)

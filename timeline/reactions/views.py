@@ -17,7 +17,7 @@ from . import selectors, services
 def _reaction_view(action: Callable, done: str):
     @require_POST
     @login_first(lambda status_id: reverse("status", args=[status_id]))
-    @rate_limited("reactions", "likes and reposts")
+    @rate_limited("reactions")
     def view(request: HttpRequest, status_id: int) -> HttpResponse:
         return act_on_status(request, status_id, action, done)
 

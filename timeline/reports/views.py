@@ -17,7 +17,7 @@ THANKS = "Thanks: the moderators will look at your report."
 
 @require_POST
 @login_first(lambda status_id: reverse("status", args=[status_id]))
-@rate_limited("reports", "reports")
+@rate_limited("reports")
 def report_status(request: HttpRequest, status_id: int) -> HttpResponse:
     try:
         services.report_status(
@@ -34,7 +34,7 @@ def report_status(request: HttpRequest, status_id: int) -> HttpResponse:
 
 @require_POST
 @login_first(lambda login: reverse("profile", args=[login]))
-@rate_limited("reports", "reports")
+@rate_limited("reports")
 def report_user(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     try:

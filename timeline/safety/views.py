@@ -76,7 +76,7 @@ def _profile(login: str) -> str:
 
 @require_POST
 @login_first(lambda login: reverse("follow_requests"))
-@rate_limited("follows", "follows and unfollows")
+@rate_limited("follows")
 def approve(request: HttpRequest, login: str) -> HttpResponse:
     return _act(
         request,
@@ -89,7 +89,7 @@ def approve(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_first(lambda login: reverse("follow_requests"))
-@rate_limited("follows", "follows and unfollows")
+@rate_limited("follows")
 def reject(request: HttpRequest, login: str) -> HttpResponse:
     return _act(
         request,
@@ -102,7 +102,7 @@ def reject(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_first(_profile)
-@rate_limited("follows", "follows and unfollows")
+@rate_limited("follows")
 def remove_follower(request: HttpRequest, login: str) -> HttpResponse:
     return _act(
         request,
@@ -115,7 +115,7 @@ def remove_follower(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_first(_profile)
-@rate_limited("safety", "blocks and mutes")
+@rate_limited("safety")
 def block(request: HttpRequest, login: str) -> HttpResponse:
     return _act(
         request,
@@ -128,7 +128,7 @@ def block(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_first(_profile)
-@rate_limited("safety", "blocks and mutes")
+@rate_limited("safety")
 def unblock(request: HttpRequest, login: str) -> HttpResponse:
     return _act(
         request,
@@ -141,7 +141,7 @@ def unblock(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_first(_profile)
-@rate_limited("safety", "blocks and mutes")
+@rate_limited("safety")
 def mute(request: HttpRequest, login: str) -> HttpResponse:
     raw = request.POST.get("duration", "0")
     duration = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 9 else -1
@@ -156,7 +156,7 @@ def mute(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_first(_profile)
-@rate_limited("safety", "blocks and mutes")
+@rate_limited("safety")
 def unmute(request: HttpRequest, login: str) -> HttpResponse:
     return _act(
         request,
@@ -169,7 +169,7 @@ def unmute(request: HttpRequest, login: str) -> HttpResponse:
 
 @require_POST
 @login_required
-@rate_limited("safety", "blocks and mutes")
+@rate_limited("safety")
 def privacy(request: HttpRequest) -> HttpResponse:
     """The settings page's privacy section: the private switch and the muted words."""
     uid = current_uid(request)

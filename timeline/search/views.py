@@ -40,7 +40,7 @@ def search(request: HttpRequest) -> HttpResponse:
         return _page(request, context, f"Searches are at most {QUERY_MAX_LENGTH} characters.")
     number = page_number(request)
     try:
-        enforce("searches", account_or_address(request), "searches")
+        enforce("searches", account_or_address(request))
     except RateLimited as error:
         return too_many_requests(request, error)
     viewer = current_uid(request)
