@@ -91,7 +91,13 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     scripts.run(
         pipe,
         "add_following",
-        [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
+        [
+            user_key(uid),
+            keys.following_key(uid),
+            keys.home_timeline_key(uid),
+            keys.blocks_key(uid),
+            keys.blocked_by_key(uid),
+        ],
         [other_uid, since, home_size, STATUS_CHANNEL if in_script else "", event, *pairs],
     )
     # A follow that existed already notified then: the notification is there, unchanged.
@@ -102,6 +108,11 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     _, _, added, *_ = drop_copied_if_deleted(
         pipe, keys.home_timeline_key(uid), keys.profile_timeline_key(other_uid), entries[::2]
     )
+    if added == -1:
+        # A block landed between the two steps: step 1 is taken back (the block's own
+        # unfollow may have done it already; either way it is idempotent).
+        losing_follower(conn, other_uid, uid)
+        raise Blocked(f"You can't follow @{other_login}.")
     if added and not in_script:
         events.publish(conn, event)
     return True if added else None

@@ -128,6 +128,22 @@ def test_a_block_removes_the_follows_both_ways_and_the_statuses(alice, bob):
     assert graph.follow_user(bob.uid, alice.uid) is True
 
 
+@pytest.mark.parametrize("side", ["blocks", "blocked_by"])
+def test_a_block_landing_between_a_follows_two_steps_refuses_the_second(alice, bob, side):
+    # The follow's first step (in alice's slot) passed before the block reached it; the
+    # block's side in bob's slot is there by the second: bob blocks alice ("blocks"),
+    # or alice's block of bob has written both sides ("blocked_by").
+    posting.post_status(alice.uid, "not for bob")
+    key = keys.blocks_key(bob.uid) if side == "blocks" else keys.blocked_by_key(bob.uid)
+    get_redis().zadd(key, {alice.uid: 1})
+    with pytest.raises(safety.Blocked):
+        graph.follow_user(bob.uid, alice.uid)
+    assert not is_following(bob.uid, alice.uid)
+    assert get_redis().zscore(keys.followers_key(alice.uid), bob.uid) is None
+    assert counts_match_sets(alice.uid) and counts_match_sets(bob.uid)
+    assert home_messages(bob.uid) == []
+
+
 def test_a_block_takes_each_off_the_others_lists(alice, bob):
     alices = lists.create_list(alice.uid, "Friends")
     bobs = lists.create_list(bob.uid, "Pals")
