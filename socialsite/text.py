@@ -41,6 +41,12 @@ def check_display_text(text: str, *, multiline: bool = False) -> str:
     return text
 
 
+def with_lf(text: str) -> str:
+    """`text` with its line breaks as LF: a browser sends a textarea's as CRLF, which
+    would count twice and be refused as a control character (CR)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 # Punctuation around a word doesn't count: "Redis!", "#redis" and "(redis)" are "redis".
 _WORD_EDGES = re.compile(r"^\W+|\W+$")
 

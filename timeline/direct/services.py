@@ -17,7 +17,7 @@ from accounts.keys import LOGIN_INDEX, user_key
 from accounts.services import AccountSuspended, get_users
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
-from socialsite.text import check_display_text
+from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..safety import selectors as safety
@@ -43,8 +43,9 @@ def may_message(sender_uid: int, recipient_uid: int) -> bool:
 
 
 def clean_message(message: str) -> str:
-    """`message` stripped; ValueError if it is empty, too long or holds a hidden character."""
-    message = (message or "").strip()
+    """`message` stripped, line breaks as LF; ValueError if it is empty, too long or holds
+    a hidden character."""
+    message = with_lf((message or "").strip())
     if not message:
         raise ValueError("Write a message.")
     if len(message) > MESSAGE_MAX_LENGTH:

@@ -12,7 +12,7 @@ import time
 from accounts.services import get_user, set_suspended
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
-from socialsite.text import check_display_text
+from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..feeds.selectors import shown_status
@@ -32,7 +32,7 @@ def check_report(reason: str, comment: str) -> tuple[str, str]:
     """The reason and comment to store, or ValueError saying what is wrong."""
     if reason not in REASONS:
         raise ValueError(f"Choose a reason: {', '.join(REASONS)}.")
-    comment = (comment or "").strip().replace("\r\n", "\n")
+    comment = with_lf((comment or "").strip())
     if len(comment) > COMMENT_MAX_LENGTH:
         raise ValueError(f"A comment is at most {COMMENT_MAX_LENGTH} characters.")
     return reason, check_display_text(comment, multiline=True) if comment else ""

@@ -13,7 +13,7 @@ from accounts.keys import user_key
 from accounts.services import AccountSuspended
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
-from socialsite.text import check_display_text
+from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from .cache import statuses as kept
@@ -32,7 +32,7 @@ def check_message(message: str) -> str:
     bidi, zero-width or format character is refused (socialsite.text)."""
     if not isinstance(message, str) or not message.strip():
         raise ValueError("A status can't be empty.")
-    message = message.replace("\r\n", "\n").replace("\r", "\n")
+    message = with_lf(message)
     if len(message) > settings.STATUS_MAX_LENGTH:
         raise ValueError(f"A status is at most {settings.STATUS_MAX_LENGTH} characters.")
     return check_display_text(message, multiline=True)

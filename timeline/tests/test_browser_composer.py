@@ -83,6 +83,27 @@ def test_a_reply_box_names_whom_it_answers_and_ctrl_enter_posts(signed_up_page, 
     expect(alice.locator("#reply").get_by_label("Your status")).to_have_value("@carol ")
 
 
+def test_a_direct_message_box_counts_as_the_server_does(signed_up_page, daphne_server):
+    accounts.create_user("friend", "Friend")
+    page = signed_up_page("writer")
+    page.goto(f"{daphne_server}/messages/new/?to=friend")
+    box, send = page.get_by_label("Message"), page.get_by_role("button", name="Send")
+    counter = page.locator("form .char-count")
+    expect(counter).to_have_text("0/1000")
+    box.fill("two\nlines " + EMOJI * 990)
+    box.dispatch_event("input")
+    expect(counter).to_have_text("1000/1000")
+    expect(send).to_be_enabled()
+    box.fill(EMOJI * 1001)
+    box.dispatch_event("input")
+    expect(counter).to_have_text("1001/1000")
+    expect(send).to_be_disabled()
+    box.fill("two\nlines " + EMOJI * 990)
+    box.dispatch_event("input")
+    send.click()
+    expect(page.locator("#conversation .dm-text")).to_have_text("two\nlines " + EMOJI * 990)
+
+
 def test_times_tick_on_an_open_page_worded_as_the_server_words_them(browser, daphne_server):
     author = accounts.create_user("author", "Author")
     posting.post_status(author, "tick tock")

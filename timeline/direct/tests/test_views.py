@@ -51,6 +51,16 @@ def test_a_bad_new_message_is_shown_again_with_its_error(alice, bob, to, message
     assert selectors.inbox_page(bob.uid, 1, 30).conversations == []
 
 
+def test_a_multi_line_message_from_a_browser_is_kept_with_its_line_breaks(alice, bob):
+    # A browser sends a textarea's line breaks as CRLF: stored as LF, counted once each.
+    conversation = services.start_conversation(alice.uid, "bob", "hi")
+    url = reverse("conversation", args=[conversation])
+    text = "first line\r\nsecond\r\n" + "x" * (1000 - len("first line\nsecond\n"))
+    assert bob.client.post(url, {"message": text}).status_code == 302
+    page = selectors.conversation_page(bob.uid, conversation, 1, 50)
+    assert page.messages[-1]["text"] == text.replace("\r\n", "\n")
+
+
 def test_too_many_people_are_refused(alice, make_user, settings):
     settings.CONVERSATION_MAX_MEMBERS = 2
     logins = ",".join(make_user().login for _ in range(2))
