@@ -50,12 +50,18 @@ while top >= low and #ids < count and asked + WINDOW <= smallest do
   top = top - #window
 end
 if top >= low and #ids < count then
-  local rest = {}
-  for _, member in ipairs(redis.call('SMEMBERS', KEYS[order[1]])) do
-    local id = tonumber(member)
-    if id <= top then rest[#rest + 1] = id end
+  -- An intset comes back in ascending order: read backwards it needs no sort (a set
+  -- past set-max-intset-entries is a hash table, in no order).
+  local members = redis.call('SMEMBERS', KEYS[order[1]])
+  local rest, sorted = {}, true
+  for j = #members, 1, -1 do
+    local id = tonumber(members[j])
+    if id <= top then
+      if #rest > 0 and id > rest[#rest] then sorted = false end
+      rest[#rest + 1] = id
+    end
   end
-  table.sort(rest, function(a, b) return a > b end)
+  if not sorted then table.sort(rest, function(a, b) return a > b end) end
   for start = 1, #rest, WINDOW do
     if #ids >= count then break end
     keep({unpack(rest, start, math.min(#rest, start + WINDOW - 1))}, 2)
