@@ -6,14 +6,17 @@
 -- shard's whole count unless the page filled first (then the caller needs no more).
 --
 -- A set has no order to read a page from (an intset is sorted, but Redis reads a set
--- whole), so ids are asked about, newest first, WINDOW at a time (SMISMEMBER: a binary
--- search of each intset), the smallest set first: common words fill a page in the first
--- window. Once the windows have asked about as many ids as the smallest set holds, the
--- rest of that set is read whole (SMEMBERS) and asked of the others: rare words cost
--- their own size, and no query costs more than about twice reading its smallest set.
+-- whole). Two ways, by the share of the shard's ids expected to match (as if the words
+-- were independent):
+-- - windows: ids asked about newest first, a window at a time (SMISMEMBER: a binary
+--   search of each intset), the smallest set first, when the page is expected within
+--   fewer ids than the whole intersection holds: common words fill it in one window;
+-- - the whole intersection (SINTER, in C: each id of the smallest set looked up in the
+--   others), newest first: rare words cost about their own size. Windows that ask about
+--   as many ids as the intersection was expected to hold give way to it, so no query
+--   costs much more than twice the cheaper way.
 local skip, count = tonumber(ARGV[1]), tonumber(ARGV[2])
 local low, top = tonumber(ARGV[3]), tonumber(ARGV[4])
-local WINDOW = 500
 local order, sizes = {}, {}
 for i = 1, #KEYS do
   sizes[i] = redis.call('SCARD', KEYS[i])
@@ -21,13 +24,31 @@ for i = 1, #KEYS do
   order[i] = i
 end
 table.sort(order, function(a, b) return sizes[a] < sizes[b] end)
-local smallest = sizes[order[1]]
+local span = top - low + 1
+local density = 1
+for i = 1, #KEYS do density = density * math.min(1, sizes[i] / span) end
+local expected = density * span
 
 local ids, found = {}, 0
--- Keeps the `candidates` (newest first) every set from order[first] on holds.
-local function keep(candidates, first)
-  for k = first, #order do
-    if #candidates == 0 then return end
+-- Counts `matches` (newest first) and takes those the page asks for.
+local function take(matches)
+  for j = 1, #matches do
+    found = found + 1
+    if found > skip and #ids < count then ids[#ids + 1] = matches[j] end
+  end
+end
+
+local asked = 0
+local windows = (skip + count) / density < expected
+while windows and top >= low and #ids < count and asked < expected do
+  -- Half as many ids again as the rest of the page is expected to need.
+  local size = math.max(64, math.min(1000, math.ceil(1.5 * (skip + count - found) / density)))
+  local candidates = {}
+  for id = top, math.max(low, top - size + 1), -1 do candidates[#candidates + 1] = id end
+  asked = asked + #candidates
+  top = top - #candidates
+  for k = 1, #order do
+    if #candidates == 0 then break end
     local held = redis.call('SMISMEMBER', KEYS[order[k]], unpack(candidates))
     local kept = {}
     for j = 1, #candidates do
@@ -35,36 +56,21 @@ local function keep(candidates, first)
     end
     candidates = kept
   end
-  for j = 1, #candidates do
-    found = found + 1
-    if found > skip and #ids < count then ids[#ids + 1] = candidates[j] end
-  end
-end
-
-local asked = 0
-while top >= low and #ids < count and asked + WINDOW <= smallest do
-  local window = {}
-  for id = top, math.max(low, top - WINDOW + 1), -1 do window[#window + 1] = id end
-  keep(window, 1)
-  asked = asked + #window
-  top = top - #window
+  take(candidates)
 end
 if top >= low and #ids < count then
-  -- An intset comes back in ascending order: read backwards it needs no sort (a set
+  -- An intset comes back in ascending order, so read backwards it needs no sort (a set
   -- past set-max-intset-entries is a hash table, in no order).
-  local members = redis.call('SMEMBERS', KEYS[order[1]])
+  local both = redis.call('SINTER', unpack(KEYS))
   local rest, sorted = {}, true
-  for j = #members, 1, -1 do
-    local id = tonumber(members[j])
+  for j = #both, 1, -1 do
+    local id = tonumber(both[j])
     if id <= top then
       if #rest > 0 and id > rest[#rest] then sorted = false end
       rest[#rest + 1] = id
     end
   end
   if not sorted then table.sort(rest, function(a, b) return a > b end) end
-  for start = 1, #rest, WINDOW do
-    if #ids >= count then break end
-    keep({unpack(rest, start, math.min(#rest, start + WINDOW - 1))}, 2)
-  end
+  take(rest)
 end
 return {found, ids}
