@@ -196,10 +196,11 @@ def seed_network(
     if newest:
         pipe.zadd(keys.GLOBAL_TIMELINE, {s["id"]: s["posted"] for s in newest})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
-    # The dashboard counts the last day's statuses as if it had been listening.
+    # The dashboard counts the last day's statuses as if it had been listening: each seen
+    # when posted (oldest first), so the events-counted set keeps the last hour's, as live.
     for status in statuses:
         if status["posted"] > now - activity.HOURS * 3600:
-            writes.count(activity.record(pipe, status, now=now))
+            writes.count(activity.record(pipe, status, now=status["posted"]))
     writes.flush("global timeline and activity")
     follows = sum(len(f) for f in following)
     return SeedResult(
