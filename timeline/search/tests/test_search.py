@@ -5,6 +5,7 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from accounts.services import search_people, set_suspended, update_name
+from socialsite.redis import for_each_primary
 from timeline import keys
 from timeline.graph import services as graph
 from timeline.posting import services as posting
@@ -267,3 +268,24 @@ def test_reindexing_moves_the_old_sorted_set_index_into_id_sets(redis_conn, alic
     assert ids(selectors.search_statuses("migrated").statuses) == [second, first]
     assert redis_conn.object("encoding", keys.search_ids_key(0, "migrated")) == "intset"
     assert "old word index: 3 keys deleted" in out.getvalue()
+
+
+def test_sets_past_the_intset_limit_still_page_newest_first(redis_conn, alice):
+    # A Redis without set-max-intset-entries raised keeps big sets as hash tables, in no
+    # order: the script sorts what it reads.
+    servers = list(for_each_primary(redis_conn))
+    limit = servers[0].config_get("set-max-intset-entries")["set-max-intset-entries"]
+    for server in servers:
+        server.config_set("set-max-intset-entries", "4")
+    try:
+        posted = [posting.post_status(alice.uid, f"loose words {n % 2}") for n in range(20)]
+        assert redis_conn.object("encoding", keys.search_ids_key(0, "loose")) == "hashtable"
+        first = selectors.search_statuses("loose words", page=1, count=6)
+        rest = selectors.search_statuses("loose words", page=2, count=14)
+        odd = selectors.search_statuses("loose 1", count=30)
+    finally:
+        for server in servers:
+            server.config_set("set-max-intset-entries", limit)
+    assert ids(first.statuses) == posted[::-1][:6]
+    assert ids(rest.statuses) == posted[::-1][14:] and not rest.has_older
+    assert ids(odd.statuses) == posted[1::2][::-1]
