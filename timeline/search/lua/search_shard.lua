@@ -13,8 +13,10 @@
 --   fewer ids than the whole intersection holds: common words fill it in one window;
 -- - the whole intersection (SINTER, in C: each id of the smallest set looked up in the
 --   others), newest first: rare words cost about their own size. Windows that ask about
---   as many ids as the intersection was expected to hold give way to it, so no query
---   costs much more than twice the cheaper way.
+--   as many ids as the intersection was expected to hold give way to it, so a query
+--   costs about twice the cheaper way at most, as far as its words are independent
+--   (two words each in half the statuses that never meet ask about a quarter of the
+--   shard's ids first).
 local skip, count = tonumber(ARGV[1]), tonumber(ARGV[2])
 local low, top = tonumber(ARGV[3]), tonumber(ARGV[4])
 local order, sizes = {}, {}
