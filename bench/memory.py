@@ -3,7 +3,9 @@
 and a projection for a site of 1,000,000 users from a scaled-down one."""
 
 import random
+import re
 import time
+from collections import Counter
 
 from accounts.keys import LOGIN_INDEX
 from socialsite import jobs
@@ -28,9 +30,12 @@ FOLLOWS_EACH = 200
 STATUSES_EACH = 20
 ACTIVE_SHARE = 0.10
 TARGET_BYTES = 16 * 10**9
-# Listpacks (ziplists in Redis 6) for sorted sets of up to a full home, beside the
-# site's own settings.
-COMPACT = {"zset-max-ziplist-entries": "1100", "hash-max-ziplist-value": "1200"}
+# The projection with sorted sets compact (listpacks; ziplists in Redis 6) up to 256
+# entries (follow sets, small homes) and up to a full home (1,100): the second makes a
+# delivery into a full home slower (README, Performance). The site's other encodings
+# (embedded_redis.COMPACT_ENCODINGS) stay as they are.
+ZSET_LIMITS = ("256", "1100")
+ZSET_LIMIT = "zset-max-ziplist-entries"
 
 
 def usage(conn, key: str) -> int:
@@ -74,31 +79,36 @@ def run(ctx: Context) -> list[Row]:
     rows.append(
         Row("memory", network, Size(total, "B"), notes={"bytes_per_user": total / len(users)})
     )
-    # As the site's Redis runs (embedded_redis.COMPACT_ENCODINGS, the throwaway server's
-    # too), then with every home compact as well (deliveries into a full compact home
-    # are slower: see README, Performance).
-    rows.extend(projection(conn, plan.projection_users, " (the site's encodings)"))
-    before = {name: conn.config_get(name)[name] for name in COMPACT}
-    for name, value in COMPACT.items():
-        conn.config_set(name, value)
+    site = conn.config_get(ZSET_LIMIT)[ZSET_LIMIT]
     try:
-        rows.extend(projection(conn, plan.projection_users, " (compact homes too)"))
+        for limit in ZSET_LIMITS:
+            conn.config_set(ZSET_LIMIT, limit)
+            label = f" ({ZSET_LIMIT} {limit}{', as the site runs' if limit == site else ''})"
+            rows.extend(projection(conn, plan.projection_users, label))
     finally:
-        for name, value in before.items():
-            conn.config_set(name, value)
+        conn.config_set(ZSET_LIMIT, site)
     return rows
 
 
-def usage_by_kind(conn) -> dict[str, int]:
+def family(name: str) -> str:
+    """A key's family: its first two parts with hash tags blanked (`words:{*}`,
+    `following:{*}`, `users:name_search`)."""
+    return ":".join(re.sub(r"\{[^}]*\}", "{*}", name).split(":")[:2])
+
+
+def usage_by_kind(conn) -> tuple[dict[str, int], Counter]:
     """MEMORY USAGE of every key, summed by kind: statuses, home timelines, and the rest
-    (profiles, the follow graph, profile, mention and tag timelines, indexes)."""
+    (profiles, the follow graph, profile, mention and tag timelines, indexes); and by
+    family (`family`)."""
     names = list(conn.scan_iter(count=10_000))
     pipe = PackedPipeline(conn)
     for name in names:
         pipe.execute_command("MEMORY", "USAGE", name, "SAMPLES", 0)
     totals = {"statuses": 0, "homes": 0, "home_entries": 0, "rest": 0}
+    families: Counter = Counter()
     home_names = []
     for name, used in zip(names, pipe.execute(), strict=True):
+        families[family(name)] += used or 0
         kind = name.split(":", 1)[0]
         if kind == "status":
             totals["statuses"] += used or 0
@@ -111,7 +121,7 @@ def usage_by_kind(conn) -> dict[str, int]:
     for name in home_names:
         pipe.zcard(name)
     totals["home_entries"] = sum(pipe.execute())
-    return totals
+    return totals, families
 
 
 def projection(conn, users: int, label: str) -> list[Row]:
@@ -121,6 +131,7 @@ def projection(conn, users: int, label: str) -> list[Row]:
     home entry, and those scaled to SITE_USERS."""
     for server in for_each_primary(conn):
         server.flushdb()  # the network alone is counted
+    empty = conn.info("memory")["used_memory"]
     made = seed_network(
         users=users,
         follows_per_user=min(FOLLOWS_EACH, users - 1),
@@ -134,8 +145,13 @@ def projection(conn, users: int, label: str) -> list[Row]:
     for uid in uids:
         refill.note_home_read(conn, uid, {}, now=now if uid in active else away)
     homes.drop_inactive_homes(now=now)
-    used = usage_by_kind(conn)
+    used, families = usage_by_kind(conn)
+    # What the keys' MEMORY USAGE leaves out (the keyspace's hash table, the allocator's
+    # own), for the record: not in the projection.
+    unattributed = conn.info("memory")["used_memory"] - empty - sum(families.values())
     per_user = used["rest"] / users
+    graph_bytes = families[family(keys.following_key(0))] + families[family(keys.followers_key(0))]
+    index_bytes = families[family(keys.search_ids_key(0, ""))]
     per_status = used["statuses"] / made.statuses
     per_entry = used["homes"] / max(1, used["home_entries"])
     entries_per_active = used["home_entries"] / len(active)
@@ -155,9 +171,25 @@ def projection(conn, users: int, label: str) -> list[Row]:
         "bytes_per_home_entry": per_entry,
         "home_entries_per_active_user": entries_per_active,
         "site_bytes": site,
+        "bytes_per_user_by_family": {
+            name: used / users for name, used in families.most_common() if used >= users
+        },
+        "follow_graph_bytes_per_edge": graph_bytes / max(1, made.follows),
+        "search_index_bytes_per_status": index_bytes / made.statuses,
+        "used_memory_beyond_the_keys_per_user": unattributed / users,
     }
     return [
         Row("memory", f"{case}: per user (profile, graph, own timelines)", Size(per_user, "B")),
+        Row(
+            "memory",
+            f"{case}: of which the follow graph, per follow (following + followers)",
+            Size(graph_bytes / max(1, made.follows), "B"),
+        ),
+        Row(
+            "memory",
+            f"{case}: of which the search word index, per status",
+            Size(index_bytes / made.statuses, "B"),
+        ),
         Row("memory", f"{case}: per status", Size(per_status, "B")),
         Row("memory", f"{case}: per home entry", Size(per_entry, "B")),
         Row(

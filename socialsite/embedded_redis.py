@@ -22,6 +22,10 @@ PUBSUB_BUFFER_LIMIT = ["pubsub", "32mb", "8mb", "60"]
 # sets: ~95 B an entry as skiplists, ~15 compact). Full homes (1,000 entries) stay
 # skiplists: a ZADD into a 1,000-entry listpack is several times slower.
 COMPACT_ENCODINGS = {"hash-max-ziplist-value": "1200", "zset-max-ziplist-entries": "256"}
+# Intsets for the search index's sets of status ids (timeline/search): one word's ids
+# in a shard (SEARCH_SHARD_STATUSES, 100,000 by default) stay ~4 bytes an id, not ~45
+# as a hash table; a SADD of the newest id appends.
+COMPACT_ENCODINGS |= {"set-max-intset-entries": "100000"}
 
 
 def compact_encoding_args() -> list[str]:

@@ -255,11 +255,17 @@ def target_reports_key(kind: str, target: int) -> str:
 
 
 # Search (timeline/search): an inverted index of statuses' words (Redis in Action 7.1),
-# one sorted set per word of status id -> id, cut into shards of SEARCH_SHARD_STATUSES
-# consecutive ids. A shard's keys share the tag {s<shard>}, so matching a query's words
-# in one shard is one script in one slot, and the shards spread over a cluster.
-def search_word_key(shard: int, word: str) -> str:
-    return f"search:{{s{shard}}}:w:{word}"
+# one set of status ids per word (an intset: ~4 bytes an id), cut into shards of
+# SEARCH_SHARD_STATUSES consecutive ids. A shard's keys share the tag {s<shard>}, so
+# matching a query's words in one shard is one script in one slot, and the shards spread
+# over a cluster. The name is short: a rare word's key costs more than its ids.
+def search_ids_key(shard: int, word: str) -> str:
+    return f"words:{{s{shard}}}:{word}"
+
+
+# The index before the intsets: one sorted set per word and shard (status id -> id),
+# ~10x the bytes. reindex_search moves it into search_ids_key's sets and deletes it.
+OLD_SEARCH_WORD_PATTERN = "search:{s*}:w:*"
 
 
 # Every #tag ever used, all scored 0: tag search by prefix with ZRANGEBYLEX.

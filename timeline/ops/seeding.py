@@ -44,33 +44,28 @@ LAST_NAMES = (  # noqa: SIM905  (word lists read better as text)
     "Abe Baker Costa Diaz Eze Fischer Garcia Haddad Ito Jensen Kim Lopez Moreau Novak "
     "Okafor Park Quispe Rossi Silva Tanaka Ueda Varga Wong Xu Yilmaz Zhang"
 ).split()
-SENTENCES = (
-    "Just shipped the new release and it feels great.",
-    "Coffee first, then code.",
-    "Anyone else watching the game tonight?",
-    "This weather is unreal.",
-    "Finally finished the book I started in spring.",
-    "Trying a new recipe with friends tonight.",
-    "The train was late again.",
-    "Love this city at night.",
-    "Working from the park today.",
-    "Learned something new every day this week.",
-    "Best concert of the year, hands down.",
-    "Quick run before work.",
-    "Thinking about the future of the web.",
-    "Who has a good podcast for a long drive?",
-    "Three meetings before lunch. Send help.",
-    "Sunday market haul: tomatoes, bread, flowers.",
-    "Our team just hit a big milestone!",
-    "Reading old notes and laughing at myself.",
-    "Rainy day, hot tea, good music.",
-    "Fixed the bug. It was a missing comma.",
-    "Hiking trail recommendations, anyone?",
-    "New sketch up on my page.",
-    "Can't believe how fast this year went.",
-    "Trying to learn a new language, one word a day.",
-    "Long day, great people.",
-)
+# Status text: words drawn by Zipf's law (the word of rank r with weight 1 / r), as real
+# text is: a few words are in most statuses and most words in very few. The search
+# index's size depends on it (a couple of dozen fixed sentences made every one of their
+# ~120 words "common": the rarest in 5% of statuses). The most used words are English's
+# (by frequency); past them, made-up words of syllables stand in for the long tail.
+COMMON_WORDS = (  # noqa: SIM905  (word lists read better as text)
+    "the to and a of i in is it you that for on my be this with me have so just but not at "
+    "are was all your we can like get do what up out one if no good now love new day know "
+    "time today people will go from about how they back see got too think more there when "
+    "work here great an need want really going make still some by would much off night our "
+    "his her been last their them who best week first life way why home happy right over "
+    "morning coffee music game city team book friends weekend tonight watch read code web "
+    "rain sun train park run food trip photo design news open science art movie school"
+).split()
+SYLLABLES = (  # noqa: SIM905
+    "ba be bi bo bu da de di do du fa fe fi fo ga ge go ka ke ki ko ku la le li lo lu ma me "
+    "mi mo mu na ne ni no nu pa pe pi po ra re ri ro ru sa se si so su ta te ti to tu va vo"
+).split()
+# Ranks drawn from: 100,000 words, about the words in use in a large English corpus
+# (30,000 statuses meet ~48,000 of them, half just once, as in real text).
+VOCABULARY = 100_000
+WORDS_PER_STATUS = (4, 16)
 # Ordered from most to least used: tags are picked by the same kind of power law.
 TAGS = (  # noqa: SIM905  (word lists read better as text)
     "redis python django music coffee travel football photography books running food design "
@@ -201,15 +196,27 @@ def seed_network(
     if newest:
         pipe.zadd(keys.GLOBAL_TIMELINE, {s["id"]: s["posted"] for s in newest})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
-    # The dashboard counts the last day's statuses as if it had been listening.
+    # The dashboard counts the last day's statuses as if it had been listening: each seen
+    # when posted (oldest first), so the events-counted set keeps the last hour's, as live.
     for status in statuses:
         if status["posted"] > now - activity.HOURS * 3600:
-            writes.count(activity.record(pipe, status, now=now))
+            writes.count(activity.record(pipe, status, now=status["posted"]))
     writes.flush("global timeline and activity")
     follows = sum(len(f) for f in following)
     return SeedResult(
         logins=logins, follows=follows, statuses=len(statuses), login_users=login_users
     )
+
+
+def vocabulary_word(rank: int) -> str:
+    """The word of `rank` (0 the most used) in the seed's vocabulary."""
+    if rank < len(COMMON_WORDS):
+        return COMMON_WORDS[rank]
+    syllables = []
+    while rank:
+        rank, digit = divmod(rank, len(SYLLABLES))
+        syllables.append(SYLLABLES[digit])
+    return "".join(syllables)
 
 
 def _posted(status: dict) -> float:
@@ -308,12 +315,16 @@ def _compose_statuses(
 ) -> list[dict]:
     """Every status of the network, oldest first, with ids allocated in that order."""
     tag_weights = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(TAGS))))
+    word_weights = list(itertools.accumulate(1 / (rank + 1) for rank in range(VOCABULARY)))
+    ranks = range(VOCABULARY)
     drafts = []
     for i in range(len(uids)):
         # Log-normal with mean per_user, like the follows: a few post a lot.
         count = round(rng.lognormvariate(math.log(per_user) - 0.5, 1)) if per_user else 0
         for _ in range(count):
-            parts = rng.sample(SENTENCES, 2 if rng.random() < 0.3 else 1)
+            drawn = rng.choices(ranks, cum_weights=word_weights, k=rng.randint(*WORDS_PER_STATUS))
+            parts = [vocabulary_word(rank) for rank in drawn]
+            parts[0] = parts[0].capitalize()
             mention = {}
             if following[i] and rng.random() < 0.3:
                 j = rng.choice(following[i])

@@ -1,6 +1,6 @@
 """Searching statuses by their words and #tags by prefix.
 
-A status search matches the query's word sets inside each shard of the index, the
+A status search matches the query's word sets (of ids) inside each shard of the index, the
 newest shard first, until the page is full (lua/search_shard.lua): one script (one
 slot) a shard, one round trip each, after one for the newest id; then the statuses as
 any timeline page reads them (1 more). Shards hold SEARCH_SHARD_STATUSES consecutive
@@ -48,16 +48,17 @@ def matching_ids(terms: list[str], start: int, count: int) -> list[str]:
     """Up to `count` ids of statuses with every word of `terms`, newest first, after the
     first `start`: one round trip a shard read, newest shard first."""
     conn = get_redis()
-    last_shard = shard_of(int(conn.get(keys.STATUS_ID_COUNTER) or 0))
+    newest = int(conn.get(keys.STATUS_ID_COUNTER) or 0)
+    size = settings.SEARCH_SHARD_STATUSES
     ids: list[str] = []
     seen = 0
-    for shard in range(last_shard, -1, -1):
-        word_keys = [keys.search_word_key(shard, term) for term in terms]
-        total, found = scripts.run(
-            conn, "search_shard", word_keys, [max(0, start - seen), count - len(ids)]
-        )
+    for shard in range(shard_of(newest), -1, -1):
+        word_keys = [keys.search_ids_key(shard, term) for term in terms]
+        low, high = shard * size, min(newest, (shard + 1) * size - 1)
+        args = [max(0, start - seen), count - len(ids), low, high]
+        total, found = scripts.run(conn, "search_shard", word_keys, args)
         seen += total
-        ids += found
+        ids += map(str, found)
         if len(ids) >= count:
             break
     return ids

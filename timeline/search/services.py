@@ -1,5 +1,5 @@
 """Indexing statuses for search (Redis in Action 7.1): each word of a status goes into
-its word's sorted set in the shard of the status's id, when it is posted, and out again
+its word's set of ids in the shard of the status's id, when it is posted, and out again
 when it is deleted; its #tags go into the index of tag names.
 
 The words are socialsite.text.words, the streaming API's `track` rule, so a search
@@ -35,12 +35,12 @@ def indexed_words(message: str) -> list[str]:
 
 def index(pipe, status: dict) -> None:
     """Queues on `pipe` the indexing of a new status's words and tags (nothing for a
-    repost); one ZADD a word, idempotent."""
+    repost); one SADD a word, idempotent."""
     if status.get("repost_of"):
         return
     shard = shard_of(status["id"])
     for word in indexed_words(status["message"]):
-        pipe.zadd(keys.search_word_key(shard, word), {status["id"]: status["id"]})
+        pipe.sadd(keys.search_ids_key(shard, word), status["id"])
     tags = text.tags(status["message"])
     if tags:
         pipe.zadd(keys.TAG_NAMES, dict.fromkeys(tags, 0))
@@ -53,15 +53,17 @@ def forget(pipe, status: dict) -> None:
         return
     shard = shard_of(status["id"])
     for word in indexed_words(status["message"]):
-        pipe.zrem(keys.search_word_key(shard, word), status["id"])
+        pipe.srem(keys.search_ids_key(shard, word), status["id"])
 
 
 def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
     """Indexes every status and profile there is for search and suggestions (the word
     index, tag names, people search, the most followed): for data written before they
-    existed. Idempotent; walks Redis with SCAN and HSCAN, CHUNK at a time."""
+    existed, or in the word index's older shape (whose keys it deletes once the statuses
+    are indexed: a search meanwhile finds only the statuses indexed so far). Idempotent;
+    walks Redis with SCAN and HSCAN, CHUNK at a time."""
     conn = get_redis()
-    done = {"statuses": 0, "users": 0}
+    done = {"statuses": 0, "users": 0, "old_word_keys": 0}
     for chunk in chunks(conn.scan_iter(match=keys.STATUS_PATTERN, count=CHUNK, _type="HASH")):
         read = PackedPipeline(conn)
         read.for_each_key(chunk, ("HMGET", "id", "message", "repost_of"))
@@ -72,6 +74,14 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
                 done["statuses"] += 1
         pipe.execute()
         progress(f"statuses: {done['statuses']} indexed")
+    old_word_keys = conn.scan_iter(match=keys.OLD_SEARCH_WORD_PATTERN, count=CHUNK, _type="ZSET")
+    for chunk in chunks(old_word_keys):
+        pipe = PackedPipeline(conn)
+        for name in chunk:
+            pipe.unlink(name)
+        pipe.execute()
+        done["old_word_keys"] += len(chunk)
+        progress(f"old word index: {done['old_word_keys']} keys deleted")
     logins = conn.hscan_iter(LOGIN_INDEX, count=CHUNK)
     for chunk in chunks(uid for _, uid in logins):
         read = PackedPipeline(conn)

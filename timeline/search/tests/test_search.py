@@ -5,10 +5,12 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from accounts.services import search_people, set_suspended, update_name
+from socialsite.redis import for_each_primary
 from timeline import keys
 from timeline.graph import services as graph
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
+from timeline.safety import services as safety
 from timeline.search import selectors, services
 from timeline.tests.pages import ids, page_text, shows, status_ids
 
@@ -36,7 +38,7 @@ def test_deleted_statuses_leave_the_index(alice, redis_conn):
     status_id = posting.post_status(alice.uid, "ephemeral words")
     posting.delete_status(alice.uid, status_id)
     assert selectors.search_statuses("ephemeral").statuses == []
-    assert not redis_conn.exists(keys.search_word_key(0, "ephemeral"))
+    assert not redis_conn.exists(keys.search_ids_key(0, "ephemeral"))
 
 
 def test_reposts_are_not_indexed_twice(alice, bob):
@@ -50,6 +52,38 @@ def test_suspended_users_statuses_are_not_found(alice, bob):
     shown = posting.post_status(bob.uid, "hidden words too")
     set_suspended(alice.uid, True)
     assert ids(selectors.search_statuses("hidden words").statuses) == [shown]
+
+
+def test_a_private_accounts_statuses_are_found_by_its_followers_only(alice, bob, make_user):
+    stranger = make_user("stranger")
+    graph.follow_user(bob.uid, alice.uid)
+    safety.set_private(alice.uid, True)
+    hidden = posting.post_status(alice.uid, "secret garden")
+    shown = posting.post_status(stranger.uid, "public garden")
+    assert ids(selectors.search_statuses("garden", viewer=bob.uid).statuses) == [shown, hidden]
+    assert ids(selectors.search_statuses("garden", viewer=stranger.uid).statuses) == [shown]
+    assert ids(selectors.search_statuses("garden").statuses) == [shown]
+
+
+def test_common_words_page_newest_first_through_the_windows(alice):
+    # More matches than the script's window of ids: the first page comes from asking
+    # about the newest ids, later ones from reading the smallest set whole.
+    posted = [posting.post_status(alice.uid, f"busy day {n % 2}") for n in range(1_200)]
+    for n in range(2):
+        expected = posted[n::2][::-1]
+        first = selectors.search_statuses(f"busy {n}", page=1, count=30)
+        middle = selectors.search_statuses(f"busy {n}", page=9, count=30)
+        last = selectors.search_statuses(f"busy {n}", page=20, count=30)
+        assert ids(first.statuses) == expected[:30] and first.has_older
+        assert ids(middle.statuses) == expected[240:270] and middle.has_older
+        assert ids(last.statuses) == expected[570:] and not last.has_older
+
+
+def test_deleting_one_of_many_leaves_the_rest_found(alice, redis_conn):
+    kept, gone = (posting.post_status(alice.uid, "twin words") for _ in range(2))
+    posting.delete_status(alice.uid, gone)
+    assert ids(selectors.search_statuses("twin words").statuses) == [kept]
+    assert redis_conn.smembers(keys.search_ids_key(0, "twin")) == {str(kept)}
 
 
 @override_settings(SEARCH_SHARD_STATUSES=3)
@@ -223,7 +257,7 @@ def test_every_page_has_a_search_box_in_the_nav(client):
 def test_reindexing_finds_what_was_written_before_search_existed(redis_conn, alice, bob):
     status_id = posting.post_status(alice.uid, "older words #vintage")
     graph.follow_user(bob.uid, alice.uid)
-    for key in redis_conn.scan_iter(match="search:*"):
+    for key in redis_conn.scan_iter(match="words:*"):
         redis_conn.delete(key)
     for key in ("tags:names", "users:name_search", "users:popular"):
         redis_conn.delete(key)
@@ -234,3 +268,41 @@ def test_reindexing_finds_what_was_written_before_search_existed(redis_conn, ali
     assert [t.name for t in selectors.search_tags("vin")[0]] == ["vintage"]
     assert [p["login"] for p in search_people("ali")[0]] == ["alice"]
     assert redis_conn.zscore(keys.POPULAR_USERS, alice.uid) == 1
+
+
+def test_reindexing_moves_the_old_sorted_set_index_into_id_sets(redis_conn, alice):
+    first = posting.post_status(alice.uid, "migrated words")
+    second = posting.post_status(alice.uid, "migrated again")
+    for key in redis_conn.scan_iter(match="words:*"):
+        redis_conn.delete(key)
+    # As the index was written before its sets: a sorted set per word, id -> id.
+    for status_id, words in ((first, ("migrated", "words")), (second, ("again", "migrated"))):
+        for word in words:
+            redis_conn.zadd(f"search:{{s0}}:w:{word}", {status_id: status_id})
+    out = io.StringIO()
+    call_command("reindex_search", stdout=out)
+    assert list(redis_conn.scan_iter(match=keys.OLD_SEARCH_WORD_PATTERN)) == []
+    assert ids(selectors.search_statuses("migrated").statuses) == [second, first]
+    assert redis_conn.object("encoding", keys.search_ids_key(0, "migrated")) == "intset"
+    assert "old word index: 3 keys deleted" in out.getvalue()
+
+
+def test_sets_past_the_intset_limit_still_page_newest_first(redis_conn, alice):
+    # A Redis without set-max-intset-entries raised keeps big sets as hash tables, in no
+    # order: the script sorts what it reads.
+    servers = list(for_each_primary(redis_conn))
+    limit = servers[0].config_get("set-max-intset-entries")["set-max-intset-entries"]
+    for server in servers:
+        server.config_set("set-max-intset-entries", "4")
+    try:
+        posted = [posting.post_status(alice.uid, f"loose words {n % 2}") for n in range(20)]
+        assert redis_conn.object("encoding", keys.search_ids_key(0, "loose")) == "hashtable"
+        first = selectors.search_statuses("loose words", page=1, count=6)
+        rest = selectors.search_statuses("loose words", page=2, count=14)
+        odd = selectors.search_statuses("loose 1", count=30)
+    finally:
+        for server in servers:
+            server.config_set("set-max-intset-entries", limit)
+    assert ids(first.statuses) == posted[::-1][:6]
+    assert ids(rest.statuses) == posted[::-1][14:] and not rest.has_older
+    assert ids(odd.statuses) == posted[1::2][::-1]
