@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -27,7 +28,8 @@ from timeline.keys import PRIVATE_CHANNEL
 from timeline.safety import selectors as safety
 
 from . import services
-from .filters import Filter, HomeFilter, SampleFilter, sample_residue
+from .filters import Filter, HomeFilter
+from .index import FilterIndex
 from .services import StreamGrant
 
 logger = logging.getLogger(__name__)
@@ -76,9 +78,7 @@ class Hub:
     def __init__(self, channel: str = STATUS_CHANNEL) -> None:
         self.channel = channel
         self.listeners: set[Listener] = set()
-        # Sample listeners by the residues they take; every other filter sees every event.
-        self._sampling: dict[int, set[Listener]] = {}
-        self._unsampled: set[Listener] = set()
+        self.index = FilterIndex()
         self._task: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         # Held around each stream's own Redis calls (taking and giving back its place).
@@ -139,29 +139,24 @@ class Hub:
 
     def _add(self, listener: Listener) -> None:
         self.listeners.add(listener)
-        if isinstance(listener.match, SampleFilter):
-            for residue in listener.match.residues:
-                self._sampling.setdefault(residue, set()).add(listener)
-        else:
-            self._unsampled.add(listener)
+        self.index.add(listener)
 
     def _remove(self, listener: Listener) -> None:
         self.listeners.discard(listener)
-        self._unsampled.discard(listener)
-        if isinstance(listener.match, SampleFilter):
-            for residue in listener.match.residues:
-                self._sampling[residue].discard(listener)
+        self.index.remove(listener)
 
-    def _candidates(self, event: dict) -> list[Listener]:
-        """The listeners whose filter may pass `event`: a sample stream only sees the
-        statuses of its residues, so thousands of them don't each look at every event.
+    def _candidates(self, event: dict) -> Iterable[Listener]:
+        """The listeners whose filter may pass `event`, found by what their filters look
+        for (streaming.index), so thousands of streams don't each look at every event.
         A private account's status (or its deletion) goes to live home timelines alone,
         whose filter passes it only to approved followers (timeline.safety)."""
         if safety.is_private(event):
             return [
-                listener for listener in self._unsampled if isinstance(listener.match, HomeFilter)
+                listener
+                for listener in self.index.scanned
+                if isinstance(listener.match, HomeFilter)
             ]
-        return [*self._unsampled, *self._sampling.get(sample_residue(event), ())]
+        return self.index.candidates(event)
 
     async def _run(self, subscribed: asyncio.Event) -> None:
         async with asyncio.TaskGroup() as group:
