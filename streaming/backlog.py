@@ -12,14 +12,51 @@ too slow (hub.TOO_SLOW). A chunked response so dropped is complete, but its clie
 keeps the connection, and with it what daphne and the kernel hold for it, for as long
 as it likes: the consumer cuts it after a grace (STREAM_DROPPED_GRACE_SECONDS).
 
+The same connection takes a stream's lines straight from the hub (`frame_writer`,
+`chunk_writer`) while nothing is queued before them and it holds no more than
+STREAM_SEND_BUFFER_BYTES: one write of bytes made once per event (a `Line`) for every
+stream that gets it, instead of a queue, a task's wakeup and the ASGI send's layers for
+each. Over that, lines wait on the queue as above, so a client that stops reading is
+still dropped.
+
 Only daphne on Twisted is known: under any other server (or a test's communicator)
 the scope has no CONNECTION and streams are bounded by their queue alone."""
 
 import functools
 from collections.abc import Callable
 
+from autobahn.websocket.protocol import PreparedMessage
+from django.conf import settings
+from twisted.web import http
+
 # The scope's key for the stream's connection, when the server is daphne.
 CONNECTION = "streaming.connection"
+LINE_END = b"\r\n"
+
+# Sends a line to one client now, or answers False: not now (queue it).
+Writer = Callable[["Line"], bool]
+
+
+class Line:
+    """One event's line for every stream that gets it, each encoding made once: its
+    text (queued), a chunked response's body part, a WebSocket text frame."""
+
+    __slots__ = ("text", "_body", "_frame")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._body: bytes | None = None
+        self._frame: PreparedMessage | None = None
+
+    def body(self) -> bytes:
+        if self._body is None:
+            self._body = self.text.encode() + LINE_END
+        return self._body
+
+    def frame(self) -> PreparedMessage:
+        if self._frame is None:
+            self._frame = PreparedMessage(self.text.encode(), False, False, False)
+        return self._frame
 
 
 def reports_connection(app):
@@ -57,6 +94,31 @@ class DaphneConnection:
         buffered = getattr(transport, "dataBuffer", b"")
         offset = getattr(transport, "offset", 0)
         return len(buffered) - offset + getattr(transport, "_tempDataLen", 0)
+
+    def frame_writer(self) -> Writer:
+        """Writes lines as text frames to this WebSocket, once the handshake is done."""
+        protocol, limit = self._protocol, settings.STREAM_SEND_BUFFER_BYTES
+
+        def write(line: Line) -> bool:
+            if protocol.state != protocol.STATE_OPEN or self.unsent_bytes() > limit:
+                return False
+            protocol.sendPreparedMessage(line.frame())
+            return True
+
+        return write
+
+    def chunk_writer(self) -> Writer:
+        """Writes lines as body parts of this chunked response, once its headers are sent."""
+        protocol, limit = self._protocol, settings.STREAM_SEND_BUFFER_BYTES
+
+        def write(line: Line) -> bool:
+            if protocol.finished or self.unsent_bytes() > limit:
+                return False
+            # What daphne does with an http.response.body message.
+            http.Request.write(protocol, line.body())
+            return True
+
+        return write
 
     def abort(self) -> None:
         """Cuts the connection now, dropping what it holds unsent; daphne then reports

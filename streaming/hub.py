@@ -28,6 +28,7 @@ from timeline.keys import PRIVATE_CHANNEL
 from timeline.safety import selectors as safety
 
 from . import services
+from .backlog import Line, Writer
 from .filters import Filter, HomeFilter
 from .index import FilterIndex
 from .services import StreamGrant
@@ -56,13 +57,25 @@ class Ending:
 
 class Listener:
     """A stream's place in the hub: its filter, its grant (None: not counted, as for
-    the command line), and the lines waiting to be sent."""
+    the command line), the lines waiting to be sent, and where its client's connection
+    takes them straight from the hub (`writer`, see backlog.py), if it does."""
 
     def __init__(self, match: Filter, grant: StreamGrant | None, size: int) -> None:
         self.match = match
         self.grant = grant
         self.lines: asyncio.Queue[str | None] = asyncio.Queue(size)
         self.ending: Ending | None = None
+        self.writer: Writer | None = None
+        # Whether the stream's relay is sending a line it took off the queue: a line
+        # written meanwhile would overtake it.
+        self.sending = False
+
+    def put(self, line: Line) -> None:
+        """Sends `line` to the client now if nothing waits before it and the connection
+        takes it, else queues it (QueueFull: the queue is full)."""
+        writer = self.writer
+        if writer is None or self.sending or not self.lines.empty() or not writer(line):
+            self.lines.put_nowait(line.text)
 
     def end(self, ending: Ending) -> None:
         """Ends the stream: what is still queued is dropped, and a None line wakes its reader."""
@@ -120,18 +133,19 @@ class Hub:
         if not isinstance(event, dict):
             return
         # Clients that got a status get its deletion as the id alone.
-        line = json.dumps({"id": event.get("id"), "deleted": True}) if event.get("deleted") else raw
+        deleted = event.get("deleted")
+        line = Line(json.dumps({"id": event.get("id"), "deleted": True}) if deleted else raw)
         for listener in self._candidates(event):
             try:
                 if listener.match(event):
-                    listener.lines.put_nowait(line)
+                    listener.put(line)
             except asyncio.QueueFull:
                 behind = f"The stream fell more than {listener.lines.maxsize} events behind."
                 self._end(listener, Ending(TOO_SLOW, behind))
             except Exception:
-                # One stream's broken filter must not end everyone's subscription.
-                logger.exception("A stream's filter failed on %.200r", raw)
-                self._end(listener, Ending(INTERNAL_ERROR, "The stream's filter failed."))
+                # One stream's broken filter (or connection) must not end everyone's subscription.
+                logger.exception("A stream failed on %.200r", raw)
+                self._end(listener, Ending(INTERNAL_ERROR, "The stream failed; reconnect."))
 
     def _end(self, listener: Listener, ending: Ending) -> None:
         self._remove(listener)
