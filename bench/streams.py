@@ -269,12 +269,17 @@ def session(plan, base: str, pids: list[int], count: int, rate: int) -> dict:
         expected += len(wanted)
         lost += sum(1 for sid in wanted if sid not in client.received)
         latencies += client.received.values()
+    delivered = sum(len(client.received) + client.duplicates for client in clients)
     return {
         "clients": len(clients),
         "client_processes": processes,
         "failed": failed,
         "ended": dict(Counter(c.ended[:80] for c in clients if c.ended)),
         "daphne_cpu_s": server_cpu,
+        "delivered": delivered,
+        # What a delivery cost the server (with the statuses' own share), and the clients.
+        "daphne_cpu_us_per_delivery": 1e6 * server_cpu / max(delivered, 1),
+        "bench_cpu_us_per_delivery": 1e6 * client_cpu / max(delivered, 1),
         "bench_cpu_s": client_cpu,
         "connect_seconds": connect_seconds,
         "posts": len(posted),
