@@ -6,10 +6,12 @@ processes); the clients live in `stream_client_processes` processes of their own
 that the bench's Python keeps up (one process held all of them before: its own raw
 subscriber's p99 reached 326 ms at 7,500 clients).
 
-Most clients take a 1% sample, a tenth track one of twenty words: the server runs
-every client's filter on every status, and each client receives a few statuses a
-second (the bench's own client, in Python, must keep up too). What each client
-should get comes from the site's own filters, run here on every status posted.
+Most clients take a 1% sample, a tenth track one word (in a tenth of the statuses):
+each status reaches ~1% of the clients, found by the hub's index of their filters
+(streaming.index), and each client receives a few statuses a second. The clients read
+their streams without a library (bench.stream_clients), so that their Python costs
+the shared cores less than daphne's. What each client should get comes from the site's
+own filters (expected_statuses).
 
 Then the site's own sockets, /live/ and /api/v1/streaming: connect to first event
 (bench.sockets)."""
@@ -21,9 +23,7 @@ import resource
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from urllib.parse import urlencode, urlsplit
 
-import websockets
 from django.conf import settings
 
 from socialsite.keys import STATUS_CHANNEL
@@ -37,7 +37,7 @@ from . import seed, sockets
 from .context import Context
 from .measure import NO_LATENCY, Row, Size, latency_of
 from .servers import cpu_seconds, daphnes, rss_bytes
-from .web import read_head
+from .stream_clients import stream_client
 
 MAX_P99_MS = 150
 TRACK_WORDS = 100
@@ -67,10 +67,6 @@ class Client:
             else:
                 self.received[event["id"]] = at - event["posted"]
 
-    def websocket_url(self, base: str) -> str:
-        query = urlencode({"identifier": self.identifier, **self.params})
-        return f"ws://{urlsplit(base).netloc}/statuses/{self.stream}.json?{query}"
-
 
 def make_clients(count: int) -> list[Client]:
     """`count` clients on stream keys of their own (a key may hold only a few streams),
@@ -90,40 +86,6 @@ def make_clients(count: int) -> list[Client]:
         else:
             clients.append(Client(key, "sample", {"percent": "1"}, websocket=websocket))
     return clients
-
-
-async def websocket_client(client: Client, base: str, ready: asyncio.Event) -> None:
-    async with websockets.connect(client.websocket_url(base), max_queue=None) as ws:
-        ready.set()
-        async for message in ws:
-            client.receive(message.encode() if isinstance(message, str) else message, time.time())
-
-
-async def chunked_client(client: Client, base: str, ready: asyncio.Event) -> None:
-    url = urlsplit(base)
-    reader, writer = await asyncio.open_connection(url.hostname, url.port)
-    path = f"/statuses/{client.stream}.json"
-    query = urlencode({"identifier": client.identifier, **client.params})
-    if client.stream == "filter":  # filter.json takes its parameters as a form
-        head = f"POST {path} HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-        request = f"{head}Content-Length: {len(query)}\r\nHost: {url.netloc}\r\n\r\n{query}"
-    else:
-        request = f"GET {path}?{query} HTTP/1.1\r\nHost: {url.netloc}\r\n\r\n"
-    try:
-        writer.write(request.encode())
-        status, _ = await read_head(reader)
-        if status != 200:
-            client.ended = f"HTTP {status}"
-            return
-        ready.set()
-        buffer = b""
-        while size := int((await reader.readuntil(b"\r\n")).strip(), 16):
-            buffer += (await reader.readexactly(size + 2))[:-2]
-            *lines, buffer = buffer.split(b"\r\n")
-            for line in lines:
-                client.receive(line, time.time())
-    finally:
-        writer.close()
 
 
 def publish(rate: int, seconds: float) -> list[dict]:
@@ -149,8 +111,7 @@ async def connect_all(clients: list[Client], base: str) -> list[asyncio.Task]:
     async def start(client: Client) -> asyncio.Task:
         async with gate:
             ready = asyncio.Event()
-            kind = websocket_client if client.websocket else chunked_client
-            task = asyncio.create_task(kind(client, base, ready))
+            task = asyncio.create_task(stream_client(client, base, ready))
             waiting = asyncio.create_task(ready.wait())
             await asyncio.wait([waiting, task], return_when=asyncio.FIRST_COMPLETED)
             waiting.cancel()
