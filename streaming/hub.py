@@ -6,9 +6,8 @@ once, asks only the streams its index of their filters finds (streaming.index), 
 gives the line, encoded once, to each whose filter passes it without ever waiting:
 straight to its connection when it can take it, else onto its bounded queue. A stream
 whose queue is full has fallen too far behind; it is ended (and told why) while the
-others go on. Every
-STREAM_HEARTBEAT_SECONDS the hub renews all its streams' places in one pipeline,
-and ends those whose key was revoked or whose owner was suspended.
+others go on. Every STREAM_HEARTBEAT_SECONDS the hub renews all its streams' places in
+one pipeline, and ends those whose key was revoked or whose owner was suspended.
 
 The hub works only while some stream listens: the last one to leave ends the
 subscription, so an idle process holds no Redis connection. If the connection
@@ -126,7 +125,7 @@ class Hub:
             await asyncio.wait({task})
 
     def dispatch(self, raw: str) -> None:
-        """Queues one published event for every listener whose filter passes it."""
+        """Gives one published event to every listener whose filter passes it."""
         try:
             event = json.loads(raw)
         except ValueError:
