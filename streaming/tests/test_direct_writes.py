@@ -23,18 +23,19 @@ def post_and_delete_the_first(uid: int) -> tuple[list, list[dict]]:
     return posted, [{"id": posted[0], "deleted": True}]
 
 
-def assert_all_once_in_order(lines: list[dict], posted: list, last: list[dict]) -> None:
-    assert [(line["id"], line["message"]) for line in lines[:-1]] == [
+def in_order(lines: list[dict], posted: list) -> bool:
+    """Whether `lines` are the statuses `posted`, each once, in order."""
+    return [(line["id"], line["message"]) for line in lines] == [
         (status_id, message(n)) for n, status_id in enumerate(posted)
     ]
-    assert lines[-1:] == last
 
 
 def test_a_socket_gets_every_status_once_and_in_order(ws_stream, alice_uid, alice_key):
     socket = ws_stream("/statuses/sample.json", {"identifier": alice_key, **PARAMS})
     posted, last = post_and_delete_the_first(alice_uid)
-    lines = [json.loads(socket.recv(timeout=10)) for _ in range(151)]
-    assert_all_once_in_order(lines, posted, last)
+    *lines, deletion = [json.loads(socket.recv(timeout=10)) for _ in range(151)]
+    assert in_order(lines, posted)
+    assert [deletion] == last
 
 
 def test_a_chunked_response_gets_every_status_once_and_in_order(http_stream, alice_uid, alice_key):
@@ -42,5 +43,6 @@ def test_a_chunked_response_gets_every_status_once_and_in_order(http_stream, ali
     assert response.status == 200
     posted, last = post_and_delete_the_first(alice_uid)
     # Each chunk is exactly one line (next_event checks).
-    lines = [response.next_event() for _ in range(151)]
-    assert_all_once_in_order(lines, posted, last)
+    *lines, deletion = [response.next_event() for _ in range(151)]
+    assert in_order(lines, posted)
+    assert [deletion] == last
