@@ -1,4 +1,5 @@
-"""`python -m bench [--quick | --big] [--stream-matrix] [--only PART ...] [--out DIR] [--cluster]`
+"""`python -m bench [--quick | --big] [--stream-matrix | --stream-runs C:R:D ...] [--only PART ...]
+[--out DIR] [--cluster]`
 
 Starts a throwaway real redis-server (and, for the HTTP and streaming parts, real
 daphne processes), runs the parts, prints the table and writes DIR/latest.json and
@@ -30,10 +31,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="tiny sizes: seconds, for the tests")
     size.add_argument("--big", action="store_true", help="adds the 1,000,000-follower fan-out")
-    parser.add_argument(
+    streams = parser.add_mutually_exclusive_group()
+    streams.add_argument(
         "--stream-matrix",
         action="store_true",
         help="streams: 2,500 to 10,000 clients at 200 and 1,000 posts/s on 1 and 4 daphnes",
+    )
+    streams.add_argument(
+        "--stream-runs",
+        nargs="+",
+        type=stream_run,
+        metavar="CLIENTS:RATE:DAPHNES",
+        help="streams: these runs only, e.g. 10000:200:1 10000:200:2",
     )
     parser.add_argument("--only", nargs="+", choices=PARTS, help="run only these parts")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where results go")
@@ -52,11 +61,22 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def stream_run(text: str) -> tuple[int, int, int]:
+    """A streaming run from "clients:posts a second:daphne processes", each a positive number."""
+    parts = text.split(":")
+    if len(parts) != 3 or not all(part.isdigit() and int(part) > 0 for part in parts):
+        raise argparse.ArgumentTypeError(f"{text!r} is not CLIENTS:RATE:DAPHNES (positive numbers)")
+    clients, rate, servers = map(int, parts)
+    return clients, rate, servers
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     plan = plans.QUICK if args.quick else plans.BIG if args.big else plans.DEFAULT
     if args.stream_matrix:
         plan = replace(plan, stream_runs=plans.STREAM_MATRIX, stream_client_processes=8)
+    if args.stream_runs:
+        plan = replace(plan, stream_runs=tuple(args.stream_runs))
     if args.cluster:
         from socialsite.testing.cluster import ClusterServers
 

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
 
-from .backlog import CONNECTION
+from .backlog import CONNECTION, LINE_END
 from .hub import INTERNAL_ERROR, TOO_SLOW, Ending, Listener, Recipient, get_personal_hub
 from .services import StreamRefused
 from .streams import STREAM_METHODS, Stream, open_stream, session_uid
@@ -25,7 +25,6 @@ logger = logging.getLogger(__name__)
 
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 MAX_BODY_BYTES = 1 << 20
-LINE_END = b"\r\n"
 # Every JSON answer says so for sure: a browser must never sniff a stream's text (posts
 # written by anyone) into HTML or script.
 JSON_HEADERS = [
@@ -145,6 +144,8 @@ class StreamHttpConsumer(EndsItsStream, AsyncHttpConsumer):
             )
             # An empty body part makes the server send the headers now.
             await self.send_body(b"", more_body=True)
+            if (connection := self.scope.get(CONNECTION)) is not None:
+                stream.write_directly(connection.chunk_writer())
             ending = await relay_safely(stream, self.scope, self.send_line, self.send_keepalive)
             await self.send_body(ending.line().encode() + LINE_END)
         finally:
@@ -215,6 +216,8 @@ class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
             return
         # Accepted once subscribed: no event published after the handshake is missed.
         await self.accept()
+        if (connection := self.scope.get(CONNECTION)) is not None:
+            self.stream.write_directly(connection.frame_writer())
         self.streaming = asyncio.create_task(self.relay(self.stream))
 
     async def relay(self, stream: Stream) -> None:

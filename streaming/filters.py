@@ -62,9 +62,57 @@ def create_stream_filter(identifier: str, method: str, params: Mapping[str, str]
     ]
     if not filters:
         raise ValueError("Give at least one of track, follow or location.")
-    if len(filters) == 1:
-        return filters[0]
-    return lambda event: any(passes(event) for passes in filters)
+    return filters[0] if len(filters) == 1 else AnyFilter(filters)
+
+
+# What the hub files a filter under and looks an event up by (streaming.index): a filter
+# that says what it looks for (`index_keys`) passes an event only if they share a key.
+RESIDUE, WORD, LOGIN = "residue", "word", "login"
+IndexKey = tuple[str, int | str]
+
+
+def event_keys(event: dict) -> set[IndexKey]:
+    """The keys of `event` for the filters' index: a status's id % 100, its words, its
+    author's and its mentions' logins; a follow event's two logins."""
+    kind = event.get("event")
+    if kind is not None:
+        if kind not in FOLLOW_EVENTS:
+            return set()
+        logins = (_login(event.get("source")), _login(event.get("target")))
+        return {(LOGIN, login) for login in logins if login is not None}
+    keys: set[IndexKey] = set()
+    residue = sample_residue(event)
+    if residue is not None:
+        keys.add((RESIDUE, residue))
+    login = _login(event)
+    if login is not None:
+        keys.add((LOGIN, login))
+    message = event.get("message")
+    if isinstance(message, str):
+        keys.update((WORD, word) for word in words(message))
+        keys.update((LOGIN, login) for login in mentions(message))
+    return keys
+
+
+def filed_under(match: Filter) -> frozenset[IndexKey] | None:
+    """The keys `match` is filed under, or None if it must see every event (a location,
+    a home timeline, any filter that doesn't say)."""
+    keys = getattr(match, "index_keys", None)
+    return keys() if keys is not None else None
+
+
+class AnyFilter:
+    """Passes an event if any of `parts` passes it."""
+
+    def __init__(self, parts: list[Filter]) -> None:
+        self.parts = parts
+
+    def __call__(self, event: dict) -> bool:
+        return any(passes(event) for passes in self.parts)
+
+    def index_keys(self) -> frozenset[IndexKey] | None:
+        keys = [filed_under(part) for part in self.parts]
+        return None if None in keys else frozenset().union(*keys)
 
 
 class SampleFilter:
@@ -80,6 +128,9 @@ class SampleFilter:
 
     def __call__(self, event: dict) -> bool:
         return sample_residue(event) in self.residues
+
+    def index_keys(self) -> frozenset[IndexKey]:
+        return frozenset((RESIDUE, residue) for residue in self.residues)
 
 
 def sample_residue(event: dict) -> int | None:
@@ -110,15 +161,25 @@ def track_filter(phrases: list[str]) -> Filter:
         if not group:
             raise ValueError(f"The track phrase {phrase!r} has no words.")
         groups.append(group)
+    return TrackFilter(groups)
 
-    def check(event: dict) -> bool:
+
+class TrackFilter:
+    """Statuses containing every word of one of `groups` (each a phrase's words)."""
+
+    def __init__(self, groups: list[frozenset[str]]) -> None:
+        self.groups = groups
+
+    def __call__(self, event: dict) -> bool:
         message = event.get("message")
         if "event" in event or not isinstance(message, str):
             return False
         present = words(message)
-        return any(group <= present for group in groups)
+        return any(group <= present for group in self.groups)
 
-    return check
+    def index_keys(self) -> frozenset[IndexKey]:
+        # A status with all of a phrase's words has any one of them: its least, say.
+        return frozenset((WORD, min(group)) for group in self.groups)
 
 
 def follow_filter(logins: list[str]) -> Filter:
@@ -132,9 +193,18 @@ def follow_filter(logins: list[str]) -> Filter:
     for name in names:
         if not LOGIN_PATTERN.match(name):
             raise ValueError(f"{name[:40]!r} in follow is not a login.")
-    wanted = frozenset(name.lower() for name in names)
+    return FollowFilter(frozenset(name.lower() for name in names))
 
-    def check(event: dict) -> bool:
+
+class FollowFilter:
+    """Statuses by or @mentioning one of `wanted` (lower-case logins), and follow events
+    with one of them on either side."""
+
+    def __init__(self, wanted: frozenset[str]) -> None:
+        self.wanted = wanted
+
+    def __call__(self, event: dict) -> bool:
+        wanted = self.wanted
         kind = event.get("event")
         if kind in FOLLOW_EVENTS:
             return _login(event.get("source")) in wanted or _login(event.get("target")) in wanted
@@ -145,7 +215,8 @@ def follow_filter(logins: list[str]) -> Filter:
         message = event.get("message")
         return isinstance(message, str) and not wanted.isdisjoint(mentions(message))
 
-    return check
+    def index_keys(self) -> frozenset[IndexKey]:
+        return frozenset((LOGIN, login) for login in self.wanted)
 
 
 def _login(user) -> str | None:

@@ -2,11 +2,12 @@
 trip per heartbeat, for all the streams it serves.
 
 Thousands of streams share one pub/sub connection: the hub decodes each event
-once, runs each stream's filter, and puts the line to send on that stream's
-bounded queue without ever waiting for it. A stream whose queue is full has
-fallen too far behind; it is ended (and told why) while the others go on. Every
-STREAM_HEARTBEAT_SECONDS the hub renews all its streams' places in one pipeline,
-and ends those whose key was revoked or whose owner was suspended.
+once, asks only the streams its index of their filters finds (streaming.index), and
+gives the line, encoded once, to each whose filter passes it without ever waiting:
+straight to its connection when it can take it, else onto its bounded queue. A stream
+whose queue is full has fallen too far behind; it is ended (and told why) while the
+others go on. Every STREAM_HEARTBEAT_SECONDS the hub renews all its streams' places in
+one pipeline, and ends those whose key was revoked or whose owner was suspended.
 
 The hub works only while some stream listens: the last one to leave ends the
 subscription, so an idle process holds no Redis connection. If the connection
@@ -17,6 +18,7 @@ import asyncio
 import json
 import logging
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -27,7 +29,9 @@ from timeline.keys import PRIVATE_CHANNEL
 from timeline.safety import selectors as safety
 
 from . import services
-from .filters import Filter, HomeFilter, SampleFilter, sample_residue
+from .backlog import Line, Writer
+from .filters import Filter, HomeFilter
+from .index import FilterIndex
 from .services import StreamGrant
 
 logger = logging.getLogger(__name__)
@@ -54,13 +58,25 @@ class Ending:
 
 class Listener:
     """A stream's place in the hub: its filter, its grant (None: not counted, as for
-    the command line), and the lines waiting to be sent."""
+    the command line), the lines waiting to be sent, and where its client's connection
+    takes them straight from the hub (`writer`, see backlog.py), if it does."""
 
     def __init__(self, match: Filter, grant: StreamGrant | None, size: int) -> None:
         self.match = match
         self.grant = grant
         self.lines: asyncio.Queue[str | None] = asyncio.Queue(size)
         self.ending: Ending | None = None
+        self.writer: Writer | None = None
+        # Whether the stream's relay is sending a line it took off the queue: a line
+        # written meanwhile would overtake it.
+        self.sending = False
+
+    def put(self, line: Line) -> None:
+        """Sends `line` to the client now if nothing waits before it and the connection
+        takes it, else queues it (QueueFull: the queue is full)."""
+        writer = self.writer
+        if writer is None or self.sending or not self.lines.empty() or not writer(line):
+            self.lines.put_nowait(line.text)
 
     def end(self, ending: Ending) -> None:
         """Ends the stream: what is still queued is dropped, and a None line wakes its reader."""
@@ -76,9 +92,7 @@ class Hub:
     def __init__(self, channel: str = STATUS_CHANNEL) -> None:
         self.channel = channel
         self.listeners: set[Listener] = set()
-        # Sample listeners by the residues they take; every other filter sees every event.
-        self._sampling: dict[int, set[Listener]] = {}
-        self._unsampled: set[Listener] = set()
+        self.index = FilterIndex()
         self._task: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         # Held around each stream's own Redis calls (taking and giving back its place).
@@ -111,7 +125,7 @@ class Hub:
             await asyncio.wait({task})
 
     def dispatch(self, raw: str) -> None:
-        """Queues one published event for every listener whose filter passes it."""
+        """Gives one published event to every listener whose filter passes it."""
         try:
             event = json.loads(raw)
         except ValueError:
@@ -120,18 +134,19 @@ class Hub:
         if not isinstance(event, dict):
             return
         # Clients that got a status get its deletion as the id alone.
-        line = json.dumps({"id": event.get("id"), "deleted": True}) if event.get("deleted") else raw
+        deleted = event.get("deleted")
+        line = Line(json.dumps({"id": event.get("id"), "deleted": True}) if deleted else raw)
         for listener in self._candidates(event):
             try:
                 if listener.match(event):
-                    listener.lines.put_nowait(line)
+                    listener.put(line)
             except asyncio.QueueFull:
                 behind = f"The stream fell more than {listener.lines.maxsize} events behind."
                 self._end(listener, Ending(TOO_SLOW, behind))
             except Exception:
-                # One stream's broken filter must not end everyone's subscription.
-                logger.exception("A stream's filter failed on %.200r", raw)
-                self._end(listener, Ending(INTERNAL_ERROR, "The stream's filter failed."))
+                # One stream's broken filter (or connection) must not end everyone's subscription.
+                logger.exception("A stream failed on %.200r", raw)
+                self._end(listener, Ending(INTERNAL_ERROR, "The stream failed; reconnect."))
 
     def _end(self, listener: Listener, ending: Ending) -> None:
         self._remove(listener)
@@ -139,29 +154,24 @@ class Hub:
 
     def _add(self, listener: Listener) -> None:
         self.listeners.add(listener)
-        if isinstance(listener.match, SampleFilter):
-            for residue in listener.match.residues:
-                self._sampling.setdefault(residue, set()).add(listener)
-        else:
-            self._unsampled.add(listener)
+        self.index.add(listener)
 
     def _remove(self, listener: Listener) -> None:
         self.listeners.discard(listener)
-        self._unsampled.discard(listener)
-        if isinstance(listener.match, SampleFilter):
-            for residue in listener.match.residues:
-                self._sampling[residue].discard(listener)
+        self.index.remove(listener)
 
-    def _candidates(self, event: dict) -> list[Listener]:
-        """The listeners whose filter may pass `event`: a sample stream only sees the
-        statuses of its residues, so thousands of them don't each look at every event.
+    def _candidates(self, event: dict) -> Iterable[Listener]:
+        """The listeners whose filter may pass `event`, found by what their filters look
+        for (streaming.index), so thousands of streams don't each look at every event.
         A private account's status (or its deletion) goes to live home timelines alone,
         whose filter passes it only to approved followers (timeline.safety)."""
         if safety.is_private(event):
             return [
-                listener for listener in self._unsampled if isinstance(listener.match, HomeFilter)
+                listener
+                for listener in self.index.scanned
+                if isinstance(listener.match, HomeFilter)
             ]
-        return [*self._unsampled, *self._sampling.get(sample_residue(event), ())]
+        return self.index.candidates(event)
 
     async def _run(self, subscribed: asyncio.Event) -> None:
         async with asyncio.TaskGroup() as group:

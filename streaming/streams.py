@@ -16,6 +16,7 @@ from accounts.auth import SESSION_UID
 from accounts.services import uid_for_login
 
 from . import services
+from .backlog import Writer
 from .filters import HomeFilter, create_stream_filter
 from .hub import Ending, Hub, Listener, get_hub
 from .services import StreamGrant, StreamRefused
@@ -53,9 +54,9 @@ class Stream:
         """Sends each matching event until the hub ends the stream; returns why. With
         `keepalive`, calls it after STREAM_KEEPALIVE_SECONDS without a line. With
         `unsent_bytes` (what the server holds unsent for the client, see backlog.py),
-        takes no line off the queue while that is over STREAM_SEND_BUFFER_BYTES: a
-        client that stops reading then falls behind, and is dropped, instead of the
-        server buffering every event for it."""
+        sends no line while that is over STREAM_SEND_BUFFER_BYTES (holding the one it
+        took): a client that stops reading then falls behind, and is dropped, instead
+        of the server buffering every event for it."""
         idle = settings.STREAM_KEEPALIVE_SECONDS if keepalive else None
         while True:
             try:
@@ -66,9 +67,22 @@ class Stream:
                 continue
             if self.listener.ending is not None:
                 return self.listener.ending
-            await send(line)
-            if unsent_bytes is not None:
-                await self._until_sent(unsent_bytes)
+            self.listener.sending = True
+            try:
+                # Before the send: lines the hub wrote straight to the connection may
+                # have filled it already.
+                if unsent_bytes is not None:
+                    await self._until_sent(unsent_bytes)
+                if self.listener.ending is not None:
+                    return self.listener.ending
+                await send(line)
+            finally:
+                self.listener.sending = False
+
+    def write_directly(self, writer: Writer) -> None:
+        """From now on the hub gives lines to `writer` (the client's connection, see
+        backlog.py) whenever none waits on the queue; the others the relay sends."""
+        self.listener.writer = writer
 
     async def _until_sent(self, unsent_bytes: Callable[[], int]) -> None:
         """Waits until the client has taken enough of what was sent, or the hub ends

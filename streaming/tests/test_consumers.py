@@ -6,6 +6,7 @@ import json
 
 from autobahn.exception import Disconnected
 from channels.testing import ApplicationCommunicator, WebsocketCommunicator
+from django.conf import settings as django_settings
 from django.test import override_settings
 
 from socialsite.asgi import application
@@ -189,10 +190,21 @@ class UnreadConnection:
 
     def __init__(self) -> None:
         self.sent = 0
+        self.written: list[bytes] = []  # what the hub wrote straight to it
         self.aborted = False
 
     def unsent_bytes(self) -> int:
         return self.sent
+
+    def chunk_writer(self):
+        def write(line) -> bool:
+            if self.sent > django_settings.STREAM_SEND_BUFFER_BYTES:
+                return False
+            self.written.append(line.body())
+            self.sent += len(line.body())
+            return True
+
+        return write
 
     def abort(self) -> None:
         self.aborted = True
@@ -228,7 +240,8 @@ async def test_a_chunked_client_that_reads_nothing_is_dropped_then_hung_up_on(al
                 await asyncio.sleep(0.05)  # time enough to relay it, if it could
             while not connection.aborted:
                 await asyncio.sleep(0.01)
-    lines = [json.loads(message["body"]) for message in sent if message.get("body")]
+    bodies = connection.written + [message["body"] for message in sent if message.get("body")]
+    lines = [json.loads(body) for body in bodies]
     assert [line.get("message") for line in lines[:-1]] == ["status 0"]
     assert lines[-1]["disconnect"]["code"] == 4008
     await inputs.put({"type": "http.disconnect"})
