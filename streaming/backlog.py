@@ -157,6 +157,12 @@ class DaphneConnection:
 
         return write
 
+    def allow_close(self, seconds: float) -> None:
+        """Gives a WebSocket client `seconds` to answer the close the server sends next
+        (autobahn's closeHandshakeTimeout, 1 s under daphne) before it is cut: a client
+        with megabytes still in the sockets' buffers reads them first."""
+        self._protocol.closeHandshakeTimeout = seconds
+
     def abort(self) -> None:
         """Cuts the connection now, dropping what it holds unsent; daphne then reports
         the disconnect as for any other."""

@@ -232,13 +232,15 @@ class StreamWebsocketConsumer(EndsItsStream, AsyncWebsocketConsumer):
 
     async def until_read(self, seconds: float) -> None:
         """Until the client has taken what the server holds for it (its last frame too),
-        for at most `seconds`: a client dropped for not reading gets that long to read
-        why, as a chunked one does, before the close starts daphne's one-second close
-        handshake, after which it resets a client that hasn't answered. Nothing more is
-        sent meanwhile, and the stream's places are given back already."""
+        for at most `seconds`, and then as long again to answer the close: a client
+        dropped for not reading gets that long to read why, as a chunked one does, where
+        daphne would reset it one second after its close (what the sockets' buffers still
+        hold, megabytes, lost with it). Nothing more is sent meanwhile, and the stream's
+        places are given back already."""
         connection = self.scope.get(CONNECTION)
         if connection is None:
             return
+        connection.allow_close(seconds)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(seconds):
                 while connection.unsent_bytes():
