@@ -1,20 +1,20 @@
 """Where a delivery's Redis time goes: Redis's CPU per ZADD into a home as the site
-stores it, beside the same ZADD into the same home stored differently. Pre-packed,
-off the client's clock, so the figures are Redis's alone (INFO cpu).
+stores it (timeline.scores.HOME: newest first, negated whole microseconds), beside the
+same ZADD into the same home stored the book's way (`posted` in float seconds, newest
+highest). Pre-packed, off the client's clock, so the figures are Redis's alone (INFO cpu).
 
-The site's home is scored by `posted` (float seconds) and read newest first, so a new
-status is the highest score: in a full home (a skiplist) each ZADD walks every level
-of the list to its end, and in a small one (a listpack) Redis parses every entry's
-score, stored as a 17-digit string, to find the end. The baselines are the layouts
-that avoid it: scores negated (the newest first in the list), and whole microseconds
-(a listpack keeps an integer score as an integer). Not the site's layout: each would
-change every reader of a home (README, "Where a post's time goes")."""
+The book's new status is the highest score: in a full home (a skiplist) each ZADD
+walks every level of the list to its end, and in a small one (a ziplist) Redis parses
+every entry's score, stored as a 17-digit string, to find the end. The site's goes at
+the head, as an integer (README, "Home timelines newest first")."""
 
 import statistics
 import time
 
 import hiredis
 from django.conf import settings
+
+from timeline.scores import HOME, POSTED
 
 from .context import Context
 from .cpu import redis_cpu_seconds
@@ -53,26 +53,13 @@ def run(ctx: Context) -> list[Row]:
     # (case, baseline): home entries, the score a delivery sends, the trim that keeps
     # the home at its size (off the clock).
     layouts = {
-        f"full home ({size:,}), as stored": (
-            {str(-i): t for i, t in enumerate(old)},
-            repr,
-            (0, -size - 1),
-        ),
-        "the same, scores negated (newest first)": (
-            {str(-i): -t for i, t in enumerate(old)},
-            lambda posted: repr(-posted),
-            (size, -1),
-        ),
-        f"small home ({SMALL_HOME}), as stored": (
-            {str(-i): t for i, t in enumerate(old[:SMALL_HOME])},
-            repr,
-            (0, -SMALL_HOME - 1),
-        ),
-        "the same, scores in whole microseconds": (
-            {str(-i): round(t * 1e6) for i, t in enumerate(old[:SMALL_HOME])},
-            lambda posted: str(round(posted * 1e6)),
-            (0, -SMALL_HOME - 1),
-        ),
+        f"{kind} ({n:,}), {way}": (
+            {str(-i): scores.score(t) for i, t in enumerate(old[:n])},
+            scores.score,
+            scores.trim(n),
+        )
+        for kind, n in (("full home", size), ("small home", SMALL_HOME))
+        for way, scores in (("as stored", HOME), ("the book's way", POSTED))
     }
     homes = {
         case: _homes(conn, f"d{n}", count, e) for n, (case, (e, _, _)) in enumerate(layouts.items())

@@ -12,14 +12,18 @@ author's profile, which the refill (queued after the read was recorded) reads.
 The first pass of a fan-out (inside the post's request) doesn't look: that would cost
 the post a round trip. A dropped home it recreates holds only those statuses, and the
 next pass drops it again. Users with no recorded read (before this existed) count as
-active."""
+active.
+
+Homes stored before timeline.scores.HOME (keys.legacy_home_key) are retired the same
+way: `manage.py migrate_homes` (once, after upgrading) takes them away and counts their
+owners' homes as dropped, so each is rebuilt at its owner's next read."""
 
 import itertools
 import time
 
 from django.conf import settings
 
-from accounts.keys import user_key
+from accounts.keys import hash_tag_id, user_key
 from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
@@ -32,6 +36,8 @@ scripts = LuaScripts(__file__)
 READ_FIELD = "home_read"
 REBUILDING_FIELD = "home_rebuilding"
 DAY = 86_400
+# The last read recorded for a retired legacy home: long ago, but a read (see note_home_read).
+LONG_AGO = 1
 
 
 def inactive_before(now: float | None = None) -> float:
@@ -69,3 +75,27 @@ def drop_inactive_homes(now: float | None = None, batch: int = 1000) -> int:
                 pipe, "drop_home", [user_key(uid), home, keys.shown_reposts_key(home)], [cutoff]
             )
         dropped += sum(pipe.execute())
+
+
+def retire_legacy_homes(batch: int = 1000) -> int:
+    """Takes away the homes stored before timeline.scores.HOME and counts their owners'
+    homes as dropped, so each is rebuilt by the refill job at its owner's next read (the
+    page saying it is catching up), as after a pause; returns how many it took.
+    Idempotent: `manage.py migrate_homes`."""
+    conn, retired = get_redis(), 0
+    found = conn.scan_iter(match=keys.LEGACY_HOME_PATTERN, count=batch, _type="ZSET")
+    while uids := [hash_tag_id(key) for key in itertools.islice(found, batch)]:
+        # Fan-out skips them from here on; a read meanwhile is undone by the script
+        # below, so the read after it rebuilds the home.
+        conn.zadd(keys.ACTIVE_HOMES, dict.fromkeys(uids, LONG_AGO))
+        pipe = PackedPipeline(conn)
+        for uid in uids:
+            home = keys.legacy_home_key(uid)
+            scripts.run(
+                pipe,
+                "retire_legacy_home",
+                [user_key(uid), home, keys.shown_reposts_key(home)],
+                [LONG_AGO],
+            )
+        retired += sum(1 for taken in pipe.execute() if taken)
+    return retired
