@@ -6,7 +6,10 @@ highest). Pre-packed, off the client's clock, so the figures are Redis's alone (
 The book's new status is the highest score: in a full home (a skiplist) each ZADD
 walks every level of the list to its end, and in a small one (a ziplist) Redis parses
 every entry's score, stored as a 17-digit string, to find the end. The site's goes at
-the head, as an integer (README, "Home timelines newest first")."""
+the head, as an integer (README, "Home timelines newest first"). A third pair asks
+whether full homes would pay as ziplists now (zset-max-ziplist-entries past a full
+home's size, set while they are made): a ZADD into one still looks its member up entry
+by entry and moves the whole list to insert at the head."""
 
 import statistics
 import time
@@ -36,14 +39,22 @@ def _send(connection, packed: bytes, replies: int) -> None:
             got += 1
 
 
-def _homes(conn, name: str, count: int, entries: dict) -> list[str]:
-    homes = [f"bench:{name}:{{{i}}}" for i in range(count)]
-    for start in range(0, count, 100):
-        pipe = conn.pipeline(transaction=False)
-        for home in homes[start : start + 100]:
-            pipe.zadd(home, entries)
-        pipe.execute()
-    return homes
+def _homes(conn, name: str, count: int, entries: dict, ziplist_entries: int) -> list[str]:
+    """`count` homes holding `entries`, made while sorted sets of up to `ziplist_entries`
+    are ziplists."""
+    setting = "zset-max-ziplist-entries"
+    was = conn.config_get(setting)[setting]
+    conn.config_set(setting, ziplist_entries)
+    try:
+        homes = [f"bench:{name}:{{{i}}}" for i in range(count)]
+        for start in range(0, count, 100):
+            pipe = conn.pipeline(transaction=False)
+            for home in homes[start : start + 100]:
+                pipe.zadd(home, entries)
+            pipe.execute()
+        return homes
+    finally:
+        conn.config_set(setting, was)
 
 
 def run(ctx: Context) -> list[Row]:
@@ -52,24 +63,34 @@ def run(ctx: Context) -> list[Row]:
     old = [now - 86_400 + i for i in range(size)]
     # (case, baseline): home entries, the score a delivery sends, the trim that keeps
     # the home at its size (off the clock).
+    # Sorted sets of up to this many entries are ziplists while the compact homes are made;
+    # the others are made as skiplists (but the small ones, which Redis keeps compact).
+    compact = size + settings.HOME_TRIM_EVERY + 1
+    ways = (("as stored", HOME, SMALL_HOME), ("the book's way", POSTED, SMALL_HOME))
     layouts = {
         f"{kind} ({n:,}), {way}": (
             {str(-i): scores.score(t) for i, t in enumerate(old[:n])},
             scores.score,
             scores.trim(n),
+            ziplist_entries,
         )
         for kind, n in (("full home", size), ("small home", SMALL_HOME))
-        for way, scores in (("as stored", HOME), ("the book's way", POSTED))
+        for way, scores, ziplist_entries in ways
     }
+    layouts[f"full home ({size:,}), as stored, a ziplist"] = (
+        *layouts[f"full home ({size:,}), as stored"][:3],
+        compact,
+    )
     homes = {
-        case: _homes(conn, f"d{n}", count, e) for n, (case, (e, _, _)) in enumerate(layouts.items())
+        case: _homes(conn, f"d{n}", count, entries, ziplist_entries)
+        for n, (case, (entries, _, _, ziplist_entries)) in enumerate(layouts.items())
     }
     cpu: dict[str, list[float]] = {case: [] for case in layouts}
     connection = conn.connection_pool.get_connection()
     try:
         for status_id in range(1, ctx.plan.delivery_repeats + 1):
             posted = time.time()
-            for case, (_, score, trim) in layouts.items():
+            for case, (_, score, trim, _) in layouts.items():
                 zadd = b"".join(
                     hiredis.pack_command(("ZADD", home, score(posted), status_id))
                     for home in homes[case]
@@ -91,7 +112,7 @@ def run(ctx: Context) -> list[Row]:
     rates = {case: Rate(count / statistics.median(cpu[case]), "deliveries") for case in layouts}
     cases = list(layouts)
     rows = []
-    for ours, baseline in ((cases[0], cases[1]), (cases[2], cases[3])):
+    for ours, baseline in ((cases[0], cases[1]), (cases[2], cases[3]), (cases[4], cases[0])):
         rows.append(
             Row(
                 "delivery",

@@ -46,6 +46,8 @@ def following_key(uid: int) -> str:
 
 # Uid -> when they last read their home (feeds.homes: inactive homes are dropped).
 ACTIVE_HOMES = "homes:active"
+# A bit a uid, set while their home is dropped (feeds.homes): fan-out skips them.
+DROPPED_HOMES = "homes:dropped"
 
 
 def shown_reposts_key(timeline_key: str) -> str:

@@ -103,6 +103,7 @@ def note_home_read(conn, uid: int, user: dict, now: float | None = None) -> bool
     pipe = conn.pipeline(transaction=False)
     pipe.hset(user_key(uid), homes.READ_FIELD, now)
     pipe.zadd(keys.ACTIVE_HOMES, {uid: now})
+    homes.mark_dropped(pipe, [uid], False)
     if returning:
         pipe.hset(user_key(uid), homes.REBUILDING_FIELD, "1")
         # Queued after the read is recorded: fan-out reaches the home again from here on.
