@@ -36,6 +36,27 @@ def test_replies_come_as_the_server_sends_them_decoded_as_the_client_decodes(ser
         assert pipe.execute() == [{field: value}, [1.5, None], []]
 
 
+def test_a_repeating_command_is_one_command_whose_reply_follows_the_values_sent(redis_conn):
+    for bit in (5, 123, 70000):
+        redis_conn.setbit("bits", bit, 1)
+    values = [123, 7, 70000, 5, 69999, 80]
+    pipe = PackedPipeline(redis_conn)
+    pipe.set("before", "1")
+    sent = pipe.execute_repeating(("BITFIELD_RO", "bits"), ("GET", "u1"), values)
+    pipe.get("before")
+    assert sorted(sent) == sorted(map(str, values))
+    ok, bits, before = pipe.execute()
+    assert ok == "OK" and before == "1"
+    assert dict(zip(sent, bits, strict=True)) == {
+        "123": 1,
+        "7": 0,
+        "70000": 1,
+        "5": 1,
+        "69999": 0,
+        "80": 0,
+    }
+
+
 def test_for_each_key_queues_every_command_for_every_key(redis_conn):
     pipe = PackedPipeline(redis_conn)
     pipe.for_each_key(["z:{1}", "z:{2}"], ("ZADD", 5, "x"), ("ZADD", 6, "y"))
