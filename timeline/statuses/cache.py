@@ -58,7 +58,8 @@ class StatusCache:
         if not self.serving():
             return {}
         found = {}
-        kept, score = self._kept.get, scores.score
+        # A kept status's posted time is a float already (decode_status).
+        kept, score = self._kept.get, scores.encode
         for status_id, at in entries:
             status = kept(status_id)
             if status is not None and score(status["posted"]) == at:
