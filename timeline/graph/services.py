@@ -86,10 +86,12 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     follower = {"id": uid, "login": login}
     followed_user = {"id": other_uid, "login": other_login}
     event = events.follow_changed("follow", follower, followed_user, now, private=private == "1")
-    # ZADD wants score, member: the script's reply is member, score (the profile's).
+    # ZADD wants score, member: the script's reply is member, score (the profile's),
+    # newest first. Copied oldest first, each goes in at home's head (HOME: newest first)
+    # instead of walking to its end.
     pairs = [
         value
-        for i in range(0, len(entries), 2)
+        for i in range(len(entries) - 2, -1, -2)
         for value in (HOME.score(entries[i + 1]), entries[i])
     ]
     in_script = events.publishes_in_scripts(conn)
