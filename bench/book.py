@@ -2,7 +2,9 @@
 
 Kept as the book wrote it, one round trip per command or pipeline, ported to
 redis-py 3+ (zadd takes a mapping) and to this project's key names so both run on
-the same data."""
+the same data, but for home timelines: the book's keep its scores (Unix seconds,
+newest highest) in keys of their own, where the site's are scored newest first
+(timeline.scores), so both do their own work on the same server in the same run."""
 
 import time
 
@@ -11,6 +13,10 @@ from timeline import keys
 
 POSTS_PER_PASS = 1000
 HOME_TIMELINE_SIZE = 1000
+
+
+def home_timeline_key(uid: int) -> str:
+    return f"book:home:{{{uid}}}"
 
 
 def create_status(conn, uid: int, message: str, **data) -> int | None:
@@ -46,8 +52,8 @@ def syndicate_status(conn, uid: int, post: dict, start: float = 0) -> None:
     )
     pipeline = conn.pipeline(False)
     for follower, start in followers:  # noqa: B007  (the cursor: the last score seen)
-        pipeline.zadd(keys.home_timeline_key(follower), post)
-        pipeline.zremrangebyrank(keys.home_timeline_key(follower), 0, -HOME_TIMELINE_SIZE - 1)
+        pipeline.zadd(home_timeline_key(follower), post)
+        pipeline.zremrangebyrank(home_timeline_key(follower), 0, -HOME_TIMELINE_SIZE - 1)
     pipeline.execute()
     if len(followers) >= POSTS_PER_PASS:
         execute_later(conn, "default", "syndicate_status", [conn, uid, post, start])
@@ -70,7 +76,7 @@ def run_deferred() -> None:
         task(*args)
 
 
-def get_status_messages(conn, uid: int, timeline=keys.home_timeline_key, page=1, count=30):
+def get_status_messages(conn, uid: int, timeline=home_timeline_key, page=1, count=30):
     statuses = conn.zrevrange(timeline(uid), (page - 1) * count, page * count - 1)
     pipeline = conn.pipeline(True)
     for id in statuses:
@@ -96,8 +102,8 @@ def follow_user(conn, uid: int, other_uid: int) -> bool | None:
     pipeline.hset(user_key(uid), "following", following)
     pipeline.hset(user_key(other_uid), "followers", followers)
     if status_and_score:
-        pipeline.zadd(keys.home_timeline_key(uid), dict(status_and_score))
-    pipeline.zremrangebyrank(keys.home_timeline_key(uid), 0, -HOME_TIMELINE_SIZE - 1)
+        pipeline.zadd(home_timeline_key(uid), dict(status_and_score))
+    pipeline.zremrangebyrank(home_timeline_key(uid), 0, -HOME_TIMELINE_SIZE - 1)
     pipeline.execute()
     return True
 
@@ -117,6 +123,6 @@ def unfollow_user(conn, uid: int, other_uid: int) -> bool | None:
     pipeline.hset(user_key(uid), "following", following)
     pipeline.hset(user_key(other_uid), "followers", followers)
     if statuses:
-        pipeline.zrem(keys.home_timeline_key(uid), *statuses)
+        pipeline.zrem(home_timeline_key(uid), *statuses)
     pipeline.execute()
     return True

@@ -8,6 +8,7 @@ from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.safety import services as safety
+from timeline.scores import HOME, POSTED
 from timeline.statuses import cache
 from timeline.statuses import services as statuses
 
@@ -53,8 +54,10 @@ def guard(reader: int) -> None:
 def run(ctx: Context) -> list[Row]:
     conn, plan = ctx.conn, ctx.plan
     author = author_with_statuses(plan.profile_statuses)
-    reader = seed.user("reader")
+    reader, book_reader = seed.user("reader"), seed.user("reader")
     graph.follow_user(reader, author)
+    # The book's own reader: its home, scored the book's way, filled by the book's follow.
+    book.follow_user(conn, book_reader, author)
     home = keys.home_timeline_key(reader)
     guarded = guarded_reader(author)
     # Off the clock: the process's status cache serves once its listener is subscribed,
@@ -69,8 +72,8 @@ def run(ctx: Context) -> list[Row]:
             "ours": lambda _: feeds.home_page(reader, count=PAGE_SIZE),
             "guarded": lambda _: feeds.home_page(guarded, count=PAGE_SIZE),
             "contract": lambda _: feeds.get_status_messages(reader, count=PAGE_SIZE),
-            "raw": lambda _: conn.zrevrange(home, 0, PAGE_SIZE - 1),
-            "book": lambda _: book.get_status_messages(conn, reader, count=PAGE_SIZE),
+            "raw": lambda _: HOME.newest(conn, home, 0, PAGE_SIZE - 1),
+            "book": lambda _: book.get_status_messages(conn, book_reader, count=PAGE_SIZE),
         },
         plan.page_samples,
         ctx.counter,
@@ -81,7 +84,7 @@ def run(ctx: Context) -> list[Row]:
             "home page",
             case,
             page["ours"],
-            "one raw ZREVRANGE",
+            "one raw ZRANGE",
             page["raw"],
             target=f"<= {MAX_PAGE_ROUND_TRIPS} RT (ideal 1)",
             met=page["ours"].round_trips <= MAX_PAGE_ROUND_TRIPS,
@@ -95,7 +98,7 @@ def run(ctx: Context) -> list[Row]:
             target=f">= {MIN_OVER_BOOK:g}x the book's speed",
             met=MIN_OVER_BOOK * page["contract"].p50_ms <= page["book"].p50_ms,
         ),
-        Row("home page", f"{case}: the book's", page["book"], "one raw ZREVRANGE", page["raw"]),
+        Row("home page", f"{case}: the book's", page["book"], "one raw ZRANGE", page["raw"]),
         Row(
             "home page",
             f"{case}: {GUARDED_BLOCKS} blocks + {GUARDED_MUTES} mutes",
@@ -142,13 +145,16 @@ def page_cost(ctx: Context, author: int) -> list[Row]:
     """get_status_messages' p50 by statuses a page and by home length, each row noting
     its size (`report.draw_cost` plots them; linear or better is the target)."""
     conn, plan = ctx.conn, ctx.plan
-    readers = {}
+    readers, book_readers = {}, {}
     for length in HOME_LENGTHS:
-        reader = seed.user("reader")
+        reader, book_reader = seed.user("reader"), seed.user("reader")
         graph.follow_user(reader, author)
+        book.follow_user(conn, book_reader, author)
         home = keys.home_timeline_key(reader)
-        conn.zremrangebyrank(home, 0, -length - 1)
+        conn.zremrangebyrank(home, *HOME.trim(length))
+        conn.zremrangebyrank(book.home_timeline_key(book_reader), *POSTED.trim(length))
         readers[conn.zcard(home)] = reader
+        book_readers[reader] = book_reader
     longest = max(readers)
     full = readers[longest]
     calls, sizes = {}, {}
@@ -158,7 +164,9 @@ def page_cost(ctx: Context, author: int) -> list[Row]:
         sizes[f"{PAGE_SIZE} statuses a page, home of {length:,}"] = (reader, PAGE_SIZE, length)
     for case, (reader, n, _) in sizes.items():
         calls[case] = lambda _, r=reader, n=n: feeds.get_status_messages(r, count=n)
-        calls[f"book {case}"] = lambda _, r=reader, n=n: book.get_status_messages(conn, r, count=n)
+        calls[f"book {case}"] = lambda _, r=book_readers[reader], n=n: book.get_status_messages(
+            conn, r, count=n
+        )
     for call in calls.values():
         call(0)  # off the clock: the statuses kept, as on a busy site
     got = time_interleaved(calls, plan.page_samples, ctx.counter)

@@ -5,6 +5,9 @@ import itertools
 
 from accounts.services import create_user
 from timeline import keys
+from timeline.scores import HOME
+
+from . import book
 
 _logins = itertools.count(1)
 # Followers made in bulk have no profile (delivery never reads it); their uids start
@@ -27,17 +30,22 @@ def bulk_followers(conn, uid: int, count: int, chunk: int = 10_000) -> list[int]
 
 
 def drop_homes(conn, uids: list[int], chunk: int = 10_000) -> None:
-    """Frees the home timelines of bulk followers once a part is done with them."""
+    """Frees the home timelines of bulk followers (ours and the book's) once a part is
+    done with them."""
     for start in range(0, len(uids), chunk):
-        conn.unlink(*(keys.home_timeline_key(uid) for uid in uids[start : start + chunk]))
+        part = uids[start : start + chunk]
+        conn.unlink(*map(keys.home_timeline_key, part))
+        conn.unlink(*map(book.home_timeline_key, part))
 
 
 def full_homes(conn, uids: list[int], size: int, chunk: int = 100) -> None:
-    """Fills the home timelines of `uids` with `size` old entries each, as a live site's
-    homes are (full, past Redis's compact encoding)."""
+    """Fills the home timelines of `uids` (ours and the book's, each scored its own way)
+    with `size` old entries each, as a live site's homes are (full)."""
     old = {str(-i): float(i) for i in range(1, size + 1)}  # ids no status has
+    ours = {status_id: HOME.score(posted) for status_id, posted in old.items()}
     for start in range(0, len(uids), chunk):
         pipe = conn.pipeline(transaction=False)
         for uid in uids[start : start + chunk]:
-            pipe.zadd(keys.home_timeline_key(uid), old)
+            pipe.zadd(keys.home_timeline_key(uid), ours)
+            pipe.zadd(book.home_timeline_key(uid), old)
         pipe.execute()

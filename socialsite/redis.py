@@ -278,6 +278,25 @@ class PackedPipeline(redis.commands.CoreCommands):
             self._flush_if_full(share)
         self._queued = first + sum(map(len, by_node.values())) * per_key
 
+    def execute_repeating(self, command: tuple, shape: tuple, values) -> list[str]:
+        """Queues ONE command: `command` (its name, then its one key), then `shape` and a
+        value for each of `values` (BITFIELD_RO key GET u1 7 GET u1 9 ...), packed with a
+        join per length of value (hiredis packs a fan-out job's 30,000 such arguments
+        several times slower). The values go grouped by length: returns them in the order
+        sent, which the command's reply follows."""
+        by_length: dict[int, list[str]] = {}
+        for value in map(str, values):
+            by_length.setdefault(len(value), []).append(value)
+        total = len(command) + sum(map(len, by_length.values())) * (len(shape) + 1)
+        packed = [b"*%d\r\n" % total + hiredis.pack_command(command).split(b"\r\n", 1)[1]]
+        between = hiredis.pack_command(shape).split(b"\r\n", 1)[1].decode()
+        for length, group in by_length.items():
+            lead = f"{between}${length}\r\n"
+            packed.append((lead + f"\r\n{lead}".join(group) + "\r\n").encode())
+        slot = key_slot(command[1].encode()) if self._cluster else None
+        self._queue(self._share(slot), b"".join(packed), 1)
+        return [value for group in by_length.values() for value in group]
+
     def _share(self, slot: int | None) -> "NodeShare":
         if self._cluster is None:
             name, pool = None, self._pool

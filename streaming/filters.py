@@ -18,6 +18,7 @@ from accounts.services import LOGIN_PATTERN
 from socialsite.text import words
 from timeline.feeds import visibility
 from timeline.safety import selectors as safety
+from timeline.scores import HOME
 from timeline.text import mentions
 
 from .services import HomeState
@@ -340,7 +341,8 @@ class HomeFilter:
         # so that deletions don't leave fewer than REPOST_FALLOFF known.
         self.keep = min(2 * visibility.REPOST_FALLOFF, settings.HOME_TIMELINE_SIZE)
         self.stale = asyncio.Event()
-        self._newest: list[tuple[float, str]] = []  # (score, id) ascending: Redis's order
+        # (home score, id) ascending: Redis's order, newest first (timeline.scores.HOME).
+        self._newest: list[tuple[float, str]] = []
         self._scores: dict[int, float] = {}
         self._complete = True  # whether _newest is all of home
         self._shown: dict[int, int] = {}  # original id -> the repost home took in for it
@@ -388,7 +390,7 @@ class HomeFilter:
         original = _int(event.get("repost_of")) if author != self.uid else None
         posted = _float(event.get("posted"))
         if posted is not None:
-            self._change(self._add, status_id, posted, original)
+            self._change(self._add, status_id, HOME.score(posted), original)
         return True
 
     def _delivers(self, event: dict) -> bool:
@@ -421,26 +423,27 @@ class HomeFilter:
             self._replay.append((change, *args))
 
     def _rank(self, status_id: int) -> int | None:
-        """Its place in home from the newest (0), as ZREVRANK says; None if not known."""
+        """Its place in home from the newest (0), as ZRANK says; None if not known."""
         score = self._scores.get(status_id)
         if score is None:
             return None
-        return len(self._newest) - bisect.bisect_right(self._newest, (score, str(status_id)))
+        return bisect.bisect_left(self._newest, (score, str(status_id)))
 
-    def _add(self, status_id: int, posted: float, original: int | None) -> None:
-        """Records a status entering home (`original`: a repost the repost rule let in)."""
-        entry = (posted, str(status_id))
+    def _add(self, status_id: int, score: float, original: int | None) -> None:
+        """Records a status entering home with its home score (`original`: a repost the
+        repost rule let in)."""
+        entry = (score, str(status_id))
         if status_id in self._scores:
             return
-        if not self._complete and len(self._newest) >= self.keep and entry < self._newest[0]:
+        if not self._complete and len(self._newest) >= self.keep and entry > self._newest[-1]:
             return  # older than everything known: beyond what is kept
         bisect.insort(self._newest, entry)
-        self._scores[status_id] = posted
+        self._scores[status_id] = score
         if original is not None:
             self._shown[original] = status_id
             self._originals[status_id] = original
         while len(self._newest) > self.keep:
-            self._forget(int(self._newest.pop(0)[1]))
+            self._forget(int(self._newest.pop()[1]))
             self._complete = False
 
     def _remove(self, status_id: int) -> None:

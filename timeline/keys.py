@@ -26,6 +26,13 @@ def profile_timeline_key(uid: int) -> str:
 
 
 def home_timeline_key(uid: int) -> str:
+    """Status id -> when posted, as timeline.scores.HOME scores it (newest first)."""
+    return f"feed:{{{uid}}}"
+
+
+def legacy_home_key(uid: int) -> str:
+    """A home as it was stored before timeline.scores.HOME (the book's scores), and its
+    reposts shown under shown_reposts_key: taken away by `manage.py migrate_homes`."""
     return f"home:{{{uid}}}"
 
 
@@ -39,6 +46,8 @@ def following_key(uid: int) -> str:
 
 # Uid -> when they last read their home (feeds.homes: inactive homes are dropped).
 ACTIVE_HOMES = "homes:active"
+# A bit a uid, set while their home is dropped (feeds.homes): fan-out skips them.
+DROPPED_HOMES = "homes:dropped"
 
 
 def shown_reposts_key(timeline_key: str) -> str:
@@ -107,6 +116,7 @@ def listed_in_key(uid: int) -> str:
 # SCAN patterns for maintenance. Redis globs know no braces, and each pattern ends as
 # its key does, so "list:{*}" matches a list's hash but not its members or timeline.
 HOME_TIMELINE_PATTERN = home_timeline_key("*")
+LEGACY_HOME_PATTERN = legacy_home_key("*")
 PROFILE_TIMELINE_PATTERN = profile_timeline_key("*")
 MENTIONS_TIMELINE_PATTERN = mentions_timeline_key("*")
 TAG_TIMELINE_PATTERN = tag_timeline_key("*")

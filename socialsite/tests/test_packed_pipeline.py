@@ -36,6 +36,27 @@ def test_replies_come_as_the_server_sends_them_decoded_as_the_client_decodes(ser
         assert pipe.execute() == [{field: value}, [1.5, None], []]
 
 
+def test_a_repeating_command_is_one_command_whose_reply_follows_the_values_sent(redis_conn):
+    for bit in (5, 123, 70000):
+        redis_conn.setbit("bits", bit, 1)
+    values = [123, 7, 70000, 5, 69999, 80]
+    pipe = PackedPipeline(redis_conn)
+    pipe.set("before", "1")
+    sent = pipe.execute_repeating(("BITFIELD_RO", "bits"), ("GET", "u1"), values)
+    pipe.get("before")
+    assert sorted(sent) == sorted(map(str, values))
+    ok, bits, before = pipe.execute()
+    assert ok == "OK" and before == "1"
+    assert dict(zip(sent, bits, strict=True)) == {
+        "123": 1,
+        "7": 0,
+        "70000": 1,
+        "5": 1,
+        "69999": 0,
+        "80": 0,
+    }
+
+
 def test_for_each_key_queues_every_command_for_every_key(redis_conn):
     pipe = PackedPipeline(redis_conn)
     pipe.for_each_key(["z:{1}", "z:{2}"], ("ZADD", 5, "x"), ("ZADD", 6, "y"))
@@ -120,7 +141,8 @@ def test_fan_out_on_a_cluster_reaches_every_follower(cluster_conn):
     fanout.deliver(pipe, 64, 102.0, followers, 800)  # one that trims: ZADD + trim
     assert pipe.execute() == [1] * len(followers) * 2 + [1, 0] * len(followers)
     for uid in (1, 500, 1000):
-        assert cluster_conn.zrange(keys.home_timeline_key(uid), 0, -1) == ["7", "9", "64"]
+        # Newest first (timeline.scores.HOME).
+        assert cluster_conn.zrange(keys.home_timeline_key(uid), 0, -1) == ["64", "9", "7"]
 
 
 def test_an_error_on_one_node_raises_once_every_node_ran(cluster_conn):

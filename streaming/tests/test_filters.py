@@ -9,6 +9,7 @@ from streaming.filters import (
 )
 from streaming.services import HomeState
 from timeline.feeds.visibility import REPOST_FALLOFF
+from timeline.scores import HOME
 
 
 def status(status_id=1, login="alice", message="hello", uid=1, **extra):
@@ -240,8 +241,13 @@ def test_a_filter_request_with_one_bad_filter_is_refused():
 def home(uid=1, followed=(), newest=(), shown=None, complete=True) -> HomeFilter:
     """A home filter for `uid` that has read their home: `newest` as (id, posted) pairs."""
     check = HomeFilter(uid)
-    check.load(HomeState(list(followed), list(newest), shown or {}, complete))
+    check.load(HomeState(list(followed), home_entries(newest), shown or {}, complete))
     return check
+
+
+def home_entries(newest) -> list[tuple[int, float]]:
+    """(id, posted) pairs as home_state reads them from home: (id, home score)."""
+    return [(status_id, HOME.score(posted)) for status_id, posted in newest]
 
 
 def post(status_id, uid, posted=None, **extra):
@@ -338,7 +344,7 @@ def test_home_replays_what_passed_while_it_read_home_on_what_it_read():
     check.begin_load()
     assert check(post(10, 1))
     assert check(post(11, 1, deleted=True))
-    check.load(HomeState([2], [(11, 11.0), (5, 5.0)], {}, True))
+    check.load(HomeState([2], home_entries([(11, 11.0), (5, 5.0)]), {}, True))
     # 10 is known, 11 is gone: 10 is the newest entry, and reposting 5 is not allowed.
     assert not check(post(20, 2, repost_of=10))
     assert not check(post(21, 2, repost_of=5))

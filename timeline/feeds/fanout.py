@@ -24,6 +24,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..scores import HOME, POSTED, Scores
 from . import homes
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
 
@@ -32,12 +33,22 @@ scripts = LuaScripts(__file__)
 FollowerBatch = list[tuple[str, float]]
 
 
-def _add_to_timeline(pipe, owner_key, timeline_key, status_id, posted, size, repost_of) -> None:
+def _add_to_timeline(
+    pipe, owner_key, timeline_key, status_id, posted, size, repost_of, scores: Scores
+) -> None:
     scripts.run(
         pipe,
         "add_to_timeline",
         [owner_key, timeline_key, keys.shown_reposts_key(timeline_key)],
-        [status_id, posted, size, repost_of or "", REPOST_FALLOFF],
+        [
+            status_id,
+            scores.score(posted),
+            size,
+            repost_of or "",
+            REPOST_FALLOFF,
+            scores.rank_command,
+            *scores.trim(size),
+        ],
     )
 
 
@@ -50,18 +61,20 @@ def deliver(
     *,
     repost_of=None,
 ) -> None:
-    """Queues on `pipe` the ZADD of one status into each follower's home timeline, with
-    a trim if it is a status that trims (see trims_homes); a repost goes through
-    add_to_timeline.lua, which applies REPOST_FALLOFF and trims."""
+    """Queues on `pipe` the ZADD of one status into each follower's home timeline (scored
+    as scores.HOME says), with a trim if it is a status that trims (see trims_homes); a
+    repost goes through add_to_timeline.lua, which applies REPOST_FALLOFF and trims."""
     if not repost_of:
-        trim = (("ZREMRANGEBYRANK", 0, -home_size - 1),) if trims_homes(status_id) else ()
+        trim = (("ZREMRANGEBYRANK", *HOME.trim(home_size)),) if trims_homes(status_id) else ()
         pipe.for_each_key(
-            map(keys.home_timeline_key, follower_uids), ("ZADD", posted, status_id), *trim
+            map(keys.home_timeline_key, follower_uids),
+            ("ZADD", HOME.score(posted), status_id),
+            *trim,
         )
         return
     for uid in follower_uids:
         home = keys.home_timeline_key(uid)
-        _add_to_timeline(pipe, user_key(uid), home, status_id, posted, home_size, repost_of)
+        _add_to_timeline(pipe, user_key(uid), home, status_id, posted, home_size, repost_of, HOME)
 
 
 def trims_homes(status_id: int) -> bool:
@@ -80,7 +93,9 @@ def deliver_to_lists(
     list deleted meanwhile isn't recreated)."""
     for list_id in list_ids:
         timeline = keys.list_timeline_key(list_id)
-        _add_to_timeline(pipe, keys.list_key(list_id), timeline, status_id, posted, size, repost_of)
+        _add_to_timeline(
+            pipe, keys.list_key(list_id), timeline, status_id, posted, size, repost_of, POSTED
+        )
 
 
 def retract(pipe: PackedPipeline, status_id: int, follower_uids) -> None:

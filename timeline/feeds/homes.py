@@ -3,23 +3,28 @@
 
 Reading your home records the time (in your profile and in ACTIVE_HOMES, at most once
 every HOME_READ_RESOLUTION seconds). `drop_inactive_homes` (`manage.py drop_inactive_homes`,
-a daily pass) drops the homes of users who haven't read theirs for HOME_INACTIVE_DAYS;
-fan-out jobs skip those users (one ZMSCORE a job), and the first read after such a
-pause queues a refill of the home from everyone followed (feeds.refill.note_home_read),
-while the page says the home is catching up. A status posted while a home was skipped is on its
-author's profile, which the refill (queued after the read was recorded) reads.
+a daily pass) drops the homes of users who haven't read theirs for HOME_INACTIVE_DAYS
+and marks them in DROPPED_HOMES; fan-out jobs skip those users (one BITFIELD_RO a job),
+and the first read after such a pause clears the mark and queues a refill of the home
+from everyone followed (feeds.refill.note_home_read), while the page says the home is
+catching up. A status posted while a home was skipped is on its author's profile, which
+the refill (queued after the read was recorded) reads.
 
 The first pass of a fan-out (inside the post's request) doesn't look: that would cost
 the post a round trip. A dropped home it recreates holds only those statuses, and the
 next pass drops it again. Users with no recorded read (before this existed) count as
-active."""
+active.
+
+Homes stored before timeline.scores.HOME (keys.legacy_home_key) are retired the same
+way: `manage.py migrate_homes` (once, after upgrading) takes them away and counts their
+owners' homes as dropped, so each is rebuilt at its owner's next read."""
 
 import itertools
 import time
 
 from django.conf import settings
 
-from accounts.keys import user_key
+from accounts.keys import hash_tag_id, user_key
 from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
@@ -32,6 +37,13 @@ scripts = LuaScripts(__file__)
 READ_FIELD = "home_read"
 REBUILDING_FIELD = "home_rebuilding"
 DAY = 86_400
+# GETs (SETs) of DROPPED_HOMES in one BITFIELD: Redis 6.2 grows a BITFIELD's list of
+# operations one realloc at a time, which on a fragmented heap (libc malloc) copies the
+# list each time: a job's 10,000 in one command cost 70-85 ms after the bench's post part,
+# 1 ms on a fresh server.
+BITS_PER_COMMAND = 100
+# The last read recorded for a retired legacy home: long ago, but a read (see note_home_read).
+LONG_AGO = 1
 
 
 def inactive_before(now: float | None = None) -> float:
@@ -40,32 +52,74 @@ def inactive_before(now: float | None = None) -> float:
 
 
 def with_homes(conn, uids: list[str]) -> list[str]:
-    """`uids` but those whose homes are dropped for inactivity (one ZMSCORE)."""
+    """`uids` but those whose homes are dropped (one BITFIELD_RO of DROPPED_HOMES: a bit
+    a uid, a quarter of the Redis CPU of a ZMSCORE of ACTIVE_HOMES once that holds a
+    million readers, README "Home timelines newest first")."""
     if not uids:
         return uids
-    cutoff = inactive_before()
-    # Packed in C: redis-py's packing of a job's 10,000 arguments costs more than Redis
-    # spends answering them.
-    pipe = PackedPipeline(conn)
-    pipe.zmscore(keys.ACTIVE_HOMES, uids)
-    (read,) = pipe.execute()
-    return [uid for uid, at in zip(uids, read, strict=True) if at is None or at >= cutoff]
+    # Packed by joins: redis-py's (or hiredis's) packing of a job's 30,000 arguments costs
+    # more than Redis spends answering them.
+    pipe, sent = PackedPipeline(conn), []
+    for start in range(0, len(uids), BITS_PER_COMMAND):
+        part = uids[start : start + BITS_PER_COMMAND]
+        sent += pipe.execute_repeating(("BITFIELD_RO", keys.DROPPED_HOMES), ("GET", "u1"), part)
+    bits = [bit for reply in pipe.execute() for bit in reply]
+    dropped = {uid for uid, bit in zip(sent, bits, strict=True) if bit}
+    return [uid for uid in uids if str(uid) not in dropped] if dropped else uids
+
+
+def mark_dropped(client, uids: list, dropped: bool) -> None:
+    """Sets (or clears) the DROPPED_HOMES bits of `uids`, on a connection or a pipeline."""
+    bit = 1 if dropped else 0
+    for start in range(0, len(uids), BITS_PER_COMMAND):
+        ops = [x for uid in uids[start : start + BITS_PER_COMMAND] for x in ("SET", "u1", uid, bit)]
+        client.execute_command("BITFIELD", keys.DROPPED_HOMES, *ops)
 
 
 def drop_inactive_homes(now: float | None = None, batch: int = 1000) -> int:
     """Drops the home timelines of users who haven't read theirs for HOME_INACTIVE_DAYS
-    (each step one script in its user's slot); returns how many it dropped. They stay in
-    ACTIVE_HOMES, so that a home recreated meanwhile by a first fan-out pass is dropped
-    again by the next pass."""
+    (each step one script in its user's slot) and marks them in DROPPED_HOMES, for fan-out
+    to skip; returns how many it dropped. They stay in ACTIVE_HOMES, so that a home
+    recreated meanwhile by a first fan-out pass is dropped again by the next pass."""
     conn, cutoff, dropped = get_redis(), inactive_before(now), 0
     for start in itertools.count(0, batch):
         uids = conn.zrangebyscore(keys.ACTIVE_HOMES, "-inf", f"({cutoff}", start=start, num=batch)
         if not uids:
             return dropped
+        # Marked first: a read from here on clears the mark (note_home_read) and keeps its
+        # home (the script re-checks the read); the homes the scripts keep are cleared.
+        mark_dropped(conn, uids, True)
         pipe = PackedPipeline(conn)
         for uid in uids:
             home = keys.home_timeline_key(uid)
             scripts.run(
                 pipe, "drop_home", [user_key(uid), home, keys.shown_reposts_key(home)], [cutoff]
             )
-        dropped += sum(pipe.execute())
+        done = pipe.execute()
+        mark_dropped(conn, [uid for uid, gone in zip(uids, done, strict=True) if not gone], False)
+        dropped += sum(done)
+
+
+def retire_legacy_homes(batch: int = 1000) -> int:
+    """Takes away the homes stored before timeline.scores.HOME and counts their owners'
+    homes as dropped, so each is rebuilt by the refill job at its owner's next read (the
+    page saying it is catching up), as after a pause; returns how many it took.
+    Idempotent: `manage.py migrate_homes`."""
+    conn, retired = get_redis(), 0
+    found = conn.scan_iter(match=keys.LEGACY_HOME_PATTERN, count=batch, _type="ZSET")
+    while uids := [hash_tag_id(key) for key in itertools.islice(found, batch)]:
+        # Fan-out skips them from here on; a read meanwhile is undone by the script
+        # below, so the read after it rebuilds the home.
+        conn.zadd(keys.ACTIVE_HOMES, dict.fromkeys(uids, LONG_AGO))
+        mark_dropped(conn, uids, True)
+        pipe = PackedPipeline(conn)
+        for uid in uids:
+            home = keys.legacy_home_key(uid)
+            scripts.run(
+                pipe,
+                "retire_legacy_home",
+                [user_key(uid), home, keys.shown_reposts_key(home)],
+                [LONG_AGO],
+            )
+        retired += sum(1 for taken in pipe.execute() if taken)
+    return retired

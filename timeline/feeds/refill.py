@@ -36,6 +36,8 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..scores import HOME as HOME_SCORES
+from ..scores import POSTED, Scores
 from ..statuses.selectors import exist
 from . import fanout, homes
 
@@ -51,6 +53,7 @@ class Refilled:
     owner: Callable[[int], str]  # the hash that must exist (a user's, a list's)
     sources: Callable[[int], str]  # the set of sources, by the time they joined
     timeline: Callable[[int], str]
+    scores: Scores  # the timeline's (its sources, profiles, are POSTED)
     owner_posts: bool  # whether the timeline holds its owner's own statuses
     rebuilding_field: str | None = None  # the owner's field a last batch clears
 
@@ -61,11 +64,18 @@ HOME = Refilled(
     user_key,
     keys.following_key,
     keys.home_timeline_key,
+    HOME_SCORES,
     True,
     homes.REBUILDING_FIELD,
 )
 LIST = Refilled(
-    "refill_list", "list_id", keys.list_key, keys.list_members_key, keys.list_timeline_key, False
+    "refill_list",
+    "list_id",
+    keys.list_key,
+    keys.list_members_key,
+    keys.list_timeline_key,
+    POSTED,
+    False,
 )
 
 
@@ -93,6 +103,7 @@ def note_home_read(conn, uid: int, user: dict, now: float | None = None) -> bool
     pipe = conn.pipeline(transaction=False)
     pipe.hset(user_key(uid), homes.READ_FIELD, now)
     pipe.zadd(keys.ACTIVE_HOMES, {uid: now})
+    homes.mark_dropped(pipe, [uid], False)
     if returning:
         pipe.hset(user_key(uid), homes.REBUILDING_FIELD, "1")
         # Queued after the read is recorded: fan-out reaches the home again from here on.
@@ -129,10 +140,11 @@ def _refill_batch(refilled: Refilled, args: dict) -> list[jobs.Job]:
         sources_key, args["after_score"], "+inf", start=args["skip"], num=per_pass, withscores=True
     )
     pipe.zcard(timeline)
-    pipe.zrange(timeline, 0, 0, withscores=True)
+    scores = refilled.scores
+    scores.newest(pipe, timeline, -1, -1, withscores=True)
     batch, length, oldest = pipe.execute()
     # A full timeline has room only for statuses newer than its oldest.
-    floor = oldest[0][1] if length >= size and oldest else "-inf"
+    floor = scores.posted(oldest[0][1]) if length >= size and oldest else "-inf"
     own = [str(owner_id)] if refilled.owner_posts else []
     sources = [*own, *(source for source, _ in batch)]
     for source in sources:
@@ -142,15 +154,15 @@ def _refill_batch(refilled: Refilled, args: dict) -> list[jobs.Job]:
     read = zip(sources, pipe.execute(), strict=True)
     entries = ((score, status_id, source) for source, got in read for status_id, score in got)
     by_source = defaultdict(list)
-    for score, status_id, source in heapq.nlargest(size, entries):
-        by_source[source] += [score, status_id]
+    for posted, status_id, source in heapq.nlargest(size, entries):
+        by_source[source] += [scores.score(posted), status_id]
     if by_source:
         flat = [x for source, pairs in by_source.items() for x in (source, len(pairs) // 2, *pairs)]
         scripts.run(
             conn,
             "refill_timeline",
             [refilled.owner(owner_id), sources_key, timeline],
-            [owner_id if refilled.owner_posts else "", size, *flat],
+            [owner_id if refilled.owner_posts else "", *scores.trim(size), *flat],
         )
     rest = fanout.rest_of_fan_out((refilled.kind, args), batch, per_pass)
     if rest:

@@ -21,6 +21,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..discovery import suggestions
 from ..safety import selectors as safety
+from ..scores import HOME, POSTED, Scores
 from ..statuses import cache
 from ..statuses.selectors import (
     GONE,
@@ -32,7 +33,11 @@ from ..statuses.selectors import (
 )
 from . import refill
 
-TIMELINES = {"home": keys.home_timeline_key, "profile": keys.profile_timeline_key}
+# A named timeline's key from its owner, and its scores.
+TIMELINES = {
+    "home": (keys.home_timeline_key, HOME),
+    "profile": (keys.profile_timeline_key, POSTED),
+}
 # Where a named timeline shows its statuses, for timeline.safety's rule (home: mutes
 # too; global: never a private status); any other shows them ANYWHERE.
 SHOWN_WHERE = {"home": safety.HOME, "global": safety.GLOBAL}
@@ -52,19 +57,26 @@ class Page:
 
 
 def page_ids(
-    client, key: str, page: int, count: int, *, length: int | None = None, withscores=False
+    client,
+    key: str,
+    page: int,
+    count: int,
+    *,
+    length: int | None = None,
+    withscores=False,
+    scores: Scores = POSTED,
 ):
-    """ZREVRANGE for page `page` (from 1) of the sorted set at `key`, on a connection or
-    a pipeline, within its newest `length` entries if given (a home may hold a few more
-    than HOME_TIMELINE_SIZE until its next trim: fanout.trims_homes). One id more than
-    asked tells whether an older page exists."""
+    """The ids of page `page` (from 1) of the sorted set at `key`, newest first as
+    `scores` orders it, on a connection or a pipeline, within its newest `length` entries
+    if given (a home may hold a few more than HOME_TIMELINE_SIZE until its next trim:
+    fanout.trims_homes). One id more than asked tells whether an older page exists."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
     if page > LAST_PAGE:
         raise ValueError(f"Pages go up to {LAST_PAGE:,}.")
     start = (page - 1) * count
     stop = start + count if length is None else min(start + count, length - 1)
-    return client.zrevrange(key, start, stop, withscores=withscores)
+    return scores.newest(client, key, start, stop, withscores=withscores)
 
 
 def queue_statuses(
@@ -183,9 +195,11 @@ def posted_page(
     where: str = safety.ANYWHERE,
     length: int | None = None,
     marked: bool = True,
+    scores: Scores = POSTED,
 ) -> Page:
     """As statuses_page, for a timeline scored by the time each status was posted (home,
-    profile, global), whose statuses are kept in the process (statuses.cache): its ids
+    profile, global: as `scores` says), whose statuses are kept in the process
+    (statuses.cache): its ids
     and the suspended-user set, then the statuses not kept with the viewer's marks, if
     any are needed. 1 round trip when all are kept and there is no viewer, else 2 (3 if
     it shows reposts). Unless `marked`, the statuses come without the viewer's likes and
@@ -193,13 +207,13 @@ def posted_page(
     ids, and the page is 1 round trip when all are kept."""
     conn = get_redis()
     pipe = PackedPipeline(conn)
-    page_ids(pipe, key, page, count, length=length, withscores=True)
+    page_ids(pipe, key, page, count, length=length, withscores=True, scores=scores)
     pipe.smembers(SUSPENDED_USERS)
     if not marked:
         safety.queue_audience(pipe, viewer)
     entries, suspended, *rule_reads = pipe.execute()
     audience = None if marked else safety.read_audience(viewer, rule_reads)
-    ids, kept, generation = kept_statuses(entries, count)
+    ids, kept, generation = kept_statuses(entries, count, scores)
     pipe = PackedPipeline(conn)
     queue_statuses(pipe, ids, count, viewer if marked else None, kept=kept, suspended=suspended)
     replies = pipe.execute()
@@ -217,11 +231,14 @@ def posted_page(
     )
 
 
-def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict], int]:
-    """The ids of a page read with their posted times (`entries`), those of its first
-    `count` statuses kept in the process, and the cache's generation for `read_page`."""
+def kept_statuses(
+    entries: list, count: int, scores: Scores
+) -> tuple[list[str], dict[str, dict], int]:
+    """The ids of a page read with their scores (`entries`, scored as `scores` says),
+    those of its first `count` statuses kept in the process, and the cache's generation
+    for `read_page`."""
     generation = cache.statuses.generation()
-    kept = cache.statuses.get_many(entries[:count])
+    kept = cache.statuses.get_many(entries[:count], scores)
     return [status_id for status_id, _ in entries], kept, generation
 
 
@@ -261,14 +278,16 @@ def timeline_page(
         raise ValueError(f"Unknown timeline {timeline!r}")
     where = SHOWN_WHERE.get(timeline, safety.ANYWHERE)
     length = settings.HOME_TIMELINE_SIZE if timeline == "home" else None
+    key, scores = TIMELINES[timeline]
     return posted_page(
-        TIMELINES[timeline](uid),
+        key(uid),
         page,
         count,
         viewer=uid,
         where=where,
         length=length,
         marked=marked,
+        scores=scores,
     )
 
 
@@ -296,7 +315,9 @@ def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
     conn = get_redis()
     pipe = PackedPipeline(conn)
     home = keys.home_timeline_key(uid)
-    page_ids(pipe, home, page, count, length=settings.HOME_TIMELINE_SIZE, withscores=True)
+    page_ids(
+        pipe, home, page, count, length=settings.HOME_TIMELINE_SIZE, withscores=True, scores=HOME
+    )
     pipe.smembers(SUSPENDED_USERS)
     pipe.hgetall(user_key(uid))
     suggestions.queue_read(pipe, uid)
@@ -304,7 +325,7 @@ def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
     if not user:
         return None
     catching_up = refill.note_home_read(conn, uid, user)
-    ids, kept, generation = kept_statuses(entries, count)
+    ids, kept, generation = kept_statuses(entries, count, HOME)
     pipe = PackedPipeline(conn)
     added = queue_statuses(pipe, ids, count, uid, kept=kept, suspended=suspended)
     suggested = suggestions.queue_profiles(pipe, uid, suggested_uids)
@@ -394,15 +415,15 @@ class Cursor:
 
 
 # The timelines a Cursor pages, by name: each key from its owner (a uid, a list id, a
-# tag), the global one from none.
+# tag), the global one from none, and its scores.
 CURSOR_TIMELINES = {
-    "home": keys.home_timeline_key,
-    "profile": keys.profile_timeline_key,
-    "likes": keys.likes_key,
-    "mentions": keys.mentions_timeline_key,
-    "list": keys.list_timeline_key,
-    "tag": keys.tag_timeline_key,
-    "global": lambda _owner: keys.GLOBAL_TIMELINE,
+    "home": (keys.home_timeline_key, HOME),
+    "profile": (keys.profile_timeline_key, POSTED),
+    "likes": (keys.likes_key, POSTED),
+    "mentions": (keys.mentions_timeline_key, POSTED),
+    "list": (keys.list_timeline_key, POSTED),
+    "tag": (keys.tag_timeline_key, POSTED),
+    "global": (lambda _owner: keys.GLOBAL_TIMELINE, POSTED),
 }
 
 
@@ -416,30 +437,33 @@ def cursor_page(
     the very same score (to the microsecond) may be skipped at a page's edge."""
     if count < 1:
         raise ValueError("Pages take 1 status or more.")
-    key = CURSOR_TIMELINES[timeline](owner)
+    timeline_key, scores = CURSOR_TIMELINES[timeline]
+    key = timeline_key(owner)
     conn = get_redis()
     bounds = [b for b in (cursor.max_id, cursor.since_id, cursor.min_id) if b is not None]
-    scores = {}
+    at = {}
     if bounds:
         pipe = conn.pipeline(transaction=False)
         for status_id in bounds:
             pipe.zscore(key, status_id)
             pipe.hget(keys.status_key(status_id), "posted")
         found = pipe.execute()
-        scores = {
-            status_id: in_timeline if in_timeline is not None else posted
+        # A bound's score in the timeline, or failing that the score it would have had.
+        at = {
+            status_id: in_timeline if in_timeline is not None else posted and scores.score(posted)
             for status_id, in_timeline, posted in zip(bounds, found[::2], found[1::2], strict=True)
         }
-        if None in scores.values():
+        if None in at.values():
             return Page(statuses=[], number=1, has_older=False)
-    high = f"({scores[cursor.max_id]}" if cursor.max_id is not None else "+inf"
-    low = next((f"({scores[b]}" for b in (cursor.min_id, cursor.since_id) if b is not None), "-inf")
-    if cursor.min_id is not None:
+    newer = next((at[b] for b in (cursor.min_id, cursor.since_id) if b is not None), None)
+    older = at.get(cursor.max_id)
+    oldest_first = cursor.min_id is not None
+    ids = scores.between(
+        conn, key, count + 1, older_than=older, newer_than=newer, oldest_first=oldest_first
+    )
+    if oldest_first:
         # The oldest `count` newer than min_id, shown newest first.
-        ids = conn.zrangebyscore(key, low, high, start=0, num=count + 1)
         ids = ids[:count][::-1] + ids[count:]
-    else:
-        ids = conn.zrevrangebyscore(key, high, low, start=0, num=count + 1)
     pipe = PackedPipeline(conn)
     queue_statuses(pipe, ids, count, viewer)
     where = SHOWN_WHERE.get(timeline, safety.ANYWHERE)

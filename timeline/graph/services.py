@@ -24,6 +24,7 @@ from ..discovery.suggestions import queue_popular
 from ..feeds.refill import drop_copied_if_deleted, refill_job
 from ..notifications import services as notifications
 from ..safety.selectors import Blocked
+from ..scores import HOME
 
 scripts = LuaScripts(__file__)
 
@@ -85,8 +86,14 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     follower = {"id": uid, "login": login}
     followed_user = {"id": other_uid, "login": other_login}
     event = events.follow_changed("follow", follower, followed_user, now, private=private == "1")
-    # ZADD wants score, member: the script's reply is member, score.
-    pairs = [value for i in range(0, len(entries), 2) for value in (entries[i + 1], entries[i])]
+    # ZADD wants score, member: the script's reply is member, score (the profile's),
+    # newest first. Copied oldest first, each goes in at home's head (HOME: newest first)
+    # instead of walking to its end.
+    pairs = [
+        value
+        for i in range(len(entries) - 2, -1, -2)
+        for value in (HOME.score(entries[i + 1]), entries[i])
+    ]
     in_script = events.publishes_in_scripts(conn)
     scripts.run(
         pipe,
@@ -98,7 +105,14 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
             keys.blocks_key(uid),
             keys.blocked_by_key(uid),
         ],
-        [other_uid, since, home_size, STATUS_CHANNEL if in_script else "", event, *pairs],
+        [
+            other_uid,
+            since,
+            *HOME.trim(home_size),
+            STATUS_CHANNEL if in_script else "",
+            event,
+            *pairs,
+        ],
     )
     # A follow that existed already notified then: the notification is there, unchanged.
     notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)

@@ -23,6 +23,7 @@ from socialsite.redis import get_redis
 
 from .. import keys, text
 from ..discovery.suggestions import POPULAR_KEPT
+from ..scores import HOME, POSTED, Scores
 from ..search import services as search
 from . import activity
 from .maintenance import chunks
@@ -173,7 +174,7 @@ def seed_network(
 
     for i in range(users):
         sources = [by_author[i], *(by_author[j] for j in following[i])]
-        writes.newest_into(keys.home_timeline_key(uids[i]), itertools.chain(*sources))
+        writes.newest_into(keys.home_timeline_key(uids[i]), itertools.chain(*sources), HOME)
     writes.flush("home timelines")
 
     # As conversations.index() and search.index() do for a post: the mentioned (existing)
@@ -231,11 +232,15 @@ class _Writes:
         self.progress = progress
         self.sent = 0
 
-    def newest_into(self, timeline_key: str, statuses: Iterable[dict]) -> None:
-        """Writes the newest HOME_TIMELINE_SIZE of `statuses` into a timeline."""
+    def newest_into(
+        self, timeline_key: str, statuses: Iterable[dict], scores: Scores = POSTED
+    ) -> None:
+        """Writes the newest HOME_TIMELINE_SIZE of `statuses` into a timeline scored as
+        `scores` says."""
         newest = heapq.nlargest(settings.HOME_TIMELINE_SIZE, statuses, key=_posted)
         if newest:
-            self.count(self.pipe.zadd(timeline_key, {s["id"]: s["posted"] for s in newest}))
+            entries = {s["id"]: scores.score(s["posted"]) for s in newest}
+            self.count(self.pipe.zadd(timeline_key, entries))
 
     def count(self, _pipe) -> None:
         if len(self.pipe) >= PIPELINE_SIZE:

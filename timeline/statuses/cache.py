@@ -10,8 +10,9 @@ missed. A status read just before a change and kept just after the change's mess
 came would be stale: `keep` refuses what changed since its read was sent.
 
 A kept status is served only for a timeline entry with the score it was posted at
-(home, profile and global timelines are scored so): an id reused after the database
-was emptied (the tests, the bench) is another status, with another time."""
+(home, profile and global timelines are scored so, each as timeline.scores says): an id
+reused after the database was emptied (the tests, the bench) is another status, with
+another time."""
 
 import os
 import threading
@@ -24,6 +25,7 @@ from django.conf import settings
 from socialsite.redis import cluster_options, connect_cluster
 
 from .. import keys
+from ..scores import POSTED, Scores
 
 # Changes remembered, to refuse keeping a status read before one of them.
 CHANGES_REMEMBERED = 10_000
@@ -49,16 +51,18 @@ class StatusCache:
         """A copy of the kept status `status_id` if it was posted at `posted`, else None."""
         return self.get_many([(str(status_id), posted)]).get(str(status_id))
 
-    def get_many(self, entries) -> dict:
-        """Copies of the kept statuses among `entries` ((id as text, posted) pairs: a
-        page's, as Redis returns them), by id, those posted at the time given."""
+    def get_many(self, entries, scores: Scores = POSTED) -> dict:
+        """Copies of the kept statuses among `entries` ((id as text, score) pairs: a
+        page's, as Redis returns them, scored as `scores` says), by id, those posted at
+        the time their score gives."""
         if not self.serving():
             return {}
         found = {}
-        kept = self._kept.get
-        for status_id, posted in entries:
+        # A kept status's posted time is a float already (decode_status).
+        kept, score = self._kept.get, scores.encode
+        for status_id, at in entries:
             status = kept(status_id)
-            if status is not None and status["posted"] == posted:
+            if status is not None and score(status["posted"]) == at:
                 found[status_id] = status.copy()
         return found
 

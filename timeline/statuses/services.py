@@ -16,6 +16,7 @@ from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
+from ..scores import HOME
 from .cache import statuses as kept
 from .selectors import decode_status
 
@@ -84,7 +85,13 @@ def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
             keys.home_timeline_key(uid),
             keys.followers_key(uid),
         ],
-        [status["id"], status["posted"], home_size, followers],
+        [
+            status["id"],
+            status["posted"],
+            HOME.score(status["posted"]) if home_size else "",
+            *HOME.trim(home_size),
+            followers,
+        ],
     )
     if followers:
         # After the script: a follower leaving in between gets the status twice (a no-op

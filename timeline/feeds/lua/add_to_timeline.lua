@@ -4,8 +4,10 @@
 -- newest entries, itself or through an earlier repost (Mastodon's rule).
 -- KEYS[1] the timeline owner's hash (user or list)  KEYS[2] timeline
 -- KEYS[3] reposts shown in it (original id -> repost id)
--- ARGV[1] status id  ARGV[2] posted  ARGV[3] timeline size
+-- ARGV[1] status id  ARGV[2] its score (timeline.scores)  ARGV[3] timeline size
 -- ARGV[4] original id ('' : not a repost)  ARGV[5] falloff
+-- ARGV[6] the command ranking an entry from the newest (ZRANK or ZREVRANK)
+-- ARGV[7], ARGV[8] the ranks to remove to keep the newest `size` (timeline.scores)
 -- Returns 1 if added, 0 if not.
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
@@ -15,7 +17,7 @@ local original = ARGV[4]
 if original ~= '' then
   local falloff = tonumber(ARGV[5])
   local function recent(id)
-    local rank = redis.call('ZREVRANK', KEYS[2], id)
+    local rank = redis.call(ARGV[6], KEYS[2], id)
     return rank and rank < falloff
   end
   local shown = redis.call('ZSCORE', KEYS[3], original)
@@ -27,5 +29,5 @@ if original ~= '' then
   redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -size - 1)
 end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -size - 1)
+redis.call('ZREMRANGEBYRANK', KEYS[2], ARGV[7], ARGV[8])
 return 1

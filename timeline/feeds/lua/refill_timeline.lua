@@ -6,13 +6,14 @@
 -- KEYS[1] the timeline owner's hash (user or list)  KEYS[2] the sources set
 -- KEYS[3] the timeline
 -- ARGV[1] the owner's uid, whose own statuses a home holds ('' for a list)
--- ARGV[2] timeline size  ARGV[3..] groups of: source uid, n, then n score, id pairs
+-- ARGV[2], ARGV[3] the ranks to remove to keep the newest of a full timeline
+-- (timeline.scores)  ARGV[4..] groups of: source uid, n, then n score, id pairs
 -- Returns how many entries were new to the timeline (before trimming).
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
 local added = 0
-local i = 3
+local i = 4
 while i <= #ARGV do
   local source, n = ARGV[i], tonumber(ARGV[i + 1])
   local last = i + 1 + 2 * n
@@ -24,5 +25,5 @@ while i <= #ARGV do
   end
   i = i + 2 + 2 * n
 end
-redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[2]) - 1)
+redis.call('ZREMRANGEBYRANK', KEYS[3], ARGV[2], ARGV[3])
 return added

@@ -78,3 +78,21 @@ def test_the_home_page_says_it_is_catching_up_until_the_rebuild_is_done(make_use
     assert shows(client.get("/"), "Your home timeline is catching up")
     jobs.work(burst=True)
     assert not shows(client.get("/"), "Your home timeline is catching up")
+
+
+def test_fan_out_skips_exactly_the_homes_marked_dropped_and_a_read_clears_the_mark(
+    make_user, redis_conn
+):
+    away, reader = make_user().uid, make_user().uid
+    last_read(redis_conn, away, 30)
+    last_read(redis_conn, reader, 30)
+    feeds.home_page(reader)  # read again before the daily pass: kept, not marked
+    assert homes.drop_inactive_homes() == 1
+    assert homes.with_homes(redis_conn, [str(away), str(reader), "999999"]) == [
+        str(reader),
+        "999999",  # never read: active
+    ]
+    assert redis_conn.getbit(keys.DROPPED_HOMES, away) == 1
+    feeds.home_page(away)  # the return: rebuilt, and reached by fan-out again
+    assert redis_conn.getbit(keys.DROPPED_HOMES, away) == 0
+    assert homes.with_homes(redis_conn, [str(away)]) == [str(away)]
