@@ -203,6 +203,22 @@ def test_a_profile_page_is_three_round_trips_and_one_more_for_followers_in_commo
     assert [u["login"] for u in view.followers_in_common] == ["friend2"]
 
 
+def test_a_profile_page_reads_the_viewers_lists_with_its_own_round_trips(
+    busy_author, make_user, round_trips
+):
+    viewer = make_user("lister").uid
+    with_author, without = lists.create_list(viewer, "with"), lists.create_list(viewer, "without")
+    lists.add_member(viewer, with_author, busy_author)
+    graph_selectors.profile_page("author", viewer)  # the login's uid remembered
+    assert round_trips(lambda: graph_selectors.profile_page("author", viewer)) == 2
+    view = graph_selectors.profile_page("author", viewer)
+    assert [(each["id"], each["has_member"]) for each in view.viewer_lists] == [
+        (without, False),
+        (with_author, True),
+    ]
+    assert graph_selectors.profile_page("lister", viewer).viewer_lists == ()  # their own
+
+
 def test_others_private_statuses_cost_a_page_one_follow_look_up_at_most(round_trips, make_user):
     from timeline.conversations import selectors as conversations
     from timeline.safety import services as safety
