@@ -15,8 +15,8 @@ uid is checked against the user read. Where this process has seen the session si
 (KNOWN_SESSIONS), the session itself is read in that round trip too (session_user, which
 accounts.middleware has Django's authentication middleware use)."""
 
+from collections.abc import Callable
 from contextvars import ContextVar
-from functools import partial
 
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
@@ -26,7 +26,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from socialsite.redis import PackedPipeline, shared_cache
+from socialsite.redis import PackedPipeline, as_text, shared_cache
 
 from . import services
 from .models import SessionUser
@@ -57,7 +57,7 @@ def queue_user_and_state(pipe, user_id, uid: int) -> None:
 def decode_user_and_state(replies: list) -> tuple[object, tuple]:
     """The cached user (None if not cached) and the session state, from the replies to
     queue_user_and_state's commands."""
-    raw, state = replies
+    raw, state = replies[:2]
     user = None if raw is None else shared_cache("default").client.decode(raw)
     return user, services.decode_session_state(state)
 
@@ -85,15 +85,23 @@ def session_user(request: HttpRequest) -> User | AnonymousUser:
     """Django's auth.get_user(request): the session's user if the session's hash still
     holds, else a visitor. Where this process has seen the session signed in, the
     session, its user and their session state are read in one round trip, not two: all
-    as of the same moment, so an ended session is as ended as before."""
+    as of the same moment, so an ended session is as ended as before (and so are the
+    page's own first reads, if it asked: read_with_user)."""
     session = request.session
     key = session.session_key
     guess = KNOWN_SESSIONS.get(key) if key else None
+    also = getattr(request, _READ_WITH_USER, None)
     if guess is None:
         replies = None
     else:
         user_id, uid = guess
-        replies = session.load_with(partial(queue_user_and_state, user_id=user_id, uid=uid))
+
+        def queue(pipe) -> None:
+            queue_user_and_state(pipe, user_id, uid)
+            if also is not None:
+                also(pipe, uid)
+
+        replies = session.load_with(queue)
     read = None if replies is None else (*guess, *decode_user_and_state(replies))
     token = _read_with_session.set(read)
     try:
@@ -105,9 +113,34 @@ def session_user(request: HttpRequest) -> User | AnonymousUser:
         if len(KNOWN_SESSIONS) >= KNOWN_SESSIONS_KEPT:
             KNOWN_SESSIONS.clear()
         KNOWN_SESSIONS[session.session_key] = (str(user.pk), uid)
+        if also is not None and replies is not None and uid == guess[1]:
+            setattr(request, _READ_WITH_USER, (uid, as_text(replies[2:])))
     elif guess is not None:
         KNOWN_SESSIONS.pop(key, None)
     return user
+
+
+# The request attribute through which read_with_user hands session_user a page's reads,
+# and session_user hands back their replies.
+_READ_WITH_USER = "_read_with_user"
+
+
+def read_with_user(request: HttpRequest, queue: Callable) -> tuple[int, list] | None:
+    """Has `queue(pipe, uid)` queue a page's first reads on the round trip that reads the
+    session and its signed-in user (where this process has seen the session signed in,
+    so knows the uid), and reads the user: (uid, the replies, as str) once the session
+    proves to be that user's; None if they weren't read (a visitor, a session not seen
+    signed in, ended or another's, the user read already): the page reads them itself.
+    Read with the session check, they are as fresh as reads made after it."""
+    if hasattr(request, "_cached_user"):
+        return None
+    setattr(request, _READ_WITH_USER, queue)
+    try:
+        request.user.is_authenticated  # noqa: B018 (reads the user)
+        read = getattr(request, _READ_WITH_USER)
+    finally:
+        delattr(request, _READ_WITH_USER)
+    return None if read is queue else read
 
 
 class CachedUserBackend(ModelBackend):

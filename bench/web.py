@@ -39,6 +39,8 @@ TARGET = 0.5
 ROUNDS = 2
 # Statuses a page of the client API's home timeline asks for (Mastodon's most).
 API_STATUSES = 40
+# Accounts a page of the client API's blocks or mutes has (Mastodon's default limit).
+API_PEOPLE = 40
 
 
 @dataclass
@@ -159,9 +161,13 @@ def logged_in_reader(
     for i in range(MESSAGES):
         direct.send_message(reader if i % 2 else author, conversation, f"message {i}")
     create_stream_key(reader, "bench")  # the settings page lists it
+    return cookie, get_user(author)["login"], conversation, api_authorization(login)
+
+
+def api_authorization(login: str) -> str:
+    """An Authorization header of a client API token (scope read) for `login`."""
     app, _ = register_app("bench", OOB, "read")
-    authorization = f"Bearer {issue_token(app, User.objects.get(username=login), 'read')}"
-    return cookie, get_user(author)["login"], conversation, authorization
+    return f"Bearer {issue_token(app, User.objects.get(username=login), 'read')}"
 
 
 # Many readers over many distinct statuses: readers, authors, the statuses each author
@@ -196,20 +202,22 @@ MEMBERS = 10
 REPORTS = 50
 
 
-def private_account() -> str:
-    """A private account FOLLOW_REQUESTS users asked to follow: its session cookie."""
+def private_account() -> tuple[str, str]:
+    """A private account FOLLOW_REQUESTS users asked to follow: its session cookie and
+    a client API Authorization header."""
     uid, cookie = signed_in("benchprivate", "Private")
     safety.set_private(uid, True)
     for _ in range(FOLLOW_REQUESTS):
         graph.follow_user(seed.user("asker"), uid)
-    return cookie
+    return cookie, api_authorization("benchprivate")
 
 
-def guarded_account() -> str:
-    """An account blocking GUARDED_BLOCKS users and muting GUARDED_MUTES: its cookie."""
+def guarded_account() -> tuple[str, str]:
+    """An account blocking GUARDED_BLOCKS users and muting GUARDED_MUTES: its cookie and
+    a client API Authorization header."""
     uid, cookie = signed_in("benchguarded", "Guarded")
     guard(uid)
-    return cookie
+    return cookie, api_authorization("benchguarded")
 
 
 def exporter(statuses: int) -> tuple[str, tuple[tuple[str, str], ...], list[int]]:
@@ -256,6 +264,26 @@ class Page:
 
 
 BARE = Page("/bench/bare/", "bare view")
+
+
+def api_pages(reader: str, guarded: str, private: str) -> dict[str, Page]:
+    """The client API's reads beside the pages': the reader's (`reader`, an Authorization
+    header) notifications and search, the guarded account's blocks and mutes, the private
+    account's follow requests, each a page of the API's default size."""
+
+    def read(path: str, authorization: str, what: str = "") -> Page:
+        case = f"GET {path.split('?')[0]}{f' ({what})' if what else ''}"
+        return Page(path, case, headers=(("Authorization", authorization),))
+
+    return {
+        "api notifications": read("/api/v1/notifications", reader, "a full page"),
+        "api search": read("/api/v2/search?q=mine&type=statuses", reader, "statuses"),
+        "api blocks": read("/api/v1/blocks", guarded, f"{API_PEOPLE} of {GUARDED_BLOCKS}"),
+        "api mutes": read("/api/v1/mutes", guarded, f"{API_PEOPLE} of {GUARDED_MUTES}"),
+        "api follow requests": read(
+            "/api/v1/follow_requests", private, f"{FOLLOW_REQUESTS} pending"
+        ),
+    }
 
 
 def pinning() -> tuple[set[int], set[int]] | None:
@@ -322,7 +350,8 @@ def run(ctx: Context) -> list[Row]:
     export_cookie, csrf, exported = exporter(statuses)
     lists_cookie, first_list = lister(author_login)
     operator_cookie = operator(exported)
-    guarded_cookie = guarded_account()
+    guarded_cookie, guarded_api = guarded_account()
+    private_cookie, private_api = private_account()
     pages = {
         "home": Page("/", "home page", True),
         "profile": Page(f"/u/{author_login}/", "profile page", True),
@@ -341,7 +370,7 @@ def run(ctx: Context) -> list[Row]:
         "follow requests": Page(
             "/follow-requests/",
             f"follow requests page ({FOLLOW_REQUESTS} pending)",
-            cookie=private_account(),
+            cookie=private_cookie,
         ),
         "blocks": Page(
             "/blocks/", f"blocks page ({USERS_PER_PAGE} of {GUARDED_BLOCKS})", cookie=guarded_cookie
@@ -369,6 +398,7 @@ def run(ctx: Context) -> list[Row]:
             cookie=operator_cookie,
         ),
         "dashboard": Page("/admin/redis/dashboard/", "admin dashboard", cookie=operator_cookie),
+        **api_pages(authorization, guarded_api, private_api),
     }
     loads = _serve(ctx, {"bare view": BARE} | pages, cookie)
     bare = loads["bare view"]

@@ -20,7 +20,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html
 from django.utils.module_loading import import_string
 
-from . import links
+from . import fragments, links
 from .csrf import get_token
 
 
@@ -56,9 +56,10 @@ def kept_static(path: str) -> str:
 def environment(*, globals: dict | None = None, filters: dict | None = None, **options):
     """The environment, with the apps' `globals` and `filters` ({name: dotted path})."""
     env = Environment(**options)
-    env.globals.update(url=url, static=kept_static)
+    env.globals.update(url=url, static=kept_static, kept=fragments.kept)
     env.globals.update({name: import_string(path) for name, path in (globals or {}).items()})
     env.filters.update(date=date, pluralize=pluralize, truncatechars=truncatechars)
+    env.filters.update(only=fragments.only)
     env.filters.update({name: import_string(path) for name, path in (filters or {}).items()})
     return env
 

@@ -428,6 +428,18 @@ class NodeShare:
         self.chunks, self.buffered, self.places = [], 0, []
 
 
+def as_text(reply):
+    """A raw reply of a client that doesn't decode (bytes, and lists and maps of them),
+    as the same reply from one that does (str)."""
+    if isinstance(reply, bytes):
+        return reply.decode()
+    if isinstance(reply, list):
+        return [as_text(item) for item in reply]
+    if isinstance(reply, dict):
+        return {as_text(key): as_text(value) for key, value in reply.items()}
+    return reply
+
+
 def _pack(keys: list[str], shapes: list[list[bytes]]) -> bytes:
     """Each command shape (its packed head and tail around the key) for every key."""
     bulks = [b"$%d\r\n%s\r\n" % (len(key), key) for key in map(str.encode, keys)]

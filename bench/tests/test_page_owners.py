@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from accounts.services import get_user
@@ -23,12 +24,12 @@ def page(path: str, cookie: str) -> str:
 
 
 def test_the_private_account_sees_its_pending_follow_requests():
-    html = page("/follow-requests/", web.private_account())
+    html = page("/follow-requests/", web.private_account()[0])
     assert len(re.findall(r"/follow-requests/[^/]+/approve/", html)) == web.FOLLOW_REQUESTS
 
 
 def test_the_guarded_account_sees_a_page_of_whom_it_blocks_and_mutes():
-    cookie = web.guarded_account()
+    cookie = web.guarded_account()[0]
     assert GUARDED_BLOCKS > USERS_PER_PAGE and GUARDED_MUTES > USERS_PER_PAGE
     assert len(re.findall(r"/u/blocked\d+/unblock/", page("/blocks/", cookie))) == USERS_PER_PAGE
     assert len(re.findall(r"/u/muted\d+/unmute/", page("/mutes/", cookie))) == USERS_PER_PAGE
@@ -64,3 +65,28 @@ def test_the_reader_has_a_stream_key_and_an_authorised_app_on_the_settings_page(
     cookie, *_ = web.logged_in_reader(3)
     html = page("/accounts/settings/", cookie)
     assert 'data-key-id="' in html and 'data-app-id="' in html
+
+
+def api(path: str, authorization: str):
+    response = Client().get(path, HTTP_AUTHORIZATION=authorization)
+    assert response.status_code == 200, (path, response.status_code)
+    return response.json()
+
+
+def test_the_api_rows_owners_read_what_their_rows_say():
+    _, guarded = web.guarded_account()
+    _, private = web.private_account()
+    reader = web.logged_in_reader(3)[3]
+    pages = web.api_pages(reader, guarded, private)
+    got = {
+        name: api(each.path, dict(each.headers)["Authorization"]) for name, each in pages.items()
+    }
+    assert len(got["api blocks"]) == len(got["api mutes"]) == web.API_PEOPLE
+    assert {account["username"][:7] for account in got["api blocks"]} == {"blocked"}
+    assert {account["username"][:5] for account in got["api mutes"]} == {"muted"}
+    assert len(got["api follow requests"]) == web.FOLLOW_REQUESTS
+    # A full page of the reader's likes and follows (a fan's like and follow each).
+    assert len(got["api notifications"]) == settings.NOTIFICATIONS_PER_PAGE < 2 * web.FANS
+    assert got["api search"]["statuses"] and all(
+        "mine" in status["content"] for status in got["api search"]["statuses"]
+    )

@@ -309,11 +309,8 @@ class HomePage:
     catching_up: bool = False
 
 
-def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
-    """`uid`'s home timeline as they see it, with their profile and whom to follow (the
-    page's sidebar): 2 round trips, 3 if it shows reposts. None for an unknown user."""
-    conn = get_redis()
-    pipe = PackedPipeline(conn)
+def queue_home(pipe, uid: int, page: int = 1, count: int = 30) -> None:
+    """Queues home_page's first reads (4 replies, for its `first`)."""
     home = keys.home_timeline_key(uid)
     page_ids(
         pipe, home, page, count, length=settings.HOME_TIMELINE_SIZE, withscores=True, scores=HOME
@@ -321,7 +318,21 @@ def home_page(uid: int, page: int = 1, count: int = 30) -> HomePage | None:
     pipe.smembers(SUSPENDED_USERS)
     pipe.hgetall(user_key(uid))
     suggestions.queue_read(pipe, uid)
-    entries, suspended, user, suggested_uids = pipe.execute()
+
+
+def home_page(
+    uid: int, page: int = 1, count: int = 30, *, first: list | None = None
+) -> HomePage | None:
+    """`uid`'s home timeline as they see it, with their profile and whom to follow (the
+    page's sidebar): 2 round trips, 3 if it shows reposts; one fewer given `first`, the
+    replies to queue_home's reads made with another step's (the session's, see
+    accounts.backends.read_with_user). None for an unknown user."""
+    conn = get_redis()
+    if first is None:
+        pipe = PackedPipeline(conn)
+        queue_home(pipe, uid, page, count)
+        first = pipe.execute()
+    entries, suspended, user, suggested_uids = first
     if not user:
         return None
     catching_up = refill.note_home_read(conn, uid, user)

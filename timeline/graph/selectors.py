@@ -10,6 +10,7 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import Page, page_ids, queue_statuses, read_page, users_page
+from ..lists.selectors import decode_lists, queue_lists
 from ..safety.selectors import Relation, may_see_account, queue_relation, relation_from
 
 # Followers in common are looked for among this many of your newest follows.
@@ -74,6 +75,8 @@ class ProfilePage:
     followers_in_common: list[dict]
     # Blocks, mute and follow request between the viewer and them (timeline.safety).
     relation: Relation = Relation()
+    # The viewer's lists, each with `has_member` (them on it): the "add to list" control.
+    viewer_lists: tuple = ()
 
 
 def profile_page(
@@ -89,10 +92,10 @@ def profile_page(
     whether the viewer follows them, and followers in common. None for an unknown login.
 
     3 round trips: the uid (none once this process knows it, see accounts.logins); their
-    profile, the status ids and the viewer's follows; the statuses, the viewer's likes
-    and reposts of them and the common-follower test. One more for the profiles of
-    followers in common, if any, and for reposts' originals. `looked_up`: the uid is
-    looked up, not remembered."""
+    profile, the status ids and the viewer's follows and lists; the statuses, the
+    viewer's likes and reposts of them, the common-follower test and the viewer's lists
+    (with whether they are on each). One more for the profiles of followers in common,
+    if any, and for reposts' originals. `looked_up`: the uid is looked up, not remembered."""
     uid = uid_for_login(login) if looked_up else logins.remembered_uid(login)
     if uid is None:
         return None
@@ -104,6 +107,7 @@ def profile_page(
     if viewer:
         pipe.zscore(keys.following_key(viewer), uid)
         pipe.zrevrange(keys.following_key(viewer), 0, COMMON_SCAN - 1)
+        pipe.zrevrange(keys.user_lists_key(viewer), 0, -1)
         queue_relation(pipe, viewer, uid)
     user, ids, *relation = pipe.execute()
     user = decode_user(user)
@@ -113,17 +117,18 @@ def profile_page(
         return profile_page(login, viewer_uid, page, count, common, looked_up=True)
     if user is None:
         return None
-    following_them, following, *safety = relation or (None, [])
+    following_them, following, list_ids, *safety = relation or (None, [], [])
     if user["private"] and uid != viewer_uid and following_them is None:
         # A private account's page shows others nothing, whether or not the job that
         # marks its statuses after going private has reached them yet.
         ids = []
     pipe = PackedPipeline(conn)
     shown = queue_statuses(pipe, ids, count, viewer_uid)
+    listed = shown + queue_lists(pipe, list_ids, uid)
     if following:
         pipe.zmscore(keys.followers_key(uid), following)
     replies = pipe.execute()
-    common = in_common(following, replies[shown], common) if following else []
+    common = in_common(following, replies[listed], common) if following else []
     return ProfilePage(
         user=user,
         page=read_page(
@@ -137,6 +142,7 @@ def profile_page(
         is_following=following_them is not None,
         followers_in_common=get_users(common),
         relation=relation_from(safety) if safety else Relation(),
+        viewer_lists=tuple(decode_lists(list_ids, replies[shown:listed], uid)),
     )
 
 

@@ -11,7 +11,6 @@ from accounts.auth import current_uid
 from socialsite.ratelimit import rate_limited
 
 from ..forms import ListMembershipForm, listless_membership_form
-from ..lists import selectors as list_selectors
 from ..safety import services as safety
 from ..web import (
     login_first,
@@ -43,7 +42,7 @@ def render_profile(
     require_page(number, view.page.statuses, view.page.has_older)
     person = view.user["id"]
     if lists_form is None and viewer is not None and viewer != person:
-        lists = list_selectors.lists_for_member(viewer, person)
+        lists = list(view.viewer_lists)
         lists_form = ListMembershipForm(lists=lists) if lists else listless_membership_form()
     page = view.page
     context = {"view": view, "page": page, "lists_form": lists_form}

@@ -1,6 +1,6 @@
 """Reading lists: one list, someone's lists, a list's members and its timeline."""
 
-from socialsite.redis import get_redis
+from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import Page, statuses_page, users_page
@@ -66,16 +66,30 @@ def _owned_lists(uid: int, member_uid: int | None = None) -> list[dict]:
     list_ids = conn.zrevrange(keys.user_lists_key(uid), 0, -1)
     if not list_ids:
         return []
-    pipe = conn.pipeline(transaction=False)
-    for list_id in list_ids:
-        pipe.hgetall(keys.list_key(list_id))
-    if member_uid is not None:
-        # Their "listed in" set answers for all the lists in one command.
-        pipe.zmscore(keys.listed_in_key(member_uid), list_ids)
-    replies = pipe.execute()
+    pipe = PackedPipeline(conn)
+    queue_lists(pipe, list_ids, member_uid)
+    return decode_lists(list_ids, pipe.execute(), member_uid)
+
+
+def queue_lists(pipe: PackedPipeline, list_ids: list, member_uid: int | None = None) -> int:
+    """Queues the reads of the lists `list_ids` (an owner's, from their lists key) and,
+    with `member_uid`, whether they are on each, for decode_lists: how many replies."""
+    if not list_ids:
+        return 0
+    pipe.for_each_key(map(keys.list_key, list_ids), ("HGETALL",))
+    if member_uid is None:
+        return len(list_ids)
+    # Their "listed in" set answers for all the lists in one command.
+    pipe.zmscore(keys.listed_in_key(member_uid), list_ids)
+    return len(list_ids) + 1
+
+
+def decode_lists(list_ids: list, replies: list, member_uid: int | None = None) -> list[dict]:
+    """The lists (each with `has_member` if `member_uid` is given) from the replies to
+    queue_lists, leaving out any deleted meanwhile."""
     found = [decode_list(fields) for fields in replies[: len(list_ids)]]
-    if member_uid is not None:
-        for the_list, score in zip(found, replies[-1], strict=True):
+    if member_uid is not None and list_ids:
+        for the_list, score in zip(found, replies[len(list_ids)], strict=True):
             if the_list:
                 the_list["has_member"] = score is not None
     return [the_list for the_list in found if the_list]

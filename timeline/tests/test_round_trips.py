@@ -203,6 +203,22 @@ def test_a_profile_page_is_three_round_trips_and_one_more_for_followers_in_commo
     assert [u["login"] for u in view.followers_in_common] == ["friend2"]
 
 
+def test_a_profile_page_reads_the_viewers_lists_with_its_own_round_trips(
+    busy_author, make_user, round_trips
+):
+    viewer = make_user("lister").uid
+    with_author, without = lists.create_list(viewer, "with"), lists.create_list(viewer, "without")
+    lists.add_member(viewer, with_author, busy_author)
+    graph_selectors.profile_page("author", viewer)  # the login's uid remembered
+    assert round_trips(lambda: graph_selectors.profile_page("author", viewer)) == 2
+    view = graph_selectors.profile_page("author", viewer)
+    assert [(each["id"], each["has_member"]) for each in view.viewer_lists] == [
+        (without, False),
+        (with_author, True),
+    ]
+    assert graph_selectors.profile_page("lister", viewer).viewer_lists == ()  # their own
+
+
 def test_others_private_statuses_cost_a_page_one_follow_look_up_at_most(round_trips, make_user):
     from timeline.conversations import selectors as conversations
     from timeline.safety import services as safety
@@ -280,3 +296,30 @@ def test_a_known_session_logged_out_elsewhere_is_ended_and_forgotten(make_user):
     SessionStore(key).delete()  # as logging out does
     assert not backends.session_user(signed_in_request(alice)).is_authenticated
     assert key not in backends.KNOWN_SESSIONS
+
+
+def test_a_home_page_reads_its_first_data_with_the_session_once_seen(
+    busy_author, make_user, round_trips
+):
+    reader = make_user()
+    graph.follow_user(reader.uid, busy_author)
+    reader.client.get("/")  # the session seen signed in, the hour's home read recorded
+    response = round_trips(lambda: reader.client.get("/"))
+    assert response == 2  # the session, user and home's first reads; the statuses and marks
+
+
+def test_a_home_page_read_with_a_session_of_another_user_is_its_own_users(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    key = alice.client.cookies[settings.SESSION_COOKIE_NAME].value
+    alice.client.get("/")
+    backends.KNOWN_SESSIONS[key] = (str(bob.user.pk), bob.uid)  # a wrong guess: bob's reads
+    text = alice.client.get("/").content.decode()
+    assert "@alice</a></p>" in text and "@bob" not in text
+
+
+def test_a_home_page_of_a_session_ended_elsewhere_shows_the_visitors_page(make_user):
+    alice = make_user("alice")
+    assert "@alice</a></p>" in alice.client.get("/").content.decode()
+    accounts.end_sessions(alice.uid)  # "log out everywhere"
+    text = alice.client.get("/").content.decode()
+    assert "@alice" not in text and "Log in" in text
