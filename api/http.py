@@ -275,7 +275,7 @@ def link_header(request: HttpRequest, items: list[dict], *, more: bool = True) -
 
 def limit_rate(request: HttpRequest, name: str) -> None:
     """Counts an action against the caller's account limit `name`, the one the pages'
-    forms count against (socialsite.ratelimit.account), or a visitor's address limit:
-    RateLimited over it."""
-    found = request.caller
-    enforce(name, f"user:{found.user.pk}" if found else address(request))
+    forms count against (socialsite.ratelimit.account), or, for a visitor or an app's own
+    token (no user), the address's: RateLimited over it."""
+    user = request.caller.user if request.caller is not None else None
+    enforce(name, f"user:{user.pk}" if user is not None else address(request))

@@ -131,6 +131,9 @@ def test_client_credentials_give_an_app_token_for_app_calls_only(daphne_server):
     assert verified.json()["name"] == "an app"
     public = requests.get(f"{daphne_server}/api/v1/timelines/public", headers=headers)
     assert public.status_code == 200 and public.json() == []
+    # Searches count against an app token's address: it has no account.
+    found = requests.get(f"{daphne_server}/api/v2/search?q=redis", headers=headers)
+    assert found.status_code == 200, found.text
     home = requests.get(f"{daphne_server}/api/v1/timelines/home", headers=headers)
     assert home.status_code == 422
     assert home.json() == {"error": "This method requires an authenticated user"}
