@@ -20,12 +20,15 @@ PUBSUB_BUFFER_LIMIT = ["pubsub", "32mb", "8mb", "60"]
 # Performance): a status hash of up to STATUS_MAX_LENGTH characters in UTF-8 (744 B a
 # status as a hash table, ~220 B compact), and sorted sets of up to 256 entries (follow
 # sets: ~95 B an entry as skiplists, ~15 compact). Full homes (1,000 entries) stay
-# skiplists: a ZADD into a 1,000-entry listpack is several times slower.
-COMPACT_ENCODINGS = {"hash-max-ziplist-value": "1200", "zset-max-ziplist-entries": "256"}
-# Intsets for the search index's sets of status ids (timeline/search): one word's ids
-# in a shard (SEARCH_SHARD_STATUSES, 100,000 by default) stay ~4 bytes an id, not ~45
-# as a hash table; a SADD of the newest id appends.
-COMPACT_ENCODINGS |= {"set-max-intset-entries": "100000"}
+# skiplists: a ZADD into a 1,000-entry listpack is several times slower. Intsets for the
+# search index's sets of status ids (timeline/search): one word's ids in a shard
+# (SEARCH_SHARD_STATUSES, 100,000 by default) stay ~4 bytes an id, not ~45 as a hash
+# table; a SADD of the newest id appends.
+COMPACT_ENCODINGS = {
+    "hash-max-ziplist-value": "1200",
+    "zset-max-ziplist-entries": "256",
+    "set-max-intset-entries": "100000",
+}
 
 
 def compact_encoding_args() -> list[str]:

@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 from autobahn.websocket.protocol import PreparedMessage
 from django.conf import settings
+from twisted.web.http import toChunk
 
 # The scope's key for the stream's connection, when the server is daphne.
 CONNECTION = "streaming.connection"
@@ -54,10 +55,9 @@ class Line:
         return self._body
 
     def chunk(self) -> bytes:
-        """The body part with its chunked encoding's framing, as Twisted's Request writes it."""
+        """The body part with its chunked encoding's framing (Twisted's Request's own)."""
         if self._chunk is None:
-            body = self.body()
-            self._chunk = b"%x\r\n%s\r\n" % (len(body), body)
+            self._chunk = b"".join(toChunk(self.body()))
         return self._chunk
 
     def frame(self) -> PreparedMessage:

@@ -49,6 +49,8 @@ class FilterIndex:
         """The listeners whose filter may pass `event`, each once: every scanned one, and
         the filed ones sharing a key with it."""
         by_key = self.by_key
+        if not by_key:  # only scanned listeners (homes, locations): the event's keys can't matter
+            return list(self.scanned)
         found = [by_key[key] for key in event_keys(event) if key in by_key]
         # A new collection each time: the hub may drop a listener while going through it.
         if not found:

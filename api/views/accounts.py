@@ -26,8 +26,6 @@ from ..http import (
 )
 from .people import people_page
 
-# The pages' account limits that API actions count against too: (name, what it counts).
-
 
 def profile(uid) -> dict:
     user = get_user(id_param(uid))

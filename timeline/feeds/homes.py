@@ -69,7 +69,8 @@ def with_homes(conn, uids: list[str]) -> list[str]:
 
 
 def mark_dropped(client, uids: list, dropped: bool) -> None:
-    """Sets (or clears) the DROPPED_HOMES bits of `uids`, on a connection or a pipeline."""
+    """Queues on a pipeline the commands that set (or clear) the DROPPED_HOMES bits of
+    `uids`, BITS_PER_COMMAND a command."""
     bit = 1 if dropped else 0
     for start in range(0, len(uids), BITS_PER_COMMAND):
         ops = [x for uid in uids[start : start + BITS_PER_COMMAND] for x in ("SET", "u1", uid, bit)]
@@ -88,7 +89,9 @@ def drop_inactive_homes(now: float | None = None, batch: int = 1000) -> int:
             return dropped
         # Marked first: a read from here on clears the mark (note_home_read) and keeps its
         # home (the script re-checks the read); the homes the scripts keep are cleared.
-        mark_dropped(conn, uids, True)
+        marks = conn.pipeline(transaction=False)
+        mark_dropped(marks, uids, True)
+        marks.execute()
         pipe = PackedPipeline(conn)
         for uid in uids:
             home = keys.home_timeline_key(uid)
@@ -96,7 +99,8 @@ def drop_inactive_homes(now: float | None = None, batch: int = 1000) -> int:
                 pipe, "drop_home", [user_key(uid), home, keys.shown_reposts_key(home)], [cutoff]
             )
         done = pipe.execute()
-        mark_dropped(conn, [uid for uid, gone in zip(uids, done, strict=True) if not gone], False)
+        mark_dropped(marks, [uid for uid, gone in zip(uids, done, strict=True) if not gone], False)
+        marks.execute()
         dropped += sum(done)
 
 
@@ -110,8 +114,10 @@ def retire_legacy_homes(batch: int = 1000) -> int:
     while uids := [hash_tag_id(key) for key in itertools.islice(found, batch)]:
         # Fan-out skips them from here on; a read meanwhile is undone by the script
         # below, so the read after it rebuilds the home.
-        conn.zadd(keys.ACTIVE_HOMES, dict.fromkeys(uids, LONG_AGO))
-        mark_dropped(conn, uids, True)
+        marks = conn.pipeline(transaction=False)
+        marks.zadd(keys.ACTIVE_HOMES, dict.fromkeys(uids, LONG_AGO))
+        mark_dropped(marks, uids, True)
+        marks.execute()
         pipe = PackedPipeline(conn)
         for uid in uids:
             home = keys.legacy_home_key(uid)

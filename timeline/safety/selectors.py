@@ -89,16 +89,13 @@ def is_private_value(value) -> bool:
     return str(value) == "1"
 
 
-def may_see(
-    status: dict, audience: Audience, *, where: str = ANYWHERE, decided: dict | None = None
-) -> bool:
+def may_see(status: dict, audience: Audience, *, where: str = ANYWHERE) -> bool:
     """The rule: whether `audience`'s viewer may see `status` (and the original it
-    reposts, if attached) shown `where`. What depends only on who wrote a status (and
-    whether it is private) is decided once per author in `decided`, if given: a dict
-    kept across the statuses of one page, whose audience doesn't change meanwhile.
-    (`visible` skips it for a page with nothing private, seen by an audience that shuns
-    no one: a new reason to hide a status must be known to both.)"""
-    return sees(status, audience, where, {} if decided is None else decided)
+    reposts, if attached) shown `where`. A page asks `sees`, which decides what depends
+    only on who wrote a status (and whether it is private) once per author. (`visible`
+    skips it for a page with nothing private, seen by an audience that shuns no one: a
+    new reason to hide a status must be known to both.)"""
+    return sees(status, audience, where, {})
 
 
 def sees(status: dict, audience: Audience, where: str, decided: dict) -> bool:
