@@ -1,20 +1,22 @@
-"""Fixtures shared by every app's tests: a clean real Redis for each test, and a
-real daphne server for tests that need HTTP or WebSockets end to end."""
+"""Fixtures shared by every app's tests: a clean real Redis for each test, a real daphne
+server for tests that need HTTP or WebSockets end to end, and a count of round trips."""
 
 import functools
 import itertools
 import os
+import threading
 
 import pytest
 from django.conf import settings
 from django.test import override_settings
 from playwright.sync_api import expect, sync_playwright
+from redis.connection import AbstractConnection
 
 from accounts import logins
 from accounts.authors import forget_all
 from accounts.services import create_user
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import get_redis
+from socialsite.redis import NodeShare, get_redis
 from socialsite.servers import throwaway_daphne
 from socialsite.testing.browser import launch_chromium, sign_up
 from socialsite.testing.databases import subprocess_database_env
@@ -159,3 +161,51 @@ def events(redis_conn):
     """Collects what is published on the status channel from here on."""
     with published_on(redis_conn, STATUS_CHANNEL) as published:
         yield published
+
+
+@pytest.fixture
+def round_trips(monkeypatch):
+    """Counts round trips: a send that follows a reply (or comes first), on any
+    connection. A cluster's pipelines write to every node they need before reading any
+    reply, so commands to three nodes at once are one round trip, as one server's are.
+
+    Only the thread running the action counts (the status cache's listener thread reads
+    the changes a post publishes meanwhile), and a new connection's handshake is none of
+    the action's (whether a pooled connection was free depends on the tests before)."""
+    state = {"count": 0, "answered": True, "thread": None}
+    send = AbstractConnection.send_packed_command
+    read = AbstractConnection.read_response
+    read_share = NodeShare.read
+    on_connect = AbstractConnection.on_connect_check_health
+
+    def counting(self, command, check_health=True):
+        if state["answered"] and threading.get_ident() == state["thread"]:
+            state["count"] += 1
+            state["answered"] = False
+        return send(self, command, check_health)
+
+    def answered(read):
+        def reading(self, *args, **kwargs):
+            if threading.get_ident() == state["thread"]:
+                state["answered"] = True
+            return read(self, *args, **kwargs)
+
+        return reading
+
+    def connecting(self, *args, **kwargs):
+        before = state["count"], state["answered"]
+        on_connect(self, *args, **kwargs)
+        state["count"], state["answered"] = before
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counting)
+    monkeypatch.setattr(AbstractConnection, "read_response", answered(read))
+    monkeypatch.setattr(AbstractConnection, "on_connect_check_health", connecting)
+    monkeypatch.setattr(NodeShare, "read", answered(read_share))
+
+    def count(action) -> int:
+        state["count"], state["answered"] = 0, True
+        state["thread"] = threading.get_ident()
+        action()
+        return state["count"]
+
+    return count

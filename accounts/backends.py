@@ -143,6 +143,22 @@ def read_with_user(request: HttpRequest, queue: Callable) -> tuple[int, list] | 
     return None if read is queue else read
 
 
+def user_with(user_id: str, uid: int, queue: Callable) -> tuple[SessionUser | None, list]:
+    """CachedUserBackend().get_user(user_id) for a user this process has seen as `uid`,
+    with the reads `queue(pipe)` queues on the cache's client in the same round trip:
+    (the user, the replies to queue's commands). A credential other than a session (an
+    API token) is read with its user this way, as session_user reads a session."""
+    pipe = PackedPipeline(shared_cache("default").client.get_client(write=False))
+    queue_user_and_state(pipe, user_id, uid)
+    queue(pipe)
+    replies = pipe.execute()
+    token = _read_with_session.set((str(user_id), uid, *decode_user_and_state(replies)))
+    try:
+        return CachedUserBackend().get_user(user_id), replies[2:]
+    finally:
+        _read_with_session.reset(token)
+
+
 class CachedUserBackend(ModelBackend):
     def get_user(self, user_id) -> SessionUser | None:
         """As ModelBackend's (None for an unknown or inactive user), from the cache, with

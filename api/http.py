@@ -17,9 +17,10 @@ from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.oauth2_backends import get_oauthlib_core
 from oauthlib.common import Request as OAuthRequest
 
-from accounts.backends import CachedUserBackend
+from accounts.backends import CachedUserBackend, user_with
 from accounts.services import AccountSuspended, ensure_profile
 from socialsite.ratelimit import RateLimited, address, enforce
+from socialsite.redis import shared_cache
 from timeline.feeds.selectors import Cursor
 from timeline.lists.selectors import NoSuchList
 from timeline.safety.selectors import Blocked
@@ -75,6 +76,14 @@ def caller(request: HttpRequest) -> Caller | None:
     return caller_for_token(token.strip()) if scheme.lower() == "bearer" else None
 
 
+# The user of each access token this process has seen with one: token cache key ->
+# (user id, uid). Such a token's cache entry is read in one round trip with its user
+# (accounts.backends.user_with), not two. Forgotten all at once when full; a wrong
+# guess (the token revoked, or another user's) is checked and forgotten.
+KNOWN_TOKENS: dict[str, tuple[str, int]] = {}
+KNOWN_TOKENS_KEPT = 100_000
+
+
 def caller_for_token(token: str) -> Caller | None:
     """Who calls with access token `token`: None for an unknown, expired or revoked
     one, or one of a user who can't log in (inactive: suspended).
@@ -86,7 +95,17 @@ def caller_for_token(token: str) -> Caller | None:
     if not token:
         return None
     key = oauth.token_cache_key(token)
-    found = cache.get(key)
+    found = user = None
+    guess = KNOWN_TOKENS.get(key)
+    if guess is not None:
+        client = shared_cache("default").client
+        user, (raw,) = user_with(*guess, lambda pipe: pipe.get(client.make_key(key)))
+        found = None if raw is None else client.decode(raw)
+        if found is None or str(found["user_id"]) != guess[0]:
+            KNOWN_TOKENS.pop(key, None)
+            found = user = guess = None
+    if found is None:
+        found = cache.get(key)
     if found is None:
         checked = OAuthRequest("")
         validator = get_oauthlib_core().server.request_validator
@@ -102,13 +121,16 @@ def caller_for_token(token: str) -> Caller | None:
         cache.set(key, found, oauth.TOKEN_CACHE_SECONDS)
     if found["expires"] <= timezone.now():
         return None
-    user = None
     if found["user_id"] is not None:
         # None for an inactive user; saving the user forgets the cached one.
-        user = CachedUserBackend().get_user(found["user_id"])
+        user = user or CachedUserBackend().get_user(found["user_id"])
         if user is None:
             return None
     uid = (user.uid or ensure_profile(user)) if user is not None else None
+    if uid is not None and guess is None:
+        if len(KNOWN_TOKENS) >= KNOWN_TOKENS_KEPT:
+            KNOWN_TOKENS.clear()
+        KNOWN_TOKENS[key] = (str(user.pk), uid)
     return Caller(user=user, uid=uid, scope=found["scope"], application_id=found["application_id"])
 
 

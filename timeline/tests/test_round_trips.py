@@ -1,17 +1,14 @@
 """The round trips of the post and page paths stay fixed as conversations add to them."""
 
-import threading
 import time
 
 import pytest
 from django.conf import settings
 from django.http import HttpRequest
 from django.test import RequestFactory
-from redis.connection import AbstractConnection
 
 from accounts import backends
 from accounts import services as accounts
-from socialsite.redis import NodeShare
 from socialsite.sessions import SessionStore
 from timeline import keys
 from timeline.feeds import selectors as feeds
@@ -31,54 +28,6 @@ def status_cache_listening():
     while not cache.statuses.serving() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert cache.statuses.serving()
-
-
-@pytest.fixture
-def round_trips(monkeypatch):
-    """Counts round trips: a send that follows a reply (or comes first), on any
-    connection. A cluster's pipelines write to every node they need before reading any
-    reply, so commands to three nodes at once are one round trip, as one server's are.
-
-    Only the thread running the action counts (the status cache's listener thread reads
-    the changes a post publishes meanwhile), and a new connection's handshake is none of
-    the action's (whether a pooled connection was free depends on the tests before)."""
-    state = {"count": 0, "answered": True, "thread": None}
-    send = AbstractConnection.send_packed_command
-    read = AbstractConnection.read_response
-    read_share = NodeShare.read
-    on_connect = AbstractConnection.on_connect_check_health
-
-    def counting(self, command, check_health=True):
-        if state["answered"] and threading.get_ident() == state["thread"]:
-            state["count"] += 1
-            state["answered"] = False
-        return send(self, command, check_health)
-
-    def answered(read):
-        def reading(self, *args, **kwargs):
-            if threading.get_ident() == state["thread"]:
-                state["answered"] = True
-            return read(self, *args, **kwargs)
-
-        return reading
-
-    def connecting(self, *args, **kwargs):
-        before = state["count"], state["answered"]
-        on_connect(self, *args, **kwargs)
-        state["count"], state["answered"] = before
-
-    monkeypatch.setattr(AbstractConnection, "send_packed_command", counting)
-    monkeypatch.setattr(AbstractConnection, "read_response", answered(read))
-    monkeypatch.setattr(AbstractConnection, "on_connect_check_health", connecting)
-    monkeypatch.setattr(NodeShare, "read", answered(read_share))
-
-    def count(action) -> int:
-        state["count"], state["answered"] = 0, True
-        state["thread"] = threading.get_ident()
-        action()
-        return state["count"]
-
-    return count
 
 
 @pytest.fixture
