@@ -8,6 +8,7 @@ naming the problem, so a request with bad parameters never opens a stream."""
 
 import asyncio
 import bisect
+import functools
 import math
 import random
 from collections.abc import Callable, Iterable, Mapping
@@ -91,7 +92,7 @@ def event_keys(event: dict) -> set[IndexKey]:
     message = event.get("message")
     if isinstance(message, str):
         keys.update((WORD, word) for word in words(message))
-        keys.update((LOGIN, login) for login in mentions(message))
+        keys.update((LOGIN, login) for login in _mentioned(message))
     return keys
 
 
@@ -214,10 +215,17 @@ class FollowFilter:
         if _login(event) in wanted:
             return True
         message = event.get("message")
-        return isinstance(message, str) and not wanted.isdisjoint(mentions(message))
+        return isinstance(message, str) and not wanted.isdisjoint(_mentioned(message))
 
     def index_keys(self) -> frozenset[IndexKey]:
         return frozenset((LOGIN, login) for login in self.wanted)
+
+
+# The hub looks an event up by its mentions, then every follow stream it finds asks for
+# them again: found once a status, as words() is.
+@functools.lru_cache(maxsize=256)
+def _mentioned(message: str) -> frozenset[str]:
+    return frozenset(mentions(message))
 
 
 def _login(user) -> str | None:

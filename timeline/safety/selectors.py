@@ -155,20 +155,17 @@ def private_authors(statuses: list[dict]) -> set[int]:
     return found
 
 
-def unknown_private_authors(statuses: list[dict], audience: Audience) -> set[int]:
-    """The authors of others' private statuses among `statuses` (and their originals)
-    whom the viewer isn't yet known to follow."""
-    if not audience.viewer:
-        return set()
-    found = private_authors(statuses)
-    found.discard(audience.viewer)
-    return found - audience.follows - audience.asked
-
-
-def confirm_follows(conn, statuses: list[dict], audience: Audience) -> None:
+def confirm_follows(
+    conn, statuses: list[dict], audience: Audience, *, private: set[int] | None = None
+) -> None:
     """Learns whether the viewer follows the authors of others' private statuses among
-    `statuses`: 1 round trip, only if there are any it doesn't know."""
-    unknown = sorted(unknown_private_authors(statuses, audience))
+    `statuses` (`private`: their private authors, if already known): 1 round trip, only
+    if there are any it doesn't know."""
+    if not audience.viewer:
+        return
+    found = private_authors(statuses) if private is None else set(private)
+    found.discard(audience.viewer)
+    unknown = sorted(found - audience.follows - audience.asked)
     if not unknown:
         return
     scores = conn.zmscore(keys.following_key(audience.viewer), unknown)
@@ -180,11 +177,12 @@ def visible(conn, statuses: list[dict], audience: Audience, *, where: str = ANYW
     """`statuses` less those the rule hides from `audience` shown `where` (1 round trip
     on `conn`, or the site's Redis if None, when some are others' private statuses by
     authors not known to be followed)."""
-    if not audience.shuns_anyone() and not private_authors(statuses):
+    private = private_authors(statuses)
+    if not audience.shuns_anyone() and not private:
         # may_see hides a status only for a block, a mute, muted words or privacy.
         return list(statuses)
     if where != GLOBAL:
-        confirm_follows(get_redis() if conn is None else conn, statuses, audience)
+        confirm_follows(get_redis() if conn is None else conn, statuses, audience, private=private)
     decided: dict = {}
     return [status for status in statuses if sees(status, audience, where, decided)]
 
