@@ -151,7 +151,10 @@ def projection(conn, users: int, label: str) -> list[Row]:
     unattributed = conn.info("memory")["used_memory"] - empty - sum(families.values())
     per_user = used["rest"] / users
     graph_bytes = families[family(keys.following_key(0))] + families[family(keys.followers_key(0))]
-    index_bytes = families[family(keys.search_ids_key(0, ""))]
+    index_bytes = sum(
+        families[family(name)]
+        for name in (keys.search_ids_key(0, ""), keys.search_bucket_key(0, ""))
+    )
     per_status = used["statuses"] / made.statuses
     per_entry = used["homes"] / max(1, used["home_entries"])
     entries_per_active = used["home_entries"] / len(active)

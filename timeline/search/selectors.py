@@ -1,7 +1,7 @@
 """Searching statuses by their words and #tags by prefix.
 
-A status search matches the query's word sets (of ids) inside each shard of the index, the
-newest shard first, until the page is full (lua/search_shard.lua): one script (one
+A status search matches the query's words' ids (services.word_keys) inside each shard of
+the index, the newest shard first, until the page is full (lua/search_shard.lua): one script (one
 slot) a shard, one round trip each, after one for the newest id; then the statuses as
 any timeline page reads them (1 more). Shards hold SEARCH_SHARD_STATUSES consecutive
 ids, so a query matching recent statuses reads one or two; one whose matches are all
@@ -19,7 +19,7 @@ from socialsite.text import words
 
 from .. import keys
 from ..feeds.selectors import Page, queue_statuses, read_page
-from .services import WORD_MAX_LENGTH, shard_of
+from .services import WORD_MAX_LENGTH, shard_of, word_keys
 
 scripts = LuaScripts(__file__)
 
@@ -53,10 +53,10 @@ def matching_ids(terms: list[str], start: int, count: int) -> list[str]:
     ids: list[str] = []
     seen = 0
     for shard in range(shard_of(newest), -1, -1):
-        word_keys = [keys.search_ids_key(shard, term) for term in terms]
+        named = [key for term in terms for key in word_keys(shard, term)]
         low, high = shard * size, min(newest, (shard + 1) * size - 1)
-        args = [max(0, start - seen), count - len(ids), low, high]
-        total, found = scripts.run(conn, "search_shard", word_keys, args)
+        args = [max(0, start - seen), count - len(ids), low, high, *terms]
+        total, found = scripts.run(conn, "search_shard", named, args)
         seen += total
         ids += map(str, found)
         if len(ids) >= count:
