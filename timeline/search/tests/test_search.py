@@ -1,4 +1,7 @@
 import io
+import os
+import subprocess
+import sys
 
 import pytest
 from django.conf import settings
@@ -239,6 +242,30 @@ def test_tags_are_found_by_prefix_with_recent_counts(alice):
 def test_bad_tag_queries_are_refused(query):
     with pytest.raises(ValueError):
         selectors.search_tags(query)
+
+
+def test_statuses_indexed_out_of_order_keep_their_words_offsets_in_order(redis_conn):
+    for status_id, message in ((5, "late word"), (2, "word first"), (9, "word"), (2, "word")):
+        pipe = redis_conn.pipeline(transaction=False)
+        services.index(pipe, {"id": status_id, "message": message})
+        pipe.execute()
+    assert indexed(redis_conn, "word") == ("bucket", [2, 5, 9])
+    pipe = redis_conn.pipeline(transaction=False)
+    services.forget(pipe, {"id": 5, "message": "late word"})
+    pipe.execute()
+    assert indexed(redis_conn, "word") == ("bucket", [2, 9])
+    assert indexed(redis_conn, "late") == ("", [])
+
+
+@pytest.mark.parametrize("size", ["0", "65537"])
+def test_a_shard_size_past_two_bytes_of_offsets_is_refused(size):
+    env = {**os.environ, "SEARCH_SHARD_STATUSES": size}
+    code = "from django.conf import settings; settings.SEARCH_SHARD_STATUSES"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode != 0
+    assert f"SEARCH_SHARD_STATUSES must be 1 to 65,536, not {size}" in done.stderr
 
 
 def test_the_index_shards_by_status_id():
