@@ -72,6 +72,19 @@ def queue_words(pipe, status: dict, change: str) -> None:
     scripts.run(pipe, "index_words", named, [change, offset, settings.SEARCH_BUCKET_IDS, *found])
 
 
+# The word index's older shapes (timeline.keys): their keys' pattern and type.
+OLD_SHAPES = ((keys.OLD_SEARCH_WORD_PATTERN, "ZSET"), (keys.OLD_SEARCH_SET_PATTERN, "SET"))
+
+
+def old_index_exists() -> bool:
+    """Whether any key of the word index's older shapes is left (one SCAN at most)."""
+    conn = get_redis()
+    return any(
+        next(iter(conn.scan_iter(match=pattern, count=CHUNK, _type=kind)), None)
+        for pattern, kind in OLD_SHAPES
+    )
+
+
 def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
     """Indexes every status and profile there is for search and suggestions (the word
     index, tag names, people search, the most followed): for data written before they
@@ -90,8 +103,7 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
                 done["statuses"] += 1
         pipe.execute()
         progress(f"statuses: {done['statuses']} indexed")
-    old_shapes = ((keys.OLD_SEARCH_WORD_PATTERN, "ZSET"), (keys.OLD_SEARCH_SET_PATTERN, "SET"))
-    for pattern, kind in old_shapes:
+    for pattern, kind in OLD_SHAPES:
         for chunk in chunks(conn.scan_iter(match=pattern, count=CHUNK, _type=kind)):
             pipe = PackedPipeline(conn)
             for name in chunk:

@@ -378,6 +378,9 @@ def test_reindexing_moves_the_old_sorted_set_index_into_id_sets(redis_conn, alic
     assert ids(selectors.search_statuses("migrated").statuses) == [second, first]
     assert indexed(redis_conn, "migrated") == ("bucket", [first, second])
     assert "old word index: 3 keys deleted" in out.getvalue()
+    out = io.StringIO()
+    call_command("reindex_search", if_old_index=True, stdout=out)
+    assert out.getvalue() == "The word index is current: nothing to do.\n"
 
 
 def test_reindexing_moves_the_previous_id_sets_into_offsets_and_buckets(redis_conn, alice):
@@ -391,7 +394,7 @@ def test_reindexing_moves_the_previous_id_sets_into_offsets_and_buckets(redis_co
             redis_conn.sadd(f"words:{{s{status_id // 100_000}}}:{word}", status_id)
     assert selectors.search_statuses("carried words").statuses == []
     out = io.StringIO()
-    call_command("reindex_search", stdout=out)
+    call_command("reindex_search", if_old_index=True, stdout=out)
     call_command("reindex_search", stdout=io.StringIO())
     assert list(redis_conn.scan_iter(match=keys.OLD_SEARCH_SET_PATTERN)) == []
     assert "old word index: 5 keys deleted" in out.getvalue()
