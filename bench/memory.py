@@ -91,7 +91,7 @@ def run(ctx: Context) -> list[Row]:
 
 
 def family(name: str) -> str:
-    """A key's family: its first two parts with hash tags blanked (`words:{*}`,
+    """A key's family: its first two parts with hash tags blanked (`w:{*}`,
     `following:{*}`, `users:name_search`)."""
     return ":".join(re.sub(r"\{[^}]*\}", "{*}", name).split(":")[:2])
 
