@@ -18,6 +18,7 @@ from timeline.reactions import services as reactions
 from timeline.safety import services as safety
 from timeline.search import selectors, services
 from timeline.tests.pages import ids, page_text, shows, status_ids
+from timeline.tests.test_round_trips import round_trips  # noqa: F401  (the fixture)
 
 
 def indexed(conn, word: str, shard: int = 0) -> tuple[str, list[int]]:
@@ -242,6 +243,40 @@ def test_tags_are_found_by_prefix_with_recent_counts(alice):
 def test_bad_tag_queries_are_refused(query):
     with pytest.raises(ValueError):
         selectors.search_tags(query)
+
+
+@override_settings(SEARCH_SHARD_STATUSES=2)
+def test_pages_across_shards_read_in_batches_are_the_plain_walks_pages(alice, bucket_ids):
+    posted = [
+        posting.post_status(alice.uid, f"batch {'even' if n % 3 == 0 else 'odd'}")
+        for n in range(40)
+    ]
+    for query, expected in (("batch", posted[::-1]), ("even", posted[::3][::-1])):
+        for count in (1, 4, 7):
+            for page in range(1, len(expected) // count + 2):
+                got = selectors.search_statuses(query, page=page, count=count)
+                assert ids(got.statuses) == expected[(page - 1) * count : page * count]
+                assert got.has_older == (page * count < len(expected))
+
+
+@override_settings(SEARCH_SHARD_STATUSES=2)
+def test_an_old_match_is_found_in_a_round_trip_a_batch_of_shards(
+    alice,
+    redis_conn,
+    round_trips,  # noqa: F811
+):
+    oldest = posting.post_status(alice.uid, "vintage")
+    for n in range(40):
+        posting.post_status(alice.uid, f"filler {n}")
+    shards = int(redis_conn.get(keys.STATUS_ID_COUNTER)) // 2 + 1
+    batches, read = 0, 0
+    while read < shards:
+        read += min(2**batches, selectors.SHARDS_AT_ONCE)
+        batches += 1
+    found = []
+    # The newest id, the batches of shards (1, 2, 4, 8, ...), the statuses.
+    assert round_trips(lambda: found.append(selectors.search_statuses("vintage"))) == batches + 2
+    assert ids(found[0].statuses) == [oldest]
 
 
 def test_statuses_indexed_out_of_order_keep_their_words_offsets_in_order(redis_conn):
