@@ -26,7 +26,7 @@ scripts = LuaScripts(__file__)
 QUERY_MAX_WORDS = 8
 # A query whose newest shard doesn't fill its page reads the older shards this many at
 # most a round trip (each still one script in one slot): a rare word at 20,000,000
-# statuses (306 shards) takes ~11 round trips, not 306.
+# statuses (306 shards) takes 14 round trips, not 306.
 SHARDS_AT_ONCE = 32
 # Tag search ranks the first this many tags of the prefix, in name order.
 TAG_CANDIDATES = 200
