@@ -272,9 +272,10 @@ def target_reports_key(kind: str, target: int) -> str:
 # the tag {s<shard>}, so matching a query's words in one shard is one script in one slot,
 # and the shards spread over a cluster. A word with few statuses in a shard (most words:
 # half are used once) is a field of one of the shard's SEARCH_BUCKETS bucket hashes
-# (word -> its offsets packed, 2 bytes each; a listpack of ~50 words); a word past
-# settings.SEARCH_BUCKET_IDS statuses moves to its own set (an intset). A key costs
-# ~80 bytes before its first id, a bucket's field ~4 beyond the word and its ids.
+# (word -> its offsets packed, 2 bytes each; a ziplist of ~50 words); a word past
+# settings.SEARCH_BUCKET_IDS statuses moves to its own set (an intset), where it stays
+# while it has any. A key costs ~80 bytes before its first id, a bucket's field ~4
+# beyond the word and its ids.
 SEARCH_BUCKETS = 1024
 
 

@@ -4,7 +4,7 @@
 -- bucket keeps for a word; ARGV[4...]: the words, in KEYS's order.
 -- A word is in its own set or its bucket's field (offsets packed 2 bytes each,
 -- big-endian, ascending), never both: past the most a bucket keeps it moves to its own
--- set, once and for good. A set holds offset - 32768: an intset's 2-byte entries are
+-- set, and stays there while the set has any. A set holds offset - 32768: an intset's 2-byte entries are
 -- signed (-32768 to 32767), so offsets past 32767 would make every entry 4 bytes.
 -- Idempotent both ways.
 local adding, offset, most = ARGV[1] == 'add', tonumber(ARGV[2]), tonumber(ARGV[3])
