@@ -91,7 +91,7 @@ def run(ctx: Context) -> list[Row]:
 
 
 def family(name: str) -> str:
-    """A key's family: its first two parts with hash tags blanked (`words:{*}`,
+    """A key's family: its first two parts with hash tags blanked (`w:{*}`,
     `following:{*}`, `users:name_search`)."""
     return ":".join(re.sub(r"\{[^}]*\}", "{*}", name).split(":")[:2])
 
@@ -151,7 +151,9 @@ def projection(conn, users: int, label: str) -> list[Row]:
     unattributed = conn.info("memory")["used_memory"] - empty - sum(families.values())
     per_user = used["rest"] / users
     graph_bytes = families[family(keys.following_key(0))] + families[family(keys.followers_key(0))]
-    index_bytes = families[family(keys.search_ids_key(0, ""))]
+    index_sets = families[family(keys.search_ids_key(0, ""))]
+    index_buckets = families[family(keys.search_bucket_key(0, ""))]
+    index_bytes = index_sets + index_buckets
     per_status = used["statuses"] / made.statuses
     per_entry = used["homes"] / max(1, used["home_entries"])
     entries_per_active = used["home_entries"] / len(active)
@@ -176,6 +178,10 @@ def projection(conn, users: int, label: str) -> list[Row]:
         },
         "follow_graph_bytes_per_edge": graph_bytes / max(1, made.follows),
         "search_index_bytes_per_status": index_bytes / made.statuses,
+        "search_index_bytes_per_status_sets_buckets": [
+            index_sets / made.statuses,
+            index_buckets / made.statuses,
+        ],
         "used_memory_beyond_the_keys_per_user": unattributed / users,
     }
     return [

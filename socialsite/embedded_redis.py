@@ -21,9 +21,10 @@ PUBSUB_BUFFER_LIMIT = ["pubsub", "32mb", "8mb", "60"]
 # status as a hash table, ~220 B compact), and sorted sets of up to 256 entries (follow
 # sets: ~95 B an entry as skiplists, ~15 compact). Full homes (1,000 entries) stay
 # skiplists: a ZADD into a 1,000-entry listpack is several times slower. Intsets for the
-# search index's sets of status ids (timeline/search): one word's ids in a shard
-# (SEARCH_SHARD_STATUSES, 100,000 by default) stay ~4 bytes an id, not ~45 as a hash
-# table; a SADD of the newest id appends.
+# search index's sets of status offsets (timeline/search): one word's offsets in a shard
+# (SEARCH_SHARD_STATUSES, 65,536 by default) stay 2 bytes each, not ~45 as a hash table;
+# a SADD of the newest appends. The index's bucket hashes (~50 words, values up to 128
+# bytes) stay ziplists by the hash limits above.
 COMPACT_ENCODINGS = {
     "hash-max-ziplist-value": "1200",
     "zset-max-ziplist-entries": "256",

@@ -279,8 +279,15 @@ NOTIFICATIONS_PER_PAGE = 40
 CONVERSATION_MAX_MEMBERS = 50
 MESSAGES_PER_PAGE = 50
 # Search (timeline/search): status ids a shard of the word index holds (each shard one
-# cluster slot), and how deep a search may page.
-SEARCH_SHARD_STATUSES = int(os.environ.get("SEARCH_SHARD_STATUSES", 100_000))
+# cluster slot; it keeps offsets of 2 bytes, so at most 65,536; fixed once statuses are
+# indexed), the most statuses a word keeps in its shard's bucket before it gets its own
+# set, and how deep a search may page.
+SEARCH_SHARD_STATUSES = int(os.environ.get("SEARCH_SHARD_STATUSES", 65_536))
+if not 1 <= SEARCH_SHARD_STATUSES <= 65_536:
+    raise ImproperlyConfigured(
+        f"SEARCH_SHARD_STATUSES must be 1 to 65,536, not {SEARCH_SHARD_STATUSES}"
+    )
+SEARCH_BUCKET_IDS = 64
 SEARCH_MAX_RESULTS = 1000
 # Pages one user may have open on the /live/ socket at once, per server process.
 LIVE_SOCKETS_PER_USER = int(os.environ.get("LIVE_SOCKETS_PER_USER", 10))

@@ -4,6 +4,8 @@ lists and activity counts.
 Per-user keys carry the hash tag {uid} (the same slot as the user's profile hash),
 so each single-user step is one atomic, cluster-legal script or transaction."""
 
+import zlib
+
 from accounts.keys import user_key  # noqa: F401  (re-exported: the profile holds counters)
 
 STATUS_ID_COUNTER = "statuses:next_id"
@@ -265,17 +267,33 @@ def target_reports_key(kind: str, target: int) -> str:
 
 
 # Search (timeline/search): an inverted index of statuses' words (Redis in Action 7.1),
-# one set of status ids per word (an intset: ~4 bytes an id), cut into shards of
-# SEARCH_SHARD_STATUSES consecutive ids. A shard's keys share the tag {s<shard>}, so
-# matching a query's words in one shard is one script in one slot, and the shards spread
-# over a cluster. The name is short: a rare word's key costs more than its ids.
+# cut into shards of SEARCH_SHARD_STATUSES (<= 65,536) consecutive ids; a shard holds
+# its statuses' offsets from its first id (0-65,535: 2 bytes each). A shard's keys share
+# the tag {s<shard>}, so matching a query's words in one shard is one script in one slot,
+# and the shards spread over a cluster. A word with few statuses in a shard (most words:
+# half are used once) is a field of one of the shard's SEARCH_BUCKETS bucket hashes
+# (word -> its offsets packed, 2 bytes each; a ziplist of ~50 words); a word past
+# settings.SEARCH_BUCKET_IDS statuses moves to its own set (an intset), where it stays
+# while it has any. A key costs ~80 bytes before its first id, a bucket's field ~4
+# beyond the word and its ids.
+SEARCH_BUCKETS = 1024
+
+
 def search_ids_key(shard: int, word: str) -> str:
-    return f"words:{{s{shard}}}:{word}"
+    """The set of `word`'s offsets in `shard`, once it has more than a bucket keeps."""
+    return f"w:{{s{shard}}}:{word}"
 
 
-# The index before the intsets: one sorted set per word and shard (status id -> id),
-# ~10x the bytes. reindex_search moves it into search_ids_key's sets and deletes it.
+def search_bucket_key(shard: int, word: str) -> str:
+    """The hash holding `word`'s packed offsets in `shard` while they are few."""
+    return f"wb:{{s{shard}}}:{zlib.crc32(word.encode()) % SEARCH_BUCKETS}"
+
+
+# The index before this one, in two older shapes: one sorted set per word and shard
+# (status id -> id), then one set of absolute ids per word and shard of 100,000.
+# reindex_search indexes every status anew and deletes both.
 OLD_SEARCH_WORD_PATTERN = "search:{s*}:w:*"
+OLD_SEARCH_SET_PATTERN = "words:{s*}:*"
 
 
 # Every #tag ever used, all scored 0: tag search by prefix with ZRANGEBYLEX.

@@ -1,11 +1,11 @@
 """Searching statuses by their words and #tags by prefix.
 
-A status search matches the query's word sets (of ids) inside each shard of the index, the
-newest shard first, until the page is full (lua/search_shard.lua): one script (one
-slot) a shard, one round trip each, after one for the newest id; then the statuses as
+A status search matches the query's words' ids (services.word_keys) inside each shard of
+the index, the newest shard first, until the page is full (lua/search_shard.lua): one
+script (one slot) a shard, after one round trip for the newest id; then the statuses as
 any timeline page reads them (1 more). Shards hold SEARCH_SHARD_STATUSES consecutive
 ids, so a query matching recent statuses reads one or two; one whose matches are all
-old reads every shard."""
+old reads every shard, in batches (SHARDS_AT_ONCE)."""
 
 import re
 import time
@@ -19,11 +19,15 @@ from socialsite.text import words
 
 from .. import keys
 from ..feeds.selectors import Page, queue_statuses, read_page
-from .services import WORD_MAX_LENGTH, shard_of
+from .services import WORD_MAX_LENGTH, shard_of, word_keys
 
 scripts = LuaScripts(__file__)
 
 QUERY_MAX_WORDS = 8
+# A query whose newest shard doesn't fill its page reads the older shards this many at
+# most a round trip (each still one script in one slot): a rare word at 20,000,000
+# statuses (306 shards) takes 14 round trips, not 306.
+SHARDS_AT_ONCE = 32
 # Tag search ranks the first this many tags of the prefix, in name order.
 TAG_CANDIDATES = 200
 TAG = re.compile(r"\w{1,100}")
@@ -46,21 +50,33 @@ def query_words(query: str) -> list[str]:
 
 def matching_ids(terms: list[str], start: int, count: int) -> list[str]:
     """Up to `count` ids of statuses with every word of `terms`, newest first, after the
-    first `start`: one round trip a shard read, newest shard first."""
+    first `start`: the newest shard in one round trip, then the older ones in batches
+    twice as big each time (up to SHARDS_AT_ONCE), while the page isn't full."""
     conn = get_redis()
     newest = int(conn.get(keys.STATUS_ID_COUNTER) or 0)
     size = settings.SEARCH_SHARD_STATUSES
     ids: list[str] = []
     seen = 0
-    for shard in range(shard_of(newest), -1, -1):
-        word_keys = [keys.search_ids_key(shard, term) for term in terms]
-        low, high = shard * size, min(newest, (shard + 1) * size - 1)
-        args = [max(0, start - seen), count - len(ids), low, high]
-        total, found = scripts.run(conn, "search_shard", word_keys, args)
-        seen += total
-        ids += map(str, found)
-        if len(ids) >= count:
-            break
+    shards = list(range(shard_of(newest), -1, -1))
+    batch = 1
+    while shards and len(ids) < count:
+        asked, shards = shards[:batch], shards[batch:]
+        skip, wanted = max(0, start - seen), count - len(ids)
+        pipe = PackedPipeline(conn)
+        for n, shard in enumerate(asked):
+            # The batch's first shard skips what the page passes over; the others can't
+            # know how many of those the shards before them hold, so they return them.
+            limits = [skip, wanted] if n == 0 else [0, skip + wanted]
+            named = [key for term in terms for key in word_keys(shard, term)]
+            low, high = shard * size, min(newest, (shard + 1) * size - 1)
+            scripts.run(pipe, "search_shard", named, [*limits, low, high, *terms])
+        for n, (total, found) in enumerate(pipe.execute()):
+            passed = 0 if n == 0 else max(0, start - seen)
+            ids += map(str, found[passed : passed + count - len(ids)])
+            seen += total
+            if len(ids) >= count:
+                break
+        batch = min(2 * batch, SHARDS_AT_ONCE)
     return ids
 
 

@@ -1,6 +1,7 @@
 """Indexing statuses for search (Redis in Action 7.1): each word of a status goes into
-its word's set of ids in the shard of the status's id, when it is posted, and out again
-when it is deleted; its #tags go into the index of tag names.
+its word's ids in the shard of the status's id (a field of a bucket hash while the word
+is rare there, else its own set: timeline.keys), when it is posted, and out again when
+it is deleted; its #tags go into the index of tag names.
 
 The words are socialsite.text.words, the streaming API's `track` rule, so a search
 finds what a `track` stream would have passed. A repost carries its original's
@@ -13,11 +14,14 @@ from django.conf import settings
 from accounts.keys import LOGIN_INDEX, user_key
 from accounts.services import queue_name_entries
 from socialsite.redis import PackedPipeline, get_redis
+from socialsite.scripts import LuaScripts
 from socialsite.text import words
 
 from .. import keys, text
 from ..discovery.suggestions import queue_popular
 from ..ops.maintenance import CHUNK, chunks
+
+scripts = LuaScripts(__file__)
 
 # Longer words are not indexed (nobody searches for them) and a query can't use them.
 WORD_MAX_LENGTH = 60
@@ -28,19 +32,22 @@ def shard_of(status_id: int) -> int:
     return int(status_id) // settings.SEARCH_SHARD_STATUSES
 
 
+def word_keys(shard: int, word: str) -> list[str]:
+    """The keys that may hold `word`'s statuses in `shard`: its own set, its bucket."""
+    return [keys.search_ids_key(shard, word), keys.search_bucket_key(shard, word)]
+
+
 def indexed_words(message: str) -> list[str]:
     """The words of `message` the index holds, in order (for repeatable writes)."""
     return sorted(word for word in words(message) if len(word) <= WORD_MAX_LENGTH)
 
 
 def index(pipe, status: dict) -> None:
-    """Queues on `pipe` the indexing of a new status's words and tags (nothing for a
-    repost); one SADD a word, idempotent."""
+    """Queues on `pipe` the indexing of a new status's words (one script in its shard's
+    slot, idempotent) and tags; nothing for a repost."""
     if status.get("repost_of"):
         return
-    shard = shard_of(status["id"])
-    for word in indexed_words(status["message"]):
-        pipe.sadd(keys.search_ids_key(shard, word), status["id"])
+    queue_words(pipe, status, "add")
     tags = text.tags(status["message"])
     if tags:
         pipe.zadd(keys.TAG_NAMES, dict.fromkeys(tags, 0))
@@ -49,11 +56,33 @@ def index(pipe, status: dict) -> None:
 def forget(pipe, status: dict) -> None:
     """Queues on `pipe` taking a deleted status out of the word index. A tag's name stays:
     other statuses may use it, and its page says when none is left."""
-    if status.get("repost_of"):
+    if not status.get("repost_of"):
+        queue_words(pipe, status, "remove")
+
+
+def queue_words(pipe, status: dict, change: str) -> None:
+    """Queues on `pipe` the script that adds ("add") or removes ("remove") a status's
+    words in its shard (lua/index_words.lua)."""
+    found = indexed_words(status["message"])
+    if not found:
         return
     shard = shard_of(status["id"])
-    for word in indexed_words(status["message"]):
-        pipe.srem(keys.search_ids_key(shard, word), status["id"])
+    offset = int(status["id"]) - shard * settings.SEARCH_SHARD_STATUSES
+    named = [key for word in found for key in word_keys(shard, word)]
+    scripts.run(pipe, "index_words", named, [change, offset, settings.SEARCH_BUCKET_IDS, *found])
+
+
+# The word index's older shapes (timeline.keys): their keys' pattern and type.
+OLD_SHAPES = ((keys.OLD_SEARCH_WORD_PATTERN, "ZSET"), (keys.OLD_SEARCH_SET_PATTERN, "SET"))
+
+
+def old_index_exists() -> bool:
+    """Whether any key of the word index's older shapes is left (one SCAN at most)."""
+    conn = get_redis()
+    return any(
+        next(iter(conn.scan_iter(match=pattern, count=CHUNK, _type=kind)), None)
+        for pattern, kind in OLD_SHAPES
+    )
 
 
 def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
@@ -74,14 +103,14 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
                 done["statuses"] += 1
         pipe.execute()
         progress(f"statuses: {done['statuses']} indexed")
-    old_word_keys = conn.scan_iter(match=keys.OLD_SEARCH_WORD_PATTERN, count=CHUNK, _type="ZSET")
-    for chunk in chunks(old_word_keys):
-        pipe = PackedPipeline(conn)
-        for name in chunk:
-            pipe.unlink(name)
-        pipe.execute()
-        done["old_word_keys"] += len(chunk)
-        progress(f"old word index: {done['old_word_keys']} keys deleted")
+    for pattern, kind in OLD_SHAPES:
+        for chunk in chunks(conn.scan_iter(match=pattern, count=CHUNK, _type=kind)):
+            pipe = PackedPipeline(conn)
+            for name in chunk:
+                pipe.unlink(name)
+            pipe.execute()
+            done["old_word_keys"] += len(chunk)
+            progress(f"old word index: {done['old_word_keys']} keys deleted")
     logins = conn.hscan_iter(LOGIN_INDEX, count=CHUNK)
     for chunk in chunks(uid for _, uid in logins):
         read = PackedPipeline(conn)

@@ -7,10 +7,22 @@ class Command(BaseCommand):
     help = (
         "Indexes every existing status and profile for search and suggestions (words, "
         "#tag names, people by login and name, the most followed accounts): once, for data "
-        "written before search existed. Safe to run again, beside live traffic."
+        "written before search existed or while its word index had an older shape. Safe to "
+        "run again, beside live traffic."
     )
 
-    def handle(self, *args, **options):
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--if-old-index",
+            action="store_true",
+            help="only if the word index holds keys of an older shape (else one SCAN, nothing "
+            "written): what `make run` does on every start",
+        )
+
+    def handle(self, *args, if_old_index=False, **options):
+        if if_old_index and not services.old_index_exists():
+            self.stdout.write("The word index is current: nothing to do.")
+            return
         done = services.reindex(progress=lambda line: self.stdout.write(f"  {line}"))
         self.stdout.write(
             self.style.SUCCESS(f"Indexed {done['statuses']} statuses and {done['users']} users.")
