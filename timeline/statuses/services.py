@@ -21,7 +21,8 @@ from .selectors import decode_status
 
 scripts = LuaScripts(__file__)
 
-CORE_FIELDS = frozenset({"id", "uid", "login", "message", "posted"})
+# The status's own fields, and the name its hash stores the posted time under.
+CORE_FIELDS = frozenset({"id", "uid", "login", "message", "posted", layout.POSTED_FIELD})
 
 
 def check_message(message: str) -> str:

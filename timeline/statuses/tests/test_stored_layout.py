@@ -13,6 +13,7 @@ from timeline.search import selectors as search
 from timeline.search import services as search_services
 from timeline.statuses import layout
 from timeline.statuses.selectors import get_status
+from timeline.statuses.services import create_status
 
 
 def as_stored_before(redis_conn, status_id: int) -> None:
@@ -82,6 +83,16 @@ def test_deleting_and_reindexing_a_status_as_stored_before(make_user, redis_conn
         redis_conn.delete(name)
     assert search_services.reindex()["statuses"] == 1
     assert [s["id"] for s in search.search_statuses("zebra").statuses] == [kept]
+
+
+def test_extra_data_named_as_the_stored_time_is_refused_and_stores_nothing(make_user, redis_conn):
+    author = make_user().uid
+    with pytest.raises(ValueError, match="can't"):
+        posting.post_status(author, "at my own time", **{layout.POSTED_FIELD: "1"})
+    with pytest.raises(ValueError, match="can't"):
+        create_status(author, "at my own time", **{layout.POSTED_FIELD: "1"})
+    assert redis_conn.get(keys.STATUS_ID_COUNTER) is None
+    assert not redis_conn.exists(keys.profile_timeline_key(author))
 
 
 def test_a_status_in_the_new_layout_takes_fewer_bytes(make_user, redis_conn):
