@@ -124,6 +124,22 @@ def usage_by_kind(conn) -> tuple[dict[str, int], Counter]:
     return totals, families
 
 
+def keys_by_family(conn) -> Counter:
+    """How many keys each family (`family`) has."""
+    return Counter(map(family, conn.scan_iter(count=10_000)))
+
+
+def key_table_bytes(conn) -> int:
+    """The bytes of the keyspace's bucket array: a pointer a slot, the slots a power of
+    two >= the keys (MEMORY USAGE counts each key's entry and object, not its slot)."""
+    stats = conn.memory_stats()
+    entries = sum(
+        value["overhead.hashtable.main"] for name, value in stats.items() if name.startswith("db.")
+    )
+    # Each key's dict entry (24 B) and object header (16 B) are in that figure too.
+    return entries - 40 * conn.dbsize()
+
+
 def projection(conn, users: int, label: str) -> list[Row]:
     """A network of `users` shaped like the issue's site (seeding.seed_network: power-law
     follows), 10% of them active (their homes read now), the rest away for longer than
@@ -149,6 +165,8 @@ def projection(conn, users: int, label: str) -> list[Row]:
     # What the keys' MEMORY USAGE leaves out (the keyspace's hash table, the allocator's
     # own), for the record: not in the projection.
     unattributed = conn.info("memory")["used_memory"] - empty - sum(families.values())
+    key_table = key_table_bytes(conn)
+    key_counts = keys_by_family(conn)
     per_user = used["rest"] / users
     graph_bytes = families[family(keys.following_key(0))] + families[family(keys.followers_key(0))]
     index_sets = families[family(keys.search_ids_key(0, ""))]
@@ -183,6 +201,13 @@ def projection(conn, users: int, label: str) -> list[Row]:
             index_buckets / made.statuses,
         ],
         "used_memory_beyond_the_keys_per_user": unattributed / users,
+        # Of which the key table's slots; the rest is the allocator's rounding up (a
+        # dict entry of 24 B takes 32, a compact value its size class).
+        "key_table_bytes_per_user": key_table / users,
+        "keys_per_user": sum(key_counts.values()) / users,
+        "keys_per_user_by_family": {
+            name: count / users for name, count in key_counts.most_common() if count >= users / 100
+        },
     }
     return [
         Row("memory", f"{case}: per user (profile, graph, own timelines)", Size(per_user, "B")),

@@ -9,6 +9,7 @@ from socialsite.redis import PackedPipeline
 from timeline import keys
 from timeline.search import selectors
 from timeline.search import services as search
+from timeline.statuses import layout
 
 from . import seed
 from .context import Context
@@ -49,7 +50,7 @@ def index_statuses(ctx: Context, count: int, author: int) -> int:
     for start in range(0, count, CHUNK):
         pipe = PackedPipeline(ctx.conn)
         for status in statuses[start : start + CHUNK]:
-            pipe.hset(keys.status_key(status["id"]), mapping=status)
+            pipe.hset(keys.status_key(status["id"]), mapping=layout.stored_fields(status))
         pipe.execute()
     before = ctx.conn.info("memory")["used_memory"]
     for start in range(0, count, CHUNK):

@@ -20,10 +20,15 @@ from dataclasses import dataclass
 MICROSECONDS = 1_000_000
 
 
-def _negated_microseconds(posted: float) -> int:
+def microseconds(posted: float) -> int:
+    """`posted` (Unix seconds) in whole microseconds."""
     # Rounded half up (not to even) so that Lua and Python would agree, and exact:
     # doubles hold whole numbers past 2^53 only; microseconds now are ~2^50.
-    return -math.floor(posted * MICROSECONDS + 0.5)
+    return math.floor(posted * MICROSECONDS + 0.5)
+
+
+def _negated_microseconds(posted: float) -> int:
+    return -microseconds(posted)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
         # timeline.safety's rule (1 round trip when it must learn whom the viewer follows).
         return status if safety.visible(conn, [status], audience) else None
 
-    status = shown(decode_status(fields))
+    status = shown(decode_status(status_id, fields))
     if status is None:
         return None
     if status.get("repost_of"):
@@ -84,7 +84,10 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     pipe.for_each_key(map(keys.status_key, others), ("HGETALL",))
     queue_marks(pipe, viewer, [status["id"], *others])
     replies = pipe.execute()
-    found = [decode_status(fields) for fields in replies[: len(others)]]
+    found = [
+        decode_status(other, fields)
+        for other, fields in zip(others, replies[: len(others)], strict=True)
+    ]
     apply_marks([status, *found], replies[len(others) :])
     safety.confirm_follows(conn, [other for other in found if other], audience)
     found = [shown(other) for other in found]

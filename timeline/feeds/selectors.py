@@ -22,7 +22,7 @@ from .. import keys
 from ..discovery import suggestions
 from ..safety import selectors as safety
 from ..scores import HOME, POSTED, Scores
-from ..statuses import cache
+from ..statuses import cache, layout
 from ..statuses.selectors import (
     GONE,
     StatusGone,
@@ -137,7 +137,7 @@ def read_page(
         suspended, replies = replies[0], replies[1:]
     hashes, marks = replies[: len(missing)], replies[len(missing) :]
     hidden = set() if include_suspended else hidden_uids(suspended)
-    fetched = [decode_status(fields) for fields in hashes]
+    fetched = [decode_status(i, fields) for i, fields in zip(missing, hashes, strict=True)]
     if fetched and generation is not None:
         cache.statuses.keep(fetched, generation)
     if not kept:
@@ -386,7 +386,7 @@ def with_originals(statuses: list[dict], viewer: int | None = None) -> list[dict
     queue_marks(pipe, viewer, originals)
     replies = pipe.execute()
     for repost, fields in zip(reposts, replies[: len(reposts)], strict=True):
-        repost["original"] = decode_status(fields)
+        repost["original"] = decode_status(repost["repost_of"], fields)
     apply_marks([repost["original"] for repost in reposts], replies[len(reposts) :])
     return [s for s in statuses if not s.get("repost_of") or s["original"]]
 
@@ -457,13 +457,15 @@ def cursor_page(
         pipe = conn.pipeline(transaction=False)
         for status_id in bounds:
             pipe.zscore(key, status_id)
-            pipe.hget(keys.status_key(status_id), "posted")
+            pipe.hmget(keys.status_key(status_id), layout.POSTED_FIELDS)
         found = pipe.execute()
         # A bound's score in the timeline, or failing that the score it would have had.
-        at = {
-            status_id: in_timeline if in_timeline is not None else posted and scores.score(posted)
-            for status_id, in_timeline, posted in zip(bounds, found[::2], found[1::2], strict=True)
-        }
+        at = {}
+        for status_id, in_timeline, stored in zip(bounds, found[::2], found[1::2], strict=True):
+            if in_timeline is None:
+                posted = layout.read_posted(*stored)
+                in_timeline = None if posted is None else scores.score(posted)
+            at[status_id] = in_timeline
         if None in at.values():
             return Page(statuses=[], number=1, has_older=False)
     newer = next((at[b] for b in (cursor.min_id, cursor.since_id) if b is not None), None)

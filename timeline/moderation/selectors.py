@@ -27,7 +27,7 @@ def latest_statuses(*, before: int = 0, count: int = 50) -> tuple[list[dict], in
         pipe = conn.pipeline(transaction=False)
         for status_id in window:
             pipe.hgetall(keys.status_key(status_id))
-        found += [s for s in map(decode_status, pipe.execute()) if s]
+        found += [s for s in map(decode_status, window, pipe.execute()) if s]
         top = window[-1] - 1
     found = found[:count]
     if len(found) == count:

@@ -25,6 +25,7 @@ from .. import keys, text
 from ..discovery.suggestions import POPULAR_KEPT
 from ..scores import HOME, POSTED, Scores
 from ..search import services as search
+from ..statuses import layout
 from . import activity
 from .maintenance import chunks
 
@@ -154,7 +155,7 @@ def seed_network(
     for status in statuses:
         by_author[status["author"]].append(status)
         fields = {name: value for name, value in status.items() if name != "author"}
-        writes.count(pipe.hset(keys.status_key(status["id"]), mapping=fields))
+        writes.count(pipe.hset(keys.status_key(status["id"]), mapping=layout.stored_fields(fields)))
     for i, own in enumerate(by_author):
         counters = {
             "followers": len(followers[i]),
@@ -342,7 +343,7 @@ def _compose_statuses(
             status = {
                 "author": i,
                 "message": " ".join(parts),
-                "posted": now - HISTORY_DAYS * DAY * rng.random() ** 2,
+                "posted": layout.exact_posted(now - HISTORY_DAYS * DAY * rng.random() ** 2),
                 **mention,
             }
             if rng.random() < 0.3:

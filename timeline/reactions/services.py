@@ -93,11 +93,12 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
-    pipe.hgetall(keys.status_key(status_id_of(status_id)))
+    status_id = status_id_of(status_id)
+    pipe.hgetall(keys.status_key(status_id))
     pipe.smembers(SUSPENDED_USERS)
     safety.queue_audience(pipe, uid)
     login, fields, suspended, *audience = pipe.execute()
-    status = decode_status(fields)
+    status = decode_status(status_id, fields)
     if login is None:
         raise ValueError("No such user.")
     # A suspended user's status reads as deleted, so it can't be liked; a like given

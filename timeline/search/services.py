@@ -95,11 +95,12 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
     done = {"statuses": 0, "users": 0, "old_word_keys": 0}
     for chunk in chunks(conn.scan_iter(match=keys.STATUS_PATTERN, count=CHUNK, _type="HASH")):
         read = PackedPipeline(conn)
-        read.for_each_key(chunk, ("HMGET", "id", "message", "repost_of"))
+        read.for_each_key(chunk, ("HMGET", "message", "repost_of"))
         pipe = PackedPipeline(conn)
-        for status_id, message, repost_of in read.execute():
-            if status_id and message is not None:
-                index(pipe, {"id": int(status_id), "message": message, "repost_of": repost_of})
+        for name, (message, repost_of) in zip(chunk, read.execute(), strict=True):
+            if message is not None:
+                status_id = int(keys.status_id_in_key(name))
+                index(pipe, {"id": status_id, "message": message, "repost_of": repost_of})
                 done["statuses"] += 1
         pipe.execute()
         progress(f"statuses: {done['statuses']} indexed")

@@ -5,6 +5,7 @@ from accounts.authors import authors
 from socialsite.redis import get_redis
 
 from .. import keys
+from . import layout
 
 # Counts kept by conversations and reactions: absent means 0.
 COUNT_FIELDS = ("replies", "reposts", "likes")
@@ -29,13 +30,12 @@ def status_id_of(value) -> int:
         raise StatusGone(GONE) from None
 
 
-def decode_status(fields: dict) -> dict | None:
+def decode_status(status_id, fields: dict) -> dict | None:
+    """Status `status_id` from its hash's fields (HGETALL's reply); None if it has none."""
     if not fields:
         return None
-    status = dict(fields)
-    status["id"] = int(status["id"])
+    status = layout.status_fields(status_id, fields)
     status["uid"] = int(status["uid"])
-    status["posted"] = float(status["posted"])
     for field in COUNT_FIELDS:
         status[field] = int(status.get(field, 0))
     for field in REFERENCE_FIELDS:
@@ -45,7 +45,7 @@ def decode_status(fields: dict) -> dict | None:
 
 
 def get_status(status_id: int) -> dict | None:
-    return decode_status(get_redis().hgetall(keys.status_key(status_id)))
+    return decode_status(status_id, get_redis().hgetall(keys.status_key(status_id)))
 
 
 def exist(conn, status_ids: list) -> list[bool]:

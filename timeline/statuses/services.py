@@ -5,8 +5,6 @@ author's profile, taking a deleted one back, and the sets kept in a status's slo
 These are the status store's own steps; posting a status to its audience (fan-out,
 indexes, events) is timeline.posting's."""
 
-import time
-
 from django.conf import settings
 
 from accounts.keys import user_key
@@ -17,12 +15,14 @@ from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..scores import HOME
+from . import layout
 from .cache import statuses as kept
 from .selectors import decode_status
 
 scripts = LuaScripts(__file__)
 
-CORE_FIELDS = frozenset({"id", "uid", "login", "message", "posted"})
+# The status's own fields, and the name its hash stores the posted time under.
+CORE_FIELDS = frozenset({"id", "uid", "login", "message", "posted", layout.POSTED_FIELD})
 
 
 def check_message(message: str) -> str:
@@ -65,7 +65,7 @@ def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
         "uid": int(uid),
         "login": login,
         "message": message,
-        "posted": time.time(),
+        "posted": layout.posted_now(),
     }
 
 
@@ -75,7 +75,7 @@ def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
     `followers` > 0, a read of their first `followers` followers: the last two replies are
     where a fan-out job takes over after those (fanout.fan_out_from) and their uids."""
     uid = status["uid"]
-    pipe.hset(keys.status_key(status["id"]), mapping=status)
+    pipe.hset(keys.status_key(status["id"]), mapping=layout.stored_fields(status))
     scripts.run(
         pipe,
         "store_status",
@@ -123,7 +123,7 @@ def take_status(conn, status_id: int, author: str) -> dict | bool | None:
         return None
     if taken == -1:
         return False
-    return decode_status(dict(zip(taken[::2], taken[1::2], strict=True)))
+    return decode_status(status_id, dict(zip(taken[::2], taken[1::2], strict=True)))
 
 
 def queue_unrecord(pipe, status: dict) -> None:

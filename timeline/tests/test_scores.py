@@ -12,7 +12,7 @@ from timeline.feeds.selectors import Cursor, cursor_page
 from timeline.graph import services as graph
 from timeline.posting import services as posting
 from timeline.scores import HOME, POSTED
-from timeline.statuses import cache
+from timeline.statuses import cache, layout
 from timeline.statuses.selectors import get_status
 from timeline.statuses.tests.test_cache import soon
 from timeline.tests.pages import ids
@@ -49,7 +49,7 @@ def test_a_follow_copies_profile_entries_into_home_with_home_scores(make_user, r
 def at_one_time(redis_conn, home_key, status_ids, posted):
     """Puts `status_ids` in a home, all posted at the same microsecond."""
     for status_id in status_ids:
-        redis_conn.hset(keys.status_key(status_id), "posted", posted)
+        redis_conn.hset(keys.status_key(status_id), mapping=layout.posted_field(posted))
     redis_conn.zadd(home_key, dict.fromkeys(map(str, status_ids), HOME.score(posted)))
 
 
@@ -108,7 +108,9 @@ def test_a_home_page_serves_kept_statuses_only_at_their_own_time(make_user, redi
     status_id = posting.post_status(author, "original")
     assert feeds.get_status_messages(me)[0]["message"] == "original"
     # The id now holds another status (as after a flush), posted at another time.
-    redis_conn.hset(keys.status_key(status_id), mapping={"message": "another", "posted": 1.0})
+    redis_conn.hset(
+        keys.status_key(status_id), mapping={"message": "another", **layout.posted_field(1.0)}
+    )
     redis_conn.zadd(keys.home_timeline_key(me), {status_id: HOME.score(1.0)})
     assert feeds.get_status_messages(me)[0]["message"] == "another"
 

@@ -13,6 +13,7 @@ from timeline.lists import services as lists
 from timeline.lists.selectors import lists_of
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
+from timeline.statuses import layout
 from timeline.statuses import selectors as status_selectors
 from timeline.tests.pages import page_text, shows, status_ids
 
@@ -480,7 +481,7 @@ def test_names_and_addresses_users_chose_are_escaped_on_the_pages_showing_them(c
 
 def test_times_are_relative_with_the_exact_time_in_the_markup(client, alice, redis_conn):
     sid = posting.post_status(alice.uid, "a while ago")
-    redis_conn.hset(keys.status_key(sid), "posted", time.time() - 3 * 60 - 5)
+    redis_conn.hset(keys.status_key(sid), mapping=layout.posted_field(time.time() - 3 * 60 - 5))
     text = page_text(client.get(f"/statuses/{sid}/"))
     assert re.search(
         r'<time datetime="\d{4}-\d\d-\d\dT[^"]+" title="[^"]+ UTC">3\xa0minutes ago</time>', text

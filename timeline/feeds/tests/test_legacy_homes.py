@@ -11,6 +11,7 @@ from timeline.feeds import homes
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.posting import services as posting
+from timeline.statuses.selectors import get_status
 from timeline.tests.pages import ids
 
 
@@ -19,10 +20,7 @@ def as_before_the_upgrade(redis_conn, uid: int) -> None:
     scores (posted, newest highest), with the reposts it showed beside it."""
     home = keys.home_timeline_key(uid)
     entries = redis_conn.zrange(home, 0, -1)
-    old = {
-        status_id: float(redis_conn.hget(keys.status_key(status_id), "posted"))
-        for status_id in entries
-    }
+    old = {status_id: get_status(status_id)["posted"] for status_id in entries}
     redis_conn.delete(home)
     redis_conn.zadd(keys.legacy_home_key(uid), old)
     redis_conn.zadd(keys.shown_reposts_key(keys.legacy_home_key(uid)), {"1": 2})
