@@ -6,7 +6,6 @@ from accounts.services import update_name
 from timeline.cards import status_cards
 from timeline.feeds import selectors as feeds
 from timeline.posting import services as posting
-from timeline.tests.test_round_trips import round_trips  # noqa: F401  (the fixture)
 
 
 def test_a_page_of_cards_reads_its_authors_in_one_round_trip_then_none(

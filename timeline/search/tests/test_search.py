@@ -18,7 +18,6 @@ from timeline.reactions import services as reactions
 from timeline.safety import services as safety
 from timeline.search import selectors, services
 from timeline.tests.pages import ids, page_text, shows, status_ids
-from timeline.tests.test_round_trips import round_trips  # noqa: F401  (the fixture)
 
 
 def indexed(conn, word: str, shard: int = 0) -> tuple[str, list[int]]:
