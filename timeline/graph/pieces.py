@@ -1,0 +1,115 @@
+"""A user's followers in pieces, so that a follower set of any size stays compact.
+
+A sorted set of up to zset-max-ziplist-entries is a listpack (~12 B a follower); past
+that a skiplist (~100 B). So followers are their followers key alone until they number
+more than FOLLOWERS_PIECE_SIZE; then newer follows go to pieces of at most that many,
+each holding a range of follow times (lua/pieces.lua), all in the user's slot. Every
+read and write of followers goes through here or the graph's scripts that include
+pieces.lua: a piece is found by a follow time, which the follower's own following set
+holds (the same score), so "does X follow Y" is asked of X's following set."""
+
+from django.conf import settings
+
+from accounts.keys import user_key
+from socialsite.redis import PackedPipeline
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+
+scripts = LuaScripts(__file__)
+
+# Pieces cut from one key in one script call by split_followers (the rest in the next).
+PIECES_PER_SPLIT = 100
+
+
+def queue_range(
+    client,
+    key: str,
+    after: str | float = "-inf",
+    skip: int = 0,
+    below: str = "+inf",
+    count: int = 1000,
+    *,
+    withscores: bool = False,
+) -> object:
+    """Queues (or runs) the read of the followers at `key` (keys.followers_key; or any
+    sorted set never cut, as lists' listed-in sets) in follow order from a cursor (a
+    follow time and how many at that time are done) to `below` (a ZRANGEBYSCORE max),
+    at most `count`; decode the reply with `decode_range`."""
+    return scripts.run(
+        client,
+        "followers_range",
+        [key],
+        [after, skip, below, count, "1" if withscores else "0"],
+    )
+
+
+def decode_range(reply: list) -> tuple[list, list]:
+    """A queue_range reply as (its followers, where the next read starts: [follow time,
+    how many at that time are done], or [] if none are left)."""
+    more, score, ties, *followers = reply
+    return followers, [score, ties] if more else []
+
+
+def page_ids(client, uid: int, page: int, count: int) -> list:
+    """Uids of page `page` (from 1) of `uid`'s followers, newest follow first, and one
+    more if an older page exists: 1 round trip."""
+    if page < 1 or count < 1:
+        raise ValueError("Pages and counts start at 1.")
+    return scripts.run(
+        client, "followers_page", [keys.followers_key(uid)], [(page - 1) * count, count + 1]
+    )
+
+
+def chunk_starts(conn, key: str, after, size: int, most: int) -> list:
+    """Where chunks of about `size` of the followers at `key` after the cursor time
+    `after` start (piece starts), at most `most`: [more, start...] (followers_cuts.lua)."""
+    return scripts.run(conn, "followers_cuts", [key], [after, size, most])
+
+
+def count(conn, uid: int) -> int:
+    """How many followers `uid` has, counted in their pieces."""
+    return scripts.run(conn, "count_followers", [keys.followers_key(uid)], [])
+
+
+def forget(client, uid: int, followers: list[tuple]) -> object:
+    """Queues (or runs) the removal of `followers` ((uid, follow time) pairs) from
+    `uid`'s followers, and from their count."""
+    pairs = [value for pair in followers for value in pair]
+    return scripts.run(client, "forget_followers", [user_key(uid), keys.followers_key(uid)], pairs)
+
+
+def split(conn, uid: int) -> int:
+    """Cuts `uid`'s followers key into pieces if it holds more than a piece (a set made
+    before pieces, or in bulk): how many pieces were made. Idempotent."""
+    made = 0
+    while True:
+        now = scripts.run(
+            conn,
+            "split_followers",
+            [keys.followers_key(uid)],
+            [settings.FOLLOWERS_PIECE_SIZE, PIECES_PER_SPLIT],
+        )
+        made += now
+        if now < PIECES_PER_SPLIT:
+            return made
+
+
+def all_keys(conn, uid: int) -> list[str]:
+    """Every key of `uid`'s followers: the followers key, its pieces and their index."""
+    starts = conn.zrange(keys.follower_pieces_key(uid), 0, -1)
+    return [
+        keys.followers_key(uid),
+        keys.follower_pieces_key(uid),
+        *(keys.follower_piece_key(uid, start) for start in starts),
+    ]
+
+
+def follows_of(conn, candidates: list, uid: int) -> list[bool]:
+    """Which of `candidates` follow `uid`, asked of each one's following set (a piece of
+    `uid`'s followers is found only by follow time): 1 round trip, none if empty."""
+    if not candidates:
+        return []
+    pipe = PackedPipeline(conn)
+    pipe.for_each_key(map(keys.following_key, candidates), ("ZSCORE", uid))
+    return [score is not None for score in pipe.execute()]
