@@ -97,12 +97,7 @@ def split(conn, uid: int) -> int:
 
 def all_keys(conn, uid: int) -> list[str]:
     """Every key of `uid`'s followers: the followers key, its pieces and their index."""
-    starts = conn.zrange(keys.follower_pieces_key(uid), 0, -1)
-    return [
-        keys.followers_key(uid),
-        keys.follower_pieces_key(uid),
-        *(keys.follower_piece_key(uid, start) for start in starts),
-    ]
+    return [*piece_keys(conn, uid), keys.follower_pieces_key(uid)]
 
 
 def follows_of(conn, candidates: list, uid: int) -> list[bool]:
@@ -113,3 +108,37 @@ def follows_of(conn, candidates: list, uid: int) -> list[bool]:
     pipe = PackedPipeline(conn)
     pipe.for_each_key(map(keys.following_key, candidates), ("ZSCORE", uid))
     return [score is not None for score in pipe.execute()]
+
+
+def queue_score(client, uid: int, follower, followed_at) -> object:
+    """Queues (or runs) the read of `follower`'s follow time among `uid`'s followers,
+    looked for in the piece of `followed_at` (their following set's score; "+inf" if
+    not known: the newest piece)."""
+    return scripts.run(
+        client, "follower_edge", [keys.followers_key(uid)], ["score", follower, followed_at]
+    )
+
+
+def queue_put_back(client, uid: int, follower, followed_at) -> object:
+    """Queues (or runs) putting `follower` back among `uid`'s followers at `followed_at`
+    (a repair: the count is checked on its own)."""
+    return scripts.run(
+        client,
+        "follower_edge",
+        [keys.followers_key(uid)],
+        ["add", follower, followed_at, settings.FOLLOWERS_PIECE_SIZE],
+    )
+
+
+def queue_drop(client, uid: int, follower, followed_at) -> object:
+    """Queues (or runs) taking `follower`, followed at `followed_at`, out of `uid`'s
+    followers (a repair: the count is checked on its own)."""
+    return scripts.run(
+        client, "follower_edge", [keys.followers_key(uid)], ["remove", follower, followed_at]
+    )
+
+
+def piece_keys(conn, uid: int) -> list[str]:
+    """The keys that hold `uid`'s followers: the followers key and its pieces."""
+    starts = conn.zrange(keys.follower_pieces_key(uid), 0, -1)
+    return [keys.followers_key(uid), *(keys.follower_piece_key(uid, s) for s in starts)]
