@@ -68,6 +68,7 @@ def main() -> int:
         subprocess.run(manage("migrate", "--noinput", "-v", "0"), check=True)
         # Data kept by an older version (var/) upgraded in place: idempotent, one SCAN.
         subprocess.run(manage("migrate_homes"), check=True)
+        subprocess.run(manage("split_followers"), check=True)
         if settings.DEMO_NETWORK:
             seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
             subprocess.run(manage(*seed), check=True)

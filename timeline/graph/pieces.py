@@ -8,10 +8,12 @@ read and write of followers goes through here or the graph's scripts that includ
 pieces.lua: a piece is found by a follow time, which the follower's own following set
 holds (the same score), so "does X follow Y" is asked of X's following set."""
 
+import itertools
+
 from django.conf import settings
 
-from accounts.keys import user_key
-from socialsite.redis import PackedPipeline
+from accounts.keys import hash_tag_id, user_key
+from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
@@ -142,3 +144,20 @@ def piece_keys(conn, uid: int) -> list[str]:
     """The keys that hold `uid`'s followers: the followers key and its pieces."""
     starts = conn.zrange(keys.follower_pieces_key(uid), 0, -1)
     return [keys.followers_key(uid), *(keys.follower_piece_key(uid, s) for s in starts)]
+
+
+def split_every_big_set(batch: int = 1000) -> tuple[int, int]:
+    """Cuts every follower set kept in one key past FOLLOWERS_PIECE_SIZE (made before
+    pieces) into pieces: (sets cut, pieces made). Idempotent: `manage.py split_followers`."""
+    conn, size = get_redis(), settings.FOLLOWERS_PIECE_SIZE
+    cut = made = 0
+    found = conn.scan_iter(match=keys.FOLLOWERS_PATTERN, count=batch, _type="ZSET")
+    while names := list(itertools.islice(found, batch)):
+        pipe = conn.pipeline(transaction=False)
+        for name in names:
+            pipe.zcard(name)
+        for name, card in zip(names, pipe.execute(), strict=True):
+            if card > size:
+                cut += 1
+                made += split(conn, hash_tag_id(name))
+    return cut, made
