@@ -19,6 +19,8 @@ class Plan:
     network_follows_each: int = 50
     network_posts_each: int = 10
     projection_users: int = 1_500
+    # The biggest follower set measured for the projection (bench.follower_sets).
+    follower_set_largest: int = 100_000
     http_connections: int = 100
     http_seconds: float = 8.0
     # (stream clients, posts a second, daphne processes) a streaming run each.
@@ -57,6 +59,7 @@ QUICK = Plan(
     network_follows_each=5,
     network_posts_each=2,
     projection_users=300,
+    follower_set_largest=2_000,
     http_connections=10,
     http_seconds=1.0,
     stream_runs=((25, 20, 1), (25, 20, 2)),
