@@ -14,6 +14,7 @@ class Plan:
     post_samples: int = 200
     page_samples: int = 1_000
     follow_samples: int = 200
+    popular_followers: int = 100_000
     profile_statuses: int = 1_000
     network_users: int = 1_000
     network_follows_each: int = 50
@@ -54,6 +55,7 @@ QUICK = Plan(
     post_samples=20,
     page_samples=50,
     follow_samples=10,
+    popular_followers=2_000,
     profile_statuses=200,
     network_users=50,
     network_follows_each=5,
