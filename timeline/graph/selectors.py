@@ -149,10 +149,11 @@ def profile_page(
 
 def relationships(uid: int, others: list[int]) -> list[tuple[bool, bool]]:
     """For each of `others`: whether `uid` follows them, and whether they follow `uid`
-    (asked of their following sets, see graph.pieces). 2 round trips."""
+    (asked of their following sets, see graph.pieces). 1 round trip."""
     if not others:
         return []
-    conn = get_redis()
-    following = conn.zmscore(keys.following_key(uid), others)
-    followers = pieces.follows_of(conn, others, uid)
-    return [(a is not None, b) for a, b in zip(following, followers, strict=True)]
+    pipe = PackedPipeline(get_redis())
+    pipe.execute_command("ZMSCORE", keys.following_key(uid), *others)
+    pipe.for_each_key(map(keys.following_key, others), ("ZSCORE", uid))
+    following, *followers = pipe.execute()
+    return [(a is not None, b is not None) for a, b in zip(following, followers, strict=True)]
