@@ -41,6 +41,10 @@ ZSET_LIMITS = ("256", "1100")
 ZSET_LIMIT = "zset-max-ziplist-entries"
 
 
+# Home timelines' keys start so (`feed:{uid}`; "home" was their old name).
+HOME_KIND = keys.home_timeline_key(0).split(":", 1)[0]
+
+
 def usage(conn, key: str) -> int:
     # SAMPLES 0 measures every element, not an estimate from a few.
     return conn.memory_usage(key, samples=0)
@@ -117,7 +121,7 @@ def usage_by_kind(conn) -> tuple[dict[str, int], Counter]:
         kind = name.split(":", 1)[0]
         if kind == "status":
             totals["statuses"] += used or 0
-        elif kind == "home" and not name.endswith(":reposts"):
+        elif kind == HOME_KIND and not name.endswith(":reposts"):
             totals["homes"] += used or 0
             home_names.append(name)
         else:
