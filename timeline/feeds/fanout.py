@@ -247,13 +247,15 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
             return chunks
     # A chunk ends just before the next one's first score.
     below = "+inf" if args["until"] == "+inf" else f"({args['until']}"
+    walked = (members_key, args["after_score"], args["skip"], below, size)
     pipe = conn.pipeline(transaction=False)
     pipe.exists(keys.status_key(args["status_id"]))
-    # Uids alone, and the next job's cursor: with their scores Redis and the client spend
-    # longer on this read than on the deliveries.
-    pieces.queue_range(pipe, members_key, args["after_score"], args["skip"], below, size)
-    exists, read = pipe.execute()
-    members, cursor = pieces.decode_range(read)
+    # Where the uids are, and the next job's cursor; then the uids alone, by plain reads
+    # (with their scores, or through a script, Redis and the client spend longer on
+    # reading them than on the deliveries).
+    pieces.queue_walk(pipe, *walked)
+    exists, plan = pipe.execute()
+    members, cursor = pieces.walk(conn, members_key, plan, *walked[1:])
     pipe = PackedPipeline(conn)
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)

@@ -53,6 +53,29 @@ def decode_range(reply: list) -> tuple[list, list]:
     return followers, [score, ties] if more else []
 
 
+def queue_walk(client, key: str, after, skip: int, below: str, count: int) -> object:
+    """Queues (or runs) the plan of a read as queue_range's (followers_plan.lua): finish
+    it with `walk`. A fan-out job's way: its followers come back by plain reads."""
+    return scripts.run(client, "followers_plan", [key], [after, skip, below, count])
+
+
+def walk(conn, key: str, plan: list, after, skip: int, below: str, count: int):
+    """The followers a `queue_walk` reply plans to read, and where the next read starts
+    (as decode_range): 1 round trip. If a piece changed between the two (a follow cut it:
+    a read comes back short), read again as queue_range does, in one script."""
+    more, score, ties, *reads = plan
+    planned = [reads[i : i + 4] for i in range(0, len(reads), 4)]
+    if not planned:
+        return [], [score, ties] if more else []
+    pipe = conn.pipeline(transaction=False)
+    for piece, low, offset, wanted in planned:
+        pipe.zrangebyscore(piece, low, below, start=offset, num=wanted)
+    got = pipe.execute()
+    if any(len(read) != wanted for read, (*_, wanted) in zip(got, planned, strict=True)):
+        return decode_range(queue_range(conn, key, after, skip, below, count))
+    return [uid for read in got for uid in read], [score, ties] if more else []
+
+
 def page_ids(client, uid: int, page: int, count: int) -> list:
     """Uids of page `page` (from 1) of `uid`'s followers, newest follow first, and one
     more if an older page exists: 1 round trip."""
