@@ -92,11 +92,6 @@ def chunk_starts(conn, key: str, after, size: int, most: int) -> list:
     return scripts.run(conn, "followers_cuts", [key], [after, size, most])
 
 
-def count(conn, uid: int) -> int:
-    """How many followers `uid` has, counted in their pieces."""
-    return scripts.run(conn, "count_followers", [keys.followers_key(uid)], [])
-
-
 def forget(client, uid: int, followers: list[tuple]) -> object:
     """Queues (or runs) the removal of `followers` ((uid, follow time) pairs) from
     `uid`'s followers, and from their count."""
