@@ -120,23 +120,34 @@ def run(ctx: Context) -> list[Row]:
     popular = seed.user("popular")
     seed.bulk_followers(conn, popular, plan.popular_followers)
     rows.extend(follow_rows(ctx, popular, f"an account with {plan.popular_followers:,} followers"))
-    last_page = plan.popular_followers // FOLLOWERS_PAGE
-    pages = time_interleaved(
-        {
-            number: lambda _, n=number: graph_selectors.followers_page(
-                popular, n, FOLLOWERS_PAGE, viewer=popular
-            )
-            for number in (1, last_page)
-        },
-        plan.follow_samples,
-        ctx.counter,
-    )
-    for number, latency in pages.items():
-        case = (
-            f"followers page {number:,} of {FOLLOWERS_PAGE}, {plan.popular_followers:,} followers"
-        )
-        rows.append(Row("followers page", case, latency))
+    rows.extend(followers_page_rows(ctx, popular))
     return rows
+
+
+def followers_page_rows(ctx: Context, popular: int) -> list[Row]:
+    """The first and last followers page of `popular`, ours (across pieces) beside the
+    same page of one sorted set (how followers were kept before pieces: the book's)."""
+    followers = ctx.plan.popular_followers
+    numbers = (1, followers // FOLLOWERS_PAGE)
+    calls = {}
+    for number in numbers:
+        calls[number] = lambda _, n=number: graph_selectors.followers_page(
+            popular, n, FOLLOWERS_PAGE, viewer=popular
+        )
+        calls[f"one key {number}"] = lambda _, n=number: feeds.users_page(
+            book.followers_key(popular), n, FOLLOWERS_PAGE
+        )
+    pages = time_interleaved(calls, ctx.plan.follow_samples, ctx.counter)
+    return [
+        Row(
+            "followers page",
+            f"page {number:,} of {FOLLOWERS_PAGE}, {followers:,} followers",
+            pages[number],
+            "the same page of one sorted set",
+            pages[f"one key {number}"],
+        )
+        for number in numbers
+    ]
 
 
 def follow_rows(ctx: Context, author: int, case: str) -> list[Row]:

@@ -64,11 +64,11 @@ def source(path: Path) -> str:
     """The script without its comment lines: EVAL sends the source with every call, and
     a repost's fan-out calls add_to_timeline.lua once a follower, half of it comments.
     A script with long brackets ("[[": block comments, long strings) goes as written."""
-    text = "\n".join(
+    text = "".join(
         (path.parent / f"{line.split(':', 1)[1].strip()}.lua").read_text()
         if line.startswith(INCLUDE)
         else line
-        for line in path.read_text().splitlines()
+        for line in path.read_text().splitlines(keepends=True)
     )
     if "[[" in text:
         return text
