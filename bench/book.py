@@ -2,9 +2,11 @@
 
 Kept as the book wrote it, one round trip per command or pipeline, ported to
 redis-py 3+ (zadd takes a mapping) and to this project's key names so both run on
-the same data, but for home timelines: the book's keep its scores (Unix seconds,
-newest highest) in keys of their own, where the site's are scored newest first
-(timeline.scores), so both do their own work on the same server in the same run."""
+the same data, but for home timelines and the follow graph: the book's homes keep
+its scores (Unix seconds, newest highest) in keys of their own, where the site's are
+scored newest first (timeline.scores), and its followers are one sorted set each,
+where the site's are cut into pieces (timeline.graph.pieces), so both do their own
+work on the same server in the same run."""
 
 import time
 
@@ -17,6 +19,14 @@ HOME_TIMELINE_SIZE = 1000
 
 def home_timeline_key(uid: int) -> str:
     return f"book:home:{{{uid}}}"
+
+
+def followers_key(uid: int) -> str:
+    return f"book:followers:{{{uid}}}"
+
+
+def following_key(uid: int) -> str:
+    return f"book:following:{{{uid}}}"
 
 
 def create_status(conn, uid: int, message: str, **data) -> int | None:
@@ -48,7 +58,7 @@ def post_status(conn, uid: int, message: str, **data) -> int | None:
 
 def syndicate_status(conn, uid: int, post: dict, start: float = 0) -> None:
     followers = conn.zrangebyscore(
-        keys.followers_key(uid), start, "inf", start=0, num=POSTS_PER_PASS, withscores=True
+        followers_key(uid), start, "inf", start=0, num=POSTS_PER_PASS, withscores=True
     )
     pipeline = conn.pipeline(False)
     for follower, start in followers:  # noqa: B007  (the cursor: the last score seen)
@@ -85,8 +95,8 @@ def get_status_messages(conn, uid: int, timeline=home_timeline_key, page=1, coun
 
 
 def follow_user(conn, uid: int, other_uid: int) -> bool | None:
-    fkey1 = keys.following_key(uid)
-    fkey2 = keys.followers_key(other_uid)
+    fkey1 = following_key(uid)
+    fkey2 = followers_key(other_uid)
     if conn.zscore(fkey1, other_uid):
         return None
     now = time.time()
@@ -109,8 +119,8 @@ def follow_user(conn, uid: int, other_uid: int) -> bool | None:
 
 
 def unfollow_user(conn, uid: int, other_uid: int) -> bool | None:
-    fkey1 = keys.following_key(uid)
-    fkey2 = keys.followers_key(other_uid)
+    fkey1 = following_key(uid)
+    fkey2 = followers_key(other_uid)
     if not conn.zscore(fkey1, other_uid):
         return None
     pipeline = conn.pipeline(True)

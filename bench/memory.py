@@ -1,6 +1,9 @@
 """7. Memory: what one profile, one status and one home-timeline entry cost in Redis
 (MEMORY USAGE), what a whole network made through the services adds to used_memory,
-and a projection for a site of 1,000,000 users from a scaled-down one."""
+and a projection for a site of 1,000,000 users from a scaled-down one: its followers
+projected from sets of every size measured on their own (bench.follower_sets), in
+pieces as the site keeps them and in one key each as before, since a scaled-down
+network has no set as big as a big site's."""
 
 import random
 import re
@@ -17,7 +20,7 @@ from timeline.ops.seeding import seed_network
 from timeline.posting import services as posting
 from timeline.statuses import services as statuses
 
-from . import seed
+from . import follower_sets, seed
 from .context import Context
 from .measure import Row, Size
 from .pages import author_with_statuses
@@ -36,6 +39,10 @@ TARGET_BYTES = 16 * 10**9
 # (embedded_redis.COMPACT_ENCODINGS) stay as they are.
 ZSET_LIMITS = ("256", "1100")
 ZSET_LIMIT = "zset-max-ziplist-entries"
+
+
+# Home timelines' keys start so (`feed:{uid}`; "home" was their old name).
+HOME_KIND = keys.home_timeline_key(0).split(":", 1)[0]
 
 
 def usage(conn, key: str) -> int:
@@ -80,11 +87,13 @@ def run(ctx: Context) -> list[Row]:
         Row("memory", network, Size(total, "B"), notes={"bytes_per_user": total / len(users)})
     )
     site = conn.config_get(ZSET_LIMIT)[ZSET_LIMIT]
+    counts = follower_sets.follower_counts(SITE_USERS, FOLLOWS_EACH)
+    sizes = tuple(n for n in follower_sets.SIZES if n <= plan.follower_set_largest)
     try:
         for limit in ZSET_LIMITS:
             conn.config_set(ZSET_LIMIT, limit)
             label = f" ({ZSET_LIMIT} {limit}{', as the site runs' if limit == site else ''})"
-            rows.extend(projection(conn, plan.projection_users, label))
+            rows.extend(projection(conn, plan.projection_users, label, counts, sizes))
     finally:
         conn.config_set(ZSET_LIMIT, site)
     return rows
@@ -112,7 +121,7 @@ def usage_by_kind(conn) -> tuple[dict[str, int], Counter]:
         kind = name.split(":", 1)[0]
         if kind == "status":
             totals["statuses"] += used or 0
-        elif kind == "home" and not name.endswith(":reposts"):
+        elif kind == HOME_KIND and not name.endswith(":reposts"):
             totals["homes"] += used or 0
             home_names.append(name)
         else:
@@ -140,11 +149,13 @@ def key_table_bytes(conn) -> int:
     return entries - 40 * conn.dbsize()
 
 
-def projection(conn, users: int, label: str) -> list[Row]:
+def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list[Row]:
     """A network of `users` shaped like the issue's site (seeding.seed_network: power-law
     follows), 10% of them active (their homes read now), the rest away for longer than
     HOME_INACTIVE_DAYS and their homes dropped; its bytes per user, per status and per
-    home entry, and those scaled to SITE_USERS."""
+    home entry, and those scaled to SITE_USERS. Followers are not scaled from it but
+    projected: `counts` (follower_sets.follower_counts at SITE_USERS) times the bytes of
+    sets of `sizes` measured key by key, in pieces (the site) and in one key (before)."""
     for server in for_each_primary(conn):
         server.flushdb()  # the network alone is counted
     empty = conn.info("memory")["used_memory"]
@@ -167,8 +178,16 @@ def projection(conn, users: int, label: str) -> list[Row]:
     unattributed = conn.info("memory")["used_memory"] - empty - sum(families.values())
     key_table = key_table_bytes(conn)
     key_counts = keys_by_family(conn)
-    per_user = used["rest"] / users
-    graph_bytes = families[family(keys.following_key(0))] + families[family(keys.followers_key(0))]
+    followers_here = families[family(keys.followers_key(0))]
+    per_user = (used["rest"] - followers_here) / users
+    graph_bytes = families[family(keys.following_key(0))] + followers_here
+    one_key = follower_sets.bytes_by_size(conn, sizes, pieced=False)
+    in_pieces = follower_sets.bytes_by_size(conn, sizes, pieced=True)
+    followers = {
+        "in pieces": follower_sets.followers_bytes(counts, in_pieces),
+        "one key each": follower_sets.followers_bytes(counts, one_key),
+        "scaled from the network": SITE_USERS * followers_here / users,
+    }
     index_sets = families[family(keys.search_ids_key(0, ""))]
     index_buckets = families[family(keys.search_bucket_key(0, ""))]
     index_bytes = index_sets + index_buckets
@@ -177,10 +196,13 @@ def projection(conn, users: int, label: str) -> list[Row]:
     entries_per_active = used["home_entries"] / len(active)
     site = {
         "users": SITE_USERS * per_user,
+        "followers": followers["in pieces"],
         "statuses": SITE_USERS * STATUSES_EACH * per_status,
         "homes": SITE_USERS * ACTIVE_SHARE * entries_per_active * per_entry,
     }
     total = sum(site.values())
+    before = total - followers["in pieces"] + followers["one key each"]
+    largest = max(sizes)
     case = (
         f"{users:,} users, {made.follows / users:.0f} follows and"
         f" {made.statuses / users:.0f} statuses each, {ACTIVE_SHARE:.0%} active{label}"
@@ -208,9 +230,35 @@ def projection(conn, users: int, label: str) -> list[Row]:
         "keys_per_user_by_family": {
             name: count / users for name, count in key_counts.most_common() if count >= users / 100
         },
+        "site_followers_bytes": followers,
+        "follower_set_bytes_in_pieces": in_pieces,
+        "follower_set_bytes_one_key": one_key,
+        "share_of_follows_in_sets_over": {
+            n: follower_sets.share_in_sets_over(counts, n) for n in (250, 1_000, 10_000)
+        },
     }
     return [
-        Row("memory", f"{case}: per user (profile, graph, own timelines)", Size(per_user, "B")),
+        Row(
+            "memory",
+            f"{case}: per user (profile, following, own timelines; followers below)",
+            Size(per_user, "B"),
+        ),
+        *(
+            Row(
+                "memory",
+                f"a follower, in a set of {largest:,} {how}{label}",
+                Size(measured[largest] / largest, "B"),
+            )
+            for how, measured in (("in pieces", in_pieces), ("in one key", one_key))
+        ),
+        *(
+            Row(
+                "memory",
+                f"followers of {SITE_USERS:,} users, power-law counts, {how}{label}",
+                Size(followers[how], "B"),
+            )
+            for how in ("in pieces", "one key each")
+        ),
         Row(
             "memory",
             f"{case}: of which the follow graph, per follow (following + followers)",
@@ -230,5 +278,10 @@ def projection(conn, users: int, label: str) -> list[Row]:
             target=f"<= {TARGET_BYTES / 1e9:g} GB",
             met=total <= TARGET_BYTES,
             notes=notes,
+        ),
+        Row(
+            "memory",
+            f"projected for {SITE_USERS:,} users, followers in one key each as before{label}",
+            Size(before, "B"),
         ),
     ]

@@ -1,11 +1,13 @@
 """3. Reading: a home-timeline page of 30 statuses (also for a reader with 100 blocks
 and 100 mutes), and 4. following and unfollowing a user whose profile holds 1,000
-statuses."""
+statuses, and one with many followers (ours in pieces: timeline.graph.pieces), whose
+followers pages are read too."""
 
 import time
 
 from timeline import keys
 from timeline.feeds import selectors as feeds
+from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
 from timeline.safety import services as safety
 from timeline.scores import HOME, POSTED
@@ -17,6 +19,8 @@ from .context import Context
 from .measure import Row, time_interleaved
 
 PAGE_SIZE = 30
+# Followers a page, as the client API's default.
+FOLLOWERS_PAGE = 40
 MAX_PAGE_ROUND_TRIPS = 2
 # A reader's blocks and mutes, read with the page's statuses (timeline.safety).
 GUARDED_BLOCKS = GUARDED_MUTES = 100
@@ -112,28 +116,57 @@ def run(ctx: Context) -> list[Row]:
 
     rows.extend(page_cost(ctx, author))
 
+    rows.extend(follow_rows(ctx, author, f"{plan.profile_statuses:,}-status profile"))
+    popular = seed.user("popular")
+    seed.bulk_followers(conn, popular, plan.popular_followers)
+    rows.extend(follow_rows(ctx, popular, f"an account with {plan.popular_followers:,} followers"))
+    rows.extend(followers_page_rows(ctx, popular))
+    return rows
+
+
+def followers_page_rows(ctx: Context, popular: int) -> list[Row]:
+    """The first and last followers page of `popular`, ours (across pieces) beside the
+    same page of one sorted set (how followers were kept before pieces: the book's)."""
+    followers = ctx.plan.popular_followers
+    numbers = (1, followers // FOLLOWERS_PAGE)
+    calls = {}
+    for number in numbers:
+        calls[number] = lambda _, n=number: graph_selectors.followers_page(
+            popular, n, FOLLOWERS_PAGE, viewer=popular
+        )
+        calls[f"one key {number}"] = lambda _, n=number: feeds.users_page(
+            book.followers_key(popular), n, FOLLOWERS_PAGE
+        )
+    pages = time_interleaved(calls, ctx.plan.follow_samples, ctx.counter)
+    return [
+        Row(
+            "followers page",
+            f"page {number:,} of {FOLLOWERS_PAGE}, {followers:,} followers",
+            pages[number],
+            "the same page of one sorted set",
+            pages[f"one key {number}"],
+        )
+        for number in numbers
+    ]
+
+
+def follow_rows(ctx: Context, author: int, case: str) -> list[Row]:
+    """Following and unfollowing `author`, ours beside the book's, taking turns."""
     ours_user, book_user = seed.user("follower"), seed.user("follower")
     follows = time_interleaved(
         {
             "follow": lambda _: graph.follow_user(ours_user, author),
-            "book follow": lambda _: book.follow_user(conn, book_user, author),
+            "book follow": lambda _: book.follow_user(ctx.conn, book_user, author),
             "unfollow": lambda _: graph.unfollow_user(ours_user, author),
-            "book unfollow": lambda _: book.unfollow_user(conn, book_user, author),
+            "book unfollow": lambda _: book.unfollow_user(ctx.conn, book_user, author),
         },
-        plan.follow_samples,
+        ctx.plan.follow_samples,
         ctx.counter,
     )
-    for action in ("follow", "unfollow"):
-        rows.append(
-            Row(
-                action,
-                f"{plan.profile_statuses:,}-status profile",
-                follows[action],
-                f"the book's {action}_user",
-                follows[f"book {action}"],
-            )
-        )
-    return rows
+    return [
+        Row(action, case, follows[action], f"the book's {action}_user", follows[f"book {action}"])
+        for action in ("follow", "unfollow")
+    ]
 
 
 # Page cost as work grows: statuses a page (on a full home), and home length (30 a page).

@@ -14,11 +14,14 @@ class Plan:
     post_samples: int = 200
     page_samples: int = 1_000
     follow_samples: int = 200
+    popular_followers: int = 100_000
     profile_statuses: int = 1_000
     network_users: int = 1_000
     network_follows_each: int = 50
     network_posts_each: int = 10
     projection_users: int = 1_500
+    # The biggest follower set measured for the projection (bench.follower_sets).
+    follower_set_largest: int = 100_000
     http_connections: int = 100
     http_seconds: float = 8.0
     # (stream clients, posts a second, daphne processes) a streaming run each.
@@ -52,11 +55,13 @@ QUICK = Plan(
     post_samples=20,
     page_samples=50,
     follow_samples=10,
+    popular_followers=2_000,
     profile_statuses=200,
     network_users=50,
     network_follows_each=5,
     network_posts_each=2,
     projection_users=300,
+    follower_set_largest=2_000,
     http_connections=10,
     http_seconds=1.0,
     stream_runs=((25, 20, 1), (25, 20, 2)),

@@ -5,6 +5,7 @@ import itertools
 
 from accounts.services import create_user
 from timeline import keys
+from timeline.graph import pieces
 from timeline.scores import HOME
 
 from . import book
@@ -20,12 +21,15 @@ def user(prefix: str = "bench") -> int:
 
 
 def bulk_followers(conn, uid: int, count: int, chunk: int = 10_000) -> list[int]:
-    """Makes `count` profile-less users follow `uid`, at distinct follow times."""
+    """Makes `count` profile-less users follow `uid`, at distinct follow times: in our
+    followers (cut into pieces as follows one by one make them) and the book's."""
     followers = [next(_bulk_uids) for _ in range(count)]
     for start in range(0, count, chunk):
-        part = followers[start : start + chunk]
-        conn.zadd(keys.followers_key(uid), {f: 1.0 + start + i for i, f in enumerate(part)})
-    conn.hset(keys.user_key(uid), "followers", conn.zcard(keys.followers_key(uid)))
+        part = {f: 1.0 + start + i for i, f in enumerate(followers[start : start + chunk])}
+        conn.zadd(keys.followers_key(uid), part)
+        conn.zadd(book.followers_key(uid), part)
+    pieces.split(conn, uid)
+    conn.hset(keys.user_key(uid), "followers", count)
     return followers
 
 

@@ -66,9 +66,8 @@ def main() -> int:
             os.environ["REDIS_URL"] = redis_server.start()
             print(f"Embedded Redis on {os.environ['REDIS_URL']} (AOF in {settings.VAR_DIR})")
         subprocess.run(manage("migrate", "--noinput", "-v", "0"), check=True)
-        # Data kept by an older version (var/) upgraded in place: idempotent, one SCAN.
-        subprocess.run(manage("migrate_homes"), check=True)
-        subprocess.run(manage("reindex_search", "--if-old-index"), check=True)
+        # Data kept by an older version (var/) upgraded in place: idempotent, a SCAN each.
+        subprocess.run(manage("upgrade_data"), check=True)
         if settings.DEMO_NETWORK:
             seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
             subprocess.run(manage(*seed), check=True)

@@ -12,7 +12,12 @@ run on Redis Cluster. The cluster itself refuses declared keys of several slots
 (CROSSSLOT), but a Redis 6.2 node runs a script that touches an undeclared key whenever
 that key happens to live on the same node. With settings.REDIS_CHECK_SCRIPT_KEYS (the
 test suites set it) both are checked on every run, on one server too: the declared keys
-here, and every key a command in the script touches by a prelude (KEY_CHECK)."""
+here, and every key a command in the script touches by a prelude (KEY_CHECK). A key
+the script names itself passes when it shares a declared key's hash tag (so its slot):
+the pieces of a big follower set (timeline.graph.pieces) are found inside the script.
+
+`-- include: <name>` on a line of its own puts `<folder>/<name>.lua` there (a library
+of local functions several scripts share)."""
 
 from functools import cache
 from pathlib import Path
@@ -25,7 +30,11 @@ from redis.crc import key_slot
 # is a command's first argument but for the commands below (none, or every argument).
 KEY_CHECK = """
 local declared = {}
-for _, key in ipairs(KEYS) do declared[key] = true end
+local function tag(key) return string.match(key, '{([^}]+)}') end
+for _, key in ipairs(KEYS) do
+  declared[key] = true
+  if tag(key) then declared['{' .. tag(key) .. '}'] = true end
+end
 local keyless = {publish = true, time = true}
 local all_keys = {del = true, exists = true, unlink = true, touch = true, mget = true}
 local function check(command, ...)
@@ -34,7 +43,8 @@ local function check(command, ...)
   local args = {...}
   local last = all_keys[name] and #args or math.min(#args, 1)
   for i = 1, last do
-    if not declared[args[i]] then
+    local key = tostring(args[i])
+    if not declared[key] and not (tag(key) and declared['{' .. tag(key) .. '}']) then
       error('the script touches a key it does not declare: ' .. name .. ' ' .. tostring(args[i]))
     end
   end
@@ -46,12 +56,20 @@ local redis = setmetatable({
 """
 
 
+INCLUDE = "-- include:"
+
+
 @cache
 def source(path: Path) -> str:
     """The script without its comment lines: EVAL sends the source with every call, and
     a repost's fan-out calls add_to_timeline.lua once a follower, half of it comments.
     A script with long brackets ("[[": block comments, long strings) goes as written."""
-    text = path.read_text()
+    text = "".join(
+        (path.parent / f"{line.split(':', 1)[1].strip()}.lua").read_text()
+        if line.startswith(INCLUDE)
+        else line
+        for line in path.read_text().splitlines(keepends=True)
+    )
     if "[[" in text:
         return text
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))

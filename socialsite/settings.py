@@ -264,6 +264,9 @@ HOME_INACTIVE_DAYS = float(os.environ.get("HOME_INACTIVE_DAYS", 14))
 HOME_READ_RESOLUTION = int(os.environ.get("HOME_READ_RESOLUTION", 3600))
 # Followers past the first pass are reached by background jobs of this many each.
 FAN_OUT_JOB_SIZE = int(os.environ.get("FAN_OUT_JOB_SIZE", 10_000))
+# A user's followers are kept in pieces of at most this many (timeline.graph.pieces): at
+# or under zset-max-ziplist-entries each is a compact listpack, ~12 B a follower.
+FOLLOWERS_PIECE_SIZE = int(os.environ.get("FOLLOWERS_PIECE_SIZE", 250))
 # Refilling a home after an unfollow reads up to HOME_TIMELINE_SIZE statuses of
 # each person followed, so it takes fewer people per pass than fan-out.
 REFILL_FOLLOWEES_PER_PASS = int(os.environ.get("REFILL_FOLLOWEES_PER_PASS", 100))

@@ -42,6 +42,18 @@ def followers_key(uid: int) -> str:
     return f"followers:{{{uid}}}"
 
 
+def follower_pieces_key(uid: int) -> str:
+    """Start time -> start time of each piece of `uid`'s followers past the first
+    (timeline.graph.pieces); absent while they all fit in followers_key."""
+    return f"{followers_key(uid)}:pieces"
+
+
+def follower_piece_key(uid: int, start: str) -> str:
+    """The piece of `uid`'s followers from follow time `start` on (the scripts in
+    timeline/graph/lua name it the same way: the followers key, ':', the start)."""
+    return f"{followers_key(uid)}:{start}"
+
+
 def following_key(uid: int) -> str:
     return f"following:{{{uid}}}"
 

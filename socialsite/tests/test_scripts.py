@@ -49,9 +49,21 @@ def test_a_script_may_delete_and_publish_what_it_declares(tmp_path, redis_conn):
     redis_conn.set("a:{1}", 1)
     assert LuaScripts(tmp_path).run(redis_conn, "tidy", ["a:{1}", "b:{1}"], ["news"]) == 0
     assert not redis_conn.exists("a:{1}")
-    (tmp_path / "greedy.lua").write_text("return redis.call('DEL', KEYS[1], 'b:{1}')\n")
-    with pytest.raises(redis.ResponseError, match="does not declare: del b:{1}"):
+    (tmp_path / "greedy.lua").write_text("return redis.call('DEL', KEYS[1], 'b:{2}')\n")
+    with pytest.raises(redis.ResponseError, match=r"does not declare: del b:\{2\}"):
         LuaScripts(tmp_path).run(redis_conn, "greedy", ["a:{1}"], [])
+    # A key it names itself in a declared key's slot (its hash tag) is fine.
+    (tmp_path / "own.lua").write_text("return redis.call('DEL', KEYS[1] .. ':b')\n")
+    redis_conn.set("a:{1}:b", 1)
+    assert LuaScripts(tmp_path).run(redis_conn, "own", ["a:{1}"], []) == 1
+
+
+def test_a_script_includes_a_library_of_functions_beside_it(tmp_path, redis_conn):
+    (tmp_path / "lib.lua").write_text("-- doubles\nlocal function twice(n) return 2 * n end\n")
+    (tmp_path / "use.lua").write_text("-- include: lib\nreturn twice(tonumber(ARGV[1]))\n")
+    assert LuaScripts(tmp_path).run(redis_conn, "use", [], [21]) == 42
+    sent = scripts.source(tmp_path / "use.lua")
+    assert "twice" in sent and "doubles" not in sent
 
 
 def test_a_script_whose_keys_span_hash_slots_is_refused_before_it_is_sent(tmp_path, redis_conn):

@@ -8,10 +8,12 @@ are ordered by the time they were joined, so a job's cursor is (score, how many
 members at that exact score are done): exact even when many share one timestamp.
 
 So that W workers share one big fan-out, its first job only splits it: it cuts the
-rest into chunks of about FAN_OUT_JOB_SIZE members by score range (fan_out_split.lua)
-and queues them all at once, each a job of its own that any worker may take. A chunk
-covers [its cursor, the next chunk's first score), so the chunks partition the set;
-one that grew meanwhile past FAN_OUT_JOB_SIZE carries on as a chain of its own."""
+rest into chunks of about FAN_OUT_JOB_SIZE members by score range (at the starts of
+the followers' pieces, graph.pieces; fan_out_split.lua for a list's set) and queues
+them all at once, each a job of its own that any worker may take. A chunk covers [its
+cursor, the next chunk's first score), so the chunks partition the set; one that grew
+meanwhile past FAN_OUT_JOB_SIZE carries on as a chain of its own. Both sets are read
+across the followers' pieces (graph.pieces.queue_range: a list's set is one piece)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +26,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..graph import pieces
 from ..scores import HOME, POSTED, Scores
 from . import homes
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
@@ -110,15 +113,16 @@ def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
 
 def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
     """The followers a status (or a fan-out job's args) reaches: for a reply, only the user
-    it answers and those who follow them (one ZMSCORE per batch); for others, everyone."""
+    it answers and those who follow them (asked of their following sets, one round trip
+    per batch: graph.pieces.follows_of); for others, everyone."""
     answered = answered_uid(status)
     if answered is None or not follower_uids:
         return follower_uids
-    scores = conn.zmscore(keys.followers_key(answered), follower_uids)
+    follows = pieces.follows_of(conn, follower_uids, answered)
     return [
         uid
-        for uid, score in zip(follower_uids, scores, strict=True)
-        if reply_reaches(answered, int(uid), follows_answered=score is not None)
+        for uid, yes in zip(follower_uids, follows, strict=True)
+        if reply_reaches(answered, int(uid), follows_answered=yes)
     ]
 
 
@@ -127,17 +131,34 @@ def everyone(conn, status: dict, members: list[str]) -> list[str]:
     return members
 
 
+def list_chunk_starts(conn, members_key: str, after, skip: int, size: int, most: int) -> list:
+    """Where chunks of about `size` of a listed-in set start after a cursor (one key:
+    cut where the score changes, fan_out_split.lua): [more, start...]."""
+    return scripts.run(conn, "fan_out_split", [members_key], [after, skip, size, most])
+
+
+def follower_chunk_starts(conn, members_key: str, after, skip: int, size: int, most: int):
+    """Where chunks of about `size` of the followers at `members_key` start after a
+    cursor: at starts of their pieces (graph.pieces). [more, start...]."""
+    return pieces.chunk_starts(conn, members_key, after, size, most)
+
+
 @dataclass(frozen=True)
 class Audience:
     members: Callable[[int], str]  # the author's set to walk
     reach: Callable  # (conn, status, members) -> the members a status reaches
     deliver: Callable
     retract: Callable
+    chunk_starts: Callable  # (conn, members key, after, skip, size, most) -> [more, start...]
 
 
 AUDIENCES = {
-    "followers": Audience(keys.followers_key, reply_audience, deliver, retract),
-    "lists": Audience(keys.listed_in_key, everyone, deliver_to_lists, retract_from_lists),
+    "followers": Audience(
+        keys.followers_key, reply_audience, deliver, retract, follower_chunk_starts
+    ),
+    "lists": Audience(
+        keys.listed_in_key, everyone, deliver_to_lists, retract_from_lists, list_chunk_starts
+    ),
 }
 
 
@@ -162,9 +183,9 @@ def fan_out_job(status: dict, *, retract: bool = False, audience: str = "followe
 
 
 def fan_out_from(job: jobs.Job, cursor: list) -> jobs.Job | None:
-    """`job` carried on from `cursor` ({follow time, members at that time already done},
-    as fan_out_cursor.lua and store_status.lua return it), or None if `cursor` is empty
-    (nothing left)."""
+    """`job` carried on from `cursor` ([follow time, members at that time already done],
+    as graph.pieces.decode_range returns it), or None if `cursor` is empty (nothing
+    left)."""
     if not cursor:
         return None
     kind, args = job
@@ -189,11 +210,14 @@ def rest_of_fan_out(
 def split_fan_out(conn, args: dict) -> list[jobs.Job]:
     """The chunk jobs that share out the rest of a fan-out from `args`' cursor (the last
     one splits again if CHUNKS_PER_SPLIT were not enough), or [] if one job is enough."""
-    more, *cuts = scripts.run(
+    audience = AUDIENCES[args["audience"]]
+    more, *cuts = audience.chunk_starts(
         conn,
-        "fan_out_split",
-        [AUDIENCES[args["audience"]].members(args["uid"])],
-        [args["after_score"], args["skip"], settings.FAN_OUT_JOB_SIZE, CHUNKS_PER_SPLIT - 1],
+        audience.members(args["uid"]),
+        args["after_score"],
+        args["skip"],
+        settings.FAN_OUT_JOB_SIZE,
+        CHUNKS_PER_SPLIT - 1,
     )
     if not cuts:
         return []
@@ -223,14 +247,15 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
             return chunks
     # A chunk ends just before the next one's first score.
     below = "+inf" if args["until"] == "+inf" else f"({args['until']}"
+    walked = (members_key, args["after_score"], args["skip"], below, size)
     pipe = conn.pipeline(transaction=False)
     pipe.exists(keys.status_key(args["status_id"]))
-    # Uids alone: with their scores Redis and the client spend longer on this read than
-    # on the deliveries. The next job's cursor comes from the script below instead. One
-    # more than a job's share tells whether there is a next job at all.
-    pipe.zrangebyscore(members_key, args["after_score"], below, start=args["skip"], num=size + 1)
-    exists, members = pipe.execute()
-    more, members = len(members) > size, members[:size]
+    # Where the uids are, and the next job's cursor; then the uids alone, by plain reads
+    # (with their scores, or through a script, Redis and the client spend longer on
+    # reading them than on the deliveries).
+    pieces.queue_walk(pipe, *walked)
+    exists, plan = pipe.execute()
+    members, cursor = pieces.walk(conn, members_key, plan, *walked[1:])
     pipe = PackedPipeline(conn)
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)
@@ -248,14 +273,6 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
         )
     else:
         return []  # deleted meanwhile: the deletion's own job retracts it
-    if not more:
-        pipe.execute()
-        return []
-    scripts.run(pipe, "fan_out_cursor", [members_key], [members[-1]])
-    cursor = pipe.execute()[-1]
-    if cursor:
-        after_score, skip = float(cursor[0]), cursor[1]
-    else:
-        # The last one left meanwhile: count on our place, as near as is known.
-        after_score, skip = args["after_score"], args["skip"] + size
-    return [("fanout", {**args, "after_score": after_score, "skip": skip})]
+    pipe.execute()
+    rest = fan_out_from(("fanout", args), cursor)
+    return [rest] if rest else []

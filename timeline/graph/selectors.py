@@ -12,6 +12,7 @@ from .. import keys
 from ..feeds.selectors import Page, page_ids, queue_statuses, read_page, users_page
 from ..lists.selectors import decode_lists, queue_lists
 from ..safety.selectors import Relation, may_see_account, queue_relation, relation_from
+from . import pieces
 
 # Followers in common are looked for among this many of your newest follows.
 COMMON_SCAN = 5000
@@ -36,7 +37,8 @@ def followers_page(
     `viewer` may see them (none of a private account's to others, see may_see_account)."""
     if not may_see_account(uid, viewer):
         return [], False
-    return users_page(keys.followers_key(uid), page, count)
+    uids = pieces.page_ids(get_redis(), uid, page, count)
+    return get_users([int(u) for u in uids[:count]]), len(uids) > count
 
 
 def following_page(
@@ -50,7 +52,7 @@ def following_page(
 
 
 def in_common(following: list[str], scores: list[float | None], limit: int) -> list[int]:
-    """The first `limit` of `following` that ZMSCORE found among the other user's followers."""
+    """The first `limit` of `following` whose following sets hold the other user (a score)."""
     common = [int(u) for u, score in zip(following, scores, strict=True) if score is not None]
     return common[:limit]
 
@@ -58,13 +60,13 @@ def in_common(following: list[str], scores: list[float | None], limit: int) -> l
 def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]:
     """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
 
-    The two sets are in different slots, so no ZINTER: read one, test against the other."""
+    Each of `uid`'s follows is asked whether they follow `other_uid` (their following
+    set: `other_uid`'s followers are in pieces found by follow time, graph.pieces)."""
     conn = get_redis()
     following = conn.zrevrange(keys.following_key(uid), 0, COMMON_SCAN - 1)
-    if not following:
-        return []
-    scores = conn.zmscore(keys.followers_key(other_uid), following)
-    return get_users(in_common(following, scores, limit))
+    follows = pieces.follows_of(conn, following, other_uid)
+    common = [int(u) for u, yes in zip(following, follows, strict=True) if yes]
+    return get_users(common[:limit])
 
 
 @dataclass(frozen=True)
@@ -125,10 +127,9 @@ def profile_page(
     pipe = PackedPipeline(conn)
     shown = queue_statuses(pipe, ids, count, viewer_uid)
     listed = shown + queue_lists(pipe, list_ids, uid)
-    if following:
-        pipe.zmscore(keys.followers_key(uid), following)
+    pipe.for_each_key(map(keys.following_key, following), ("ZSCORE", uid))
     replies = pipe.execute()
-    common = in_common(following, replies[listed], common) if following else []
+    common = in_common(following, replies[listed:], common)
     return ProfilePage(
         user=user,
         page=read_page(
@@ -147,12 +148,12 @@ def profile_page(
 
 
 def relationships(uid: int, others: list[int]) -> list[tuple[bool, bool]]:
-    """For each of `others`: whether `uid` follows them, and whether they follow `uid`.
-    1 round trip, both sets in `uid`'s slot."""
+    """For each of `others`: whether `uid` follows them, and whether they follow `uid`
+    (asked of their following sets, see graph.pieces). 1 round trip."""
     if not others:
         return []
-    pipe = get_redis().pipeline(transaction=False)
-    pipe.zmscore(keys.following_key(uid), others)
-    pipe.zmscore(keys.followers_key(uid), others)
-    following, followers = pipe.execute()
+    pipe = PackedPipeline(get_redis())
+    pipe.execute_command("ZMSCORE", keys.following_key(uid), *others)
+    pipe.for_each_key(map(keys.following_key, others), ("ZSCORE", uid))
+    following, *followers = pipe.execute()
     return [(a is not None, b is not None) for a, b in zip(following, followers, strict=True)]

@@ -7,7 +7,9 @@ count, their home timeline, and the event). A follow is 2 round trips (3 when a 
 it copied was deleted meanwhile: feeds.refill.drop_copied_if_deleted); an unfollow 3,
 the last queueing the job that refills home (only when something was removed). On a
 cluster the event goes out one round trip later, from the channel's node (see
-socialsite.events.publishes_in_scripts)."""
+socialsite.events.publishes_in_scripts). Each first reads whether (since when) the
+follower follows them already: the piece of followers that holds them (graph.pieces),
+one round trip more."""
 
 import time
 
@@ -56,6 +58,10 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     home_size = settings.HOME_TIMELINE_SIZE
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
+    pipe.zscore(keys.following_key(uid), other_uid)
+    login, followed_at = pipe.execute()
+    if not login:
+        raise ValueError("No such user.")
     scripts.run(
         pipe,
         "add_follower",
@@ -67,11 +73,18 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
             keys.blocked_by_key(other_uid),
             keys.follow_requests_key(other_uid),
         ],
-        [uid, since, home_size, "1" if approving else "0"],
+        [
+            uid,
+            since,
+            home_size,
+            "1" if approving else "0",
+            "" if followed_at is None else followed_at,
+            settings.FOLLOWERS_PIECE_SIZE,
+        ],
     )
     pipe.hget(user_key(other_uid), "followers")
-    login, followed, followers = pipe.execute()
-    if not login or not followed:
+    followed, followers = pipe.execute()
+    if not followed:
         raise ValueError("No such user.")
     other_login, entries, outcome, private = followed
     if outcome == "blocked":
@@ -125,7 +138,7 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     if added == -1:
         # A block landed between the two steps: step 1 is taken back (the block's own
         # unfollow may have done it already; either way it is idempotent).
-        losing_follower(conn, other_uid, uid)
+        losing_follower(conn, other_uid, uid, since if followed_at is None else followed_at)
         raise Blocked(f"You can't follow @{other_login}.")
     if added and not in_script:
         events.publish(conn, event)
@@ -138,11 +151,15 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
-    losing_follower(pipe, other_uid, uid)
+    pipe.zscore(keys.following_key(uid), other_uid)
+    login, followed_at = pipe.execute()
+    if not login:
+        return None
+    losing_follower(pipe, other_uid, uid, "+inf" if followed_at is None else followed_at)
     pipe.hget(user_key(other_uid), keys.PRIVATE_FIELD)
     pipe.hget(user_key(other_uid), "followers")
-    login, unfollowed, private, followers = pipe.execute()
-    if not login or not unfollowed:
+    unfollowed, private, followers = pipe.execute()
+    if not unfollowed:
         return None
     other_login, ids = unfollowed
     follower, followed = {"id": uid, "login": login}, {"id": other_uid, "login": other_login}
@@ -156,15 +173,16 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     return True
 
 
-def losing_follower(client, uid: int, follower_uid: int) -> object:
-    """Step 1 of an unfollow, in the followed user's slot: `follower_uid` leaves `uid`'s
+def losing_follower(client, uid: int, follower_uid: int, followed_at) -> object:
+    """Step 1 of an unfollow, in the followed user's slot: `follower_uid`, who followed
+    at `followed_at` (their following set's score; "+inf" if it has none), leaves `uid`'s
     followers. Replies [`uid`'s login, their newest status ids], or nothing for an
     unknown user."""
     return scripts.run(
         client,
         "remove_follower",
         [user_key(uid), keys.followers_key(uid), keys.profile_timeline_key(uid)],
-        [follower_uid, settings.HOME_TIMELINE_SIZE],
+        [follower_uid, settings.HOME_TIMELINE_SIZE, followed_at],
     )
 
 

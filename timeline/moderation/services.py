@@ -28,6 +28,7 @@ from socialsite import jobs
 from socialsite.redis import get_redis
 
 from .. import keys
+from ..graph import pieces
 from ..graph.services import losing_follower, unfollowing
 from ..lists import services as lists
 from ..notifications import services as notifications
@@ -66,16 +67,18 @@ def _detach_followers(uid: int) -> bool:
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
-    pipe.zrange(keys.followers_key(uid), 0, PURGE_BATCH - 1)
+    pieces.queue_range(pipe, keys.followers_key(uid), count=PURGE_BATCH, withscores=True)
     # What unfollowing would take out of a home: the newest HOME_TIMELINE_SIZE.
     pipe.zrevrange(keys.profile_timeline_key(uid), 0, settings.HOME_TIMELINE_SIZE - 1)
-    login, followers, status_ids = pipe.execute()
+    login, first, status_ids = pipe.execute()
+    pairs, _ = pieces.decode_range(first)
+    followers = list(zip(pairs[::2], pairs[1::2], strict=True))
     if not followers:
         return False
-    for follower in get_users([int(f) for f in followers]):
+    for follower in get_users([int(f) for f, _ in followers]):
         follower = {"id": follower["id"], "login": follower["login"]}
         unfollowing(pipe, follower, {"id": uid, "login": login}, status_ids)
-    pipe.zrem(keys.followers_key(uid), *followers)
+    pieces.forget(pipe, uid, followers)
     pipe.execute()
     return True
 
@@ -92,15 +95,16 @@ def _delete_statuses(uid: int) -> bool:
 
 def _unfollow_everyone(uid: int) -> bool:
     conn = get_redis()
-    others = conn.zrange(keys.following_key(uid), 0, PURGE_BATCH - 1)
-    if not others:
+    follows = conn.zrange(keys.following_key(uid), 0, PURGE_BATCH - 1, withscores=True)
+    if not follows:
         return False
     # unfollow_user's two steps for the whole batch, 2 round trips, without the job
     # that would refill a home about to go.
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
-    for other in others:
-        losing_follower(pipe, other, uid)
+    for other, followed_at in follows:
+        losing_follower(pipe, other, uid, followed_at)
+    others = [other for other, _ in follows]
     login, *unfollowed = pipe.execute()
     for other, reply in zip(others, unfollowed, strict=True):
         if reply:  # empty for someone who no longer exists
@@ -145,7 +149,7 @@ def _drop_profile(uid: int) -> bool:
         keys.profile_timeline_key(uid),
         home,
         keys.shown_reposts_key(home),
-        keys.followers_key(uid),
+        *pieces.all_keys(get_redis(), uid),
         keys.following_key(uid),
         keys.mentions_timeline_key(uid),
         keys.likes_key(uid),

@@ -11,6 +11,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..graph import pieces
 from ..statuses.selectors import COUNT_FIELDS, exist
 from . import activity
 
@@ -28,10 +29,10 @@ def chunks(items: Iterable, size: int = CHUNK) -> Iterator[list]:
         yield chunk
 
 
-def _ranges(conn, key: str) -> Iterator[list]:
-    """A sorted set's members, CHUNK at a time, by rank."""
+def _ranges(conn, key: str, *, withscores: bool = False) -> Iterator[list]:
+    """A sorted set's members (or (member, score) pairs), CHUNK at a time, by rank."""
     for start in itertools.count(0, CHUNK):
-        members = conn.zrange(key, start, start + CHUNK - 1)
+        members = conn.zrange(key, start, start + CHUNK - 1, withscores=withscores)
         if not members:
             return
         yield members
@@ -148,6 +149,32 @@ class Pairing:
     extra: str
     missing: str
     gone: str | None
+    # b's sets are followers, kept in pieces found by follow time (timeline.graph.pieces).
+    b_in_pieces: bool = False
+
+    def queue_b_score(self, pipe, b: int, a: int, a_score) -> None:
+        """Queues the read of a's score in b's set (a's score for b finds its piece)."""
+        if self.b_in_pieces:
+            pieces.queue_score(pipe, b, a, "+inf" if a_score is None else a_score)
+        else:
+            pipe.zscore(self.b_key(b), a)
+
+    def b_sets(self, conn, key: str) -> list[str]:
+        """The keys that hold the b set whose (first) key is `key`."""
+        if self.b_in_pieces:
+            return pieces.piece_keys(conn, account_keys.hash_tag_id(key))
+        return [key]
+
+    def queue_change(self, pipe, side: str, owner: int, member: int, score, *, add: bool):
+        """Queues adding `member` to (or dropping it from) `owner`'s set on `side`."""
+        if side == "b" and self.b_in_pieces:
+            change = pieces.queue_put_back if add else pieces.queue_drop
+            change(pipe, owner, member, score)
+        elif add:
+            key = self.a_key(owner) if side == "a" else self.b_key(owner)
+            pipe.zadd(key, {member: score}, nx=True)
+        else:
+            pipe.zrem(self.a_key(owner) if side == "a" else self.b_key(owner), member)
 
 
 # The follower's own following set is the truth: it is what they see, and it decided
@@ -164,6 +191,7 @@ FOLLOWS = Pairing(
     extra="lists follower {a}, who doesn't follow them",
     missing="misses follower {a}, who follows them",
     gone="follows {b}, who doesn't exist",
+    b_in_pieces=True,
 )
 # The list's members set is the truth: it is what the owner sees and what `members`
 # counts. A "listed in" set missing the list would keep fan-out from it; one naming a
@@ -204,18 +232,20 @@ def _check_pairs(conn, pairing: Pairing, report: RepairReport, progress: Progres
     with the pairing's truth side."""
     pipe = conn.pipeline(transaction=False)
     for a, b, a_score, b_score, exists in _one_sided_pairs(conn, pairing, report, progress):
-        sides = {"a": (pairing.a_key(a), b, a_score), "b": (pairing.b_key(b), a, b_score)}
-        truth_key, truth_member, truth_score = sides[pairing.truth]
-        copy_key, copy_member, copy_score = sides["b" if pairing.truth == "a" else "a"]
+        sides = {"a": (pairing.a_key(a), a, b, a_score), "b": (pairing.b_key(b), b, a, b_score)}
+        truth = pairing.truth
+        copy = "b" if truth == "a" else "a"
+        truth_key, truth_owner, truth_member, truth_score = sides[truth]
+        copy_key, copy_owner, copy_member, copy_score = sides[copy]
         if copy_score is not None:
             found, key = pairing.extra, copy_key
-            pipe.zrem(copy_key, copy_member)
+            pairing.queue_change(pipe, copy, copy_owner, copy_member, copy_score, add=False)
         elif exists:
             found, key = pairing.missing, copy_key
-            pipe.zadd(copy_key, {copy_member: truth_score}, nx=True)
+            pairing.queue_change(pipe, copy, copy_owner, copy_member, truth_score, add=True)
         elif pairing.gone:
             found, key = pairing.gone, truth_key
-            pipe.zrem(truth_key, truth_member)
+            pairing.queue_change(pipe, truth, truth_owner, truth_member, truth_score, add=False)
         else:
             continue
         report.findings.append(Finding(pairing.check, key, found.format(a=a, b=b)))
@@ -231,38 +261,56 @@ def _one_sided_pairs(
     for a, whether b exists)."""
     suspects: set[tuple[int, int]] = set()
     counted = {"edges": 0}
-    for a, b in _one_sided(
-        conn, pairing.a_pattern, pairing.b_key, counted, progress, pairing.check
-    ):
+
+    def a_in_b(pipe, a: int, b: int, a_score) -> None:
+        pairing.queue_b_score(pipe, b, a, a_score)
+
+    def b_in_a(pipe, b: int, a: int, _) -> None:
+        pipe.zscore(pairing.a_key(a), b)
+
+    def a_sets(conn, key: str) -> list[str]:
+        return [key]
+
+    check = (counted, progress, pairing.check)
+    for a, b in _one_sided(conn, pairing.a_pattern, a_sets, a_in_b, *check):
         suspects.add((a, b))
-    for b, a in _one_sided(
-        conn, pairing.b_pattern, pairing.a_key, counted, progress, pairing.check
-    ):
+    for b, a in _one_sided(conn, pairing.b_pattern, pairing.b_sets, b_in_a, *check):
         suspects.add((a, b))
     report.checked[pairing.counted_as] = counted["edges"]
     pipe = conn.pipeline(transaction=False)
     ordered = sorted(suspects)
     for a, b in ordered:
         pipe.zscore(pairing.a_key(a), b)
-        pipe.zscore(pairing.b_key(b), a)
+    a_scores = pipe.execute() if ordered else []
+    for (a, b), a_score in zip(ordered, a_scores, strict=True):
+        pairing.queue_b_score(pipe, b, a, a_score)
         pipe.exists(pairing.b_hash(b))
-    for (a, b), (a_score, b_score, exists) in zip(ordered, chunks(pipe.execute(), 3), strict=True):
+    found = zip(ordered, a_scores, chunks(pipe.execute() if ordered else [], 2), strict=True)
+    for (a, b), a_score, (b_score, exists) in found:
         if (a_score is None) != (b_score is None):
             yield a, b, a_score, b_score, bool(exists)
 
 
 def _one_sided(
-    conn, pattern: str, other_side, counted: dict, progress: Progress, label: str
+    conn,
+    pattern: str,
+    sets: Callable,
+    queue_back: Callable,
+    counted: dict,
+    progress: Progress,
+    label: str,
 ) -> Iterator:
-    """(owner, member) for each member of a set matching `pattern` whose own set
-    `other_side(member)` doesn't list the owner."""
+    """(owner, member) for each member of the sets of each key matching `pattern`
+    (`sets(conn, key)`: the keys that hold it) whose own set doesn't list the owner
+    (`queue_back(pipe, owner, member, score)` queues that read)."""
     for key in conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET"):
         owner = account_keys.hash_tag_id(key)
-        for members in _ranges(conn, key):
+        held = (_ranges(conn, k, withscores=True) for k in sets(conn, key))
+        for members in itertools.chain.from_iterable(held):
             pipe = conn.pipeline(transaction=False)
-            for member in members:
-                pipe.zscore(other_side(member), owner)
-            for member, back in zip(members, pipe.execute(), strict=True):
+            for member, score in members:
+                queue_back(pipe, owner, int(member), score)
+            for (member, _), back in zip(members, pipe.execute(), strict=True):
                 if back is None:
                     yield owner, int(member)
             counted["edges"] += len(members)

@@ -23,6 +23,7 @@ from socialsite.redis import get_redis
 
 from .. import keys, text
 from ..discovery.suggestions import POPULAR_KEPT
+from ..graph import pieces
 from ..scores import HOME, POSTED, Scores
 from ..search import services as search
 from ..statuses import layout
@@ -150,6 +151,10 @@ def seed_network(
         if followed_by:
             writes.count(pipe.zadd(keys.followers_key(uids[j]), followed_by))
     writes.flush("follows")
+    # Written whole, then cut into pieces as follows one by one would have made them.
+    for j, followed_by in enumerate(followers):
+        if len(followed_by) > settings.FOLLOWERS_PIECE_SIZE:
+            pieces.split(get_redis(), uids[j])
 
     by_author: list[list[dict]] = [[] for _ in range(users)]
     for status in statuses:

@@ -14,6 +14,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..conversations import services as conversations
 from ..feeds import fanout
+from ..graph import pieces
 from ..notifications import services as notifications
 from ..search import services as search
 from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
@@ -64,7 +65,8 @@ def deliver_status(conn, status: dict) -> int:
     pipe.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
     queue_store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
     results = pipe.execute()
-    found, lists, cursor, batch = results[:lookups], results[lookups], *results[-2:]
+    found, lists = results[:lookups], results[lookups]
+    batch, cursor = pieces.decode_range(results[-1])
     followers = fanout.reply_audience(conn, status, batch)
 
     pipe = PackedPipeline(conn)

@@ -14,6 +14,7 @@ from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
+from ..graph import pieces
 from ..scores import HOME
 from . import layout
 from .cache import statuses as kept
@@ -72,8 +73,8 @@ def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
 def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
     """Queues the status hash and its author's bookkeeping (see store_status.lua): the
     profile timeline, their own home (`home_size` > 0), the `posts` count, and, for
-    `followers` > 0, a read of their first `followers` followers: the last two replies are
-    where a fan-out job takes over after those (fanout.fan_out_from) and their uids."""
+    `followers` > 0, a read of their first `followers` followers: the last reply (see
+    graph.pieces.decode_range: their uids, and where a fan-out job takes over)."""
     uid = status["uid"]
     pipe.hset(keys.status_key(status["id"]), mapping=layout.stored_fields(status))
     scripts.run(
@@ -83,20 +84,16 @@ def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
             user_key(uid),
             keys.profile_timeline_key(uid),
             keys.home_timeline_key(uid),
-            keys.followers_key(uid),
         ],
         [
             status["id"],
             status["posted"],
             HOME.score(status["posted"]) if home_size else "",
             *HOME.trim(home_size),
-            followers,
         ],
     )
     if followers:
-        # After the script: a follower leaving in between gets the status twice (a no-op
-        # ZADD), never not at all.
-        pipe.zrange(keys.followers_key(uid), 0, followers - 1)
+        pieces.queue_range(pipe, keys.followers_key(uid), count=followers)
 
 
 def create_status(uid: int, message: str, **data) -> int | None:

@@ -74,7 +74,8 @@ def test_a_status_deleted_between_the_steps_of_an_unfollow_leaves_home(make_user
     doomed = posting.post_status(author, "goes")
     # The unfollow's first step (the author's side) reads the profile before the deletion,
     # its second runs after it; the retract job runs last, when neither side has the other.
-    followed = graph.losing_follower(redis_conn, author, follower)
+    since = redis_conn.zscore(keys.following_key(follower), author)
+    followed = graph.losing_follower(redis_conn, author, follower, since)
     posting.delete_status(author, doomed)
     who = {"id": follower, "login": "x"}
     graph.unfollowing(redis_conn, who, {"id": author, "login": followed[0]}, followed[1])

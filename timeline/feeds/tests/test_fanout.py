@@ -7,18 +7,28 @@ from socialsite.redis import for_each_primary
 from timeline import keys
 from timeline.feeds import fanout
 from timeline.feeds import selectors as feeds
+from timeline.graph import pieces
 from timeline.graph import services as graph
 from timeline.posting import services as posting
 from timeline.tests.pages import ids
 
 
-@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3)
+def followed_at(redis_conn, author: int, times: dict) -> None:
+    """`times` (follower -> follow time) follow `author`, cut into pieces as follows one
+    by one would have made them (graph.pieces)."""
+    redis_conn.zadd(keys.followers_key(author), times)
+    pieces.split(redis_conn, author)
+
+
+@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3, FOLLOWERS_PIECE_SIZE=3)
 def test_fan_out_jobs_reach_everyone_once_across_ties_at_job_boundaries(make_user, redis_conn):
     author = make_user().uid
     fans = [make_user().uid for _ in range(11)]
     # Runs of ties straddle the first pass and several jobs' boundaries.
     times = [1, 1, 1, 2, 2, 2, 2, 2, 3, 4, 4]
-    redis_conn.zadd(keys.followers_key(author), dict(zip(fans, times, strict=True)))
+    followed_at(redis_conn, author, dict(zip(fans, times, strict=True)))
+    # Pieces: the base [1, 1, 1], then [2 x 5] (a run stays whole), [3, 4, 4].
+    assert redis_conn.zrange(keys.follower_pieces_key(author), 0, -1) == ["2", "3"]
     sid = posting.post_status(author, "to all eleven")
     # The split, then its chunks: the rest of the run at 1 (one job), the run at 2 (five:
     # two jobs of at most 3), and 3 and 4 (three: one job).
@@ -41,10 +51,10 @@ def test_a_deletion_is_retracted_from_every_home_across_several_jobs(
         assert redis_conn.zscore(keys.home_timeline_key(fan), sid) is None
 
 
-@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3)
+@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3, FOLLOWERS_PIECE_SIZE=3)
 def test_a_big_fan_out_is_split_into_chunks_that_cover_the_rest_once(make_user, redis_conn):
     author = make_user().uid
-    redis_conn.zadd(keys.followers_key(author), {str(1000 + i): i for i in range(14)})
+    followed_at(redis_conn, author, {str(1000 + i): i for i in range(14)})
     status = {"id": 1, "uid": author, "posted": 5.0}
     _, split = fanout.rest_of_fan_out(fanout.fan_out_job(status), [("1000", 0), ("1001", 1)])
     chunks = [args for _, args in fanout.fan_out_batch(split)]
@@ -57,16 +67,16 @@ def test_a_big_fan_out_is_split_into_chunks_that_cover_the_rest_once(make_user, 
     assert not any(c["split"] for c in chunks)
 
 
-@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2)
+@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=2, FOLLOWERS_PIECE_SIZE=2)
 def test_a_run_of_ties_longer_than_a_chunk_stays_in_one_chunk(make_user, redis_conn):
     author = make_user().uid
     times = [1, 2, 2, 2, 2, 2, 3, 4]
-    redis_conn.zadd(keys.followers_key(author), {str(1000 + i): t for i, t in enumerate(times)})
+    followed_at(redis_conn, author, {str(1000 + i): t for i, t in enumerate(times)})
     status = {"id": 1, "uid": author, "posted": 5.0}
     chunks = [args for _, args in fanout.fan_out_batch(fanout.fan_out_job(status)[1])]
+    # Chunks start where pieces do: [1] alone is under a chunk, so it goes with the run.
     assert [(c["after_score"], c["skip"], c["until"]) for c in chunks] == [
-        ("-inf", 0, "2"),
-        ("2", 0, "3"),
+        ("-inf", 0, "3"),
         ("3", 0, "+inf"),
     ]
 
@@ -79,11 +89,11 @@ def zadd_calls(redis_conn) -> int:
     )
 
 
-@override_settings(POSTS_PER_PASS=10, FAN_OUT_JOB_SIZE=10)
+@override_settings(POSTS_PER_PASS=10, FAN_OUT_JOB_SIZE=10, FOLLOWERS_PIECE_SIZE=10)
 def test_two_workers_share_one_big_fan_out_and_each_follower_gets_it_once(make_user, redis_conn):
     author = make_user().uid
     fans = [str(10_000 + i) for i in range(300)]  # profile-less: delivery never reads one
-    redis_conn.zadd(keys.followers_key(author), {fan: i for i, fan in enumerate(fans)})
+    followed_at(redis_conn, author, {fan: i for i, fan in enumerate(fans)})
     sid = posting.post_status(author, "to three hundred")
     zadds_before = zadd_calls(redis_conn)
 

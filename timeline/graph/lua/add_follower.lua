@@ -5,9 +5,12 @@
 -- KEYS[4] whom they block  KEYS[5] who blocks them  KEYS[6] requests to follow them
 -- ARGV[1] follower uid  ARGV[2] time  ARGV[3] newest profile entries to return
 -- ARGV[4] "1": the followed user approves a request (there must be one)
+-- ARGV[5] when the follower followed them, as their following set says ('': not
+-- following: the piece that holds it, see pieces.lua)  ARGV[6] the followers' piece size
 -- Returns {their login, their newest profile entries as a flat {id, score, ...} list,
 -- outcome: "followed", "requested", "blocked" or "no_request", "1" if their account is
 -- private else ""}, or {} (and changes nothing) if the followed user doesn't exist.
+-- include: pieces
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
 end
@@ -17,7 +20,8 @@ if redis.call('ZSCORE', KEYS[4], ARGV[1]) or redis.call('ZSCORE', KEYS[5], ARGV[
   return {login, {}, 'blocked', private}
 end
 local requested = redis.call('ZREM', KEYS[6], ARGV[1]) == 1
-if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+local since = ARGV[5] ~= '' and ARGV[5] or ARGV[2]
+if not redis.call('ZSCORE', piece_for(KEYS[2], since), ARGV[1]) then
   if ARGV[4] == '1' and not requested then
     return {login, {}, 'no_request', private}
   end
@@ -26,7 +30,7 @@ if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
     return {login, {}, 'requested', private}
   end
 end
-if redis.call('ZADD', KEYS[2], 'NX', ARGV[2], ARGV[1]) == 1 then
+if add_follower(KEYS[2], ARGV[1], since, tonumber(ARGV[6])) == 1 then
   redis.call('HINCRBY', KEYS[1], 'followers', 1)
 end
 local entries = redis.call('ZREVRANGE', KEYS[3], 0, tonumber(ARGV[3]) - 1, 'WITHSCORES')

@@ -4,7 +4,9 @@
 -- KEYS[1] the hash  KEYS[2..] the counted sets, in the order of the fields
 -- ARGV[1] '1' to fix, '' to report  ARGV[2..] the counter fields (absent counts as 0)
 -- Returns {field, counter, set size, ...} for each wrong counter; {} if the hash is
--- gone (and nothing changes).
+-- gone (and nothing changes). A set kept in pieces (followers: timeline.graph.pieces)
+-- counts them all.
+-- include: ../../graph/lua/pieces
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
 end
@@ -12,6 +14,9 @@ local wrong = {}
 for i = 2, #ARGV do
   local counter = tonumber(redis.call('HGET', KEYS[1], ARGV[i]) or '0')
   local size = redis.call('ZCARD', KEYS[i])
+  for _, start in ipairs(redis.call('ZRANGE', piece_index(KEYS[i]), 0, -1)) do
+    size = size + redis.call('ZCARD', piece_key(KEYS[i], start))
+  end
   if counter ~= size then
     table.insert(wrong, ARGV[i])
     table.insert(wrong, tostring(counter))

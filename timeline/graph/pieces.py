@@ -1,0 +1,181 @@
+"""A user's followers in pieces, so that a follower set of any size stays compact.
+
+A sorted set of up to zset-max-ziplist-entries is a listpack (~12 B a follower); past
+that a skiplist (~100 B). So followers are their followers key alone until they number
+more than FOLLOWERS_PIECE_SIZE; then newer follows go to pieces of at most that many,
+each holding a range of follow times (lua/pieces.lua), all in the user's slot. Every
+read and write of followers goes through here or the graph's scripts that include
+pieces.lua: a piece is found by a follow time, which the follower's own following set
+holds (the same score), so "does X follow Y" is asked of X's following set."""
+
+import itertools
+
+from django.conf import settings
+
+from accounts.keys import hash_tag_id, user_key
+from socialsite.redis import PackedPipeline, get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+
+scripts = LuaScripts(__file__)
+
+# Pieces cut from one key in one script call by split_followers (the rest in the next).
+PIECES_PER_SPLIT = 100
+
+
+def queue_range(
+    client,
+    key: str,
+    after: str | float = "-inf",
+    skip: int = 0,
+    below: str = "+inf",
+    count: int = 1000,
+    *,
+    withscores: bool = False,
+) -> object:
+    """Queues (or runs) the read of the followers at `key` (keys.followers_key; or any
+    sorted set never cut, as lists' listed-in sets) in follow order from a cursor (a
+    follow time and how many at that time are done) to `below` (a ZRANGEBYSCORE max),
+    at most `count`; decode the reply with `decode_range`."""
+    return scripts.run(
+        client,
+        "followers_range",
+        [key],
+        [after, skip, below, count, "1" if withscores else "0"],
+    )
+
+
+def decode_range(reply: list) -> tuple[list, list]:
+    """A queue_range reply as (its followers, where the next read starts: [follow time,
+    how many at that time are done], or [] if none are left)."""
+    more, score, ties, *followers = reply
+    return followers, [score, ties] if more else []
+
+
+def queue_walk(client, key: str, after, skip: int, below: str, count: int) -> object:
+    """Queues (or runs) the plan of a read as queue_range's (followers_plan.lua): finish
+    it with `walk`. A fan-out job's way: its followers come back by plain reads."""
+    return scripts.run(client, "followers_plan", [key], [after, skip, below, count])
+
+
+def walk(conn, key: str, plan: list, after, skip: int, below: str, count: int):
+    """The followers a `queue_walk` reply plans to read, and where the next read starts
+    (as decode_range): 1 round trip. If a piece changed between the two (a follow cut it:
+    a read comes back short), read again as queue_range does, in one script."""
+    more, score, ties, *reads = plan
+    planned = [reads[i : i + 4] for i in range(0, len(reads), 4)]
+    if not planned:
+        return [], [score, ties] if more else []
+    pipe = conn.pipeline(transaction=False)
+    for piece, low, offset, wanted in planned:
+        pipe.zrangebyscore(piece, low, below, start=offset, num=wanted)
+    got = pipe.execute()
+    if any(len(read) != wanted for read, (*_, wanted) in zip(got, planned, strict=True)):
+        return decode_range(queue_range(conn, key, after, skip, below, count))
+    return [uid for read in got for uid in read], [score, ties] if more else []
+
+
+def page_ids(client, uid: int, page: int, count: int) -> list:
+    """Uids of page `page` (from 1) of `uid`'s followers, newest follow first, and one
+    more if an older page exists: 1 round trip."""
+    if page < 1 or count < 1:
+        raise ValueError("Pages and counts start at 1.")
+    return scripts.run(
+        client, "followers_page", [keys.followers_key(uid)], [(page - 1) * count, count + 1]
+    )
+
+
+def chunk_starts(conn, key: str, after, size: int, most: int) -> list:
+    """Where chunks of about `size` of the followers at `key` after the cursor time
+    `after` start (piece starts), at most `most`: [more, start...] (followers_cuts.lua)."""
+    return scripts.run(conn, "followers_cuts", [key], [after, size, most])
+
+
+def forget(client, uid: int, followers: list[tuple]) -> object:
+    """Queues (or runs) the removal of `followers` ((uid, follow time) pairs) from
+    `uid`'s followers, and from their count."""
+    pairs = [value for pair in followers for value in pair]
+    return scripts.run(client, "forget_followers", [user_key(uid), keys.followers_key(uid)], pairs)
+
+
+def split(conn, uid: int) -> int:
+    """Cuts `uid`'s followers key into pieces if it holds more than a piece (a set made
+    before pieces, or in bulk): how many pieces were made. Idempotent."""
+    made = 0
+    while True:
+        now = scripts.run(
+            conn,
+            "split_followers",
+            [keys.followers_key(uid)],
+            [settings.FOLLOWERS_PIECE_SIZE, PIECES_PER_SPLIT],
+        )
+        made += now
+        if now < PIECES_PER_SPLIT:
+            return made
+
+
+def all_keys(conn, uid: int) -> list[str]:
+    """Every key of `uid`'s followers: the followers key, its pieces and their index."""
+    return [*piece_keys(conn, uid), keys.follower_pieces_key(uid)]
+
+
+def follows_of(conn, candidates: list, uid: int) -> list[bool]:
+    """Which of `candidates` follow `uid`, asked of each one's following set (a piece of
+    `uid`'s followers is found only by follow time): 1 round trip, none if empty."""
+    if not candidates:
+        return []
+    pipe = PackedPipeline(conn)
+    pipe.for_each_key(map(keys.following_key, candidates), ("ZSCORE", uid))
+    return [score is not None for score in pipe.execute()]
+
+
+def queue_score(client, uid: int, follower, followed_at) -> object:
+    """Queues (or runs) the read of `follower`'s follow time among `uid`'s followers,
+    looked for in the piece of `followed_at` (their following set's score; "+inf" if
+    not known: the newest piece)."""
+    return scripts.run(
+        client, "follower_edge", [keys.followers_key(uid)], ["score", follower, followed_at]
+    )
+
+
+def queue_put_back(client, uid: int, follower, followed_at) -> object:
+    """Queues (or runs) putting `follower` back among `uid`'s followers at `followed_at`
+    (a repair: the count is checked on its own)."""
+    return scripts.run(
+        client,
+        "follower_edge",
+        [keys.followers_key(uid)],
+        ["add", follower, followed_at, settings.FOLLOWERS_PIECE_SIZE],
+    )
+
+
+def queue_drop(client, uid: int, follower, followed_at) -> object:
+    """Queues (or runs) taking `follower`, followed at `followed_at`, out of `uid`'s
+    followers (a repair: the count is checked on its own)."""
+    return scripts.run(
+        client, "follower_edge", [keys.followers_key(uid)], ["remove", follower, followed_at]
+    )
+
+
+def piece_keys(conn, uid: int) -> list[str]:
+    """The keys that hold `uid`'s followers: the followers key and its pieces."""
+    starts = conn.zrange(keys.follower_pieces_key(uid), 0, -1)
+    return [keys.followers_key(uid), *(keys.follower_piece_key(uid, s) for s in starts)]
+
+
+def split_every_big_set(batch: int = 1000) -> tuple[int, int]:
+    """Cuts every follower set kept in one key past FOLLOWERS_PIECE_SIZE (made before
+    pieces) into pieces: (sets cut, pieces made). Idempotent: `manage.py split_followers`."""
+    conn, size = get_redis(), settings.FOLLOWERS_PIECE_SIZE
+    cut = made = 0
+    found = conn.scan_iter(match=keys.FOLLOWERS_PATTERN, count=batch, _type="ZSET")
+    while names := list(itertools.islice(found, batch)):
+        pipe = conn.pipeline(transaction=False)
+        for name in names:
+            pipe.zcard(name)
+        for name, card in zip(names, pipe.execute(), strict=True):
+            if card > size:
+                cut += 1
+                made += split(conn, hash_tag_id(name))
+    return cut, made

@@ -1,0 +1,15 @@
+from django.core.management.base import BaseCommand
+
+from timeline.graph import pieces
+
+
+class Command(BaseCommand):
+    help = (
+        "Cuts follower sets kept in one key (before followers were kept in pieces) that "
+        "hold more than FOLLOWERS_PIECE_SIZE into pieces. Run once after upgrading; "
+        "running it again does nothing."
+    )
+
+    def handle(self, *args, **options):
+        cut, made = pieces.split_every_big_set()
+        self.stdout.write(f"Cut {cut} follower sets into {made} more pieces.")
