@@ -5,7 +5,6 @@ import itertools
 
 from accounts.services import create_user
 from timeline import keys
-from timeline.scores import HOME
 
 from . import book
 
@@ -39,13 +38,13 @@ def drop_homes(conn, uids: list[int], chunk: int = 10_000) -> None:
 
 
 def full_homes(conn, uids: list[int], size: int, chunk: int = 100) -> None:
-    """Fills the home timelines of `uids` (ours and the book's, each scored its own way)
-    with `size` old entries each, as a live site's homes are (full)."""
+    """Fills the home timelines of `uids` (ours, lists of ids newest first, and the
+    book's, scored its way) with `size` old entries each, as a live site's homes are (full)."""
     old = {str(-i): float(i) for i in range(1, size + 1)}  # ids no status has
-    ours = {status_id: HOME.score(posted) for status_id, posted in old.items()}
+    ours = sorted(old, key=int, reverse=True)
     for start in range(0, len(uids), chunk):
         pipe = conn.pipeline(transaction=False)
         for uid in uids[start : start + chunk]:
-            pipe.zadd(keys.home_timeline_key(uid), ours)
+            pipe.rpush(keys.home_timeline_key(uid), *ours)
             pipe.zadd(book.home_timeline_key(uid), old)
         pipe.execute()

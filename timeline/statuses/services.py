@@ -16,7 +16,6 @@ from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
-from ..scores import HOME
 from .cache import statuses as kept
 from .selectors import decode_status
 
@@ -88,14 +87,13 @@ def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
         [
             status["id"],
             status["posted"],
-            HOME.score(status["posted"]) if home_size else "",
-            *HOME.trim(home_size),
+            home_size,
             followers,
         ],
     )
     if followers:
-        # After the script: a follower leaving in between gets the status twice (a no-op
-        # ZADD), never not at all.
+        # After the script: a follower leaving in between gets the status twice (a reader
+        # shows it once: feeds.home_list), never not at all.
         pipe.zrange(keys.followers_key(uid), 0, followers - 1)
 
 
