@@ -315,7 +315,7 @@ async def home_state(uid: int, count: int) -> HomeState:
     )
     safety.queue_audience(pipe, uid)
     (followed, window, shown), *audience = await pipe.execute()
-    newest = [int(i) for i in home_list.newest_first(window)]
+    newest = [int(i) for i in home_list.shown(window)[0]]
     return HomeState(
         followed=[int(u) for u in followed],
         newest=newest,

@@ -54,6 +54,14 @@ def in_order(entries: list) -> bool:
     return all(newer > older for newer, older in zip(ids, ids[1:], strict=False))
 
 
+def shown(entries: list) -> tuple[list[str], bool]:
+    """The ids among `entries` (a home's, as read) once each, newest first, and whether
+    they were so already (the common case: no sort)."""
+    if in_order(entries):
+        return entries, True
+    return newest_first(entries), False
+
+
 def queue_window(client, uid: int, stop: int):
     """Queues the read of `uid`'s home from its head to READ_MARGIN entries past `stop`
     (an index; -1: all of it), for `newest_first`."""

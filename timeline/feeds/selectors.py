@@ -102,10 +102,11 @@ def home_ids(uid: int, replies: list, page: int, count: int) -> HomeIds:
     once, within the newest HOME_TIMELINE_SIZE: feeds.home_list)."""
     window, epoch = replies
     start, stop = page_span(page, count, settings.HOME_TIMELINE_SIZE)
-    ids = home_list.newest_first(window)[start : stop + 1]
+    ids, in_order = home_list.shown(window)
+    ids = ids[start : stop + 1]
     generation = cache.statuses.generation()
     kept = cache.statuses.get_by_id(ids[:count], epoch)
-    return HomeIds(uid, ids, kept, generation, epoch, home_list.in_order(window))
+    return HomeIds(uid, ids, kept, generation, epoch, in_order)
 
 
 def queue_home_upkeep(pipe, read: HomeIds) -> int:
@@ -571,7 +572,7 @@ def home_cursor_ids(conn, uid: int, cursor: Cursor, count: int) -> list[str]:
     HOME_TIMELINE_SIZE and a trim's margin: feeds.home_list)."""
     stop = count if cursor == Cursor() else -1
     window = home_list.queue_window(conn, uid, stop)
-    ids = home_list.newest_first(window)[: settings.HOME_TIMELINE_SIZE]
+    ids = home_list.shown(window)[0][: settings.HOME_TIMELINE_SIZE]
     if cursor.max_id is not None:
         ids = [i for i in ids if int(i) < cursor.max_id]
     newer = next((b for b in (cursor.min_id, cursor.since_id) if b is not None), None)
