@@ -8,7 +8,7 @@ from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.safety import services as safety
-from timeline.scores import HOME, POSTED
+from timeline.scores import POSTED
 from timeline.statuses import cache
 from timeline.statuses import services as statuses
 
@@ -72,19 +72,19 @@ def run(ctx: Context) -> list[Row]:
             "ours": lambda _: feeds.home_page(reader, count=PAGE_SIZE),
             "guarded": lambda _: feeds.home_page(guarded, count=PAGE_SIZE),
             "contract": lambda _: feeds.get_status_messages(reader, count=PAGE_SIZE),
-            "raw": lambda _: HOME.newest(conn, home, 0, PAGE_SIZE - 1),
+            "raw": lambda _: conn.lrange(home, 0, PAGE_SIZE - 1),
             "book": lambda _: book.get_status_messages(conn, book_reader, count=PAGE_SIZE),
         },
         plan.page_samples,
         ctx.counter,
     )
-    case = f"home, {PAGE_SIZE} of {conn.zcard(home):,}"
+    case = f"home, {PAGE_SIZE} of {conn.llen(home):,}"
     rows = [
         Row(
             "home page",
             case,
             page["ours"],
-            "one raw ZRANGE",
+            "one raw LRANGE",
             page["raw"],
             target=f"<= {MAX_PAGE_ROUND_TRIPS} RT (ideal 1)",
             met=page["ours"].round_trips <= MAX_PAGE_ROUND_TRIPS,
@@ -98,7 +98,7 @@ def run(ctx: Context) -> list[Row]:
             target=f">= {MIN_OVER_BOOK:g}x the book's speed",
             met=MIN_OVER_BOOK * page["contract"].p50_ms <= page["book"].p50_ms,
         ),
-        Row("home page", f"{case}: the book's", page["book"], "one raw ZRANGE", page["raw"]),
+        Row("home page", f"{case}: the book's", page["book"], "one raw LRANGE", page["raw"]),
         Row(
             "home page",
             f"{case}: {GUARDED_BLOCKS} blocks + {GUARDED_MUTES} mutes",
@@ -151,9 +151,9 @@ def page_cost(ctx: Context, author: int) -> list[Row]:
         graph.follow_user(reader, author)
         book.follow_user(conn, book_reader, author)
         home = keys.home_timeline_key(reader)
-        conn.zremrangebyrank(home, *HOME.trim(length))
+        conn.ltrim(home, 0, length - 1)
         conn.zremrangebyrank(book.home_timeline_key(book_reader), *POSTED.trim(length))
-        readers[conn.zcard(home)] = reader
+        readers[conn.llen(home)] = reader
         book_readers[reader] = book_reader
     longest = max(readers)
     full = readers[longest]
