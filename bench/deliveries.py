@@ -5,7 +5,6 @@ sorted set scored newest first (how the last round stored homes), and an LPUSH p
 in order by a script (the alternative to sorting on read). Pre-packed, off the client's
 clock, so the figures are Redis's alone (INFO cpu). README "Home timelines as lists"."""
 
-import contextlib
 import statistics
 import time
 from collections.abc import Callable
@@ -16,6 +15,7 @@ from django.conf import settings
 
 from timeline.scores import POSTED
 
+from . import seed
 from .context import Context
 from .cpu import redis_cpu_seconds
 from .measure import Rate, Row
@@ -34,20 +34,6 @@ def _send(connection, packed: bytes, replies: int) -> None:
             if isinstance(reply, hiredis.ReplyError):
                 raise RuntimeError(str(reply))
             got += 1
-
-
-@contextlib.contextmanager
-def _ziplists_up_to(conn, entries: int):
-    """Sorted sets of up to `entries` are ziplists meanwhile: Redis picks the encoding
-    when it makes a set and converts a ziplist that grows past the limit at its next
-    write, never back."""
-    setting = "zset-max-ziplist-entries"
-    was = conn.config_get(setting)[setting]
-    conn.config_set(setting, entries)
-    try:
-        yield
-    finally:
-        conn.config_set(setting, was)
 
 
 # The alternative to sorting a home on read (timeline.feeds.home_list): each delivery
@@ -109,7 +95,7 @@ NEWEST_FIRST_ZSET = Layout(
 def _homes(conn, name: str, count: int, layout: Layout, n: int) -> list[str]:
     """`count` homes stored as `layout` with `n` entries each."""
     homes = [f"bench:{name}:{{{i}}}" for i in range(count)]
-    with _ziplists_up_to(conn, layout.ziplist_entries):
+    with seed.ziplists_up_to(conn, layout.ziplist_entries):
         for start in range(0, count, 100):
             pipe = conn.pipeline(transaction=False)
             for home in homes[start : start + 100]:

@@ -57,7 +57,8 @@ def run(ctx: Context) -> list[Row]:
     reader, book_reader = seed.user("reader"), seed.user("reader")
     graph.follow_user(reader, author)
     # The book's own reader: its home, scored the book's way, filled by the book's follow.
-    book.follow_user(conn, book_reader, author)
+    with seed.ziplists_up_to(conn, seed.STOCK_ZSET_ENTRIES):
+        book.follow_user(conn, book_reader, author)
     home = keys.home_timeline_key(reader)
     guarded = guarded_reader(author)
     # Off the clock: the process's status cache serves once its listener is subscribed,
@@ -113,6 +114,7 @@ def run(ctx: Context) -> list[Row]:
     rows.extend(page_cost(ctx, author))
 
     ours_user, book_user = seed.user("follower"), seed.user("follower")
+    seed.book_home(conn, book_user)
     follows = time_interleaved(
         {
             "follow": lambda _: graph.follow_user(ours_user, author),
@@ -149,7 +151,8 @@ def page_cost(ctx: Context, author: int) -> list[Row]:
     for length in HOME_LENGTHS:
         reader, book_reader = seed.user("reader"), seed.user("reader")
         graph.follow_user(reader, author)
-        book.follow_user(conn, book_reader, author)
+        with seed.ziplists_up_to(conn, seed.STOCK_ZSET_ENTRIES):
+            book.follow_user(conn, book_reader, author)
         home = keys.home_timeline_key(reader)
         conn.ltrim(home, 0, length - 1)
         conn.zremrangebyrank(book.home_timeline_key(book_reader), *POSTED.trim(length))

@@ -220,25 +220,31 @@ def drop_deleted(conn, refilled: Refilled, owner_id: int) -> int:
     return len(gone)
 
 
-def drop_copied_if_deleted(pipe, take_out: Callable, profile_key: str, copied: list) -> list:
-    """Executes `pipe`, which ends by copying the `copied` ids of someone's profile into
-    a timeline (a follow, a list member's addition), with a look at which are still on
-    that profile, and takes those gone back out of the timeline. Returns the replies of
-    `pipe` without the look. `take_out(pipe, ids)` queues taking ids out of the timeline.
+def drop_copied_if_deleted(
+    pipe, take_out: Callable, profile_key: str, copied: list[tuple[str, float]]
+) -> list:
+    """Executes `pipe`, which ends by copying the `copied` (id, score) entries of
+    someone's profile (newest first) into a timeline (a follow, a list member's
+    addition), with a look at which are still on that profile, and takes those gone back
+    out of the timeline. Returns the replies of `pipe` without the look. `take_out(pipe,
+    ids)` queues taking ids out of the timeline.
 
     A status deleted after its id was read but retracted before the copy landed would
     stay: its deletion's job already walked past this timeline. Deleting takes the id
     off the profile before it queues that job, so an id still on the profile now will be
     retracted by the job (the follower or list is in the author's set by then), and one
     already off it is dropped here: a second round trip only then. The look is one
-    ZMSCORE in the author's slot, the drop one ZREM in the timeline's."""
+    ZRANGEBYSCORE in the author's slot, from the oldest copied on (a ZMSCORE of every id
+    walks a compact profile once an id: 1,000 ids cost ~15 ms), the drop in the
+    timeline's."""
     if copied:
-        pipe.zmscore(profile_key, copied)
+        pipe.zrangebyscore(profile_key, copied[-1][1], "+inf")
     replies = pipe.execute()
     if not copied:
         return replies
-    *replies, scores = replies
-    gone = [status_id for status_id, score in zip(copied, scores, strict=True) if score is None]
+    *replies, still = replies
+    still = set(still)
+    gone = [status_id for status_id, _ in copied if status_id not in still]
     if gone:
         take_out(pipe, gone)
         pipe.execute()

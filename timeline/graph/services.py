@@ -96,8 +96,8 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     # The copy: merged into home (sorted, no repeats, bounded) by a script of its own in
     # the same slot, which copies nothing unless the follow holds (not refused for a
     # block); a follow that existed already merges statuses home has (a no-op).
-    copied = entries[::2]
-    home_list.queue_merge(pipe, uid, home_size, [(other_uid, copied)])
+    copied = list(zip(entries[::2], entries[1::2], strict=True))
+    home_list.queue_merge(pipe, uid, home_size, [(other_uid, entries[::2])])
     # A follow that existed already notified then: the notification is there, unchanged.
     notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)
     if approving:
