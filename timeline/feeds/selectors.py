@@ -246,20 +246,18 @@ def posted_page(
     *,
     viewer: int | None = None,
     where: str = safety.ANYWHERE,
-    length: int | None = None,
     marked: bool = True,
 ) -> Page:
     """As statuses_page, for a timeline scored by the time each status was posted
-    (profile, global: POSTED), whose statuses are kept in the process
-    (statuses.cache): its ids
-    and the suspended-user set, then the statuses not kept with the viewer's marks, if
-    any are needed. 1 round trip when all are kept and there is no viewer, else 2 (3 if
-    it shows reposts). Unless `marked`, the statuses come without the viewer's likes and
-    reposts marks, the viewer's reads for the safety rule go with the
-    ids, and the page is 1 round trip when all are kept."""
+    (profile, global: POSTED), whose statuses are kept in the process (statuses.cache):
+    its ids and the suspended-user set, then the statuses not kept with the viewer's
+    marks, if any are needed. 1 round trip when all are kept and there is no viewer, else
+    2 (3 if it shows reposts). Unless `marked`, the statuses come without the viewer's
+    likes and reposts marks, the viewer's reads for the safety rule go with the ids, and
+    the page is 1 round trip when all are kept."""
     conn = get_redis()
     pipe = PackedPipeline(conn)
-    page_ids(pipe, key, page, count, length=length, withscores=True)
+    page_ids(pipe, key, page, count, withscores=True)
     pipe.smembers(SUSPENDED_USERS)
     if not marked:
         safety.queue_audience(pipe, viewer)
