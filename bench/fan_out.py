@@ -52,8 +52,8 @@ def raw_limit(conn, followers: list[int], status_id: int, chunk: int = 10_000) -
 def missed(conn, followers: list[int], status_id: int) -> int:
     """How many of `followers` don't have `status_id` in their home timeline."""
     pipe = PackedPipeline(conn)
-    pipe.for_each_key(map(keys.home_timeline_key, followers), ("ZSCORE", status_id))
-    return sum(score is None for score in pipe.execute())
+    pipe.for_each_key(map(keys.home_timeline_key, followers), ("LPOS", status_id))
+    return sum(place is None for place in pipe.execute())
 
 
 def run(ctx: Context) -> list[Row]:

@@ -41,10 +41,6 @@ ZSET_LIMITS = ("256", "1100")
 ZSET_LIMIT = "zset-max-ziplist-entries"
 
 
-# Home timelines' keys start so (`feed:{uid}`; "home" was their old name).
-HOME_KIND = keys.home_timeline_key(0).split(":", 1)[0]
-
-
 def usage(conn, key: str) -> int:
     # SAMPLES 0 measures every element, not an estimate from a few.
     return conn.memory_usage(key, samples=0)
@@ -56,7 +52,7 @@ def run(ctx: Context) -> list[Row]:
     status_id = statuses.create_status(uid, "x" * 140)
     author = author_with_statuses(HOME_ENTRIES)
     graph.follow_user(uid, author)
-    home_entries = conn.zcard(keys.home_timeline_key(uid))
+    home_entries = conn.llen(keys.home_timeline_key(uid))
     rows = [
         Row("memory", "user profile (hash)", Size(usage(conn, keys.user_key(uid)), "B")),
         Row("memory", "status, 140 chars", Size(usage(conn, keys.status_key(status_id)), "B")),
@@ -116,19 +112,20 @@ def usage_by_kind(conn) -> tuple[dict[str, int], Counter]:
     totals = {"statuses": 0, "homes": 0, "home_entries": 0, "rest": 0}
     families: Counter = Counter()
     home_names = []
+    home_family = family(keys.home_timeline_key(0))
     for name, used in zip(names, pipe.execute(), strict=True):
         families[family(name)] += used or 0
         kind = name.split(":", 1)[0]
         if kind == "status":
             totals["statuses"] += used or 0
-        elif kind == HOME_KIND and not name.endswith(":reposts"):
+        elif family(name) == home_family and not name.endswith(":reposts"):
             totals["homes"] += used or 0
             home_names.append(name)
         else:
             totals["rest"] += used or 0
     pipe = PackedPipeline(conn)
     for name in home_names:
-        pipe.zcard(name)
+        pipe.llen(name)
     totals["home_entries"] = sum(pipe.execute())
     return totals, families
 

@@ -10,7 +10,7 @@ from timeline.feeds import selectors as feeds
 from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
 from timeline.safety import services as safety
-from timeline.scores import HOME, POSTED
+from timeline.scores import POSTED
 from timeline.statuses import cache
 from timeline.statuses import services as statuses
 
@@ -61,7 +61,8 @@ def run(ctx: Context) -> list[Row]:
     reader, book_reader = seed.user("reader"), seed.user("reader")
     graph.follow_user(reader, author)
     # The book's own reader: its home, scored the book's way, filled by the book's follow.
-    book.follow_user(conn, book_reader, author)
+    with seed.ziplists_up_to(conn, seed.STOCK_ZSET_ENTRIES):
+        book.follow_user(conn, book_reader, author)
     home = keys.home_timeline_key(reader)
     guarded = guarded_reader(author)
     # Off the clock: the process's status cache serves once its listener is subscribed,
@@ -76,19 +77,19 @@ def run(ctx: Context) -> list[Row]:
             "ours": lambda _: feeds.home_page(reader, count=PAGE_SIZE),
             "guarded": lambda _: feeds.home_page(guarded, count=PAGE_SIZE),
             "contract": lambda _: feeds.get_status_messages(reader, count=PAGE_SIZE),
-            "raw": lambda _: HOME.newest(conn, home, 0, PAGE_SIZE - 1),
+            "raw": lambda _: conn.lrange(home, 0, PAGE_SIZE - 1),
             "book": lambda _: book.get_status_messages(conn, book_reader, count=PAGE_SIZE),
         },
         plan.page_samples,
         ctx.counter,
     )
-    case = f"home, {PAGE_SIZE} of {conn.zcard(home):,}"
+    case = f"home, {PAGE_SIZE} of {conn.llen(home):,}"
     rows = [
         Row(
             "home page",
             case,
             page["ours"],
-            "one raw ZRANGE",
+            "one raw LRANGE",
             page["raw"],
             target=f"<= {MAX_PAGE_ROUND_TRIPS} RT (ideal 1)",
             met=page["ours"].round_trips <= MAX_PAGE_ROUND_TRIPS,
@@ -102,7 +103,7 @@ def run(ctx: Context) -> list[Row]:
             target=f">= {MIN_OVER_BOOK:g}x the book's speed",
             met=MIN_OVER_BOOK * page["contract"].p50_ms <= page["book"].p50_ms,
         ),
-        Row("home page", f"{case}: the book's", page["book"], "one raw ZRANGE", page["raw"]),
+        Row("home page", f"{case}: the book's", page["book"], "one raw LRANGE", page["raw"]),
         Row(
             "home page",
             f"{case}: {GUARDED_BLOCKS} blocks + {GUARDED_MUTES} mutes",
@@ -153,6 +154,7 @@ def followers_page_rows(ctx: Context, popular: int) -> list[Row]:
 def follow_rows(ctx: Context, author: int, case: str) -> list[Row]:
     """Following and unfollowing `author`, ours beside the book's, taking turns."""
     ours_user, book_user = seed.user("follower"), seed.user("follower")
+    seed.book_home(ctx.conn, book_user)
     follows = time_interleaved(
         {
             "follow": lambda _: graph.follow_user(ours_user, author),
@@ -182,11 +184,12 @@ def page_cost(ctx: Context, author: int) -> list[Row]:
     for length in HOME_LENGTHS:
         reader, book_reader = seed.user("reader"), seed.user("reader")
         graph.follow_user(reader, author)
-        book.follow_user(conn, book_reader, author)
+        with seed.ziplists_up_to(conn, seed.STOCK_ZSET_ENTRIES):
+            book.follow_user(conn, book_reader, author)
         home = keys.home_timeline_key(reader)
-        conn.zremrangebyrank(home, *HOME.trim(length))
+        conn.ltrim(home, 0, length - 1)
         conn.zremrangebyrank(book.home_timeline_key(book_reader), *POSTED.trim(length))
-        readers[conn.zcard(home)] = reader
+        readers[conn.llen(home)] = reader
         book_readers[reader] = book_reader
     longest = max(readers)
     full = readers[longest]

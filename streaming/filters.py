@@ -19,7 +19,6 @@ from accounts.services import LOGIN_PATTERN
 from socialsite.text import words
 from timeline.feeds import visibility
 from timeline.safety import selectors as safety
-from timeline.scores import HOME
 from timeline.text import mentions
 
 from .services import HomeState
@@ -349,9 +348,9 @@ class HomeFilter:
         # so that deletions don't leave fewer than REPOST_FALLOFF known.
         self.keep = min(2 * visibility.REPOST_FALLOFF, settings.HOME_TIMELINE_SIZE)
         self.stale = asyncio.Event()
-        # (home score, id) ascending: Redis's order, newest first (timeline.scores.HOME).
-        self._newest: list[tuple[float, str]] = []
-        self._scores: dict[int, float] = {}
+        # (negated id, id) ascending: newest first, as a home reads (timeline.feeds.home_list).
+        self._newest: list[tuple[int, str]] = []
+        self._scores: dict[int, int] = {}
         self._complete = True  # whether _newest is all of home
         self._shown: dict[int, int] = {}  # original id -> the repost home took in for it
         self._originals: dict[int, int] = {}  # the reverse, to forget it with the repost
@@ -369,8 +368,8 @@ class HomeFilter:
         self.followed = set(state.followed)
         self.audience = state.audience
         self.audience.follows = self.followed
-        self._newest = sorted((score, str(status_id)) for status_id, score in state.newest)
-        self._scores = dict(state.newest)
+        self._newest = [(-status_id, str(status_id)) for status_id in state.newest]
+        self._scores = {status_id: -status_id for status_id in state.newest}
         self._complete = state.complete
         self._shown = dict(state.shown)
         self._originals = {repost: original for original, repost in state.shown.items()}
@@ -396,9 +395,7 @@ class HomeFilter:
         if not safety.may_see(event, self.audience, where=safety.HOME):
             return False
         original = _int(event.get("repost_of")) if author != self.uid else None
-        posted = _float(event.get("posted"))
-        if posted is not None:
-            self._change(self._add, status_id, HOME.score(posted), original)
+        self._change(self._add, status_id, -status_id, original)
         return True
 
     def _delivers(self, event: dict) -> bool:
@@ -431,15 +428,16 @@ class HomeFilter:
             self._replay.append((change, *args))
 
     def _rank(self, status_id: int) -> int | None:
-        """Its place in home from the newest (0), as ZRANK says; None if not known."""
+        """Its place in home from the newest (0), as a home in order has it (LPOS); None if
+        not known."""
         score = self._scores.get(status_id)
         if score is None:
             return None
         return bisect.bisect_left(self._newest, (score, str(status_id)))
 
-    def _add(self, status_id: int, score: float, original: int | None) -> None:
-        """Records a status entering home with its home score (`original`: a repost the
-        repost rule let in)."""
+    def _add(self, status_id: int, score: int, original: int | None) -> None:
+        """Records a status entering home with its place's key (its negated id: newest
+        first) (`original`: a repost the repost rule let in)."""
         entry = (score, str(status_id))
         if status_id in self._scores:
             return
@@ -474,12 +472,5 @@ class HomeFilter:
 def _int(value) -> int | None:
     try:
         return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _float(value) -> float | None:
-    try:
-        return float(value)
     except (TypeError, ValueError):
         return None

@@ -22,6 +22,7 @@ from accounts.keys import user_key
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis, get_redis
 from socialsite.scripts import LuaScripts
+from timeline.feeds import home_list
 from timeline.keys import following_key, home_timeline_key, shown_reposts_key
 from timeline.safety import selectors as safety
 
@@ -290,13 +291,13 @@ async def close_stream(grant: StreamGrant) -> None:
 @dataclass(frozen=True)
 class HomeState:
     """What a live home stream knows of its owner's home when it (re)reads it: whom
-    they follow, the home's `newest` entries as (id, score), newest first (`complete`:
+    they follow, the home's `newest` entries' ids, newest first, each once (`complete`:
     all of them), and `shown`, for the reposts among those that the repost rule counts,
     original id -> repost id; `audience`, what timeline.safety's rule needs of them
     (blocks, mutes, muted words)."""
 
     followed: list[int]
-    newest: list[tuple[int, float]]
+    newest: list[int]
     shown: dict[int, int]
     complete: bool
     audience: safety.Audience = field(default_factory=lambda: safety.Audience(None))
@@ -313,13 +314,13 @@ async def home_state(uid: int, count: int) -> HomeState:
         [count],
     )
     safety.queue_audience(pipe, uid)
-    (followed, flat, shown), *audience = await pipe.execute()
-    newest = [(int(flat[i]), float(flat[i + 1])) for i in range(0, len(flat), 2)]
+    (followed, window, shown), *audience = await pipe.execute()
+    newest = [int(i) for i in home_list.shown(window)[0]]
     return HomeState(
         followed=[int(u) for u in followed],
         newest=newest,
         shown={int(shown[i]): int(shown[i + 1]) for i in range(0, len(shown), 2)},
-        complete=len(newest) < count,
+        complete=len(window) < count,
         audience=safety.read_audience(uid, audience),
     )
 

@@ -11,6 +11,10 @@ from accounts.keys import user_key  # noqa: F401  (re-exported: the profile hold
 STATUS_ID_COUNTER = "statuses:next_id"
 # Every change to a status hash publishes the hash's key here (statuses.cache).
 STATUS_CHANGES_CHANNEL = "statuses:changed"
+# A random token, set by the first home page read after the store was emptied: statuses
+# kept in a process are served to homes only under the token they were kept under
+# (statuses.cache).
+STATUSES_EPOCH = "statuses:epoch"
 GLOBAL_TIMELINE = "timeline:global"
 
 
@@ -28,12 +32,12 @@ def profile_timeline_key(uid: int) -> str:
 
 
 def home_timeline_key(uid: int) -> str:
-    """Status id -> when posted, as timeline.scores.HOME scores it (newest first)."""
+    """A list of status ids, newest at the head (feeds.home_list)."""
     return f"feed:{{{uid}}}"
 
 
 def legacy_home_key(uid: int) -> str:
-    """A home as it was stored before timeline.scores.HOME (the book's scores), and its
+    """A home as it was stored before homes were newest first (the book's scores), and its
     reposts shown under shown_reposts_key: taken away by `manage.py migrate_homes`."""
     return f"home:{{{uid}}}"
 

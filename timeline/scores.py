@@ -1,17 +1,10 @@
 """How a timeline scores its statuses by when they were posted, and reads them newest
 first: the one place for score <-> time.
 
-HOME (home timelines) is scored newest first, as negated whole microseconds. Fan-out
-makes a home the most written key of the site (one ZADD a follower a post), and Redis
-pays for where a new status goes: with the book's scores (Unix seconds, newest highest)
-every ZADD into a full home (a skiplist) walks every level to the list's end, and into
-a small one (a ziplist) parses every entry's 17-digit score to find the end. Newest
-first, the new status goes at the head; as an integer, a compact home holds it as one.
-Redis keeps ties (two statuses of one microsecond) in id order, as text.
-
 POSTED (profiles, the global timeline, lists, mentions, tags, likes) keeps the book's
-scores: each gets one ZADD a post (a list one a post of each member), so the layout
-costs them little, and their keys are older than homes' and not rebuilt by anything."""
+scores, Unix seconds. Home timelines aren't scored: they are lists of status ids
+(timeline.feeds.home_list). A status hash keeps its time in whole microseconds
+(timeline.statuses.layout), as `microseconds` makes it."""
 
 import math
 from collections.abc import Callable
@@ -27,14 +20,10 @@ def microseconds(posted: float) -> int:
     return math.floor(posted * MICROSECONDS + 0.5)
 
 
-def _negated_microseconds(posted: float) -> int:
-    return -microseconds(posted)
-
-
 @dataclass(frozen=True)
 class Scores:
     """A timeline's scores: `encode` makes one from a status's posted time (Unix seconds),
-    `decode` the time back (to the microsecond for HOME), and `newest_first` says
+    `decode` the time back, and `newest_first` says
     whether Redis's own (ascending) order is newest first."""
 
     encode: Callable[[float], float | int]
@@ -48,11 +37,6 @@ class Scores:
     def posted(self, score: float | str) -> float:
         """When a status with score `score` was posted (Unix seconds)."""
         return self.decode(float(score))
-
-    @property
-    def rank_command(self) -> str:
-        """The command giving an entry's place from the newest (0), for scripts."""
-        return "ZRANK" if self.newest_first else "ZREVRANK"
 
     def trim(self, size: int) -> tuple[int, int]:
         """The ranks ZREMRANGEBYRANK takes out to keep the newest `size` entries."""
@@ -89,5 +73,4 @@ class Scores:
         return client.zrange(key, low, high, desc=descending, byscore=True, offset=0, num=num)
 
 
-HOME = Scores(_negated_microseconds, lambda score: -score / MICROSECONDS, newest_first=True)
 POSTED = Scores(float, float, newest_first=False)

@@ -225,7 +225,7 @@ def test_deleting_a_user_removes_them_and_their_statuses_everywhere(
 
     assert accounts.get_user(alice) is None
     assert status_selectors.get_status(network["status"]) is None
-    assert redis_conn.zrange(keys.home_timeline_key(bob), 0, -1) == []
+    assert redis_conn.lrange(keys.home_timeline_key(bob), 0, -1) == []
     assert accounts.get_user(bob)["following"] == bob_before["following"] - 1
     assert accounts.get_user(carol)["followers"] == 0
     assert accounts.get_user(carol)["following"] == 1

@@ -136,13 +136,13 @@ def test_fan_out_on_a_cluster_reaches_every_follower(cluster_conn):
     for uid in followers:
         cluster_conn.hset(user_key(uid), "login", f"u{uid}")
     pipe = PackedPipeline(cluster_conn)
-    fanout.deliver(pipe, 7, 100.0, followers, 800)  # a ZADD per follower
+    fanout.deliver(pipe, 7, 100.0, followers, 800)  # an LPUSH per follower
     fanout.deliver(pipe, 9, 101.0, followers, 800, repost_of=3)  # a script per follower
-    fanout.deliver(pipe, 64, 102.0, followers, 800)  # one that trims: ZADD + trim
-    assert pipe.execute() == [1] * len(followers) * 2 + [1, 0] * len(followers)
+    fanout.deliver(pipe, 64, 102.0, followers, 800)  # one that trims: LPUSH + LTRIM
+    assert pipe.execute() == [1] * len(followers) * 2 + [3, "OK"] * len(followers)
     for uid in (1, 500, 1000):
-        # Newest first (timeline.scores.HOME).
-        assert cluster_conn.zrange(keys.home_timeline_key(uid), 0, -1) == ["64", "9", "7"]
+        # Newest first (timeline.feeds.home_list).
+        assert cluster_conn.lrange(keys.home_timeline_key(uid), 0, -1) == ["64", "9", "7"]
 
 
 def test_an_error_on_one_node_raises_once_every_node_ran(cluster_conn):

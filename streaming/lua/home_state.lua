@@ -1,17 +1,17 @@
 -- What a live home stream needs to know of its owner's home, read at once, in the
 -- owner's slot: whom they follow, the home's newest entries, and which of those are
 -- the reposts the home last took in for their originals (the repost rule's "shown").
--- KEYS[1] their following  KEYS[2] their home timeline (newest first: timeline.scores)
--- KEYS[3] the reposts shown in it (original id -> repost id)
--- ARGV[1] how many of the newest entries to read
--- Returns {followed uids}, {id, score, ... newest first}, {original id, repost id, ...}.
+-- KEYS[1] their following  KEYS[2] their home timeline (a list of ids, newest at the
+-- head: timeline.feeds.home_list)  KEYS[3] the reposts shown in it (original id ->
+-- repost id)  ARGV[1] how many of the newest entries to read
+-- Returns {followed uids}, {ids, as home holds them}, {original id, repost id, ...}.
 local following = redis.call('ZRANGE', KEYS[1], 0, -1)
-local newest = redis.call('ZRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+local newest = redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1)
 local shown = {}
 if #newest > 0 then
   local entries, low, high = {}, math.huge, -math.huge
-  for i = 1, #newest, 2 do
-    local id = tonumber(newest[i])
+  for _, entry in ipairs(newest) do
+    local id = tonumber(entry)
     entries[id] = true
     low, high = math.min(low, id), math.max(high, id)
   end

@@ -9,7 +9,6 @@ from streaming.filters import (
 )
 from streaming.services import HomeState
 from timeline.feeds.visibility import REPOST_FALLOFF
-from timeline.scores import HOME
 
 
 def status(status_id=1, login="alice", message="hello", uid=1, **extra):
@@ -245,9 +244,9 @@ def home(uid=1, followed=(), newest=(), shown=None, complete=True) -> HomeFilter
     return check
 
 
-def home_entries(newest) -> list[tuple[int, float]]:
-    """(id, posted) pairs as home_state reads them from home: (id, home score)."""
-    return [(status_id, HOME.score(posted)) for status_id, posted in newest]
+def home_entries(newest) -> list[int]:
+    """(id, posted) pairs as home_state reads them from home: ids, newest first."""
+    return sorted((status_id for status_id, _ in newest), reverse=True)
 
 
 def post(status_id, uid, posted=None, **extra):

@@ -27,8 +27,8 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..graph import pieces
-from ..scores import HOME, POSTED, Scores
-from . import homes
+from ..scores import POSTED
+from . import home_list, homes
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
 
 scripts = LuaScripts(__file__)
@@ -37,21 +37,13 @@ FollowerBatch = list[tuple[str, float]]
 
 
 def _add_to_timeline(
-    pipe, owner_key, timeline_key, status_id, posted, size, repost_of, scores: Scores
+    pipe, owner_key, timeline_key, status_id, score, size, repost_of, kind: str
 ) -> None:
     scripts.run(
         pipe,
         "add_to_timeline",
         [owner_key, timeline_key, keys.shown_reposts_key(timeline_key)],
-        [
-            status_id,
-            scores.score(posted),
-            size,
-            repost_of or "",
-            REPOST_FALLOFF,
-            scores.rank_command,
-            *scores.trim(size),
-        ],
+        [status_id, score, size, repost_of or "", REPOST_FALLOFF, kind],
     )
 
 
@@ -64,20 +56,16 @@ def deliver(
     *,
     repost_of=None,
 ) -> None:
-    """Queues on `pipe` the ZADD of one status into each follower's home timeline (scored
-    as scores.HOME says), with a trim if it is a status that trims (see trims_homes); a
+    """Queues on `pipe` the delivery of one status to each follower's home timeline (an
+    LPUSH: feeds.home_list), with a trim if it is a status that trims (see trims_homes); a
     repost goes through add_to_timeline.lua, which applies REPOST_FALLOFF and trims."""
     if not repost_of:
-        trim = (("ZREMRANGEBYRANK", *HOME.trim(home_size)),) if trims_homes(status_id) else ()
-        pipe.for_each_key(
-            map(keys.home_timeline_key, follower_uids),
-            ("ZADD", HOME.score(posted), status_id),
-            *trim,
-        )
+        commands = home_list.delivery(status_id, home_size, trim=trims_homes(status_id))
+        pipe.for_each_key(map(keys.home_timeline_key, follower_uids), *commands)
         return
     for uid in follower_uids:
         home = keys.home_timeline_key(uid)
-        _add_to_timeline(pipe, user_key(uid), home, status_id, posted, home_size, repost_of, HOME)
+        _add_to_timeline(pipe, user_key(uid), home, status_id, "", home_size, repost_of, "home")
 
 
 def trims_homes(status_id: int) -> bool:
@@ -85,7 +73,7 @@ def trims_homes(status_id: int) -> bool:
     HOME_TRIM_EVERY. A home gets statuses of many authors from one id counter, so it is
     trimmed on about one delivery in HOME_TRIM_EVERY and holds about that many entries
     past HOME_TIMELINE_SIZE at most (pages never show them). A delivery is otherwise one
-    ZADD, not ZADD + ZREMRANGEBYRANK: half the commands (the bench's fan-out rows)."""
+    LPUSH, not LPUSH + LTRIM: half the commands (the bench's fan-out rows)."""
     return int(status_id) % settings.HOME_TRIM_EVERY == 0
 
 
@@ -96,14 +84,15 @@ def deliver_to_lists(
     list deleted meanwhile isn't recreated)."""
     for list_id in list_ids:
         timeline = keys.list_timeline_key(list_id)
+        score = POSTED.score(posted)
         _add_to_timeline(
-            pipe, keys.list_key(list_id), timeline, status_id, posted, size, repost_of, POSTED
+            pipe, keys.list_key(list_id), timeline, status_id, score, size, repost_of, "sorted"
         )
 
 
 def retract(pipe: PackedPipeline, status_id: int, follower_uids) -> None:
     """Queues on `pipe` the removal of one status from each follower's home timeline."""
-    pipe.for_each_key(map(keys.home_timeline_key, follower_uids), ("ZREM", status_id))
+    pipe.for_each_key(map(keys.home_timeline_key, follower_uids), home_list.retraction(status_id))
 
 
 def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:

@@ -15,9 +15,10 @@ the post a round trip. A dropped home it recreates holds only those statuses, an
 next pass drops it again. Users with no recorded read (before this existed) count as
 active.
 
-Homes stored before timeline.scores.HOME (keys.legacy_home_key) are retired the same
-way: `manage.py migrate_homes` (once, after upgrading) takes them away and counts their
-owners' homes as dropped, so each is rebuilt at its owner's next read."""
+Homes stored the book's way (keys.legacy_home_key) are retired the same way: `manage.py
+migrate_homes` (once, after upgrading) takes them away and counts their owners' homes as
+dropped, so each is rebuilt at its owner's next read. It converts homes stored as sorted
+sets scored newest first (before feeds.home_list) into lists in place."""
 
 import itertools
 import time
@@ -29,6 +30,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from . import home_list
 
 scripts = LuaScripts(__file__)
 
@@ -104,10 +106,25 @@ def drop_inactive_homes(now: float | None = None, batch: int = 1000) -> int:
         dropped += sum(done)
 
 
+def convert_sorted_homes(batch: int = 1000) -> int:
+    """Converts the homes stored as sorted sets (scored newest first, before
+    feeds.home_list) into lists of their ids, newest at the head, each by one script in
+    its owner's slot; returns how many it converted. Idempotent: `manage.py migrate_homes`."""
+    conn, converted = get_redis(), 0
+    found = conn.scan_iter(match=keys.HOME_TIMELINE_PATTERN, count=batch, _type="ZSET")
+    while homes := list(itertools.islice(found, batch)):
+        pipe = PackedPipeline(conn)
+        for home in homes:
+            scripts.run(pipe, "convert_home", [home], [home_list.IDS_PER_COMMAND])
+        converted += sum(pipe.execute())
+    return converted
+
+
 def retire_legacy_homes(batch: int = 1000) -> int:
-    """Takes away the homes stored before timeline.scores.HOME and counts their owners'
-    homes as dropped, so each is rebuilt by the refill job at its owner's next read (the
-    page saying it is catching up), as after a pause; returns how many it took.
+    """Takes away the homes stored the book's way (before homes were newest first) and
+    counts their owners' homes as dropped, so each is rebuilt by the refill job at its
+    owner's next read (the page saying it is catching up), as after a pause; returns how
+    many it took.
     Idempotent: `manage.py migrate_homes`."""
     conn, retired = get_redis(), 0
     found = conn.scan_iter(match=keys.LEGACY_HOME_PATTERN, count=batch, _type="ZSET")

@@ -10,6 +10,7 @@ their originals, and one when it holds others' private statuses by authors the p
 doesn't know the viewer follows. Statuses live in their own slots,
 so one cluster-legal round trip can't read ids and statuses together."""
 
+import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -21,7 +22,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..discovery import suggestions
 from ..safety import selectors as safety
-from ..scores import HOME, POSTED, Scores
+from ..scores import POSTED
 from ..statuses import cache, layout
 from ..statuses.selectors import (
     GONE,
@@ -31,13 +32,10 @@ from ..statuses.selectors import (
     is_hidden,
     status_id_of,
 )
-from . import refill
+from . import home_list, refill
 
-# A named timeline's key from its owner, and its scores.
-TIMELINES = {
-    "home": (keys.home_timeline_key, HOME),
-    "profile": (keys.profile_timeline_key, POSTED),
-}
+# A named timeline's key from its owner.
+TIMELINES = {"home": keys.home_timeline_key, "profile": keys.profile_timeline_key}
 # Where a named timeline shows its statuses, for timeline.safety's rule (home: mutes
 # too; global: never a private status); any other shows them ANYWHERE.
 SHOWN_WHERE = {"home": safety.HOME, "global": safety.GLOBAL}
@@ -56,27 +54,81 @@ class Page:
         return self.number > 1
 
 
-def page_ids(
-    client,
-    key: str,
-    page: int,
-    count: int,
-    *,
-    length: int | None = None,
-    withscores=False,
-    scores: Scores = POSTED,
-):
-    """The ids of page `page` (from 1) of the sorted set at `key`, newest first as
-    `scores` orders it, on a connection or a pipeline, within its newest `length` entries
-    if given (a home may hold a few more than HOME_TIMELINE_SIZE until its next trim:
-    fanout.trims_homes). One id more than asked tells whether an older page exists."""
+def page_span(page: int, count: int, length: int | None = None) -> tuple[int, int]:
+    """The first and last index (newest first) of page `page` (from 1) of `count`
+    statuses, and one more (which tells whether an older page exists), within a
+    timeline's newest `length` entries if given."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
     if page > LAST_PAGE:
         raise ValueError(f"Pages go up to {LAST_PAGE:,}.")
     start = (page - 1) * count
-    stop = start + count if length is None else min(start + count, length - 1)
-    return scores.newest(client, key, start, stop, withscores=withscores)
+    return start, start + count if length is None else min(start + count, length - 1)
+
+
+def page_ids(
+    client, key: str, page: int, count: int, *, length: int | None = None, withscores=False
+):
+    """The ids of page `page` (from 1) of the sorted set at `key`, newest first (POSTED),
+    on a connection or a pipeline, within its newest `length` entries if given. One id
+    more than asked tells whether an older page exists."""
+    start, stop = page_span(page, count, length)
+    return POSTED.newest(client, key, start, stop, withscores=withscores)
+
+
+def queue_home_ids(pipe, uid: int, page: int, count: int) -> None:
+    """Queues the reads of the ids of page `page` of `uid`'s home (2 replies, for
+    `home_ids`): its head up to past the page (feeds.home_list), and STATUSES_EPOCH."""
+    _, stop = page_span(page, count, settings.HOME_TIMELINE_SIZE)
+    home_list.queue_window(pipe, uid, stop)
+    pipe.get(keys.STATUSES_EPOCH)
+
+
+@dataclass(frozen=True)
+class HomeIds:
+    """A home page's ids as read (and one more, if an older page exists), those of its
+    statuses kept in the process, and what `queue_home_upkeep` needs."""
+
+    uid: int
+    ids: list[str]
+    kept: dict[str, dict]
+    generation: int
+    epoch: str | None
+    in_order: bool
+
+
+def home_ids(uid: int, replies: list, page: int, count: int) -> HomeIds:
+    """The HomeIds of page `page` from the replies to queue_home_ids (newest first, each
+    once, within the newest HOME_TIMELINE_SIZE: feeds.home_list)."""
+    window, epoch = replies
+    start, stop = page_span(page, count, settings.HOME_TIMELINE_SIZE)
+    ids, in_order = home_list.shown(window)
+    ids = ids[start : stop + 1]
+    generation = cache.statuses.generation()
+    kept = cache.statuses.get_by_id(ids[:count], epoch)
+    return HomeIds(uid, ids, kept, generation, epoch, in_order)
+
+
+def queue_home_upkeep(pipe, read: HomeIds) -> int:
+    """Queues, after a home page's other reads, what the page found wanting: the sort of
+    a home it read out of order (feeds.home_list), and, with no STATUSES_EPOCH, a new one
+    and its read (the token the page's statuses are kept under). Returns how many replies
+    they add (the last is the token, if any)."""
+    added = 0
+    if not read.in_order:
+        home_list.queue_sort(pipe, read.uid, settings.HOME_TIMELINE_SIZE)
+        added += 1
+    if read.epoch is None:
+        pipe.set(keys.STATUSES_EPOCH, secrets.token_hex(8), nx=True)
+        pipe.get(keys.STATUSES_EPOCH)
+        added += 2
+    return added
+
+
+def upkept_epoch(read: HomeIds, replies: list) -> str | None:
+    """The STATUSES_EPOCH a home page's statuses are kept under, from the replies to
+    `queue_home_upkeep` (the last `added` of a pipeline's)."""
+    return replies[-1] if read.epoch is None and replies else read.epoch
 
 
 def queue_statuses(
@@ -119,6 +171,7 @@ def read_page(
     suspended: list | None = None,
     generation: int | None = None,
     audience: safety.Audience | None = None,
+    epoch: str | None = None,
 ) -> Page:
     """The Page from `queue_statuses`' replies (1 more round trip if it shows reposts).
     Statuses of suspended users are left out unless `include_suspended` (moderators,
@@ -139,7 +192,7 @@ def read_page(
     hidden = set() if include_suspended else hidden_uids(suspended)
     fetched = [decode_status(i, fields) for i, fields in zip(missing, hashes, strict=True)]
     if fetched and generation is not None:
-        cache.statuses.keep(fetched, generation)
+        cache.statuses.keep(fetched, generation, epoch)
     if not kept:
         statuses = fetched
     elif fetched:
@@ -193,27 +246,24 @@ def posted_page(
     *,
     viewer: int | None = None,
     where: str = safety.ANYWHERE,
-    length: int | None = None,
     marked: bool = True,
-    scores: Scores = POSTED,
 ) -> Page:
-    """As statuses_page, for a timeline scored by the time each status was posted (home,
-    profile, global: as `scores` says), whose statuses are kept in the process
-    (statuses.cache): its ids
-    and the suspended-user set, then the statuses not kept with the viewer's marks, if
-    any are needed. 1 round trip when all are kept and there is no viewer, else 2 (3 if
-    it shows reposts). Unless `marked`, the statuses come without the viewer's likes and
-    reposts marks, the viewer's reads for the safety rule go with the
-    ids, and the page is 1 round trip when all are kept."""
+    """As statuses_page, for a timeline scored by the time each status was posted
+    (profile, global: POSTED), whose statuses are kept in the process (statuses.cache):
+    its ids and the suspended-user set, then the statuses not kept with the viewer's
+    marks, if any are needed. 1 round trip when all are kept and there is no viewer, else
+    2 (3 if it shows reposts). Unless `marked`, the statuses come without the viewer's
+    likes and reposts marks, the viewer's reads for the safety rule go with the ids, and
+    the page is 1 round trip when all are kept."""
     conn = get_redis()
     pipe = PackedPipeline(conn)
-    page_ids(pipe, key, page, count, length=length, withscores=True, scores=scores)
+    page_ids(pipe, key, page, count, withscores=True)
     pipe.smembers(SUSPENDED_USERS)
     if not marked:
         safety.queue_audience(pipe, viewer)
     entries, suspended, *rule_reads = pipe.execute()
     audience = None if marked else safety.read_audience(viewer, rule_reads)
-    ids, kept, generation = kept_statuses(entries, count, scores)
+    ids, kept, generation = kept_statuses(entries, count)
     pipe = PackedPipeline(conn)
     queue_statuses(pipe, ids, count, viewer if marked else None, kept=kept, suspended=suspended)
     replies = pipe.execute()
@@ -231,14 +281,11 @@ def posted_page(
     )
 
 
-def kept_statuses(
-    entries: list, count: int, scores: Scores
-) -> tuple[list[str], dict[str, dict], int]:
-    """The ids of a page read with their scores (`entries`, scored as `scores` says),
-    those of its first `count` statuses kept in the process, and the cache's generation
-    for `read_page`."""
+def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict], int]:
+    """The ids of a page read with their scores (`entries`, POSTED), those of its first
+    `count` statuses kept in the process, and the cache's generation for `read_page`."""
     generation = cache.statuses.generation()
-    kept = cache.statuses.get_many(entries[:count], scores)
+    kept = cache.statuses.get_many(entries[:count])
     return [status_id for status_id, _ in entries], kept, generation
 
 
@@ -276,18 +323,40 @@ def timeline_page(
     their likes and reposts marks: see posted_page)."""
     if timeline not in TIMELINES:
         raise ValueError(f"Unknown timeline {timeline!r}")
-    where = SHOWN_WHERE.get(timeline, safety.ANYWHERE)
-    length = settings.HOME_TIMELINE_SIZE if timeline == "home" else None
-    key, scores = TIMELINES[timeline]
-    return posted_page(
-        key(uid),
+    if timeline == "home":
+        return home_timeline_page(uid, page, count, marked=marked)
+    return posted_page(TIMELINES[timeline](uid), page, count, viewer=uid, marked=marked)
+
+
+def home_timeline_page(uid: int, page: int, count: int, *, marked: bool) -> Page:
+    """A page of `uid`'s home, as posted_page reads a timeline (1 round trip when its
+    statuses are all kept, unless `marked`, and the home is in order)."""
+    conn = get_redis()
+    pipe = PackedPipeline(conn)
+    queue_home_ids(pipe, uid, page, count)
+    pipe.smembers(SUSPENDED_USERS)
+    if not marked:
+        safety.queue_audience(pipe, uid)
+    window, epoch, suspended, *rule_reads = pipe.execute()
+    audience = None if marked else safety.read_audience(uid, rule_reads)
+    read = home_ids(uid, [window, epoch], page, count)
+    pipe = PackedPipeline(conn)
+    viewer = uid if marked else None
+    queue_statuses(pipe, read.ids, count, viewer, kept=read.kept, suspended=suspended)
+    upkeep = queue_home_upkeep(pipe, read)
+    replies = pipe.execute()
+    return read_page(
+        read.ids,
+        replies[: len(replies) - upkeep],
         page,
         count,
         viewer=uid,
-        where=where,
-        length=length,
-        marked=marked,
-        scores=scores,
+        where=safety.HOME,
+        kept=read.kept,
+        suspended=suspended,
+        generation=read.generation,
+        audience=audience,
+        epoch=upkept_epoch(read, replies),
     )
 
 
@@ -310,11 +379,8 @@ class HomePage:
 
 
 def queue_home(pipe, uid: int, page: int = 1, count: int = 30) -> None:
-    """Queues home_page's first reads (4 replies, for its `first`)."""
-    home = keys.home_timeline_key(uid)
-    page_ids(
-        pipe, home, page, count, length=settings.HOME_TIMELINE_SIZE, withscores=True, scores=HOME
-    )
+    """Queues home_page's first reads (5 replies, for its `first`)."""
+    queue_home_ids(pipe, uid, page, count)
     pipe.smembers(SUSPENDED_USERS)
     pipe.hgetall(user_key(uid))
     suggestions.queue_read(pipe, uid)
@@ -332,30 +398,32 @@ def home_page(
         pipe = PackedPipeline(conn)
         queue_home(pipe, uid, page, count)
         first = pipe.execute()
-    entries, suspended, user, suggested_uids = first
+    window, epoch, suspended, user, suggested_uids = first
     if not user:
         return None
     catching_up = refill.note_home_read(conn, uid, user)
-    ids, kept, generation = kept_statuses(entries, count, HOME)
+    read = home_ids(uid, [window, epoch], page, count)
     pipe = PackedPipeline(conn)
-    added = queue_statuses(pipe, ids, count, uid, kept=kept, suspended=suspended)
+    added = queue_statuses(pipe, read.ids, count, uid, kept=read.kept, suspended=suspended)
     suggested = suggestions.queue_profiles(pipe, uid, suggested_uids)
+    upkeep = queue_home_upkeep(pipe, read)
     replies = pipe.execute()
     shown = read_page(
-        ids,
+        read.ids,
         replies[:added],
         page,
         count,
         viewer=uid,
         where=safety.HOME,
-        kept=kept,
+        kept=read.kept,
         suspended=suspended,
-        generation=generation,
+        generation=read.generation,
+        epoch=upkept_epoch(read, replies),
     )
     return HomePage(
         user=decode_user(user),
         page=shown,
-        suggestions=suggestions.decode(suggested, replies[added:]),
+        suggestions=suggestions.decode(suggested, replies[added : len(replies) - upkeep]),
         catching_up=catching_up,
     )
 
@@ -418,39 +486,55 @@ class Cursor:
     """Where a page of a timeline starts, as Mastodon's API says it (status ids): older
     than `max_id`, newer than `since_id` (the newest of those), or just newer than
     `min_id` (the oldest of those). Each bound is the score the status has in that
-    timeline (when it was posted, liked...), or failing that when it was posted."""
+    timeline (when it was posted, liked...), or failing that when it was posted; in a
+    home, its id (home_cursor_ids)."""
 
     max_id: int | None = None
     since_id: int | None = None
     min_id: int | None = None
 
 
-# The timelines a Cursor pages, by name: each key from its owner (a uid, a list id, a
-# tag), the global one from none, and its scores.
+# The sorted-set timelines a Cursor pages, by name: each key from its owner (a uid, a
+# list id, a tag), the global one from none (all scored POSTED). And "home", which holds
+# ids (home_cursor_ids).
 CURSOR_TIMELINES = {
-    "home": (keys.home_timeline_key, HOME),
-    "profile": (keys.profile_timeline_key, POSTED),
-    "likes": (keys.likes_key, POSTED),
-    "mentions": (keys.mentions_timeline_key, POSTED),
-    "list": (keys.list_timeline_key, POSTED),
-    "tag": (keys.tag_timeline_key, POSTED),
-    "global": (lambda _owner: keys.GLOBAL_TIMELINE, POSTED),
+    "profile": keys.profile_timeline_key,
+    "likes": keys.likes_key,
+    "mentions": keys.mentions_timeline_key,
+    "list": keys.list_timeline_key,
+    "tag": keys.tag_timeline_key,
+    "global": lambda _owner: keys.GLOBAL_TIMELINE,
 }
 
 
 def cursor_page(
     timeline: str, owner, cursor: Cursor, count: int, *, viewer: int | None = None
 ) -> Page:
-    """Up to `count` statuses of a timeline (CURSOR_TIMELINES) between `cursor`'s
-    bounds, newest first, marked for `viewer` as pages are: 3 round trips (the bounds'
-    scores, the ids, the statuses), 4 if it shows reposts. A bound whose status is gone
-    and no longer in the timeline gives an empty page. Statuses of one timeline with
-    the very same score (to the microsecond) may be skipped at a page's edge."""
+    """Up to `count` statuses of a timeline (CURSOR_TIMELINES, or "home") between
+    `cursor`'s bounds, newest first, marked for `viewer` as pages are: 3 round trips
+    (the bounds' scores, the ids, the statuses), 4 if it shows reposts; a home's 2 (its
+    bounds are ids: home_cursor_ids). A bound whose status is gone and no longer in the
+    timeline gives an empty page (but a home's). Statuses of one timeline with the very
+    same score (to the microsecond) may be skipped at a page's edge."""
     if count < 1:
         raise ValueError("Pages take 1 status or more.")
-    timeline_key, scores = CURSOR_TIMELINES[timeline]
-    key = timeline_key(owner)
     conn = get_redis()
+    if timeline == "home":
+        ids = home_cursor_ids(conn, owner, cursor, count)
+    else:
+        ids = scored_cursor_ids(conn, CURSOR_TIMELINES[timeline](owner), cursor, count)
+        if ids is None:
+            return Page(statuses=[], number=1, has_older=False)
+    pipe = PackedPipeline(conn)
+    queue_statuses(pipe, ids, count, viewer)
+    where = SHOWN_WHERE.get(timeline, safety.ANYWHERE)
+    return read_page(ids, pipe.execute(), 1, count, viewer=viewer, where=where)
+
+
+def scored_cursor_ids(conn, key: str, cursor: Cursor, count: int) -> list[str] | None:
+    """Up to `count` + 1 ids of the sorted set at `key` (POSTED) between `cursor`'s
+    bounds (see Cursor), newest first; None if a bound's status is gone and no longer
+    there: 2 round trips."""
     bounds = [b for b in (cursor.max_id, cursor.since_id, cursor.min_id) if b is not None]
     at = {}
     if bounds:
@@ -464,20 +548,38 @@ def cursor_page(
         for status_id, in_timeline, stored in zip(bounds, found[::2], found[1::2], strict=True):
             if in_timeline is None:
                 posted = layout.read_posted(*stored)
-                in_timeline = None if posted is None else scores.score(posted)
+                in_timeline = None if posted is None else POSTED.score(posted)
             at[status_id] = in_timeline
         if None in at.values():
-            return Page(statuses=[], number=1, has_older=False)
+            return None
     newer = next((at[b] for b in (cursor.min_id, cursor.since_id) if b is not None), None)
     older = at.get(cursor.max_id)
     oldest_first = cursor.min_id is not None
-    ids = scores.between(
+    ids = POSTED.between(
         conn, key, count + 1, older_than=older, newer_than=newer, oldest_first=oldest_first
     )
     if oldest_first:
         # The oldest `count` newer than min_id, shown newest first.
         ids = ids[:count][::-1] + ids[count:]
-    pipe = PackedPipeline(conn)
-    queue_statuses(pipe, ids, count, viewer)
-    where = SHOWN_WHERE.get(timeline, safety.ANYWHERE)
-    return read_page(ids, pipe.execute(), 1, count, viewer=viewer, where=where)
+    return ids
+
+
+def home_cursor_ids(conn, uid: int, cursor: Cursor, count: int) -> list[str]:
+    """Up to `count` + 1 ids of `uid`'s home between `cursor`'s bounds, newest first: ids
+    come from one counter, so a status is older than another exactly when its id is lower
+    (a repost by its own id: when it was reposted, as a home orders it). 1 round trip:
+    with no bound, the head of the home (as a page reads it); with one, all of it (up to
+    HOME_TIMELINE_SIZE and a trim's margin: feeds.home_list)."""
+    stop = count if cursor == Cursor() else -1
+    window = home_list.queue_window(conn, uid, stop)
+    ids = home_list.shown(window)[0][: settings.HOME_TIMELINE_SIZE]
+    if cursor.max_id is not None:
+        ids = [i for i in ids if int(i) < cursor.max_id]
+    newer = next((b for b in (cursor.min_id, cursor.since_id) if b is not None), None)
+    if newer is not None:
+        ids = [i for i in ids if int(i) > newer]
+    if cursor.min_id is not None:
+        # The oldest `count` newer than min_id, shown newest first (and one more, the
+        # next newer, as a sorted set's page has it).
+        return ids[-count:] + ids[-count - 1 : -count][:1]
+    return ids[: count + 1]

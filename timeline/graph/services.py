@@ -23,10 +23,10 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..discovery.suggestions import queue_popular
+from ..feeds import home_list
 from ..feeds.refill import drop_copied_if_deleted, refill_job
 from ..notifications import services as notifications
 from ..safety.selectors import Blocked
-from ..scores import HOME
 
 scripts = LuaScripts(__file__)
 
@@ -99,41 +99,28 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     follower = {"id": uid, "login": login}
     followed_user = {"id": other_uid, "login": other_login}
     event = events.follow_changed("follow", follower, followed_user, now, private=private == "1")
-    # ZADD wants score, member: the script's reply is member, score (the profile's),
-    # newest first. Copied oldest first, each goes in at home's head (HOME: newest first)
-    # instead of walking to its end.
-    pairs = [
-        value
-        for i in range(len(entries) - 2, -1, -2)
-        for value in (HOME.score(entries[i + 1]), entries[i])
-    ]
     in_script = events.publishes_in_scripts(conn)
     scripts.run(
         pipe,
         "add_following",
-        [
-            user_key(uid),
-            keys.following_key(uid),
-            keys.home_timeline_key(uid),
-            keys.blocks_key(uid),
-            keys.blocked_by_key(uid),
-        ],
-        [
-            other_uid,
-            since,
-            *HOME.trim(home_size),
-            STATUS_CHANNEL if in_script else "",
-            event,
-            *pairs,
-        ],
+        [user_key(uid), keys.following_key(uid), keys.blocks_key(uid), keys.blocked_by_key(uid)],
+        [other_uid, since, STATUS_CHANNEL if in_script else "", event],
     )
+    # The copy: merged into home (sorted, no repeats, bounded) by a script of its own in
+    # the same slot, which copies nothing unless the follow holds (not refused for a
+    # block); a follow that existed already merges statuses home has (a no-op).
+    copied = list(zip(entries[::2], entries[1::2], strict=True))
+    home_list.queue_merge(pipe, uid, home_size, [(other_uid, entries[::2])])
     # A follow that existed already notified then: the notification is there, unchanged.
     notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)
     if approving:
         pipe.zrem(keys.requested_key(uid), other_uid)
     # The popular accounts' two replies come first; the follow's reply, then the rest.
     _, _, added, *_ = drop_copied_if_deleted(
-        pipe, keys.home_timeline_key(uid), keys.profile_timeline_key(other_uid), entries[::2]
+        pipe,
+        lambda client, gone: home_list.queue_remove(client, uid, gone),
+        keys.profile_timeline_key(other_uid),
+        copied,
     )
     if added == -1:
         # A block landed between the two steps: step 1 is taken back (the block's own
@@ -200,7 +187,13 @@ def unfollowing(
         client,
         "remove_following",
         [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
-        [followed["id"], STATUS_CHANNEL if in_script else "", event, *ids],
+        [
+            followed["id"],
+            STATUS_CHANNEL if in_script else "",
+            event,
+            home_list.IDS_PER_COMMAND,
+            *ids,
+        ],
     )
     if removed and not in_script:
         events.publish(client, event)

@@ -198,9 +198,9 @@ def add_member(uid: int, list_id: int, member_uid: int) -> str:
     )
     (added,) = drop_copied_if_deleted(
         pipe,
-        keys.list_timeline_key(list_id),
+        lambda client, gone: client.zrem(keys.list_timeline_key(list_id), *gone),
         keys.profile_timeline_key(member["id"]),
-        [status_id for status_id, _ in entries],
+        entries,
     )
     if added in (-1, -2):
         # The list was deleted or filled since the check: undo step 1.

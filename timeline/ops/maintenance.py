@@ -11,6 +11,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..feeds import home_list
 from ..graph import pieces
 from ..statuses.selectors import COUNT_FIELDS, exist
 from . import activity
@@ -29,10 +30,15 @@ def chunks(items: Iterable, size: int = CHUNK) -> Iterator[list]:
         yield chunk
 
 
-def _ranges(conn, key: str, *, withscores: bool = False) -> Iterator[list]:
-    """A sorted set's members (or (member, score) pairs), CHUNK at a time, by rank."""
+def _ranges(conn, key: str, *, withscores: bool = False, home: bool = False) -> Iterator[list]:
+    """A sorted set's members (or (member, score) pairs; a home's ids: a list), CHUNK at a
+    time, by rank."""
     for start in itertools.count(0, CHUNK):
-        members = conn.zrange(key, start, start + CHUNK - 1, withscores=withscores)
+        stop = start + CHUNK - 1
+        if home:
+            members = conn.lrange(key, start, stop)
+        else:
+            members = conn.zrange(key, start, stop, withscores=withscores)
         if not members:
             return
         yield members
@@ -70,11 +76,11 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     return report
 
 
-# Every sorted set of status ids: home, profile, list, mentions and tag timelines, the
-# likes pages, and each status's replies (whose count the counter check then follows).
+# Every sorted set of status ids: profile, list, mentions and tag timelines, the likes
+# pages, and each status's replies (whose count the counter check then follows). Homes
+# are lists of ids (feeds.home_list).
 TIMELINE_PATTERNS = (
     keys.REPLIES_PATTERN,
-    keys.HOME_TIMELINE_PATTERN,
     keys.PROFILE_TIMELINE_PATTERN,
     keys.LIST_TIMELINE_PATTERN,
     keys.MENTIONS_TIMELINE_PATTERN,
@@ -83,10 +89,15 @@ TIMELINE_PATTERNS = (
 )
 
 
-def _timeline_keys(conn) -> Iterator[str]:
-    yield keys.GLOBAL_TIMELINE
+def _timeline_keys(conn) -> Iterator[tuple[str, bool]]:
+    """Each timeline's key, and whether it is a home."""
+    yield keys.GLOBAL_TIMELINE, False
     for pattern in TIMELINE_PATTERNS:
-        yield from conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET")
+        yield from (
+            (key, False) for key in conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET")
+        )
+    homes = conn.scan_iter(match=keys.HOME_TIMELINE_PATTERN, count=CHUNK, _type="LIST")
+    yield from ((key, True) for key in homes)
 
 
 def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
@@ -100,30 +111,32 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
         if status_id <= newest:
             exists[status_id] = 1
     progress(f"timelines: {sum(exists)} statuses exist")
-    suspects: list[tuple[str, list[str]]] = []
+    suspects: list[tuple[str, bool, list[str]]] = []
     checked = 0
-    for checked, key in enumerate(_timeline_keys(conn), start=1):
+    for checked, (key, home) in enumerate(_timeline_keys(conn), start=1):
         # Ids newer than the bitmap are statuses posted since: not suspects.
-        missing = [
-            status_id
-            for ids in _ranges(conn, key)
+        missing = {
+            status_id: None
+            for ids in _ranges(conn, key, home=home)
             for status_id in ids
             if int(status_id) <= newest and not exists[int(status_id)]
-        ]
+        }
         if missing:
-            suspects.append((key, missing))
+            suspects.append((key, home, list(missing)))
         if checked % 10_000 == 0:
             progress(f"timelines: {checked} checked")
     report.checked["timelines"] = checked
     pipe = conn.pipeline(transaction=False)
-    for key, missing in suspects:
+    for key, home, missing in suspects:
         gone = [sid for sid, found in zip(missing, exist(conn, missing), strict=True) if not found]
         if not gone:
             continue
         report.findings.append(
             Finding("timelines", key, f"{len(gone)} deleted statuses listed: {_sample(gone)}")
         )
-        if report.fixed:
+        if report.fixed and home:
+            home_list.queue_remove(pipe, account_keys.hash_tag_id(key), gone)
+        elif report.fixed:
             pipe.zrem(key, *gone)
     pipe.execute()  # empty unless fixing
 

@@ -24,7 +24,7 @@ from socialsite.redis import get_redis
 from .. import keys, text
 from ..discovery.suggestions import POPULAR_KEPT
 from ..graph import pieces
-from ..scores import HOME, POSTED, Scores
+from ..scores import POSTED
 from ..search import services as search
 from ..statuses import layout
 from . import activity
@@ -180,7 +180,7 @@ def seed_network(
 
     for i in range(users):
         sources = [by_author[i], *(by_author[j] for j in following[i])]
-        writes.newest_into(keys.home_timeline_key(uids[i]), itertools.chain(*sources), HOME)
+        writes.home_into(keys.home_timeline_key(uids[i]), itertools.chain(*sources))
     writes.flush("home timelines")
 
     # As conversations.index() and search.index() do for a post: the mentioned (existing)
@@ -230,6 +230,10 @@ def _posted(status: dict) -> float:
     return status["posted"]
 
 
+def _id(status: dict) -> int:
+    return status["id"]
+
+
 class _Writes:
     """A pipeline sent every PIPELINE_SIZE queued writes, reporting progress per stage."""
 
@@ -238,15 +242,20 @@ class _Writes:
         self.progress = progress
         self.sent = 0
 
-    def newest_into(
-        self, timeline_key: str, statuses: Iterable[dict], scores: Scores = POSTED
-    ) -> None:
-        """Writes the newest HOME_TIMELINE_SIZE of `statuses` into a timeline scored as
-        `scores` says."""
+    def newest_into(self, timeline_key: str, statuses: Iterable[dict]) -> None:
+        """Writes the newest HOME_TIMELINE_SIZE of `statuses` into a sorted-set timeline
+        (POSTED)."""
         newest = heapq.nlargest(settings.HOME_TIMELINE_SIZE, statuses, key=_posted)
         if newest:
-            entries = {s["id"]: scores.score(s["posted"]) for s in newest}
+            entries = {s["id"]: POSTED.score(s["posted"]) for s in newest}
             self.count(self.pipe.zadd(timeline_key, entries))
+
+    def home_into(self, home_key: str, statuses: Iterable[dict]) -> None:
+        """Writes the newest HOME_TIMELINE_SIZE of `statuses` into a home, newest at the
+        head (timeline.feeds.home_list; ids are given out in post order)."""
+        newest = heapq.nlargest(settings.HOME_TIMELINE_SIZE, statuses, key=_id)
+        if newest:
+            self.count(self.pipe.rpush(home_key, *(s["id"] for s in newest)))
 
     def count(self, _pipe) -> None:
         if len(self.pipe) >= PIPELINE_SIZE:

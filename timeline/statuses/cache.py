@@ -10,9 +10,11 @@ missed. A status read just before a change and kept just after the change's mess
 came would be stale: `keep` refuses what changed since its read was sent.
 
 A kept status is served only for a timeline entry with the score it was posted at
-(home, profile and global timelines are scored so, each as timeline.scores says): an id
-reused after the database was emptied (the tests, the bench) is another status, with
-another time."""
+(profile and global timelines are scored so, as timeline.scores says): an id reused after
+the database was emptied (the tests, the bench) is another status, with another time. A
+home holds ids alone (feeds.home_list): its page reads STATUSES_EPOCH, a token set once
+after the store was emptied, and what is kept is served to a home only under the token
+it was kept under."""
 
 import os
 import threading
@@ -42,6 +44,8 @@ class StatusCache:
         self._ready_since = 0
         self._ready = False
         self._pid: int | None = None
+        # The STATUSES_EPOCH its statuses were read under, as far as homes know.
+        self._epoch: str | None = None
 
     def generation(self) -> int:
         """Taken before a read is sent, and given back to `keep` with what it read."""
@@ -66,12 +70,24 @@ class StatusCache:
                 found[status_id] = status.copy()
         return found
 
-    def keep(self, statuses: list[dict | None], generation: int) -> None:
+    def get_by_id(self, status_ids: list[str], epoch: str | None) -> dict:
+        """Copies of the kept statuses among `status_ids` (a home page's), by id, if they
+        were kept under `epoch` (STATUSES_EPOCH as the page read it; None: nothing)."""
+        if epoch is None or epoch != self._epoch or not self.serving():
+            return {}
+        kept = self._kept.get
+        return {i: status.copy() for i in status_ids if (status := kept(i)) is not None}
+
+    def keep(self, statuses: list[dict | None], generation: int, epoch: str | None = None) -> None:
         """Keeps copies of `statuses` (decoded, None for gone ones), read after
-        `generation`, unless they changed since."""
+        `generation` (and, from a home, under `epoch`: another one than before forgets
+        all that is kept), unless they changed since."""
         if not self._ready or generation < self._ready_since or not settings.STATUS_CACHE_SIZE:
             return
         with self._lock:
+            if epoch is not None and epoch != self._epoch:
+                self._kept.clear()
+                self._epoch = epoch
             for status in statuses:
                 if status is None:
                     continue

@@ -15,7 +15,6 @@ from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..graph import pieces
-from ..scores import HOME
 from . import layout
 from .cache import statuses as kept
 from .selectors import decode_status
@@ -88,11 +87,12 @@ def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
         [
             status["id"],
             status["posted"],
-            HOME.score(status["posted"]) if home_size else "",
-            *HOME.trim(home_size),
+            home_size,
         ],
     )
     if followers:
+        # After the script: a follower leaving in between gets the status twice (a reader
+        # shows it once: feeds.home_list), never not at all.
         pieces.queue_range(pipe, keys.followers_key(uid), count=followers)
 
 

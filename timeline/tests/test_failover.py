@@ -133,7 +133,7 @@ def test_a_failover_loses_no_acknowledged_status_and_no_job(failover_cluster, ma
     profile = {int(i) for i in failover_cluster.zrange(keys.profile_timeline_key(author), 0, -1)}
     assert set(acknowledged) <= profile
     for fan in fans:  # the first pass and every job's share of the fan-out
-        home = {int(i) for i in failover_cluster.zrange(keys.home_timeline_key(fan), 0, -1)}
+        home = {int(i) for i in failover_cluster.lrange(keys.home_timeline_key(fan), 0, -1)}
         assert set(acknowledged) <= home
     assert failover_cluster.xlen(socialsite_keys.JOB_STREAM) == 0
     assert failover_cluster.xlen(socialsite_keys.FAILED_JOB_STREAM) == 0

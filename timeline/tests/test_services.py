@@ -122,7 +122,7 @@ def test_unknown_timeline_is_refused(make_user):
 def test_home_timeline_is_trimmed_to_its_size(make_user, redis_conn):
     uid = make_user().uid
     sids = [posting.post_status(uid, f"s{i}") for i in range(8)]
-    assert redis_conn.zcard(keys.home_timeline_key(uid)) == 5
+    assert redis_conn.llen(keys.home_timeline_key(uid)) == 5
     assert ids(feeds.get_status_messages(uid)) == sids[::-1][:5]
 
 
@@ -307,4 +307,4 @@ def test_deleting_a_status_cleans_its_id_out_of_every_follower_home(
     posting.delete_status(author, sid)
     jobs.work(burst=True)
     for fan in fans:
-        assert redis_conn.zscore(keys.home_timeline_key(fan), sid) is None
+        assert redis_conn.lpos(keys.home_timeline_key(fan), sid) is None

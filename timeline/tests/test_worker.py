@@ -38,14 +38,14 @@ def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
     def delivered() -> int:
         pipe = redis_conn.pipeline(transaction=False)
         for fan in fans:
-            pipe.zscore(keys.home_timeline_key(fan), sid)
+            pipe.lpos(keys.home_timeline_key(fan), sid)
         return sum(score is not None for score in pipe.execute())
 
     worker = start_worker(passes=20)
     try:
         # Followers are served in follow order: one look says 200 have it, and the
         # worker (fast, and done within a second) is caught early in its run.
-        wait_for(lambda: redis_conn.zscore(keys.home_timeline_key(fans[199]), sid) is not None)
+        wait_for(lambda: redis_conn.lpos(keys.home_timeline_key(fans[199]), sid) is not None)
         # Freeze every write (on every server of a cluster) so the worker is caught
         # holding a job, then kill it.
         servers = for_each_primary(redis_conn)

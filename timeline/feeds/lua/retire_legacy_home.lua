@@ -1,6 +1,6 @@
--- Retires a home stored before timeline.scores.HOME, in its owner's slot: takes it
+-- Retires a home stored the book's way (home:{uid}), in its owner's slot: takes it
 -- away and counts the owner's home as dropped for inactivity (feeds.homes), so their
--- next read queues the refill that rebuilds it, scored the new way.
+-- next read queues the refill that rebuilds it, stored the new way.
 -- KEYS[1] user hash  KEYS[2] the old home  KEYS[3] reposts shown in it
 -- ARGV[1] the last read to record (long ago)
 -- Returns how many of the two keys it took away.

@@ -47,7 +47,7 @@ def test_a_deleted_status_leaves_an_ex_followers_home(make_user, redis_conn, ord
         "work": lambda: jobs.work(burst=True),
     }
     run(order, steps)
-    home = redis_conn.zrange(keys.home_timeline_key(follower), 0, -1)
+    home = redis_conn.lrange(keys.home_timeline_key(follower), 0, -1)
     assert home == [str(theirs)]  # neither the deleted status nor the kept one
 
 
@@ -80,7 +80,7 @@ def test_a_status_deleted_between_the_steps_of_an_unfollow_leaves_home(make_user
     who = {"id": follower, "login": "x"}
     graph.unfollowing(redis_conn, who, {"id": author, "login": followed[0]}, followed[1])
     jobs.work(burst=True)
-    assert redis_conn.zrange(keys.home_timeline_key(follower), 0, -1) == []
+    assert redis_conn.lrange(keys.home_timeline_key(follower), 0, -1) == []
 
 
 def between_steps(monkeypatch, function_name: str, meanwhile):
@@ -114,7 +114,7 @@ def test_a_status_deleted_while_its_author_is_followed_stays_out_of_home(
     between_steps(monkeypatch, "follow_changed", delete_and_retract(author, doomed))
     assert graph.follow_user(follower, author)
     jobs.work(burst=True)
-    assert redis_conn.zrange(keys.home_timeline_key(follower), 0, -1) == [str(kept)]
+    assert redis_conn.lrange(keys.home_timeline_key(follower), 0, -1) == [str(kept)]
 
 
 def test_a_status_deleted_while_its_author_is_added_to_a_list_stays_out_of_it(

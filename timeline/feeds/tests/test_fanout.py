@@ -34,7 +34,7 @@ def test_fan_out_jobs_reach_everyone_once_across_ties_at_job_boundaries(make_use
     # two jobs of at most 3), and 3 and 4 (three: one job).
     assert jobs.work(burst=True) == 5
     for fan in fans:
-        assert redis_conn.zrange(keys.home_timeline_key(fan), 0, -1) == [str(sid)]
+        assert redis_conn.lrange(keys.home_timeline_key(fan), 0, -1) == [str(sid)]
 
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3)
@@ -48,7 +48,7 @@ def test_a_deletion_is_retracted_from_every_home_across_several_jobs(
     posting.delete_status(author, sid)
     jobs.work(burst=True)
     for fan in fans:
-        assert redis_conn.zscore(keys.home_timeline_key(fan), sid) is None
+        assert redis_conn.lpos(keys.home_timeline_key(fan), sid) is None
 
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3, FOLLOWERS_PIECE_SIZE=3)
@@ -81,10 +81,10 @@ def test_a_run_of_ties_longer_than_a_chunk_stays_in_one_chunk(make_user, redis_c
     ]
 
 
-def zadd_calls(redis_conn) -> int:
-    """ZADDs the server (every primary of a cluster) has run."""
+def lpush_calls(redis_conn) -> int:
+    """LPUSHes the server (every primary of a cluster) has run."""
     return sum(
-        server.info("commandstats")["cmdstat_zadd"]["calls"]
+        server.info("commandstats").get("cmdstat_lpush", {"calls": 0})["calls"]
         for server in for_each_primary(redis_conn)
     )
 
@@ -95,7 +95,7 @@ def test_two_workers_share_one_big_fan_out_and_each_follower_gets_it_once(make_u
     fans = [str(10_000 + i) for i in range(300)]  # profile-less: delivery never reads one
     followed_at(redis_conn, author, {fan: i for i, fan in enumerate(fans)})
     sid = posting.post_status(author, "to three hundred")
-    zadds_before = zadd_calls(redis_conn)
+    lpushes_before = lpush_calls(redis_conn)
 
     # Each worker thread holds its first chunk until the other holds one too: with one
     # chain of jobs (one job queued at a time) they would wait forever.
@@ -126,10 +126,10 @@ def test_two_workers_share_one_big_fan_out_and_each_follower_gets_it_once(make_u
     assert not both_hold_a_chunk.broken
     assert taken["a"] >= 1 and taken["b"] >= 1
     assert taken["a"] + taken["b"] == 29  # 290 followers past the first pass, 10 a chunk
-    # One ZADD per follower past the first pass: no one was delivered to twice.
-    assert zadd_calls(redis_conn) - zadds_before == 290
+    # One LPUSH per follower past the first pass: no one was delivered to twice.
+    assert lpush_calls(redis_conn) - lpushes_before == 290
     for fan in fans:
-        assert redis_conn.zrange(keys.home_timeline_key(fan), 0, -1) == [str(sid)]
+        assert redis_conn.lrange(keys.home_timeline_key(fan), 0, -1) == [str(sid)]
 
 
 @override_settings(HOME_TIMELINE_SIZE=3, HOME_TRIM_EVERY=4)
@@ -141,7 +141,7 @@ def test_homes_are_trimmed_every_few_statuses_and_pages_show_only_the_newest_hom
     posted = [posting.post_status(author, f"s{i}") for i in range(12)]
     home = keys.home_timeline_key(me)
     # Past the size only until the next status whose id trims (one in HOME_TRIM_EVERY).
-    assert 3 <= redis_conn.zcard(home) < 3 + 4
+    assert 3 <= redis_conn.llen(home) < 3 + 4
     assert ids(feeds.get_status_messages(me, count=10)) == posted[::-1][:3]
     assert ids(feeds.get_status_messages(me, page=2, count=2)) == posted[::-1][2:3]
     assert feeds.get_status_messages(me, page=3, count=2) == []

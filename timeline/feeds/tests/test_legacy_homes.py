@@ -1,4 +1,4 @@
-"""Upgrading a Redis that holds homes stored the book's way (before timeline.scores.HOME):
+"""Upgrading a Redis that holds homes stored the book's way (before homes were newest first):
 `manage.py migrate_homes` retires them, and each is rebuilt at its owner's next read."""
 
 from io import StringIO
@@ -19,7 +19,7 @@ def as_before_the_upgrade(redis_conn, uid: int) -> None:
     """Moves `uid`'s home back to how it was stored before: the old key, the book's
     scores (posted, newest highest), with the reposts it showed beside it."""
     home = keys.home_timeline_key(uid)
-    entries = redis_conn.zrange(home, 0, -1)
+    entries = redis_conn.lrange(home, 0, -1)
     old = {status_id: get_status(status_id)["posted"] for status_id in entries}
     redis_conn.delete(home)
     redis_conn.zadd(keys.legacy_home_key(uid), old)
@@ -59,12 +59,12 @@ def test_old_homes_are_retired_and_rebuilt_newest_first_at_their_owners_next_rea
     assert "Retired 0 old home timelines" in migrate()  # idempotent
 
 
-def test_migrating_leaves_homes_stored_newest_first_alone(make_user, redis_conn):
+def test_migrating_leaves_homes_stored_as_lists_alone(make_user, redis_conn):
     reader, author = make_user().uid, make_user().uid
     graph.follow_user(reader, author)
     posted = posting.post_status(author, "hello")
-    before = redis_conn.zrange(keys.home_timeline_key(reader), 0, -1, withscores=True)
+    before = redis_conn.lrange(keys.home_timeline_key(reader), 0, -1)
     assert "Retired 0 old home timelines" in migrate()
-    assert redis_conn.zrange(keys.home_timeline_key(reader), 0, -1, withscores=True) == before
+    assert redis_conn.lrange(keys.home_timeline_key(reader), 0, -1) == before
     assert ids(feeds.get_status_messages(reader)) == [posted]
     assert not feeds.home_page(reader).catching_up

@@ -44,7 +44,7 @@ def test_the_refill_merges_everyone_followed_newest_first_without_duplicates(mak
     jobs.work(burst=True)
     expected = sorted([*posted, mine], reverse=True)[:5]
     assert home(me) == expected
-    assert redis_conn.zcard(keys.home_timeline_key(me)) == 5
+    assert redis_conn.llen(keys.home_timeline_key(me)) == 5
 
 
 def test_a_refill_brings_back_only_people_still_followed(make_user):

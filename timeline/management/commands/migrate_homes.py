@@ -5,11 +5,13 @@ from timeline.feeds import homes
 
 class Command(BaseCommand):
     help = (
-        "Retires home timelines stored before homes were scored newest first (the old "
-        "home:{uid} keys): each is rebuilt at its owner's next read. Run once after "
-        "upgrading; running it again does nothing."
+        "Converts home timelines stored as sorted sets into lists of status ids, and "
+        "retires those stored the book's way (the old home:{uid} keys: each is rebuilt at "
+        "its owner's next read). Run once after upgrading; running it again does nothing."
     )
 
     def handle(self, *args, **options):
+        converted = homes.convert_sorted_homes()
         retired = homes.retire_legacy_homes()
+        self.stdout.write(f"Converted {converted} home timelines to lists.")
         self.stdout.write(f"Retired {retired} old home timelines (rebuilt when next read).")

@@ -61,8 +61,10 @@ def test_repair_removes_timeline_entries_whose_status_is_gone(small_network, red
     listed |= {keys.home_timeline_key(uid) for uid in (ann, bob, cy)}
     assert set(by_check(report)["timelines"]) == listed
     maintenance.repair(fix=True)
-    for key in listed:
+    for key in listed - {keys.home_timeline_key(uid) for uid in (ann, bob, cy)}:
         assert redis_conn.zscore(key, gone) is None
+    for uid in (ann, bob, cy):
+        assert redis_conn.lpos(keys.home_timeline_key(uid), gone) is None
     assert get_user(ann)["posts"] == 1
     assert maintenance.repair().findings == []
 

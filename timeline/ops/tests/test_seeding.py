@@ -47,7 +47,7 @@ def test_a_seeded_network_is_consistent_as_if_users_had_followed_and_posted(redi
     expected = set()
     for author in [uid, *followed]:
         expected |= {int(s) for s in redis_conn.zrange(keys.profile_timeline_key(author), 0, -1)}
-    assert {int(s) for s in redis_conn.zrange(keys.home_timeline_key(uid), 0, -1)} == expected
+    assert {int(s) for s in redis_conn.lrange(keys.home_timeline_key(uid), 0, -1)} == expected
     newest = feeds.global_timeline_page(count=5).statuses
     assert [s["posted"] for s in newest] == sorted((s["posted"] for s in newest), reverse=True)
 
@@ -108,7 +108,7 @@ def test_seeding_twice_adds_users_with_fresh_logins(redis_conn):
 def test_seeded_home_timelines_keep_only_the_newest(redis_conn):
     result = seeding.seed_network(users=10, follows_per_user=5, posts_per_user=5, seed=9)
     for login in result.logins:
-        assert redis_conn.zcard(keys.home_timeline_key(uid_for_login(login))) <= 5
+        assert redis_conn.llen(keys.home_timeline_key(uid_for_login(login))) <= 5
 
 
 @pytest.mark.django_db
