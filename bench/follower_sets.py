@@ -15,8 +15,10 @@ from statistics import NormalDist
 
 from django.conf import settings
 
+from accounts.keys import user_key
 from timeline import keys
 from timeline.graph import pieces
+from timeline.notifications import services as notifications
 from timeline.ops import seeding
 
 FOLLOWS_EACH = 200
@@ -64,6 +66,29 @@ def bytes_by_size(conn, sizes=SIZES, *, pieced: bool) -> dict[int, int]:
         measured[size] = sum(conn.memory_usage(name, samples=0) or 0 for name in names)
         conn.delete(*names)
     return measured
+
+
+def notification_bytes_by_size(conn, sizes=SIZES) -> dict[int, int]:
+    """MEMORY USAGE of the notifications a user with each of `sizes` followers holds from
+    their follows (one a follow, through the notification service, kept up to
+    NOTIFICATIONS_KEPT), key by key: a network seeded without the services has none."""
+    kept = settings.NOTIFICATIONS_KEPT
+    measured: dict[int, int] = {}
+    for size in sorted({min(size, kept) for size in sizes} | {kept}):
+        uid = next(_uids)
+        conn.hset(user_key(uid), "bench", 1)  # a notification needs its recipient
+        for start in range(0, size, 1_000):
+            pipe = conn.pipeline(transaction=False)
+            for i in range(start, min(size, start + 1_000)):
+                actor = {"id": next(_uids), "login": f"follower_{i}"}
+                # Times as time.time() gives them (a float's 17 digits, as the site stores).
+                when = 1_764_000_000.123456 + i * 61.7
+                notifications.queue_notify(pipe, uid, notifications.FOLLOW, actor, when=when)
+            pipe.execute()
+        names = [keys.notifications_key(uid), keys.mention_notifications_key(uid)]
+        measured[size] = sum(conn.memory_usage(name, samples=0) or 0 for name in names)
+        conn.delete(user_key(uid), *names)
+    return {size: measured[min(size, kept)] for size in sorted({*sizes, kept})}
 
 
 def set_bytes(measured: dict[int, int], size: float) -> float:

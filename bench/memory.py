@@ -10,6 +10,8 @@ import re
 import time
 from collections import Counter
 
+from django.conf import settings
+
 from accounts.keys import LOGIN_INDEX
 from socialsite import jobs
 from socialsite.redis import PackedPipeline, for_each_primary
@@ -171,7 +173,7 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
     homes.drop_inactive_homes(now=now)
     used, families = usage_by_kind(conn)
     # What the keys' MEMORY USAGE leaves out (the keyspace's hash table, the allocator's
-    # own), for the record: not in the projection.
+    # own): in the projection, as the network's share a user.
     unattributed = conn.info("memory")["used_memory"] - empty - sum(families.values())
     key_table = key_table_bytes(conn)
     key_counts = keys_by_family(conn)
@@ -185,6 +187,9 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
         "one key each": follower_sets.followers_bytes(counts, one_key),
         "scaled from the network": SITE_USERS * followers_here / users,
     }
+    follow_notifications = follower_sets.followers_bytes(
+        counts, follower_sets.notification_bytes_by_size(conn, sizes)
+    )
     index_sets = families[family(keys.search_ids_key(0, ""))]
     index_buckets = families[family(keys.search_bucket_key(0, ""))]
     index_bytes = index_sets + index_buckets
@@ -196,6 +201,11 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
         "followers": followers["in pieces"],
         "statuses": SITE_USERS * STATUSES_EACH * per_status,
         "homes": SITE_USERS * ACTIVE_SHARE * entries_per_active * per_entry,
+        # Each follow notifies the one followed (kept up to NOTIFICATIONS_KEPT each).
+        "follow notifications": follow_notifications,
+        # What Redis holds beyond the keys' MEMORY USAGE (the keyspace's slots, the
+        # allocator's rounding up), a user's share as the network showed it.
+        "beyond the keys": SITE_USERS * unattributed / users,
     }
     total = sum(site.values())
     before = total - followers["in pieces"] + followers["one key each"]
@@ -255,6 +265,17 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
                 Size(followers[how], "B"),
             )
             for how in ("in pieces", "one key each")
+        ),
+        Row(
+            "memory",
+            f"follow notifications of {SITE_USERS:,} users, power-law counts,"
+            f" up to {settings.NOTIFICATIONS_KEPT:,} each{label}",
+            Size(follow_notifications, "B"),
+        ),
+        Row(
+            "memory",
+            f"{case}: Redis beyond the keys' MEMORY USAGE, per user",
+            Size(unattributed / users, "B"),
         ),
         Row(
             "memory",
