@@ -15,6 +15,7 @@ from timeline.feeds.selectors import Cursor, cursor_page
 from timeline.graph import services as graph
 from timeline.posting import services as posting
 from timeline.statuses import cache
+from timeline.statuses.selectors import get_status
 from timeline.statuses.tests.test_cache import soon
 from timeline.tests.pages import ids
 
@@ -178,8 +179,7 @@ def as_a_sorted_set(redis_conn, uid: int) -> None:
     home = keys.home_timeline_key(uid)
     entries = redis_conn.lrange(home, 0, -1)
     scored = {
-        status_id: -round(float(redis_conn.hget(keys.status_key(status_id), "posted")) * 1e6)
-        for status_id in entries
+        status_id: -round(get_status(int(status_id))["posted"] * 1e6) for status_id in entries
     }
     redis_conn.delete(home)
     redis_conn.zadd(home, scored)
