@@ -5,7 +5,7 @@ Why a list: fan-out makes a home the most written key of the site, and at a mill
 users its bytes are most of the store. A 1,000-entry list of integer ids costs ~4-6 B an
 entry (a sorted set as a skiplist ~100 B; as a listpack 14 B, but a ZADD into a
 1,000-entry listpack walks it all), and an LPUSH costs Redis less than half a ZADD
-(README "Home timelines as lists"). Twitter kept home timelines as lists of ids too.
+(README "Home timelines"). Twitter kept home timelines as lists of ids too.
 
 Order. Status ids come from one counter (statuses:next_id), so id order is post order,
 and a home reads newest first by id. A repost is a status of its own: it sits in home by

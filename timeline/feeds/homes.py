@@ -56,7 +56,7 @@ def inactive_before(now: float | None = None) -> float:
 def with_homes(conn, uids: list[str]) -> list[str]:
     """`uids` but those whose homes are dropped (one BITFIELD_RO of DROPPED_HOMES: a bit
     a uid, a quarter of the Redis CPU of a ZMSCORE of ACTIVE_HOMES once that holds a
-    million readers, README "Home timelines newest first")."""
+    million readers, README "Posting and fan-out")."""
     if not uids:
         return uids
     # Packed by joins: redis-py's (or hiredis's) packing of a job's 30,000 arguments costs
