@@ -27,7 +27,6 @@ from django.conf import settings
 from socialsite.redis import cluster_options, connect_cluster
 
 from .. import keys
-from ..scores import POSTED, Scores
 
 # Changes remembered, to refuse keeping a status read before one of them.
 CHANGES_REMEMBERED = 10_000
@@ -55,18 +54,18 @@ class StatusCache:
         """A copy of the kept status `status_id` if it was posted at `posted`, else None."""
         return self.get_many([(str(status_id), posted)]).get(str(status_id))
 
-    def get_many(self, entries, scores: Scores = POSTED) -> dict:
+    def get_many(self, entries) -> dict:
         """Copies of the kept statuses among `entries` ((id as text, score) pairs: a
-        page's, as Redis returns them, scored as `scores` says), by id, those posted at
-        the time their score gives."""
+        page's, as Redis returns them, scored as POSTED says), by id, those posted at the
+        time their score gives."""
         if not self.serving():
             return {}
         found = {}
-        # A kept status's posted time is a float already (decode_status).
-        kept, score = self._kept.get, scores.encode
+        # A kept status's posted time is a float already (decode_status), its score.
+        kept = self._kept.get
         for status_id, at in entries:
             status = kept(status_id)
-            if status is not None and score(status["posted"]) == at:
+            if status is not None and status["posted"] == at:
                 found[status_id] = status.copy()
         return found
 
