@@ -5,11 +5,10 @@ code runs on Redis Cluster: the followed user's side (their followers set and co
 and a read of their newest statuses), then the follower's (their following set and
 count, their home timeline, and the event). A follow is 2 round trips (3 when a status
 it copied was deleted meanwhile: feeds.refill.drop_copied_if_deleted); an unfollow 3,
-the last queueing the job that refills home (only when something was removed). On a
-cluster the event goes out one round trip later, from the channel's node (see
-socialsite.events.publishes_in_scripts). Each first reads whether (since when) the
-follower follows them already: the piece of followers that holds them (graph.pieces),
-one round trip more."""
+the last queueing the job that refills home. On a cluster the event goes out one round
+trip later, from the channel's node (see socialsite.events.publishes_in_scripts). Each
+first reads whether (since when) the follower follows them already: the piece of
+followers that holds them (graph.pieces), one round trip more."""
 
 import time
 
