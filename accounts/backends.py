@@ -62,11 +62,17 @@ def decode_user_and_state(replies: list) -> tuple[object, tuple]:
     return user, services.decode_session_state(state)
 
 
-def cached_user_and_state(user_id, uid: int) -> tuple[object, tuple]:
-    """The cached user (None if not cached) and `uid`'s session state: one round trip."""
+def cached_user_and_state(
+    user_id, uid: int, queue: Callable | None = None
+) -> tuple[object, tuple, list]:
+    """The cached user (None if not cached), `uid`'s session state and the replies to
+    the reads `queue(pipe)` queues on the cache's client, if any: one round trip."""
     pipe = PackedPipeline(shared_cache("default").client.get_client(write=False))
     queue_user_and_state(pipe, user_id, uid)
-    return decode_user_and_state(pipe.execute())
+    if queue is not None:
+        queue(pipe)
+    replies = pipe.execute()
+    return (*decode_user_and_state(replies), replies[2:])
 
 
 # Each session this process has seen signed in: session key -> (user id, uid). Such a
@@ -148,13 +154,10 @@ def user_with(user_id: str, uid: int, queue: Callable) -> tuple[SessionUser | No
     with the reads `queue(pipe)` queues on the cache's client in the same round trip:
     (the user, the replies to queue's commands). A credential other than a session (an
     API token) is read with its user this way, as session_user reads a session."""
-    pipe = PackedPipeline(shared_cache("default").client.get_client(write=False))
-    queue_user_and_state(pipe, user_id, uid)
-    queue(pipe)
-    replies = pipe.execute()
-    token = _read_with_session.set((str(user_id), uid, *decode_user_and_state(replies)))
+    user, state, replies = cached_user_and_state(user_id, uid, queue)
+    token = _read_with_session.set((str(user_id), uid, user, state))
     try:
-        return CachedUserBackend().get_user(user_id), replies[2:]
+        return CachedUserBackend().get_user(user_id), replies
     finally:
         _read_with_session.reset(token)
 
@@ -173,7 +176,7 @@ class CachedUserBackend(ModelBackend):
             if guess is None:
                 user, state = shared_cache("default").get(key), None
             else:
-                user, state = cached_user_and_state(user_id, guess)
+                user, state, _ = cached_user_and_state(user_id, guess)
         # Anything else is what an older version of this backend cached.
         if not isinstance(user, SessionUser):
             try:

@@ -82,9 +82,9 @@ def deliver_to_lists(
 ) -> None:
     """Queues on `pipe` the addition of one status to each list's timeline (a script, so a
     list deleted meanwhile isn't recreated)."""
+    score = POSTED.score(posted)
     for list_id in list_ids:
         timeline = keys.list_timeline_key(list_id)
-        score = POSTED.score(posted)
         _add_to_timeline(
             pipe, keys.list_key(list_id), timeline, status_id, score, size, repost_of, "sorted"
         )
