@@ -102,9 +102,11 @@ def caller_for_token(token: str) -> Caller | None:
         user, (raw,) = user_with(*guess, lambda pipe: pipe.get(client.make_key(key)))
         found = None if raw is None else client.decode(raw)
         if found is None or str(found["user_id"]) != guess[0]:
+            # The token's entry is gone (checked afresh below) or names another user
+            # (read below): the guess is forgotten.
             KNOWN_TOKENS.pop(key, None)
-            found = user = guess = None
-    if found is None:
+            user = guess = None
+    else:
         found = cache.get(key)
     if found is None:
         checked = OAuthRequest("")
@@ -123,7 +125,8 @@ def caller_for_token(token: str) -> Caller | None:
         return None
     if found["user_id"] is not None:
         # None for an inactive user; saving the user forgets the cached one.
-        user = user or CachedUserBackend().get_user(found["user_id"])
+        if guess is None:
+            user = CachedUserBackend().get_user(found["user_id"])
         if user is None:
             return None
     uid = (user.uid or ensure_profile(user)) if user is not None else None

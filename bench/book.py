@@ -4,7 +4,7 @@ Kept as the book wrote it, one round trip per command or pipeline, ported to
 redis-py 3+ (zadd takes a mapping) and to this project's key names so both run on
 the same data, but for home timelines and the follow graph: the book's homes keep
 its scores (Unix seconds, newest highest) in keys of their own, where the site's are
-scored newest first (timeline.scores), and its followers are one sorted set each,
+lists of status ids (timeline.feeds.home_list), and its followers are one sorted set each,
 where the site's are cut into pieces (timeline.graph.pieces), so both do their own
 work on the same server in the same run."""
 

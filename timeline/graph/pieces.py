@@ -120,13 +120,19 @@ def all_keys(conn, uid: int) -> list[str]:
     return [*piece_keys(conn, uid), keys.follower_pieces_key(uid)]
 
 
+def queue_follows_of(pipe: PackedPipeline, candidates: list, uid: int) -> None:
+    """Queues whether each of `candidates` follows `uid`, asked of each one's following
+    set (a piece of `uid`'s followers is found only by follow time): a reply each, the
+    follow time or None."""
+    pipe.for_each_key(map(keys.following_key, candidates), ("ZSCORE", uid))
+
+
 def follows_of(conn, candidates: list, uid: int) -> list[bool]:
-    """Which of `candidates` follow `uid`, asked of each one's following set (a piece of
-    `uid`'s followers is found only by follow time): 1 round trip, none if empty."""
+    """Which of `candidates` follow `uid` (queue_follows_of): 1 round trip, none if empty."""
     if not candidates:
         return []
     pipe = PackedPipeline(conn)
-    pipe.for_each_key(map(keys.following_key, candidates), ("ZSCORE", uid))
+    queue_follows_of(pipe, candidates, uid)
     return [score is not None for score in pipe.execute()]
 
 

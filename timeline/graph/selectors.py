@@ -64,9 +64,9 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]
     set: `other_uid`'s followers are in pieces found by follow time, graph.pieces)."""
     conn = get_redis()
     following = conn.zrevrange(keys.following_key(uid), 0, COMMON_SCAN - 1)
-    follows = pieces.follows_of(conn, following, other_uid)
-    common = [int(u) for u, yes in zip(following, follows, strict=True) if yes]
-    return get_users(common[:limit])
+    pipe = PackedPipeline(conn)
+    pieces.queue_follows_of(pipe, following, other_uid)
+    return get_users(in_common(following, pipe.execute(), limit))
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def profile_page(
     pipe = PackedPipeline(conn)
     shown = queue_statuses(pipe, ids, count, viewer_uid)
     listed = shown + queue_lists(pipe, list_ids, uid)
-    pipe.for_each_key(map(keys.following_key, following), ("ZSCORE", uid))
+    pieces.queue_follows_of(pipe, following, uid)
     replies = pipe.execute()
     common = in_common(following, replies[listed:], common)
     return ProfilePage(
@@ -154,6 +154,6 @@ def relationships(uid: int, others: list[int]) -> list[tuple[bool, bool]]:
         return []
     pipe = PackedPipeline(get_redis())
     pipe.execute_command("ZMSCORE", keys.following_key(uid), *others)
-    pipe.for_each_key(map(keys.following_key, others), ("ZSCORE", uid))
+    pieces.queue_follows_of(pipe, others, uid)
     following, *followers = pipe.execute()
     return [(a is not None, b is not None) for a, b in zip(following, followers, strict=True)]

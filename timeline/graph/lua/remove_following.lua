@@ -10,22 +10,25 @@ if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then
   return 0
 end
 redis.call('HINCRBY', KEYS[1], 'following', -1)
-local gone = {}
-for i = 5, #ARGV do
-  gone[ARGV[i]] = true
-end
-local entries = redis.call('LRANGE', KEYS[3], 0, -1)
-local kept = {}
-for _, id in ipairs(entries) do
-  if not gone[id] then
-    kept[#kept + 1] = id
+-- Nothing to take out (the followed user has no statuses): home isn't read.
+if #ARGV >= 5 then
+  local gone = {}
+  for i = 5, #ARGV do
+    gone[ARGV[i]] = true
   end
-end
-if #kept < #entries then
-  redis.call('DEL', KEYS[3])
-  local per = tonumber(ARGV[4])
-  for i = 1, #kept, per do
-    redis.call('RPUSH', KEYS[3], unpack(kept, i, math.min(i + per - 1, #kept)))
+  local entries = redis.call('LRANGE', KEYS[3], 0, -1)
+  local kept = {}
+  for _, id in ipairs(entries) do
+    if not gone[id] then
+      kept[#kept + 1] = id
+    end
+  end
+  if #kept < #entries then
+    redis.call('DEL', KEYS[3])
+    local per = tonumber(ARGV[4])
+    for i = 1, #kept, per do
+      redis.call('RPUSH', KEYS[3], unpack(kept, i, math.min(i + per - 1, #kept)))
+    end
   end
 end
 if ARGV[2] ~= '' then
