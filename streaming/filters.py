@@ -348,9 +348,8 @@ class HomeFilter:
         # so that deletions don't leave fewer than REPOST_FALLOFF known.
         self.keep = min(2 * visibility.REPOST_FALLOFF, settings.HOME_TIMELINE_SIZE)
         self.stale = asyncio.Event()
-        # (negated id, id) ascending: newest first, as a home reads (timeline.feeds.home_list).
-        self._newest: list[tuple[int, str]] = []
-        self._scores: dict[int, int] = {}
+        # Negated ids, ascending: newest first, as a home reads (timeline.feeds.home_list).
+        self._newest: list[int] = []
         self._complete = True  # whether _newest is all of home
         self._shown: dict[int, int] = {}  # original id -> the repost home took in for it
         self._originals: dict[int, int] = {}  # the reverse, to forget it with the repost
@@ -368,8 +367,7 @@ class HomeFilter:
         self.followed = set(state.followed)
         self.audience = state.audience
         self.audience.follows = self.followed
-        self._newest = [(-status_id, str(status_id)) for status_id in state.newest]
-        self._scores = {status_id: -status_id for status_id in state.newest}
+        self._newest = [-status_id for status_id in state.newest]
         self._complete = state.complete
         self._shown = dict(state.shown)
         self._originals = {repost: original for original, repost in state.shown.items()}
@@ -395,7 +393,7 @@ class HomeFilter:
         if not safety.may_see(event, self.audience, where=safety.HOME):
             return False
         original = _int(event.get("repost_of")) if author != self.uid else None
-        self._change(self._add, status_id, -status_id, original)
+        self._change(self._add, status_id, original)
         return True
 
     def _delivers(self, event: dict) -> bool:
@@ -430,40 +428,34 @@ class HomeFilter:
     def _rank(self, status_id: int) -> int | None:
         """Its place in home from the newest (0), as a home in order has it (LPOS); None if
         not known."""
-        score = self._scores.get(status_id)
-        if score is None:
-            return None
-        return bisect.bisect_left(self._newest, (score, str(status_id)))
+        rank = bisect.bisect_left(self._newest, -status_id)
+        return rank if rank < len(self._newest) and self._newest[rank] == -status_id else None
 
-    def _add(self, status_id: int, score: int, original: int | None) -> None:
-        """Records a status entering home with its place's key (its negated id: newest
-        first) (`original`: a repost the repost rule let in)."""
-        entry = (score, str(status_id))
-        if status_id in self._scores:
+    def _add(self, status_id: int, original: int | None) -> None:
+        """Records a status entering home (`original`: a repost the repost rule let in)."""
+        if self._rank(status_id) is not None:
             return
-        if not self._complete and len(self._newest) >= self.keep and entry > self._newest[-1]:
+        if not self._complete and len(self._newest) >= self.keep and -status_id > self._newest[-1]:
             return  # older than everything known: beyond what is kept
-        bisect.insort(self._newest, entry)
-        self._scores[status_id] = score
+        bisect.insort(self._newest, -status_id)
         if original is not None:
             self._shown[original] = status_id
             self._originals[status_id] = original
         while len(self._newest) > self.keep:
-            self._forget(int(self._newest.pop()[1]))
+            self._forget(-self._newest.pop())
             self._complete = False
 
     def _remove(self, status_id: int) -> None:
         """Records a status leaving home (deleted: retracted by fan-out's job)."""
-        score = self._scores.get(status_id)
-        if score is None:
+        rank = self._rank(status_id)
+        if rank is None:
             return
-        self._newest.remove((score, str(status_id)))
+        del self._newest[rank]
         self._forget(status_id)
         if not self._complete and len(self._newest) < visibility.REPOST_FALLOFF:
             self.stale.set()
 
     def _forget(self, status_id: int) -> None:
-        del self._scores[status_id]
         original = self._originals.pop(status_id, None)
         if original is not None and self._shown.get(original) == status_id:
             del self._shown[original]
