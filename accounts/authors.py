@@ -7,6 +7,7 @@ AUTHORS_KEPT_SECONDS in the others."""
 
 import time
 
+from socialsite.kept import keep
 from socialsite.redis import PackedPipeline, get_redis
 
 from . import keys
@@ -34,13 +35,11 @@ def authors(wanted: dict[int, str]) -> dict[int, dict]:
     if missing:
         pipe = PackedPipeline(get_redis())
         pipe.for_each_key(map(keys.user_key, missing), ("HMGET", *FIELDS))
-        if len(_kept) + len(missing) > AUTHORS_KEPT:
-            _kept.clear()
         for uid, values in zip(missing, pipe.execute(), strict=True):
             if values[0] is None:
                 continue
             author = dict(zip(FIELDS, values, strict=True))
-            _kept[uid] = (now, author)
+            keep(_kept, uid, (now, author), AUTHORS_KEPT)
             found[uid] = author
     return found
 

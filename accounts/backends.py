@@ -26,6 +26,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 
+from socialsite.kept import keep
 from socialsite.redis import PackedPipeline, as_text, shared_cache
 
 from . import services
@@ -116,9 +117,7 @@ def session_user(request: HttpRequest) -> User | AnonymousUser:
         _read_with_session.reset(token)
     uid = getattr(user, "uid", None)
     if uid is not None and session.session_key:
-        if len(KNOWN_SESSIONS) >= KNOWN_SESSIONS_KEPT:
-            KNOWN_SESSIONS.clear()
-        KNOWN_SESSIONS[session.session_key] = (str(user.pk), uid)
+        keep(KNOWN_SESSIONS, session.session_key, (str(user.pk), uid), KNOWN_SESSIONS_KEPT)
         if also is not None and replies is not None and uid == guess[1]:
             setattr(request, _READ_WITH_USER, (uid, as_text(replies[2:])))
     elif guess is not None:
@@ -190,9 +189,7 @@ class CachedUserBackend(ModelBackend):
         if user.uid is not None:
             if state is None or guess != user.uid:
                 state = services.session_state(user.uid)
-                if len(KNOWN_UIDS) >= KNOWN_UIDS_KEPT:
-                    KNOWN_UIDS.clear()
-                KNOWN_UIDS[str(user_id)] = user.uid
+                keep(KNOWN_UIDS, str(user_id), user.uid, KNOWN_UIDS_KEPT)
             user.session_generation, user.session_fields = state
         return user
 

@@ -4,6 +4,8 @@ needs no round trip of its own to find whose it is. A login's uid changes only w
 account is deleted and the login taken again (or the store is emptied), which that check
 catches."""
 
+from socialsite.kept import keep
+
 from .services import uid_for_login
 
 KEPT = 100_000
@@ -19,9 +21,7 @@ def remembered_uid(login: str) -> int | None:
     if uid is None:
         uid = uid_for_login(login)
         if uid is not None:
-            if len(_uids) >= KEPT:
-                _uids.clear()
-            _uids[key] = uid
+            keep(_uids, key, uid, KEPT)
     return uid
 
 

@@ -19,6 +19,7 @@ from oauthlib.common import Request as OAuthRequest
 
 from accounts.backends import CachedUserBackend, user_with
 from accounts.services import AccountSuspended, ensure_profile
+from socialsite.kept import keep
 from socialsite.ratelimit import RateLimited, address, enforce
 from socialsite.redis import shared_cache
 from timeline.feeds.selectors import Cursor
@@ -131,9 +132,7 @@ def caller_for_token(token: str) -> Caller | None:
             return None
     uid = (user.uid or ensure_profile(user)) if user is not None else None
     if uid is not None and guess is None:
-        if len(KNOWN_TOKENS) >= KNOWN_TOKENS_KEPT:
-            KNOWN_TOKENS.clear()
-        KNOWN_TOKENS[key] = (str(user.pk), uid)
+        keep(KNOWN_TOKENS, key, (str(user.pk), uid), KNOWN_TOKENS_KEPT)
     return Caller(user=user, uid=uid, scope=found["scope"], application_id=found["application_id"])
 
 

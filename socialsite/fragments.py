@@ -17,6 +17,8 @@ from django.dispatch import receiver
 from jinja2 import pass_context
 from markupsafe import Markup
 
+from .kept import keep
+
 # Up to this many fragments (a nav ~1.5 KB, a sidebar ~3 KB); emptied when full, as
 # timeline.cards does (simpler than LRU bookkeeping on every hit).
 FRAGMENTS_KEPT = 5_000
@@ -51,9 +53,7 @@ def kept(context, template_name: str, **shown) -> Markup:
     if parts is None:
         template = context.environment.get_template(template_name)
         parts = tuple(template.render(shown, csrf_input=Markup(_CSRF_MARK)).split(_CSRF_MARK))
-        if len(_kept) >= FRAGMENTS_KEPT:
-            _kept.clear()
-        _kept[key] = parts
+        keep(_kept, key, parts, FRAGMENTS_KEPT)
     if len(parts) == 1:
         return Markup(parts[0])
     return Markup(str(context["csrf_input"]).join(parts))

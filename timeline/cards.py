@@ -12,6 +12,8 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from jinja2 import pass_context
 
+from socialsite.kept import keep
+
 from .statuses.selectors import with_authors
 
 # Up to settings.STATUS_CARDS_KEPT; emptied when full (simpler than LRU bookkeeping on
@@ -43,10 +45,7 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
         if card is None:
             context = {"status": status, "viewer_uid": viewer_uid, "now": now}
             card = template.render(context)
-            if len(_cards) >= settings.STATUS_CARDS_KEPT:
-                _cards.clear()
-            if settings.STATUS_CARDS_KEPT:
-                _cards[key] = card
+            keep(_cards, key, card, settings.STATUS_CARDS_KEPT)
         html.append(card)
     return mark_safe("".join(html))
 
