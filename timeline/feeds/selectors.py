@@ -11,6 +11,7 @@ doesn't know the viewer follows. Statuses live in their own slots,
 so one cluster-legal round trip can't read ids and statuses together."""
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -340,17 +341,36 @@ def home_timeline_page(uid: int, page: int, count: int, *, marked: bool) -> Page
     window, epoch, suspended, *rule_reads = pipe.execute()
     audience = None if marked else safety.read_audience(uid, rule_reads)
     read = home_ids(uid, [window, epoch], page, count)
+    shown, _, _ = home_statuses(conn, read, page, count, suspended, audience=audience)
+    return shown
+
+
+def home_statuses(
+    conn,
+    read: HomeIds,
+    page: int,
+    count: int,
+    suspended: list,
+    *,
+    audience: safety.Audience | None = None,
+    queue_more: Callable = lambda pipe: None,
+) -> tuple[Page, object, list]:
+    """A home page's second round trip, given its `read` ids: its statuses (marked for
+    their reader unless their `audience` was read with the ids), the upkeep the read found
+    wanting (queue_home_upkeep), and what `queue_more` queues on the same pipeline.
+    Returns the Page, what `queue_more` returned and the replies to its reads."""
     pipe = PackedPipeline(conn)
-    viewer = uid if marked else None
-    queue_statuses(pipe, read.ids, count, viewer, kept=read.kept, suspended=suspended)
+    viewer = read.uid if audience is None else None
+    added = queue_statuses(pipe, read.ids, count, viewer, kept=read.kept, suspended=suspended)
+    more = queue_more(pipe)
     upkeep = queue_home_upkeep(pipe, read)
     replies = pipe.execute()
-    return read_page(
+    shown = read_page(
         read.ids,
-        replies[: len(replies) - upkeep],
+        replies[:added],
         page,
         count,
-        viewer=uid,
+        viewer=read.uid,
         where=safety.HOME,
         kept=read.kept,
         suspended=suspended,
@@ -358,6 +378,7 @@ def home_timeline_page(uid: int, page: int, count: int, *, marked: bool) -> Page
         audience=audience,
         epoch=upkept_epoch(read, replies),
     )
+    return shown, more, replies[added : len(replies) - upkeep]
 
 
 def get_status_messages(
@@ -403,27 +424,18 @@ def home_page(
         return None
     catching_up = refill.note_home_read(conn, uid, user)
     read = home_ids(uid, [window, epoch], page, count)
-    pipe = PackedPipeline(conn)
-    added = queue_statuses(pipe, read.ids, count, uid, kept=read.kept, suspended=suspended)
-    suggested = suggestions.queue_profiles(pipe, uid, suggested_uids)
-    upkeep = queue_home_upkeep(pipe, read)
-    replies = pipe.execute()
-    shown = read_page(
-        read.ids,
-        replies[:added],
+    shown, suggested, replies = home_statuses(
+        conn,
+        read,
         page,
         count,
-        viewer=uid,
-        where=safety.HOME,
-        kept=read.kept,
-        suspended=suspended,
-        generation=read.generation,
-        epoch=upkept_epoch(read, replies),
+        suspended,
+        queue_more=lambda pipe: suggestions.queue_profiles(pipe, uid, suggested_uids),
     )
     return HomePage(
         user=decode_user(user),
         page=shown,
-        suggestions=suggestions.decode(suggested, replies[added : len(replies) - upkeep]),
+        suggestions=suggestions.decode(suggested, replies),
         catching_up=catching_up,
     )
 
