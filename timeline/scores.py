@@ -26,10 +26,6 @@ class Scores:
         """The score of a status posted at `posted` (Unix seconds, as a number or text)."""
         return float(posted)
 
-    def posted(self, score: float | str) -> float:
-        """When a status with score `score` was posted (Unix seconds)."""
-        return float(score)
-
     def trim(self, size: int) -> tuple[int, int]:
         """The ranks ZREMRANGEBYRANK takes out to keep the newest `size` entries."""
         return (0, -size - 1)

@@ -5,4 +5,4 @@ from timeline.scores import POSTED
 
 def test_a_posted_score_is_its_status_time_in_unix_seconds():
     assert POSTED.score("1764000000.25") == 1_764_000_000.25
-    assert POSTED.posted(1_764_000_000.25) == 1_764_000_000.25
+    assert POSTED.score(1_764_000_000.25) == 1_764_000_000.25
