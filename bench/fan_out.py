@@ -108,6 +108,9 @@ def run(ctx: Context) -> list[Row]:
                 notes={
                     "followers": size,
                     "followers_missed": missing,
+                    # Redis's own pre-packed writes' rate (the next row), for the cost
+                    # plot: how a delivery's cost grows with the keyspace by itself.
+                    "raw_deliveries_per_s": rates["raw"].per_s,
                     # Whose CPU a delivery costs: Redis's, or the client's (ours: the
                     # worker's too), in microseconds.
                     "cpu_us_per_delivery": {

@@ -187,8 +187,9 @@ def _value(figure) -> float:
 def draw_cost(path: Path, rows: list[Row]) -> bool:
     """Cost as work grows: fan-out seconds against followers, and a page's p50 against
     statuses a page and against home length, each beside the line through its smallest
-    point and the origin (linear: at or under it is linear or better). False if the run
-    had neither."""
+    point and the origin (linear: at or under it is linear or better); fan-out also beside
+    Redis's own pre-packed writes of the same size, scaled to start where ours do (how
+    much of its growth is Redis's). False if the run had neither."""
     fan_out = [r for r in rows if r.section == "fan-out" and "followers" in r.notes]
     pages = [r for r in rows if r.section == "page cost"]
     if not fan_out and not pages:
@@ -220,6 +221,12 @@ def draw_cost(path: Path, rows: list[Row]) -> bool:
         ax.plot(xs, ys, marker="o", label="measured")
         ax.plot(xs, [ys[0] * x / xs[0] for x in xs], linestyle="--", color="gray",
                 label="linear from the first")  # fmt: skip
+        if xlabel == "followers":
+            # Redis's own pre-packed writes, scaled to start where ours do.
+            raw = sorted((r.notes["followers"], r.notes["raw_deliveries_per_s"]) for r in fan_out)
+            seconds = [n / per_s for n, per_s in raw]
+            ax.plot(xs, [ys[0] * t / seconds[0] for t in seconds], linestyle=":",
+                    color="black", label="Redis's own writes, from ours")  # fmt: skip
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(title, fontsize=9)
