@@ -110,3 +110,17 @@ def test_every_test_asserts_something():
         and not _asserts(node)
     ]
     assert silent == []
+
+
+def test_make_test_runs_every_folder_of_tests():
+    # pytest collects only its testpaths: a folder of tests outside them never runs.
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    collected = config["tool"]["pytest"]["ini_options"]["testpaths"]
+    folders = {
+        path.relative_to(ROOT).parts[0]
+        for path in ROOT.glob("*/**/test_*.py")
+        if not {".venv", "var"} & set(path.relative_to(ROOT).parts)
+    }
+    assert folders <= set(collected), f"tests pytest never collects: {folders - set(collected)}"
