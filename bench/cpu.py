@@ -13,6 +13,14 @@ def redis_cpu_seconds(conn) -> float:
     return cpu["used_cpu_user"] + cpu["used_cpu_sys"]
 
 
+def redis_command_usec(conn) -> float:
+    """Microseconds Redis has spent running commands (INFO commandstats, summed, but INFO's
+    own): its work for a step without the event loop's and the network's, read before
+    and after."""
+    stats = conn.info("commandstats")
+    return sum(command["usec"] for name, command in stats.items() if name != "cmdstat_info")
+
+
 class CpuTally:
     """CPU seconds of Redis and of this process, summed per name over the calls it wraps."""
 

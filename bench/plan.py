@@ -16,6 +16,11 @@ class Plan:
     follow_samples: int = 200
     popular_followers: int = 100_000
     profile_statuses: int = 1_000
+    # A reader who likes and reposts a lot (bench.pages.marking_reader): their likes and
+    # reposts, and how many others repost each status of their home's first page.
+    marking_likes: int = 1_000
+    marking_reposts: int = 100
+    marking_reposters: int = 10
     network_users: int = 1_000
     network_follows_each: int = 50
     network_posts_each: int = 10
@@ -57,6 +62,9 @@ QUICK = Plan(
     follow_samples=10,
     popular_followers=2_000,
     profile_statuses=200,
+    marking_likes=60,
+    marking_reposts=10,
+    marking_reposters=2,
     network_users=50,
     network_follows_each=5,
     network_posts_each=2,

@@ -32,7 +32,14 @@ from timeline.web import USERS_PER_PAGE
 from . import seed
 from .context import Context
 from .measure import Latency, Rate, Row, latency_of
-from .pages import GUARDED_BLOCKS, GUARDED_MUTES, author_with_statuses, guard, write_statuses
+from .pages import (
+    GUARDED_BLOCKS,
+    GUARDED_MUTES,
+    author_with_statuses,
+    guard,
+    marking_reader,
+    write_statuses,
+)
 from .servers import cpu_seconds, daphne
 
 TARGET = 0.5
@@ -220,6 +227,14 @@ def guarded_account() -> tuple[str, str]:
     return cookie, api_authorization("benchguarded")
 
 
+def marking_account(plan) -> str:
+    """An account that likes and reposts a lot (bench.pages.marking_reader): its session
+    cookie."""
+    uid, cookie = signed_in("benchmarker", "Marker")
+    marking_reader(uid, plan)
+    return cookie
+
+
 def exporter(statuses: int) -> tuple[str, tuple[tuple[str, str], ...], list[int]]:
     """An account with `statuses` statuses, as the bench's author has: (its session and
     CSRF cookies and the CSRF header, for the export's POST; its statuses' ids)."""
@@ -352,8 +367,16 @@ def run(ctx: Context) -> list[Row]:
     operator_cookie = operator(exported)
     guarded_cookie, guarded_api = guarded_account()
     private_cookie, private_api = private_account()
+    plan = ctx.plan
+    marking_cookie = marking_account(plan)
     pages = {
         "home": Page("/", "home page", True),
+        "marking home": Page(
+            "/",
+            f"home page, a reader with {plan.marking_likes:,} likes + {plan.marking_reposts}"
+            " reposts",
+            cookie=marking_cookie,
+        ),
         "profile": Page(f"/u/{author_login}/", "profile page", True),
         "many readers": Page("/", many, True, readers=readers),
         "api home": Page(

@@ -103,6 +103,23 @@ def likes_key(uid: int) -> str:
     return f"likes:{{{uid}}}"
 
 
+# A page's liked and reposted marks (reactions.marks): sets of status ids, intsets
+# (a binary search a lookup), in the viewer's slot beside likes:{uid}. A sorted set
+# as compact as zset-max-ziplist-entries keeps it is walked entry by entry instead.
+def liked_key(uid: int) -> str:
+    """The ids of the statuses `uid` likes (as likes_key, unordered)."""
+    return f"liked:{{{uid}}}"
+
+
+def reposted_key(uid: int) -> str:
+    """The ids of the statuses `uid` reposted (each an original: reposts_key's)."""
+    return f"reposted:{{{uid}}}"
+
+
+# Set once every user's liked and reposted sets are built (manage.py build_marks).
+MARKS_BUILT = "marks:built"
+
+
 # Lists. A list's hash, members and timeline share the list's own slot; the
 # owner's index and each member's "listed in" set live in those users' slots.
 LIST_ID_COUNTER = "lists:next_id"
@@ -141,6 +158,9 @@ TAG_TIMELINE_PATTERN = tag_timeline_key("*")
 LIST_TIMELINE_PATTERN = list_timeline_key("*")
 LIKES_PATTERN = likes_key("*")
 LIKERS_PATTERN = likers_key("*")
+LIKED_PATTERN = liked_key("*")
+REPOSTS_PATTERN = reposts_key("*")
+REPOSTED_PATTERN = reposted_key("*")
 REPLIES_PATTERN = replies_key("*")
 FOLLOWERS_PATTERN = followers_key("*")
 FOLLOWING_PATTERN = following_key("*")

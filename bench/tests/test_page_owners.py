@@ -10,7 +10,7 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.services import get_user
-from bench import web
+from bench import plan, web
 from bench.pages import GUARDED_BLOCKS, GUARDED_MUTES, author_with_statuses
 from timeline.web import USERS_PER_PAGE
 
@@ -90,3 +90,9 @@ def test_the_api_rows_owners_read_what_their_rows_say():
     assert got["api search"]["statuses"] and all(
         "mine" in status["content"] for status in got["api search"]["statuses"]
     )
+
+
+def test_the_marking_reader_sees_its_first_page_liked():
+    html = page("/", web.marking_account(plan.QUICK))
+    assert html.count(">Unlike</button>") == 30
+    assert ">Like</button>" not in html

@@ -7,7 +7,8 @@ from accounts.keys import SUSPENDED_USERS
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys, text
-from ..feeds.selectors import Page, apply_marks, queue_marks, statuses_page
+from ..feeds.selectors import Page, statuses_page
+from ..reactions.marks import apply_marks, queue_marks
 from ..safety import selectors as safety
 from ..statuses.selectors import decode_status, hidden_uids, is_hidden
 

@@ -22,6 +22,7 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..discovery import suggestions
+from ..reactions.marks import apply_marks, queue_marks
 from ..safety import selectors as safety
 from ..scores import POSTED
 from ..statuses import cache, layout
@@ -454,7 +455,7 @@ def users_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:
 
 def with_originals(statuses: list[dict], viewer: int | None = None) -> list[dict]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
-    reposts), marked for `viewer` (see queue_marks), leaving out reposts whose original
+    reposts), marked for `viewer` (see reactions.marks), leaving out reposts whose original
     is gone. (Reposts of hidden users' statuses were left out already: a repost names
     its original's author.)"""
     reposts = [s for s in statuses if s.get("repost_of")]
@@ -469,28 +470,6 @@ def with_originals(statuses: list[dict], viewer: int | None = None) -> list[dict
         repost["original"] = decode_status(repost["repost_of"], fields)
     apply_marks([repost["original"] for repost in reposts], replies[len(reposts) :])
     return [s for s in statuses if not s.get("repost_of") or s["original"]]
-
-
-def queue_marks(pipe: PackedPipeline, uid: int | None, ids: list) -> int:
-    """Queues the reads that tell whether `uid` liked and reposted each of `ids`, for
-    `apply_marks`: nothing for no one. Returns how many replies they add."""
-    if not uid or not ids:
-        return 0
-    pipe.zmscore(keys.likes_key(uid), ids)
-    pipe.for_each_key(map(keys.reposts_key, ids), ("ZSCORE", uid))
-    return 1 + len(ids)
-
-
-def apply_marks(statuses: list[dict | None], replies: list) -> None:
-    """Marks each of `statuses` (None for one that is gone) `liked` and `reposted` from
-    the replies to `queue_marks` for their ids (none: nothing to mark)."""
-    if not replies:
-        return
-    liked, *reposted = replies
-    for status, like_time, repost_id in zip(statuses, liked, reposted, strict=True):
-        if status is not None:
-            status["liked"] = like_time is not None
-            status["reposted"] = repost_id is not None
 
 
 @dataclass(frozen=True)

@@ -153,6 +153,8 @@ def _drop_profile(uid: int) -> bool:
         keys.following_key(uid),
         keys.mentions_timeline_key(uid),
         keys.likes_key(uid),
+        keys.liked_key(uid),
+        keys.reposted_key(uid),
         keys.user_lists_key(uid),
         keys.listed_in_key(uid),
         keys.notifications_key(uid),

@@ -13,6 +13,7 @@ from socialsite.scripts import LuaScripts
 from .. import keys
 from ..feeds import home_list
 from ..graph import pieces
+from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
 from . import activity
 
@@ -46,7 +47,7 @@ def _ranges(conn, key: str, *, withscores: bool = False, home: bool = False) -> 
 
 @dataclass
 class Finding:
-    check: str  # "timelines", "follows", "lists", "likes" or "counters"
+    check: str  # "timelines", "follows", "lists", "likes", "marks" or "counters"
     key: str
     problem: str
 
@@ -61,9 +62,9 @@ class RepairReport:
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
     """Checks every timeline (home, profile, global, list, mentions, tag, likes pages,
     replies) against existing statuses, that both sides of follows, list memberships and
-    likes agree, and the counters of users, statuses and lists against their sets; with
-    `fix`, repairs what it finds, in that order (each fix can change what the next one
-    counts).
+    likes agree, the liked and reposted marks (reactions.marks), and the counters of
+    users, statuses and lists against their sets; with `fix`, repairs what it finds, in
+    that order (each fix can change what the next one counts).
 
     Suspects are read again just before they are reported, so an operation in flight
     (a status being stored, an unfollow between its two steps) isn't taken for damage."""
@@ -72,6 +73,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     _check_timelines(conn, report, progress)
     for pairing in (FOLLOWS, MEMBERSHIPS, LIKES):
         _check_pairs(conn, pairing, report, progress)
+    _check_marks(report, progress)
     _check_counters(conn, report, progress)
     return report
 
@@ -329,6 +331,14 @@ def _one_sided(
             counted["edges"] += len(members)
             if counted["edges"] % 100_000 < len(members):
                 progress(f"{label}: {counted['edges']} edge ends checked")
+
+
+def _check_marks(report: RepairReport, progress: Progress) -> None:
+    """Liked and reposted marks that differ from the likes and reposts they mark (after
+    the likes check, so they follow the likes pages as it left them)."""
+    found = marks_sync.check_marks(fix=report.fixed, progress=progress)
+    report.checked.update(found.checked)
+    report.findings.extend(Finding("marks", key, problem) for key, problem in found.findings)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from ..conversations import services as conversations
 from ..feeds import fanout
 from ..graph import pieces
 from ..notifications import services as notifications
+from ..reactions import marks
 from ..search import services as search
 from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
 from ..statuses.services import (
@@ -133,6 +134,7 @@ def _forget_reactions(pipe, status: dict) -> None:
         remove_from_status_set(
             pipe, keys.reposts_key, status["repost_of"], "reposts", status["uid"], status["id"]
         )
+        marks.queue_unreposted(pipe, status["uid"], status["repost_of"])
     if status["reposts"] or status["likes"]:
         jobs.enqueue(pipe, ("forget_reactions", {"status_id": status["id"]}))
 
@@ -150,10 +152,12 @@ def forget_reactions_batch(args: dict) -> list[jobs.Job]:
     for _, repost_id in reposts:
         remove_status(int(repost_id))
     for liker in likers:
-        pipe.zrem(keys.likes_key(liker), status_id)
+        marks.queue_unlike(pipe, liker, status_id)
     if reposts:
-        # Also drops claims whose repost never got stored.
+        # Also drops claims whose repost never got stored, and their marks.
         pipe.zrem(keys.reposts_key(status_id), *(uid for uid, _ in reposts))
+        for reposter, _ in reposts:
+            marks.queue_unreposted(pipe, reposter, status_id)
     if likers:
         pipe.zrem(keys.likers_key(status_id), *likers)
     pipe.execute()

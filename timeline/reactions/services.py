@@ -6,7 +6,8 @@ reposter's profile, fan-out, the event stream). The original's reposts set
 (reposter uid -> repost id) backs its `reposts` count and refuses double
 reposts; deleting the original deletes its reposts by a background job.
 Likes are a set per status (counted in `likes`) and one per user, their likes
-page. Each set lives in its owner's slot, so a like is two idempotent steps."""
+page. Each set lives in its owner's slot, so a like is two idempotent steps. Each
+user's marks of what they liked and reposted are kept beside (reactions.marks)."""
 
 import time
 
@@ -29,6 +30,7 @@ from ..statuses.selectors import (
     status_id_of,
 )
 from ..statuses.services import add_to_status_set, build_status, remove_from_status_set
+from . import marks
 
 
 def repost(uid: int, status_id: int) -> int:
@@ -50,8 +52,13 @@ def repost(uid: int, status_id: int) -> int:
     status = build_status(conn, uid, shown["message"], fields)
     if status is None:
         raise ValueError("No such user.")
-    claimed = add_to_status_set(conn, keys.reposts_key, shown["id"], "reposts", status["id"], uid)
+    # The claim in the original's slot and the mark in the reposter's, one round trip.
+    pipe = conn.pipeline(transaction=False)
+    add_to_status_set(pipe, keys.reposts_key, shown["id"], "reposts", status["id"], uid)
+    marks.queue_reposted(pipe, uid, shown["id"])
+    claimed, _ = pipe.execute()
     if claimed == 0:
+        marks.queue_unreposted(conn, uid, shown["id"])
         raise StatusGone(GONE)
     if claimed == -1:
         raise AlreadyDone("You already reposted that status.")
@@ -72,7 +79,10 @@ def undo_repost(uid: int, status_id: int) -> None:
         raise AlreadyDone("You haven't reposted that status.")
     if delete_status(uid, int(repost_id)) is None:
         # Claimed by a repost that died before its status was stored: drop the claim.
-        remove_from_status_set(conn, keys.reposts_key, shown["id"], "reposts", uid)
+        pipe = conn.pipeline(transaction=False)
+        remove_from_status_set(pipe, keys.reposts_key, shown["id"], "reposts", uid)
+        marks.queue_unreposted(pipe, uid, shown["id"])
+        pipe.execute()
 
 
 def like(uid: int, status_id: int) -> int:
@@ -124,13 +134,13 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
             raise StatusGone(GONE)
         if changed == -1:
             raise AlreadyDone("You already like that status.")
-        pipe.zadd(keys.likes_key(uid), {sid: now})
+        marks.queue_like(pipe, uid, sid, now)
         notifications.queue_notify(pipe, status["uid"], notifications.LIKE, liker, sid, now)
     else:
         if not remove_from_status_set(conn, keys.likers_key, sid, "likes", uid):
             # As for liking it: a hidden status reads as deleted, not as "not liked".
             raise StatusGone(GONE) if hidden else AlreadyDone("You don't like that status.")
-        pipe.zrem(keys.likes_key(uid), sid)
+        marks.queue_unlike(pipe, uid, sid)
         notifications.queue_withdraw(pipe, status["uid"], notifications.LIKE, liker, sid)
     pipe.hget(keys.status_key(sid), "likes")
     event = events.activity(
@@ -166,6 +176,6 @@ def take_back_likes(uid: int, *, count: int) -> bool:
         if login and author:
             notifications.queue_withdraw(pipe, int(author), notifications.LIKE, liker, status_id)
     # Last, so a batch cut short is found and redone (the script counts nothing twice).
-    pipe.zrem(keys.likes_key(uid), *liked)
+    marks.queue_unlike(pipe, uid, *liked)
     pipe.execute()
     return True
