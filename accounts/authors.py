@@ -19,29 +19,50 @@ FIELDS = ("login", "name", "avatar")
 _kept: dict[int, tuple[float, dict]] = {}
 
 
-def authors(wanted: dict[int, str]) -> dict[int, dict]:
+def authors(wanted: dict[int, str | None]) -> dict[int, dict]:
     """The login, name and avatar token of each uid of `wanted` (uid -> the login the
-    status names, so a kept entry of another user under a reused uid isn't taken): at
-    most 1 round trip, none if all were read lately. Unknown uids are left out."""
+    status names, so a kept entry of another user under a reused uid isn't taken; None:
+    any): at most 1 round trip, none if all were read lately. Unknown uids are left out."""
+    found, missing = kept_authors(wanted)
+    if missing:
+        pipe = PackedPipeline(get_redis())
+        queue_authors(pipe, missing)
+        found |= read_authors(missing, pipe.execute())
+    return found
+
+
+def kept_authors(wanted: dict[int, str | None]) -> tuple[dict[int, dict], list[int]]:
+    """Those of `wanted` (as for authors) this process read lately, and the uids left to
+    read (queue_authors), for a caller whose round trip can carry them."""
     now = time.monotonic()
     found, missing = {}, []
     for uid, login in wanted.items():
         kept = _kept.get(uid)
-        if kept and now - kept[0] < AUTHORS_KEPT_SECONDS and kept[1]["login"] == login:
+        if kept and now - kept[0] < AUTHORS_KEPT_SECONDS and login in (None, kept[1]["login"]):
             found[uid] = kept[1]
         else:
             missing.append(uid)
-    if missing:
-        pipe = PackedPipeline(get_redis())
-        pipe.for_each_key(map(keys.user_key, missing), ("HMGET", *FIELDS))
-        if len(_kept) + len(missing) > AUTHORS_KEPT:
-            _kept.clear()
-        for uid, values in zip(missing, pipe.execute(), strict=True):
-            if values[0] is None:
-                continue
-            author = dict(zip(FIELDS, values, strict=True))
-            _kept[uid] = (now, author)
-            found[uid] = author
+    return found, missing
+
+
+def queue_authors(pipe: PackedPipeline, uids: list[int]) -> None:
+    """Queues the read of `uids`' authors (a reply each, for read_authors)."""
+    pipe.for_each_key(map(keys.user_key, uids), ("HMGET", *FIELDS))
+
+
+def read_authors(uids: list[int], replies: list) -> dict[int, dict]:
+    """The authors of `uids` from queue_authors' replies, kept for a while; unknown uids
+    are left out."""
+    now = time.monotonic()
+    if len(_kept) + len(uids) > AUTHORS_KEPT:
+        _kept.clear()
+    found = {}
+    for uid, values in zip(uids, replies, strict=True):
+        if values[0] is None:
+            continue
+        author = dict(zip(FIELDS, values, strict=True))
+        _kept[uid] = (now, author)
+        found[uid] = author
     return found
 
 

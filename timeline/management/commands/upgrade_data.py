@@ -6,7 +6,8 @@ class Command(BaseCommand):
     help = (
         "Upgrades in place the Redis data an older version kept: homes stored the old way "
         "(migrate_homes), follower sets from before pieces (split_followers), an older "
-        "word index (reindex_search --if-old-index). Each step is idempotent and costs a "
+        "word index (reindex_search --if-old-index), notifications naming logins "
+        "(compact_notifications). Each step is idempotent and costs a "
         "SCAN when there is nothing to do; `make run` runs this on every start."
     )
 
@@ -14,3 +15,4 @@ class Command(BaseCommand):
         call_command("migrate_homes", stdout=self.stdout)
         call_command("split_followers", stdout=self.stdout)
         call_command("reindex_search", if_old_index=True, stdout=self.stdout)
+        call_command("compact_notifications", stdout=self.stdout)
