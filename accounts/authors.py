@@ -1,6 +1,7 @@
-"""The author of each status card: display name and avatar, kept a short while in each
-process, so a page of cards needs no round trip for them once its authors were seen
-(and one, pipelined, for those that weren't).
+"""The author of each status card (and the login of whoever a notification names):
+display name and avatar, kept a short while in each process, so a page of cards needs
+no round trip for them once its authors were seen (and one, pipelined, for those that
+weren't, or a place on a round trip the page makes anyway: kept_authors, queue_authors).
 
 A change of name or avatar shows at once in the process that made it and within
 AUTHORS_KEPT_SECONDS in the others."""
