@@ -1,7 +1,7 @@
-"""The author of each status card (and the login of whoever a notification names):
-display name and avatar, kept a short while in each process, so a page of cards needs
-no round trip for them once its authors were seen (and one, pipelined, for those that
-weren't, or a place on a round trip the page makes anyway: kept_authors, queue_authors).
+"""The author of each status card: display name and avatar, kept a short while in each
+process, so a page of cards needs no round trip for them once its authors were seen
+(and one, pipelined, for those that weren't). A page that knows whom it shows only by
+uid (notifications) reads them on a round trip it makes anyway (queue_authors).
 
 A change of name or avatar shows at once in the process that made it and within
 AUTHORS_KEPT_SECONDS in the others."""
@@ -20,30 +20,23 @@ FIELDS = ("login", "name", "avatar")
 _kept: dict[int, tuple[float, dict]] = {}
 
 
-def authors(wanted: dict[int, str | None]) -> dict[int, dict]:
+def authors(wanted: dict[int, str]) -> dict[int, dict]:
     """The login, name and avatar token of each uid of `wanted` (uid -> the login the
-    status names, so a kept entry of another user under a reused uid isn't taken; None:
-    any): at most 1 round trip, none if all were read lately. Unknown uids are left out."""
-    found, missing = kept_authors(wanted)
+    status names, so a kept entry of another user under a reused uid isn't taken): at
+    most 1 round trip, none if all were read lately. Unknown uids are left out."""
+    now = time.monotonic()
+    found, missing = {}, []
+    for uid, login in wanted.items():
+        kept = _kept.get(uid)
+        if kept and now - kept[0] < AUTHORS_KEPT_SECONDS and kept[1]["login"] == login:
+            found[uid] = kept[1]
+        else:
+            missing.append(uid)
     if missing:
         pipe = PackedPipeline(get_redis())
         queue_authors(pipe, missing)
         found |= read_authors(missing, pipe.execute())
     return found
-
-
-def kept_authors(wanted: dict[int, str | None]) -> tuple[dict[int, dict], list[int]]:
-    """Those of `wanted` (as for authors) this process read lately, and the uids left to
-    read (queue_authors), for a caller whose round trip can carry them."""
-    now = time.monotonic()
-    found, missing = {}, []
-    for uid, login in wanted.items():
-        kept = _kept.get(uid)
-        if kept and now - kept[0] < AUTHORS_KEPT_SECONDS and login in (None, kept[1]["login"]):
-            found[uid] = kept[1]
-        else:
-            missing.append(uid)
-    return found, missing
 
 
 def queue_authors(pipe: PackedPipeline, uids: list[int]) -> None:

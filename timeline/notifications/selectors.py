@@ -2,12 +2,11 @@
 others liked your status", the status shown once), and the unread counts of the nav.
 
 A page is 2 round trips: its notifications, then the statuses they are about (as
-timelines show them, marked for the reader) with the logins of those who acted (but
-those this process read lately: accounts.authors)."""
+timelines show them, marked for the reader) with the logins of those who acted."""
 
 from dataclasses import dataclass, field
 
-from accounts.authors import kept_authors, queue_authors, read_authors
+from accounts.authors import queue_authors, read_authors
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
@@ -64,12 +63,14 @@ def notifications_page(
     found = conn.zrevrange(key, start, start + count, withscores=True)
     entries = [(*parse_member(member), time_of(score)) for member, score in found[:count]]
     ids = list(dict.fromkeys(str(obj) for kind, obj, _, _ in entries if kind != FOLLOW))
-    actors, unknown = kept_authors(dict.fromkeys(actor for _, _, actor, _ in entries))
+    # Read each time, not taken from what this process keeps: a uid names no login to
+    # check a kept author against (accounts.authors), and they ride this round trip.
+    uids = list(dict.fromkeys(actor for _, _, actor, _ in entries))
     pipe = PackedPipeline(conn)
     added = queue_statuses(pipe, ids, len(ids), uid)
-    queue_authors(pipe, unknown)
+    queue_authors(pipe, uids)
     replies = pipe.execute()
-    actors |= read_authors(unknown, replies[added:])
+    actors = read_authors(uids, replies[added:])
     statuses = read_page(ids, replies[:added], 1, max(len(ids), 1), viewer=uid).statuses
     by_id = {status["id"]: status for status in statuses}
     groups: dict[tuple[str, int], Notification] = {}
