@@ -1,6 +1,7 @@
 """The author of each status card: display name and avatar, kept a short while in each
 process, so a page of cards needs no round trip for them once its authors were seen
-(and one, pipelined, for those that weren't).
+(and one, pipelined, for those that weren't). A page that knows whom it shows only by
+uid (notifications) reads them on a round trip it makes anyway (queue_authors).
 
 A change of name or avatar shows at once in the process that made it and within
 AUTHORS_KEPT_SECONDS in the others."""
@@ -34,13 +35,27 @@ def authors(wanted: dict[int, str]) -> dict[int, dict]:
             missing.append(uid)
     if missing:
         pipe = PackedPipeline(get_redis())
-        pipe.for_each_key(map(keys.user_key, missing), ("HMGET", *FIELDS))
-        for uid, values in zip(missing, pipe.execute(), strict=True):
-            if values[0] is None:
-                continue
-            author = dict(zip(FIELDS, values, strict=True))
-            keep(_kept, uid, (now, author), AUTHORS_KEPT)
-            found[uid] = author
+        queue_authors(pipe, missing)
+        found |= read_authors(missing, pipe.execute())
+    return found
+
+
+def queue_authors(pipe: PackedPipeline, uids: list[int]) -> None:
+    """Queues the read of `uids`' authors (a reply each, for read_authors)."""
+    pipe.for_each_key(map(keys.user_key, uids), ("HMGET", *FIELDS))
+
+
+def read_authors(uids: list[int], replies: list) -> dict[int, dict]:
+    """The authors of `uids` from queue_authors' replies, kept for a while; unknown uids
+    are left out."""
+    now = time.monotonic()
+    found = {}
+    for uid, values in zip(uids, replies, strict=True):
+        if values[0] is None:
+            continue
+        author = dict(zip(FIELDS, values, strict=True))
+        keep(_kept, uid, (now, author), AUTHORS_KEPT)
+        found[uid] = author
     return found
 
 

@@ -80,8 +80,10 @@ def notification_bytes_by_size(conn, sizes=SIZES) -> dict[int, int]:
         for start in range(0, size, 1_000):
             pipe = conn.pipeline(transaction=False)
             for i in range(start, min(size, start + 1_000)):
-                actor = {"id": next(_uids), "login": f"follower_{i}"}
-                # Times as time.time() gives them (a float's 17 digits, as the site stores).
+                # Followers' uids as a site of 1,000,000 users has them (distinct: 7,919
+                # is prime to it): a follow's member is the uid, its bytes the uid's size.
+                actor = {"id": 1 + i * 7_919 % 1_000_000, "login": f"follower_{i}"}
+                # Times as time.time() gives them (the service keeps whole milliseconds).
                 when = 1_764_000_000.123456 + i * 61.7
                 notifications.queue_notify(pipe, uid, notifications.FOLLOW, actor, when=when)
             pipe.execute()

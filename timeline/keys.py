@@ -192,17 +192,23 @@ PRIVATE_CHANNEL = "private:events:"
 # reads the profile reads them too, and each change is one slot with the lists below.
 UNREAD_NOTIFICATIONS = "unread_notifications"
 UNREAD_MESSAGES = "unread_messages"
+# Whole milliseconds, as notifications' scores (Unix seconds before notifications.compact).
 NOTIFICATIONS_READ_AT = "notifications_read_at"
 
 
 def notifications_key(uid: int) -> str:
-    """ "kind:object:actor uid:actor login" -> time: `uid`'s notifications, newest last."""
+    """notifications.services.notification_member -> time in whole ms: `uid`'s
+    notifications, newest last."""
     return f"notifications:{{{uid}}}"
 
 
 def mention_notifications_key(uid: int) -> str:
     """The mentions and replies among `uid`'s notifications (the "mentions" filter)."""
     return f"notifications:{{{uid}}}:mentions"
+
+
+# Both of a user's notification sets.
+NOTIFICATIONS_PATTERN = "notifications:{*"
 
 
 # A conversation's keys share its own slot ({c<id>}); each member's inbox lives in

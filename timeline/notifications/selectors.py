@@ -2,15 +2,16 @@
 others liked your status", the status shown once), and the unread counts of the nav.
 
 A page is 2 round trips: its notifications, then the statuses they are about (as
-timelines show them, marked for the reader)."""
+timelines show them, marked for the reader) with the logins of those who acted."""
 
 from dataclasses import dataclass, field
 
+from accounts.authors import queue_authors, read_authors
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE, queue_statuses, read_page
-from .services import FOLLOW, WHAT_THEY_DID
+from .services import FOLLOW, WHAT_THEY_DID, parse_member, time_of
 from .unread import decode_unread, queue_unread
 
 
@@ -60,23 +61,30 @@ def notifications_page(
     start = (page - 1) * count
     # One more than asked tells whether an older page exists.
     found = conn.zrevrange(key, start, start + count, withscores=True)
-    entries = [(*member.split(":", 3), when) for member, when in found[:count]]
-    ids = list(dict.fromkeys(obj for kind, obj, _, _, _ in entries if kind != FOLLOW))
+    entries = [(*parse_member(member), time_of(score)) for member, score in found[:count]]
+    ids = list(dict.fromkeys(str(obj) for kind, obj, _, _ in entries if kind != FOLLOW))
+    # Read each time, not taken from what this process keeps: a uid names no login to
+    # check a kept author against (accounts.authors), and they ride this round trip.
+    uids = list(dict.fromkeys(actor for _, _, actor, _ in entries))
     pipe = PackedPipeline(conn)
-    queue_statuses(pipe, ids, len(ids), uid)
-    statuses = read_page(ids, pipe.execute(), 1, max(len(ids), 1), viewer=uid).statuses
-    by_id = {str(status["id"]): status for status in statuses}
-    groups: dict[tuple[str, str], Notification] = {}
-    for kind, obj, actor, login, when in entries:
+    added = queue_statuses(pipe, ids, len(ids), uid)
+    queue_authors(pipe, uids)
+    replies = pipe.execute()
+    actors = read_authors(uids, replies[added:])
+    statuses = read_page(ids, replies[:added], 1, max(len(ids), 1), viewer=uid).statuses
+    by_id = {status["id"]: status for status in statuses}
+    groups: dict[tuple[str, int], Notification] = {}
+    for kind, obj, actor, when in entries:
         status = by_id.get(obj)
-        if kind != FOLLOW and status is None:
+        # An actor whose profile is gone (their account closed) is left out too.
+        if (kind != FOLLOW and status is None) or actor not in actors:
             continue
         # A reply or a mention is a status of its own, so a line of its own.
         group = (kind, obj)
         if group not in groups:
             groups[group] = Notification(kind=kind, logins=[], when=when, status=status)
-        groups[group].logins.append(login)
-        groups[group].uids.append(int(actor))
+        groups[group].logins.append(actors[actor]["login"])
+        groups[group].uids.append(actor)
     return NotificationsPage(
         notifications=list(groups.values()), number=page, has_older=len(found) > count
     )

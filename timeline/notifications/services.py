@@ -3,10 +3,15 @@ answered their status, or mentioned them, and taking it back when the action is.
 
 Each is one script in the recipient's slot, queued on the pipeline of the action
 that makes it (a like, a post, a follow), so it costs that action no round trip.
-A notification is a member "kind:object:actor uid:actor login" of the recipient's
-capped sorted set: the same action can't notify twice, and undoing it knows which
-member to remove. The unread count is a field of the recipient's profile hash;
-the script that changes it publishes it on PRIVATE_CHANNEL for their open pages."""
+A notification is a member of the recipient's capped sorted set naming the action
+(notification_member): the same action can't notify twice, and undoing it knows which
+member to remove. Its score is its time in whole milliseconds (score_of). Both are
+what Redis's compact sorted set stores in the fewest bytes: a follow's member is the
+follower's uid alone, kept as an integer, and so is the score (~15 B a follow in a set
+of 1,000, against ~49 as "follow:0:<uid>:<login>" at a float's 17 digits); readers
+take the actor's login from their profile (accounts.authors). The unread count is a
+field of the recipient's profile hash; the script that changes it publishes it on
+PRIVATE_CHANNEL for their open pages."""
 
 import json
 import time
@@ -41,9 +46,37 @@ def may_notify(actor_uid: int, recipient_uid: int) -> bool:
     return int(actor_uid) != int(recipient_uid)
 
 
+# A status's notifications: the kind's letter, the status, the actor ("l42:7": uid 7
+# liked status 42). A follow (the bulk: everyone's followers notify) is the uid alone.
+KIND_LETTERS = {LIKE: "l", REPOST: "p", REPLY: "r", MENTION: "m"}
+KINDS_BY_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
+
+
 def notification_member(kind: str, object_id: int, actor: dict) -> str:
     """The member naming a notification: `object_id` is the status concerned (0 for a follow)."""
-    return f"{kind}:{int(object_id)}:{int(actor['id'])}:{actor['login']}"
+    if kind == FOLLOW:
+        return str(int(actor["id"]))
+    return f"{KIND_LETTERS[kind]}{int(object_id)}:{int(actor['id'])}"
+
+
+def parse_member(member: str) -> tuple[str, int, int]:
+    """(kind, object, actor uid) of a notification_member."""
+    if member.isdigit():
+        return FOLLOW, 0, int(member)
+    status_id, actor = member[1:].split(":")
+    return KINDS_BY_LETTER[member[0]], int(status_id), int(actor)
+
+
+def score_of(when: float) -> int:
+    """A notification's score for a Unix time: whole milliseconds, which Redis keeps as an
+    integer (a fraction would be a string of up to 17 digits). notify.lua keeps a set's
+    scores distinct and after the last read (see there)."""
+    return int(when * 1000)
+
+
+def time_of(score: float) -> float:
+    """The Unix time (seconds) of a notification's score."""
+    return score / 1000
 
 
 def _keys(recipient: int) -> list[str]:
@@ -87,7 +120,7 @@ def queue_notify(
         ],
         [
             notification_member(kind, object_id, actor),
-            time.time() if when is None else when,
+            score_of(time.time() if when is None else when),
             settings.NOTIFICATIONS_KEPT,
             "1" if kind in MENTION_KINDS else "0",
             keys.PRIVATE_CHANNEL,
@@ -150,6 +183,9 @@ def mark_read(uid: int) -> dict:
     """Marks all of `uid`'s notifications read (opening the page); returns the unread
     counts the nav shows: 1 round trip."""
     messages = scripts.run(
-        get_redis(), "mark_read", [user_key(uid)], [time.time(), keys.PRIVATE_CHANNEL, uid]
+        get_redis(),
+        "mark_read",
+        [user_key(uid), keys.notifications_key(uid)],
+        [score_of(time.time()), keys.PRIVATE_CHANNEL, uid],
     )
     return {"notifications": 0, "messages": int(messages or 0)}

@@ -3,7 +3,7 @@
 -- KEYS[1] their notifications  KEYS[2] their mention notifications  KEYS[3] their user hash
 -- KEYS[4] whom they block  KEYS[5] who blocks them  KEYS[6] whom they mute
 -- KEYS[7] whom they follow
--- ARGV[1] member  ARGV[2] time  ARGV[3] cap  ARGV[4] "1" for a mention or reply
+-- ARGV[1] member  ARGV[2] time (whole ms)  ARGV[3] cap  ARGV[4] "1" for a mention or reply
 -- ARGV[5] private channel  ARGV[6] recipient uid  ARGV[7] the notification as JSON
 -- ARGV[8] the actor's uid  ARGV[9] "1": only if they follow the actor (a private status)
 -- Returns the unread count, or nothing if no notification was added.
@@ -14,19 +14,28 @@ if redis.call('ZSCORE', KEYS[4], ARGV[8]) or redis.call('ZSCORE', KEYS[5], ARGV[
   return false
 end
 local mute_ends = redis.call('ZSCORE', KEYS[6], ARGV[8])
-if mute_ends and tonumber(mute_ends) > tonumber(ARGV[2]) then
+if mute_ends and tonumber(mute_ends) > tonumber(ARGV[2]) / 1000 then
   return false
 end
 if ARGV[9] == '1' and not redis.call('ZSCORE', KEYS[7], ARGV[8]) then
   return false
 end
-if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   return false
 end
+-- Its score is its time, but after the set's newest and the last read (mark_read.lua):
+-- notifications made in one millisecond stay in the order they were made, and one made
+-- after a read, even in the read's millisecond, is after it (withdraw.lua's unread count).
+local score = tonumber(ARGV[2])
+local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2]
+local read_at = redis.call('HGET', KEYS[3], 'notifications_read_at')
+score = math.max(score, tonumber(newest or 0) + 1, tonumber(read_at or 0) + 1)
+score = string.format('%d', score)
+redis.call('ZADD', KEYS[1], score, ARGV[1])
 local cap = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -cap - 1)
 if ARGV[4] == '1' then
-  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+  redis.call('ZADD', KEYS[2], score, ARGV[1])
   redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -cap - 1)
 end
 local unread = math.min(redis.call('HINCRBY', KEYS[3], 'unread_notifications', 1), cap)

@@ -1,4 +1,5 @@
 -- Takes back a notification, in the recipient's slot; unread, it leaves the count.
+-- Unread means scored after the last read: notify.lua and mark_read.lua make that exact.
 -- KEYS[1] their notifications  KEYS[2] their mention notifications  KEYS[3] their user hash
 -- ARGV[1] member  ARGV[2] private channel  ARGV[3] recipient uid
 -- Returns 1 if it was there, else 0.
