@@ -14,7 +14,7 @@ import itertools
 from django.conf import settings
 
 from accounts.keys import hash_tag_id, user_key
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys

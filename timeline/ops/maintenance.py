@@ -12,7 +12,8 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..feeds import home_list
-from ..graph import following, pieces
+from ..graph import following as following_sets
+from ..graph import pieces
 from ..statuses.selectors import COUNT_FIELDS, exist
 from . import activity
 
@@ -171,7 +172,7 @@ class Pairing:
     def queue_a_score(self, pipe, a: int, b: int) -> None:
         """Queues the read of b's score in a's set."""
         if self.a_in_buckets:
-            following.queue_score(pipe, a, b)
+            following_sets.queue_score(pipe, a, b)
         else:
             pipe.zscore(self.a_key(a), b)
 
@@ -195,9 +196,9 @@ class Pairing:
             change(pipe, owner, member, score)
         elif side == "a" and self.a_in_buckets:
             if add:
-                following.queue_write(pipe, owner, {member: score})
+                following_sets.queue_write(pipe, owner, {member: score})
             else:
-                following.queue_forget(pipe, owner, [member])
+                following_sets.queue_forget(pipe, owner, [member])
         elif add:
             key = self.a_key(owner) if side == "a" else self.b_key(owner)
             pipe.zadd(key, {member: score}, nx=True)
@@ -414,7 +415,7 @@ def _check_counter_chunk(conn, report: RepairReport, counted: Counted, hash_keys
             pipe,
             "check_counters",
             [key, *set_keys],
-            [flag, counted.following_field, following.BUCKETS, *counted.fields],
+            [flag, counted.following_field, following_sets.BUCKETS, *counted.fields],
         )
     for key, wrong in zip(suspects, pipe.execute(), strict=True):
         if wrong:
