@@ -65,7 +65,9 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]
     Each of `uid`'s follows is asked whether they follow `other_uid` (their following
     set: `other_uid`'s followers are in pieces found by follow time, graph.pieces)."""
     conn = get_redis()
-    following = following_sets.queue_newest(conn, uid, 0, COMMON_SCAN)
+    pipe = conn.pipeline(transaction=False)
+    following_sets.queue_newest_of_base(pipe, uid, COMMON_SCAN)
+    following = following_sets.newest(conn, uid, pipe.execute(), COMMON_SCAN)
     pipe = PackedPipeline(conn)
     following_sets.queue_follows_of(pipe, following, other_uid)
     return get_users(in_common(following, following_sets.scores_of(pipe.execute()), limit))
@@ -99,7 +101,8 @@ def profile_page(
     profile, the status ids and the viewer's follows and lists; the statuses, the
     viewer's likes and reposts of them, the common-follower test and the viewer's lists
     (with whether they are on each). One more for the profiles of followers in common,
-    if any, and for reposts' originals. `looked_up`: the uid is looked up, not remembered."""
+    if any, for reposts' originals, and for the viewer's newest follows if they are many
+    (in buckets: graph.following). `looked_up`: the uid is looked up, not remembered."""
     uid = uid_for_login(login) if looked_up else logins.remembered_uid(login)
     if uid is None:
         return None
@@ -110,7 +113,7 @@ def profile_page(
     page_ids(pipe, keys.profile_timeline_key(uid), page, count)
     if viewer:
         following_sets.queue_score(pipe, viewer, uid)
-        following_sets.queue_newest(pipe, viewer, 0, COMMON_SCAN)
+        following_sets.queue_newest_of_base(pipe, viewer, COMMON_SCAN)
         pipe.zrevrange(keys.user_lists_key(viewer), 0, -1)
         queue_relation(pipe, viewer, uid)
     user, ids, *relation = pipe.execute()
@@ -121,7 +124,9 @@ def profile_page(
         return profile_page(login, viewer_uid, page, count, common, looked_up=True)
     if user is None:
         return None
-    following_them, following, list_ids, *safety = relation or (None, [], [])
+    following_them, *newest, list_ids = relation[:4] or (None, [], False, [])
+    safety = relation[4:]
+    following = following_sets.newest(conn, viewer, newest, COMMON_SCAN) if viewer else []
     if user["private"] and uid != viewer_uid and following_them is None:
         # A private account's page shows others nothing, whether or not the job that
         # marks its statuses after going private has reached them yet.

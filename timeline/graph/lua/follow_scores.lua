@@ -5,11 +5,9 @@
 local base, n = KEYS[1], tonumber(ARGV[1])
 local uids = {unpack(ARGV, 2)}
 local scores = redis.call('ZMSCORE', base, unpack(uids))
-if #following_keys(base, n) > 1 then
-  for i, uid in ipairs(uids) do
-    if not scores[i] then
-      scores[i] = redis.call('ZSCORE', following_bucket(base, n, uid), uid)
-    end
+for i, uid in ipairs(uids) do
+  if not scores[i] then
+    scores[i] = redis.call('ZSCORE', following_bucket(base, n, uid), uid)
   end
 end
 return scores

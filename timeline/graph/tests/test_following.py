@@ -240,3 +240,15 @@ def test_a_live_home_knows_everyone_a_split_user_follows(split_user):
 def test_every_key_of_a_following_set_is_in_one_slot():
     assert len({key_slot(key.encode()) for key in following.all_keys(12345)}) == 1
     assert following.bucket_key(7, 70) == keys.following_bucket_key(7, 70 % following.BUCKETS)
+
+
+def test_followers_in_common_are_found_in_a_split_viewers_buckets(split_user, make_user):
+    uid, others = split_user
+    author = make_user()
+    for other in (others[0], others[-1]):  # a bucket's and the base's
+        graph.follow_user(other, author.uid)
+    expected = sorted([others[0], others[-1]])
+    assert sorted(u["id"] for u in selectors.followers_in_common(uid, author.uid)) == expected
+    page = selectors.profile_page(author.login, uid)
+    assert sorted(u["id"] for u in page.followers_in_common) == expected
+    assert page.is_following is False
