@@ -128,12 +128,17 @@ def pairs(reply: list) -> list[tuple[str, float]]:
     return [(uid, float(score)) for uid, score in zip(reply[::2], reply[1::2], strict=True)]
 
 
-def page_ids(client, uid: int, page: int, count: int) -> list:
+def page_ids(conn, uid: int, page: int, count: int) -> list:
     """Uids of page `page` (from 1) of whom `uid` follows, newest first, and one more if
-    an older page exists: 1 round trip."""
+    an older page exists: 1 round trip (2 if their follows are in buckets)."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
-    return queue_newest(client, uid, (page - 1) * count, count + 1)
+    offset = (page - 1) * count
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrevrange(keys.following_key(uid), offset, offset + count)
+    pipe.exists(*all_keys(uid)[1:])
+    base, bucketed = pipe.execute()
+    return queue_newest(conn, uid, offset, count + 1) if bucketed else base
 
 
 def queue_write(client, uid: int, follows: dict) -> None:
