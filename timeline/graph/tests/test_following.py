@@ -11,7 +11,7 @@ from socialsite.redis import for_each_primary, get_async_redis
 from streaming import services as streaming
 from timeline import keys
 from timeline.feeds import refill
-from timeline.graph import following, selectors
+from timeline.graph import following, pieces, selectors
 from timeline.graph import services as graph
 from timeline.ops import maintenance
 from timeline.ops.seeding import seed_network
@@ -252,3 +252,19 @@ def test_followers_in_common_are_found_in_a_split_viewers_buckets(split_user, ma
     page = selectors.profile_page(author.login, uid)
     assert sorted(u["id"] for u in page.followers_in_common) == expected
     assert page.is_following is False
+
+
+def test_the_repair_mends_both_ends_of_a_follow_kept_in_a_bucket(split_user, redis_conn):
+    uid, others = split_user
+    # A follow whose second step never ran: in the follower's bucket only...
+    stranger = others[0]
+    pieces.queue_drop(redis_conn, stranger, uid, "+inf")
+    # ...and a counter gone wrong.
+    redis_conn.hset(user_key(uid), "following", 99)
+    found = {(f.check, f.problem) for f in maintenance.repair().findings}
+    assert ("follows", f"misses follower {uid}, who follows them") in found
+    assert ("counters", f"following 99 (the set has {SPLIT + 2})") in found
+    maintenance.repair(fix=True)
+    assert maintenance.repair().findings == []
+    assert account_services.get_user(uid)["following"] == SPLIT + 2
+    assert selectors.is_following(uid, stranger)
