@@ -22,7 +22,7 @@ from timeline.ops.seeding import seed_network
 from timeline.posting import services as posting
 from timeline.statuses import services as statuses
 
-from . import follower_sets, seed
+from . import follower_sets, following_sets, seed
 from .context import Context
 from .measure import Row, Size
 from .pages import author_with_statuses
@@ -87,11 +87,14 @@ def run(ctx: Context) -> list[Row]:
     site = conn.config_get(ZSET_LIMIT)[ZSET_LIMIT]
     counts = follower_sets.follower_counts(SITE_USERS, FOLLOWS_EACH)
     sizes = tuple(n for n in follower_sets.SIZES if n <= plan.follower_set_largest)
+    following_sizes = tuple(n for n in following_sets.SIZES if n <= plan.follower_set_largest)
     try:
         for limit in ZSET_LIMITS:
             conn.config_set(ZSET_LIMIT, limit)
             label = f" ({ZSET_LIMIT} {limit}{', as the site runs' if limit == site else ''})"
-            rows.extend(projection(conn, plan.projection_users, label, counts, sizes))
+            rows.extend(
+                projection(conn, plan.projection_users, label, counts, sizes, following_sizes)
+            )
     finally:
         conn.config_set(ZSET_LIMIT, site)
     return rows
@@ -148,13 +151,17 @@ def key_table_bytes(conn) -> int:
     return entries - 40 * conn.dbsize()
 
 
-def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list[Row]:
+def projection(
+    conn, users: int, label: str, counts: list, sizes: tuple, following_sizes: tuple
+) -> list[Row]:
     """A network of `users` shaped like the issue's site (seeding.seed_network: power-law
     follows), 10% of them active (their homes read now), the rest away for longer than
     HOME_INACTIVE_DAYS and their homes dropped; its bytes per user, per status and per
     home entry, and those scaled to SITE_USERS. Followers are not scaled from it but
     projected: `counts` (follower_sets.follower_counts at SITE_USERS) times the bytes of
-    sets of `sizes` measured key by key, in pieces (the site) and in one key (before)."""
+    sets of `sizes` measured key by key, in pieces (the site) and in one key (before);
+    following sets the same way (bench.following_sets: the seed's log-normal counts,
+    sets of `following_sizes` in buckets and in one key)."""
     for server in for_each_primary(conn):
         server.flushdb()  # the network alone is counted
     empty = conn.info("memory")["used_memory"]
@@ -178,8 +185,17 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
     key_table = key_table_bytes(conn)
     key_counts = keys_by_family(conn)
     followers_here = families[family(keys.followers_key(0))]
-    per_user = (used["rest"] - followers_here) / users
-    graph_bytes = families[family(keys.following_key(0))] + followers_here
+    following_here = families[family(keys.following_key(0))]
+    per_user = (used["rest"] - followers_here - following_here) / users
+    graph_bytes = following_here + followers_here
+    follows_each = following_sets.following_counts(SITE_USERS, FOLLOWS_EACH)
+    following_one_key = following_sets.bytes_by_size(conn, following_sizes, bucketed=False)
+    following_bucketed = following_sets.bytes_by_size(conn, following_sizes, bucketed=True)
+    follows = {
+        "in buckets": following_sets.following_bytes(SITE_USERS, follows_each, following_bucketed),
+        "one key each": following_sets.following_bytes(SITE_USERS, follows_each, following_one_key),
+        "scaled from the network": SITE_USERS * following_here / users,
+    }
     one_key = follower_sets.bytes_by_size(conn, sizes, pieced=False)
     in_pieces = follower_sets.bytes_by_size(conn, sizes, pieced=True)
     followers = {
@@ -198,6 +214,7 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
     entries_per_active = used["home_entries"] / len(active)
     site = {
         "users": SITE_USERS * per_user,
+        "following": follows["in buckets"],
         "followers": followers["in pieces"],
         "statuses": SITE_USERS * STATUSES_EACH * per_status,
         "homes": SITE_USERS * ACTIVE_SHARE * entries_per_active * per_entry,
@@ -209,7 +226,9 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
     }
     total = sum(site.values())
     before = total - followers["in pieces"] + followers["one key each"]
+    following_before = total - follows["in buckets"] + follows["one key each"]
     largest = max(sizes)
+    largest_following = max(following_sizes)
     case = (
         f"{users:,} users, {made.follows / users:.0f} follows and"
         f" {made.statuses / users:.0f} statuses each, {ACTIVE_SHARE:.0%} active{label}"
@@ -238,6 +257,12 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
             name: count / users for name, count in key_counts.most_common() if count >= users / 100
         },
         "site_followers_bytes": followers,
+        "site_following_bytes": follows,
+        "following_set_bytes_in_buckets": following_bucketed,
+        "following_set_bytes_one_key": following_one_key,
+        "share_of_follows_in_following_sets_over": {
+            n: following_sets.share_in_sets_over(follows_each, n) for n in (1_000, 1_100, 10_000)
+        },
         "follower_set_bytes_in_pieces": in_pieces,
         "follower_set_bytes_one_key": one_key,
         "share_of_follows_in_sets_over": {
@@ -247,7 +272,7 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
     return [
         Row(
             "memory",
-            f"{case}: per user (profile, following, own timelines; followers below)",
+            f"{case}: per user (profile, own timelines; following and followers below)",
             Size(per_user, "B"),
         ),
         *(
@@ -265,6 +290,25 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
                 Size(followers[how], "B"),
             )
             for how in ("in pieces", "one key each")
+        ),
+        *(
+            Row(
+                "memory",
+                f"a follow, in a following set of {largest_following:,} {how}{label}",
+                Size(measured[largest_following] / largest_following, "B"),
+            )
+            for how, measured in (
+                ("in buckets", following_bucketed),
+                ("in one key", following_one_key),
+            )
+        ),
+        *(
+            Row(
+                "memory",
+                f"following sets of {SITE_USERS:,} users, log-normal counts, {how}{label}",
+                Size(follows[how], "B"),
+            )
+            for how in ("in buckets", "one key each", "scaled from the network")
         ),
         Row(
             "memory",
@@ -301,5 +345,10 @@ def projection(conn, users: int, label: str, counts: list, sizes: tuple) -> list
             "memory",
             f"projected for {SITE_USERS:,} users, followers in one key each as before{label}",
             Size(before, "B"),
+        ),
+        Row(
+            "memory",
+            f"projected for {SITE_USERS:,} users, following sets in one key each as before{label}",
+            Size(following_before, "B"),
         ),
     ]

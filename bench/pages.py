@@ -5,8 +5,10 @@ followers pages are read too."""
 
 import time
 
+from accounts import services as accounts
 from timeline import keys
 from timeline.feeds import selectors as feeds
+from timeline.graph import following
 from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
 from timeline.reactions import services as reactions
@@ -176,6 +178,7 @@ def run(ctx: Context) -> list[Row]:
     seed.bulk_followers(conn, popular, plan.popular_followers)
     rows.extend(follow_rows(ctx, popular, f"an account with {plan.popular_followers:,} followers"))
     rows.extend(followers_page_rows(ctx, popular))
+    rows.extend(following_rows(ctx, author))
     return rows
 
 
@@ -223,6 +226,68 @@ def follow_rows(ctx: Context, author: int, case: str) -> list[Row]:
         Row(action, case, follows[action], f"the book's {action}_user", follows[f"book {action}"])
         for action in ("follow", "unfollow")
     ]
+
+
+# Following sets: typical (one key), and past FOLLOWING_SPLIT in buckets and, as before
+# buckets, in one key.
+FOLLOWING_TYPICAL = 200
+FOLLOWING_MANY = 2_000
+
+
+def following_rows(ctx: Context, author: int) -> list[Row]:
+    """What a user following 2,000 (their follows in buckets: graph.following) pays:
+    following and unfollowing `author` beside a user following 200; the first page of
+    whom they follow, and a profile page they view (their newest follows read for
+    followers in common), beside the same 2,000 in one key as before buckets."""
+    conn = ctx.conn
+    users = {}
+    for name, size, bucketed in (
+        ("typical", FOLLOWING_TYPICAL, False),
+        ("buckets", FOLLOWING_MANY, True),
+        ("one key", FOLLOWING_MANY, False),
+    ):
+        users[name] = uid = seed.user("following")
+        follows = {seed.bulk_uid(): 1_700_000_000 + i for i in range(size)}
+        pipe = conn.pipeline(transaction=False)
+        if bucketed:
+            following.queue_write(pipe, uid, follows)
+        else:
+            pipe.zadd(keys.following_key(uid), follows)
+        pipe.hset(keys.user_key(uid), "following", size)
+        pipe.execute()
+    login = accounts.get_user(author)["login"]
+    calls = {}
+    for name in ("typical", "buckets"):
+        uid = users[name]
+        calls[f"follow {name}"] = lambda _, u=uid: graph.follow_user(u, author)
+        calls[f"unfollow {name}"] = lambda _, u=uid: graph.unfollow_user(u, author)
+    for name in ("buckets", "one key"):
+        uid = users[name]
+        calls[f"page {name}"] = lambda _, u=uid: graph_selectors.following_page(u, 1, 40, u)
+        calls[f"profile {name}"] = lambda _, u=uid: graph_selectors.profile_page(login, u)
+    timed = time_interleaved(calls, ctx.plan.follow_samples, ctx.counter)
+    many = f"by a user following {FOLLOWING_MANY:,} (in buckets)"
+    rows = [
+        Row(
+            "following",
+            f"{what}: 1,000-status profile, {many}",
+            timed[f"{what} buckets"],
+            f"by one following {FOLLOWING_TYPICAL} (one key)",
+            timed[f"{what} typical"],
+        )
+        for what in ("follow", "unfollow")
+    ]
+    for what, case in (("page", "page 1 of 40"), ("profile", "a profile page, as the viewer")):
+        rows.append(
+            Row(
+                "following",
+                f"{what}: {case}, {many}",
+                timed[f"{what} buckets"],
+                f"the same {FOLLOWING_MANY:,} in one key",
+                timed[f"{what} one key"],
+            )
+        )
+    return rows
 
 
 # Page cost as work grows: statuses a page (on a full home), and home length (30 a page).

@@ -25,6 +25,11 @@ def user(prefix: str = "bench") -> int:
     return create_user(f"{prefix}{next(_logins)}", prefix.title())
 
 
+def bulk_uid() -> int:
+    """A uid of no profile, for follows made in bulk."""
+    return next(_bulk_uids)
+
+
 def bulk_followers(conn, uid: int, count: int, chunk: int = 10_000) -> list[int]:
     """Makes `count` profile-less users follow `uid`, at distinct follow times: in our
     followers (cut into pieces as follows one by one make them) and the book's."""

@@ -27,7 +27,8 @@ from redis.cluster import ClusterPipeline
 from redis.crc import key_slot
 
 # Shadows `redis` for the script after it: each call's keys must be among KEYS. The key
-# is a command's first argument but for the commands below (none, or every argument).
+# is a command's first argument but for the commands below (none, every argument, or
+# as many as the first says).
 KEY_CHECK = """
 local declared = {}
 local function tag(key) return string.match(key, '{([^}]+)}') end
@@ -37,12 +38,16 @@ for _, key in ipairs(KEYS) do
 end
 local keyless = {publish = true, time = true}
 local all_keys = {del = true, exists = true, unlink = true, touch = true, mget = true}
+local numkeys_first = {zunion = true, zinter = true, zdiff = true}
 local function check(command, ...)
   local name = string.lower(command)
   if keyless[name] then return end
   local args = {...}
-  local last = all_keys[name] and #args or math.min(#args, 1)
-  for i = 1, last do
+  local first, last = 1, all_keys[name] and #args or math.min(#args, 1)
+  if numkeys_first[name] then
+    first, last = 2, 1 + tonumber(args[1])
+  end
+  for i = first, last do
     local key = tostring(args[i])
     if not declared[key] and not (tag(key) and declared['{' .. tag(key) .. '}']) then
       error('the script touches a key it does not declare: ' .. name .. ' ' .. tostring(args[i]))

@@ -267,6 +267,9 @@ FAN_OUT_JOB_SIZE = int(os.environ.get("FAN_OUT_JOB_SIZE", 10_000))
 # A user's followers are kept in pieces of at most this many (timeline.graph.pieces): at
 # or under zset-max-ziplist-entries each is a compact listpack, ~12 B a follower.
 FOLLOWERS_PIECE_SIZE = int(os.environ.get("FOLLOWERS_PIECE_SIZE", 250))
+# A user's following set is one key up to this many follows; past it they move into
+# buckets by followee (timeline.graph.following), each a compact listpack.
+FOLLOWING_SPLIT = int(os.environ.get("FOLLOWING_SPLIT", 1000))
 # Refilling a home after an unfollow reads up to HOME_TIMELINE_SIZE statuses of
 # each person followed, so it takes fewer people per pass than fan-out.
 REFILL_FOLLOWEES_PER_PASS = int(os.environ.get("REFILL_FOLLOWEES_PER_PASS", 100))

@@ -23,6 +23,7 @@ from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis, get_redis
 from socialsite.scripts import LuaScripts
 from timeline.feeds import home_list
+from timeline.graph import following
 from timeline.keys import following_key, home_timeline_key, shown_reposts_key
 from timeline.safety import selectors as safety
 
@@ -311,7 +312,7 @@ async def home_state(uid: int, count: int) -> HomeState:
         pipe,
         "home_state",
         [following_key(uid), home_timeline_key(uid), shown_reposts_key(home_timeline_key(uid))],
-        [count],
+        [count, following.BUCKETS],
     )
     safety.queue_audience(pipe, uid)
     (followed, window, shown), *audience = await pipe.execute()

@@ -62,6 +62,12 @@ def following_key(uid: int) -> str:
     return f"following:{{{uid}}}"
 
 
+def following_bucket_key(uid: int, bucket: int) -> str:
+    """One of the buckets a big following set is kept in (timeline.graph.following; its
+    scripts name it the same way: the following key, ':', the bucket)."""
+    return f"{following_key(uid)}:{bucket}"
+
+
 # Uid -> when they last read their home (feeds.homes: inactive homes are dropped).
 ACTIVE_HOMES = "homes:active"
 # A bit a uid, set while their home is dropped (feeds.homes): fan-out skips them.

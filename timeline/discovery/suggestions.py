@@ -15,6 +15,7 @@ from socialsite import jobs
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
+from ..graph import following
 
 SUGGESTIONS_KEPT = 20
 SUGGESTIONS_TTL = 3600
@@ -52,21 +53,21 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     as (uid, how many of the people they follow follow them; 0 for a popular account)."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
-    pipe.zrevrange(keys.following_key(uid), 0, OWN_FOLLOWS_READ - 1)
+    following.queue_newest(pipe, uid, 0, OWN_FOLLOWS_READ)
     pipe.smembers(keys.dismissed_suggestions_key(uid))
     pipe.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
     pipe.smembers(SUSPENDED_USERS)
     # Nobody they block, mute or have asked to follow, nor anyone blocking them.
     for other_key in (keys.blocks_key, keys.blocked_by_key, keys.mutes_key, keys.requested_key):
         pipe.zrange(other_key(uid), 0, -1)
-    following, dismissed, popular, suspended, *others = pipe.execute()
-    left_out = {str(uid), *following, *dismissed, *suspended}.union(*others)
+    followed, dismissed, popular, suspended, *others = pipe.execute()
+    left_out = {str(uid), *followed, *dismissed, *suspended}.union(*others)
     counts: Counter = Counter()
-    followees = following[:FOLLOWEES_READ]
+    followees = followed[:FOLLOWEES_READ]
     if followees:
         pipe = PackedPipeline(conn)
         for followee in followees:
-            pipe.zrevrange(keys.following_key(followee), 0, FOLLOWS_READ_EACH - 1)
+            following.queue_newest(pipe, followee, 0, FOLLOWS_READ_EACH)
         for theirs in pipe.execute():
             counts.update(other for other in theirs if other not in left_out)
     found = [(int(other), count) for other, count in counts.most_common(SUGGESTIONS_KEPT)]
@@ -103,7 +104,7 @@ def queue_profiles(pipe, uid: int, kept: list[str]) -> list[int]:
     for other in shown:
         pipe.hgetall(user_key(other))
     if shown:
-        pipe.zmscore(keys.following_key(uid), shown)
+        following.queue_scores(pipe, uid, shown)
     return shown
 
 

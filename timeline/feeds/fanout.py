@@ -26,7 +26,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..graph import pieces
+from ..graph import following, pieces
 from ..scores import POSTED
 from . import home_list, homes
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
@@ -103,11 +103,11 @@ def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
 def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
     """The followers a status (or a fan-out job's args) reaches: for a reply, only the user
     it answers and those who follow them (asked of their following sets, one round trip
-    per batch: graph.pieces.follows_of); for others, everyone."""
+    per batch: graph.following.follows_of); for others, everyone."""
     answered = answered_uid(status)
     if answered is None or not follower_uids:
         return follower_uids
-    follows = pieces.follows_of(conn, follower_uids, answered)
+    follows = following.follows_of(conn, follower_uids, answered)
     return [
         uid
         for uid, yes in zip(follower_uids, follows, strict=True)

@@ -35,6 +35,7 @@ from accounts.keys import user_key
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..graph import following
 
 scripts = LuaScripts(__file__)
 
@@ -86,7 +87,7 @@ def queue_merge(client, uid: int, size: int, groups: list) -> object:
         client,
         "merge_home",
         [user_key(uid), keys.following_key(uid), home],
-        [uid, size, IDS_PER_COMMAND, *flat],
+        [uid, size, IDS_PER_COMMAND, following.BUCKETS, *flat],
     )
 
 

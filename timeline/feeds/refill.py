@@ -36,6 +36,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..graph import following
 from ..scores import POSTED
 from ..statuses.selectors import exist
 from . import fanout, home_list, homes
@@ -50,7 +51,11 @@ class Refilled:
     kind: str  # the job's kind
     id_arg: str  # the job's argument naming the owner
     owner: Callable[[int], str]  # the hash that must exist (a user's, a list's)
-    sources: Callable[[int], str]  # the set of sources, by the time they joined
+    # Queues the read of sources by the time they joined, oldest first from a cursor:
+    # (client, owner id, after, skip, count); `sources_read` decodes it as (source,
+    # time) pairs.
+    sources: Callable[[object, int, object, int, int], object]
+    sources_read: Callable[[list], list]
     timeline: Callable[[int], str]
     # Queues the merge of (source, [(posted, status id)...]) groups into the timeline,
     # kept to its newest `size`: (client, owner id, size, groups).
@@ -88,11 +93,18 @@ def _take_out_of_list(client, list_id: int, status_ids: list) -> None:
     client.zrem(keys.list_timeline_key(list_id), *status_ids)
 
 
+def _queue_members(client, list_id: int, after, skip: int, count: int) -> None:
+    client.zrangebyscore(
+        keys.list_members_key(list_id), after, "+inf", start=skip, num=count, withscores=True
+    )
+
+
 HOME = Refilled(
     "refill_home",
     "uid",
     user_key,
-    keys.following_key,
+    following.queue_from,
+    following.pairs,
     keys.home_timeline_key,
     _merge_into_home,
     home_list.queue_remove,
@@ -103,7 +115,8 @@ LIST = Refilled(
     "refill_list",
     "list_id",
     keys.list_key,
-    keys.list_members_key,
+    _queue_members,
+    list,
     keys.list_timeline_key,
     _merge_into_list,
     _take_out_of_list,
@@ -166,12 +179,10 @@ def refill_list_batch(args: dict) -> list[jobs.Job]:
 def _refill_batch(refilled: Refilled, args: dict) -> list[jobs.Job]:
     owner_id, size = args[refilled.id_arg], settings.HOME_TIMELINE_SIZE
     per_pass = settings.REFILL_FOLLOWEES_PER_PASS
-    timeline, sources_key = refilled.timeline(owner_id), refilled.sources(owner_id)
+    timeline = refilled.timeline(owner_id)
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
-    pipe.zrangebyscore(
-        sources_key, args["after_score"], "+inf", start=args["skip"], num=per_pass, withscores=True
-    )
+    refilled.sources(pipe, owner_id, args["after_score"], args["skip"], per_pass)
     floor = "-inf"
     if refilled.floored:
         pipe.zcard(timeline)
@@ -182,6 +193,7 @@ def _refill_batch(refilled: Refilled, args: dict) -> list[jobs.Job]:
             floor = oldest[0][1]
     else:
         (batch,) = pipe.execute()
+    batch = refilled.sources_read(batch)
     own = [str(owner_id)] if refilled.owner_posts else []
     sources = [*own, *(source for source, _ in batch)]
     for source in sources:

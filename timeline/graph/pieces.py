@@ -6,14 +6,15 @@ more than FOLLOWERS_PIECE_SIZE; then newer follows go to pieces of at most that 
 each holding a range of follow times (lua/pieces.lua), all in the user's slot. Every
 read and write of followers goes through here or the graph's scripts that include
 pieces.lua: a piece is found by a follow time, which the follower's own following set
-holds (the same score), so "does X follow Y" is asked of X's following set."""
+holds (the same score), so "does X follow Y" is asked of X's following set
+(graph.following)."""
 
 import itertools
 
 from django.conf import settings
 
 from accounts.keys import hash_tag_id, user_key
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
@@ -118,22 +119,6 @@ def split(conn, uid: int) -> int:
 def all_keys(conn, uid: int) -> list[str]:
     """Every key of `uid`'s followers: the followers key, its pieces and their index."""
     return [*piece_keys(conn, uid), keys.follower_pieces_key(uid)]
-
-
-def queue_follows_of(pipe: PackedPipeline, candidates: list, uid: int) -> None:
-    """Queues whether each of `candidates` follows `uid`, asked of each one's following
-    set (a piece of `uid`'s followers is found only by follow time): a reply each, the
-    follow time or None."""
-    pipe.for_each_key(map(keys.following_key, candidates), ("ZSCORE", uid))
-
-
-def follows_of(conn, candidates: list, uid: int) -> list[bool]:
-    """Which of `candidates` follow `uid` (queue_follows_of): 1 round trip, none if empty."""
-    if not candidates:
-        return []
-    pipe = PackedPipeline(conn)
-    queue_follows_of(pipe, candidates, uid)
-    return [score is not None for score in pipe.execute()]
 
 
 def queue_score(client, uid: int, follower, followed_at) -> object:

@@ -9,9 +9,10 @@ from accounts.services import decode_user, get_users, uid_for_login
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
-from ..feeds.selectors import Page, page_ids, queue_statuses, read_page, users_page
+from ..feeds.selectors import Page, page_ids, queue_statuses, read_page
 from ..lists.selectors import decode_lists, queue_lists
 from ..safety.selectors import Relation, may_see_account, queue_relation, relation_from
+from . import following as following_sets
 from . import pieces
 
 # Followers in common are looked for among this many of your newest follows.
@@ -19,15 +20,15 @@ COMMON_SCAN = 5000
 
 
 def is_following(uid: int, other_uid: int) -> bool:
-    return get_redis().zscore(keys.following_key(uid), other_uid) is not None
+    return following_sets.queue_score(get_redis(), uid, other_uid) is not None
 
 
 def following_among(uid: int | None, others: list[int]) -> set[int]:
     """Which of `others` `uid` follows (none for no one): 1 round trip, none if empty."""
-    if not uid or not others:
+    if not uid:
         return set()
-    scores = get_redis().zmscore(keys.following_key(uid), others)
-    return {other for other, score in zip(others, scores, strict=True) if score is not None}
+    found = following_sets.follows(uid, others)
+    return {other for other, yes in zip(others, found, strict=True) if yes}
 
 
 def followers_page(
@@ -48,7 +49,8 @@ def following_page(
     `viewer` may see them (none of a private account's to others, see may_see_account)."""
     if not may_see_account(uid, viewer):
         return [], False
-    return users_page(keys.following_key(uid), page, count)
+    uids = following_sets.page_ids(get_redis(), uid, page, count)
+    return get_users([int(u) for u in uids[:count]]), len(uids) > count
 
 
 def in_common(following: list[str], scores: list[float | None], limit: int) -> list[int]:
@@ -63,10 +65,12 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]
     Each of `uid`'s follows is asked whether they follow `other_uid` (their following
     set: `other_uid`'s followers are in pieces found by follow time, graph.pieces)."""
     conn = get_redis()
-    following = conn.zrevrange(keys.following_key(uid), 0, COMMON_SCAN - 1)
+    pipe = conn.pipeline(transaction=False)
+    following_sets.queue_newest_of_base(pipe, uid, COMMON_SCAN)
+    following = following_sets.newest(conn, uid, pipe.execute(), COMMON_SCAN)
     pipe = PackedPipeline(conn)
-    pieces.queue_follows_of(pipe, following, other_uid)
-    return get_users(in_common(following, pipe.execute(), limit))
+    following_sets.queue_follows_of(pipe, following, other_uid)
+    return get_users(in_common(following, following_sets.scores_of(pipe.execute()), limit))
 
 
 @dataclass(frozen=True)
@@ -97,7 +101,8 @@ def profile_page(
     profile, the status ids and the viewer's follows and lists; the statuses, the
     viewer's likes and reposts of them, the common-follower test and the viewer's lists
     (with whether they are on each). One more for the profiles of followers in common,
-    if any, and for reposts' originals. `looked_up`: the uid is looked up, not remembered."""
+    if any, for reposts' originals, and for the viewer's newest follows if they are many
+    (in buckets: graph.following). `looked_up`: the uid is looked up, not remembered."""
     uid = uid_for_login(login) if looked_up else logins.remembered_uid(login)
     if uid is None:
         return None
@@ -107,8 +112,8 @@ def profile_page(
     pipe.hgetall(user_key(uid))
     page_ids(pipe, keys.profile_timeline_key(uid), page, count)
     if viewer:
-        pipe.zscore(keys.following_key(viewer), uid)
-        pipe.zrevrange(keys.following_key(viewer), 0, COMMON_SCAN - 1)
+        following_sets.queue_score(pipe, viewer, uid)
+        following_sets.queue_newest_of_base(pipe, viewer, COMMON_SCAN)
         pipe.zrevrange(keys.user_lists_key(viewer), 0, -1)
         queue_relation(pipe, viewer, uid)
     user, ids, *relation = pipe.execute()
@@ -119,7 +124,9 @@ def profile_page(
         return profile_page(login, viewer_uid, page, count, common, looked_up=True)
     if user is None:
         return None
-    following_them, following, list_ids, *safety = relation or (None, [], [])
+    following_them, *newest, list_ids = relation[:4] or (None, [], False, [])
+    safety = relation[4:]
+    following = following_sets.newest(conn, viewer, newest, COMMON_SCAN) if viewer else []
     if user["private"] and uid != viewer_uid and following_them is None:
         # A private account's page shows others nothing, whether or not the job that
         # marks its statuses after going private has reached them yet.
@@ -127,9 +134,9 @@ def profile_page(
     pipe = PackedPipeline(conn)
     shown = queue_statuses(pipe, ids, count, viewer_uid)
     listed = shown + queue_lists(pipe, list_ids, uid)
-    pieces.queue_follows_of(pipe, following, uid)
+    following_sets.queue_follows_of(pipe, following, uid)
     replies = pipe.execute()
-    common = in_common(following, replies[listed:], common)
+    common = in_common(following, following_sets.scores_of(replies[listed:]), common)
     return ProfilePage(
         user=user,
         page=read_page(
@@ -149,11 +156,12 @@ def profile_page(
 
 def relationships(uid: int, others: list[int]) -> list[tuple[bool, bool]]:
     """For each of `others`: whether `uid` follows them, and whether they follow `uid`
-    (asked of their following sets, see graph.pieces). 1 round trip."""
+    (asked of their following sets, see graph.following). 1 round trip."""
     if not others:
         return []
     pipe = PackedPipeline(get_redis())
-    pipe.execute_command("ZMSCORE", keys.following_key(uid), *others)
-    pieces.queue_follows_of(pipe, others, uid)
+    following_sets.queue_scores(pipe, uid, others)
+    following_sets.queue_follows_of(pipe, others, uid)
     following, *followers = pipe.execute()
+    followers = following_sets.scores_of(followers)
     return [(a is not None, b is not None) for a, b in zip(following, followers, strict=True)]

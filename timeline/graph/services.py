@@ -7,8 +7,8 @@ count, their home timeline, and the event). A follow is 2 round trips (3 when a 
 it copied was deleted meanwhile: feeds.refill.drop_copied_if_deleted); an unfollow 3,
 the last queueing the job that refills home. On a cluster the event goes out one round
 trip later, from the channel's node (see socialsite.events.publishes_in_scripts). Each
-first reads whether (since when) the follower follows them already: the piece of
-followers that holds them (graph.pieces), one round trip more."""
+first reads whether (since when) the follower follows them already (graph.following):
+the piece of followers that holds them (graph.pieces), one round trip more."""
 
 import time
 
@@ -26,6 +26,7 @@ from ..feeds import home_list
 from ..feeds.refill import drop_copied_if_deleted, refill_job
 from ..notifications import services as notifications
 from ..safety.selectors import Blocked
+from . import following
 
 scripts = LuaScripts(__file__)
 
@@ -57,7 +58,7 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     home_size = settings.HOME_TIMELINE_SIZE
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
-    pipe.zscore(keys.following_key(uid), other_uid)
+    following.queue_score(pipe, uid, other_uid)
     login, followed_at = pipe.execute()
     if not login:
         raise ValueError("No such user.")
@@ -103,7 +104,14 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
         pipe,
         "add_following",
         [user_key(uid), keys.following_key(uid), keys.blocks_key(uid), keys.blocked_by_key(uid)],
-        [other_uid, since, STATUS_CHANNEL if in_script else "", event],
+        [
+            other_uid,
+            since,
+            STATUS_CHANNEL if in_script else "",
+            event,
+            following.BUCKETS,
+            settings.FOLLOWING_SPLIT,
+        ],
     )
     # The copy: merged into home (sorted, no repeats, bounded) by a script of its own in
     # the same slot, which copies nothing unless the follow holds (not refused for a
@@ -137,7 +145,7 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
-    pipe.zscore(keys.following_key(uid), other_uid)
+    following.queue_score(pipe, uid, other_uid)
     login, followed_at = pipe.execute()
     if not login:
         return None
@@ -191,6 +199,7 @@ def unfollowing(
             STATUS_CHANNEL if in_script else "",
             event,
             home_list.IDS_PER_COMMAND,
+            following.BUCKETS,
             *ids,
         ],
     )

@@ -28,7 +28,7 @@ from socialsite import jobs
 from socialsite.redis import get_redis
 
 from .. import keys
-from ..graph import pieces
+from ..graph import following, pieces
 from ..graph.services import losing_follower, unfollowing
 from ..lists import services as lists
 from ..notifications import services as notifications
@@ -95,7 +95,7 @@ def _delete_statuses(uid: int) -> bool:
 
 def _unfollow_everyone(uid: int) -> bool:
     conn = get_redis()
-    follows = conn.zrange(keys.following_key(uid), 0, PURGE_BATCH - 1, withscores=True)
+    follows = following.pairs(following.queue_from(conn, uid, "-inf", 0, PURGE_BATCH))
     if not follows:
         return False
     # unfollow_user's two steps for the whole batch, 2 round trips, without the job
@@ -114,7 +114,7 @@ def _unfollow_everyone(uid: int) -> bool:
             notifications.queue_withdraw(
                 pipe, int(other), notifications.FOLLOW, {"id": uid, "login": login}
             )
-    pipe.zrem(keys.following_key(uid), *others)
+    following.queue_forget(pipe, uid, others)
     pipe.execute()
     return True
 
@@ -150,7 +150,7 @@ def _drop_profile(uid: int) -> bool:
         home,
         keys.shown_reposts_key(home),
         *pieces.all_keys(get_redis(), uid),
-        keys.following_key(uid),
+        *following.all_keys(uid),
         keys.mentions_timeline_key(uid),
         keys.likes_key(uid),
         keys.liked_key(uid),

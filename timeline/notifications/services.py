@@ -23,6 +23,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..graph import following
 
 scripts = LuaScripts(__file__)
 
@@ -117,6 +118,7 @@ def queue_notify(
             keys.blocked_by_key(recipient),
             keys.mutes_key(recipient),
             keys.following_key(recipient),
+            following.bucket_key(recipient, actor["id"]),
         ],
         [
             notification_member(kind, object_id, actor),

@@ -12,6 +12,7 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..feeds import home_list
+from ..graph import following as following_sets
 from ..graph import pieces
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
@@ -166,6 +167,16 @@ class Pairing:
     gone: str | None
     # b's sets are followers, kept in pieces found by follow time (timeline.graph.pieces).
     b_in_pieces: bool = False
+    # a's sets are following sets, kept in buckets by member past a size
+    # (timeline.graph.following): a_pattern finds the buckets too.
+    a_in_buckets: bool = False
+
+    def queue_a_score(self, pipe, a: int, b: int) -> None:
+        """Queues the read of b's score in a's set."""
+        if self.a_in_buckets:
+            following_sets.queue_score(pipe, a, b)
+        else:
+            pipe.zscore(self.a_key(a), b)
 
     def queue_b_score(self, pipe, b: int, a: int, a_score) -> None:
         """Queues the read of a's score in b's set (a's score for b finds its piece)."""
@@ -185,6 +196,11 @@ class Pairing:
         if side == "b" and self.b_in_pieces:
             change = pieces.queue_put_back if add else pieces.queue_drop
             change(pipe, owner, member, score)
+        elif side == "a" and self.a_in_buckets:
+            if add:
+                following_sets.queue_write(pipe, owner, {member: score})
+            else:
+                following_sets.queue_forget(pipe, owner, [member])
         elif add:
             key = self.a_key(owner) if side == "a" else self.b_key(owner)
             pipe.zadd(key, {member: score}, nx=True)
@@ -197,7 +213,7 @@ class Pairing:
 FOLLOWS = Pairing(
     "follows",
     "follow edge ends",
-    keys.FOLLOWING_PATTERN,
+    keys.FOLLOWING_PATTERN + "*",
     keys.following_key,
     keys.FOLLOWERS_PATTERN,
     keys.followers_key,
@@ -207,6 +223,7 @@ FOLLOWS = Pairing(
     missing="misses follower {a}, who follows them",
     gone="follows {b}, who doesn't exist",
     b_in_pieces=True,
+    a_in_buckets=True,
 )
 # The list's members set is the truth: it is what the owner sees and what `members`
 # counts. A "listed in" set missing the list would keep fan-out from it; one naming a
@@ -281,7 +298,7 @@ def _one_sided_pairs(
         pairing.queue_b_score(pipe, b, a, a_score)
 
     def b_in_a(pipe, b: int, a: int, _) -> None:
-        pipe.zscore(pairing.a_key(a), b)
+        pairing.queue_a_score(pipe, a, b)
 
     def a_sets(conn, key: str) -> list[str]:
         return [key]
@@ -295,7 +312,7 @@ def _one_sided_pairs(
     pipe = conn.pipeline(transaction=False)
     ordered = sorted(suspects)
     for a, b in ordered:
-        pipe.zscore(pairing.a_key(a), b)
+        pairing.queue_a_score(pipe, a, b)
     a_scores = pipe.execute() if ordered else []
     for (a, b), a_score in zip(ordered, a_scores, strict=True):
         pairing.queue_b_score(pipe, b, a, a_score)
@@ -349,6 +366,8 @@ class Counted:
     pattern: str  # SCAN pattern of the hashes
     fields: tuple[str, ...]  # the counters...
     sets: tuple[Callable[[int], str], ...]  # ...and, by the hash's id, the sets they count
+    # The field that counts a following set, kept in buckets past a size (graph.following).
+    following_field: str = ""
 
 
 COUNTED = (
@@ -357,6 +376,7 @@ COUNTED = (
         account_keys.USER_KEY_PATTERN,
         ("followers", "following", "posts"),
         (keys.followers_key, keys.following_key, keys.profile_timeline_key),
+        following_field="following",
     ),
     Counted(
         "statuses",
@@ -401,7 +421,12 @@ def _check_counter_chunk(conn, report: RepairReport, counted: Counted, hash_keys
         owner = account_keys.hash_tag_id(key)
         set_keys = [set_key(owner) for set_key in counted.sets]
         flag = "1" if report.fixed else ""
-        scripts.run(pipe, "check_counters", [key, *set_keys], [flag, *counted.fields])
+        scripts.run(
+            pipe,
+            "check_counters",
+            [key, *set_keys],
+            [flag, counted.following_field, following_sets.BUCKETS, *counted.fields],
+        )
     for key, wrong in zip(suspects, pipe.execute(), strict=True):
         if wrong:
             problems = [

@@ -23,6 +23,7 @@ from socialsite.redis import get_redis
 
 from .. import keys, text
 from ..discovery.suggestions import POPULAR_KEPT
+from ..graph import following as following_sets
 from ..graph import pieces
 from ..scores import POSTED
 from ..search import services as search
@@ -146,7 +147,8 @@ def seed_network(
         for j, when in zip(followed, since.values(), strict=True):
             followers[j][uids[i]] = when
         if since:
-            writes.count(pipe.zadd(keys.following_key(uids[i]), since))
+            # Big ones straight into buckets, as follows one by one would have left them.
+            writes.count(following_sets.queue_write(pipe, uids[i], since))
     for j, followed_by in enumerate(followers):
         if followed_by:
             writes.count(pipe.zadd(keys.followers_key(uids[j]), followed_by))

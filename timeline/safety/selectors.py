@@ -24,6 +24,7 @@ from socialsite.redis import get_redis
 from socialsite.text import words
 
 from .. import keys
+from ..graph import following
 
 # Where a status is shown: the rule differs for the global timeline (private never)
 # and the home timeline (mutes apply).
@@ -168,7 +169,7 @@ def confirm_follows(
     unknown = sorted(found - audience.follows - audience.asked)
     if not unknown:
         return
-    scores = conn.zmscore(keys.following_key(audience.viewer), unknown)
+    scores = following.queue_scores(conn, audience.viewer, unknown)
     audience.asked.update(unknown)
     audience.follows.update(uid for uid, score in zip(unknown, scores, strict=True) if score)
 
@@ -278,7 +279,7 @@ def may_see_account(uid: int, viewer: int | None) -> bool:
     pipe.hget(user_key(uid), keys.PRIVATE_FIELD)
     if viewer:
         queue_block_check(pipe, viewer, uid)
-        pipe.zscore(keys.following_key(viewer), uid)
+        following.queue_score(pipe, viewer, uid)
     private, *relation = pipe.execute()
     if relation and (relation[0] is not None or relation[1] is not None):
         return False
@@ -292,7 +293,7 @@ def may_message(sender_uid: int, recipient_uid: int) -> bool:
     pipe = get_redis().pipeline(transaction=False)
     queue_block_check(pipe, recipient_uid, sender_uid)
     pipe.hget(user_key(recipient_uid), keys.PRIVATE_FIELD)
-    pipe.zscore(keys.following_key(recipient_uid), sender_uid)
+    following.queue_score(pipe, recipient_uid, sender_uid)
     blocks, blocked_by, private, follows_sender = pipe.execute()
     if blocks is not None or blocked_by is not None:
         return False

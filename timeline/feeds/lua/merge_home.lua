@@ -4,10 +4,12 @@
 -- owner) is skipped: it may have left since its statuses were read. Nothing happens to
 -- the home of a deleted user (so a late follow or refill can't recreate it). With no
 -- groups, it puts the home in order (a read found it out of order).
--- KEYS[1] the owner's hash  KEYS[2] whom they follow  KEYS[3] their home
+-- KEYS[1] the owner's hash  KEYS[2] whom they follow (timeline.graph.following)
+-- KEYS[3] their home
 -- ARGV[1] the owner's uid  ARGV[2] the home's size  ARGV[3] ids a command at most
--- ARGV[4..] groups of: source uid, n, then n status ids
+-- ARGV[4] following buckets  ARGV[5..] groups of: source uid, n, then n status ids
 -- Returns how many ids were new to the home.
+-- include: ../../graph/lua/following
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
@@ -29,10 +31,10 @@ for _, id in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
     ordered = false
   end
 end
-local added, i = 0, 4
+local added, i, buckets = 0, 5, tonumber(ARGV[4])
 while i <= #ARGV do
   local source, n = ARGV[i], tonumber(ARGV[i + 1])
-  if source == ARGV[1] or redis.call('ZSCORE', KEYS[2], source) then
+  if source == ARGV[1] or following_score(KEYS[2], buckets, source) then
     for j = i + 2, i + 1 + n do
       if take(ARGV[j]) then
         added = added + 1

@@ -2,20 +2,29 @@
 -- slot (a user's, a status's, a list's), and with ARGV[1] = '1' sets them to those
 -- sizes, so a follow, like or post racing with the repair can't leave them wrong.
 -- KEYS[1] the hash  KEYS[2..] the counted sets, in the order of the fields
--- ARGV[1] '1' to fix, '' to report  ARGV[2..] the counter fields (absent counts as 0)
+-- ARGV[1] '1' to fix, '' to report  ARGV[2] the field that counts a following set
+-- ('' if none)  ARGV[3] its buckets  ARGV[4..] the counter fields (absent counts as 0)
 -- Returns {field, counter, set size, ...} for each wrong counter; {} if the hash is
 -- gone (and nothing changes). A set kept in pieces (followers: timeline.graph.pieces)
--- counts them all.
+-- or buckets (following: timeline.graph.following) counts them all.
 -- include: ../../graph/lua/pieces
+-- include: ../../graph/lua/following
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
 end
 local wrong = {}
-for i = 2, #ARGV do
+for i = 4, #ARGV do
+  local set = KEYS[i - 2]
   local counter = tonumber(redis.call('HGET', KEYS[1], ARGV[i]) or '0')
-  local size = redis.call('ZCARD', KEYS[i])
-  for _, start in ipairs(redis.call('ZRANGE', piece_index(KEYS[i]), 0, -1)) do
-    size = size + redis.call('ZCARD', piece_key(KEYS[i], start))
+  local size = redis.call('ZCARD', set)
+  if ARGV[i] == ARGV[2] then
+    size = 0
+    for _, key in ipairs(following_keys(set, tonumber(ARGV[3]))) do
+      size = size + redis.call('ZCARD', key)
+    end
+  end
+  for _, start in ipairs(redis.call('ZRANGE', piece_index(set), 0, -1)) do
+    size = size + redis.call('ZCARD', piece_key(set, start))
   end
   if counter ~= size then
     table.insert(wrong, ARGV[i])

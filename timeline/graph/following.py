@@ -1,0 +1,200 @@
+"""Whom a user follows, kept compact at any size.
+
+A sorted set of up to zset-max-ziplist-entries is a listpack (~11 B a follow); past it
+a skiplist (~104 B). So a user's follows (member followee uid, score the whole-second
+follow time) are their following key alone (the base) while it holds up to
+FOLLOWING_SPLIT; the follow that passes it moves them all into BUCKETS buckets by
+followee uid (`following:{uid}:<followee % BUCKETS>`, one hash tag, so one slot), each
+compact up to ~35,000 follows in all, and the base fills again from empty. A follow is
+in the base or its followee's bucket, so "does X follow Y" asks both at once with no
+state read first (one script, one reply); ordered reads merge the keys in a script
+(lua/following_range.lua), which reads the base alone while no bucket exists.
+
+Every read and write of following sets goes through here or the scripts that include
+lua/following.lua; the counters in the user's hash count them all."""
+
+import itertools
+
+from django.conf import settings
+
+from accounts.keys import hash_tag_id
+from socialsite.redis import PackedPipeline, get_redis
+from socialsite.scripts import LuaScripts
+
+from .. import keys
+
+scripts = LuaScripts(__file__)
+
+# Fixed: a follow's bucket is its followee's uid modulo this, in data already stored.
+# 32 buckets of up to zset-max-ziplist-entries (1,100) keep 35,200 follows compact.
+BUCKETS = 32
+# Follows moved from the base into buckets by one script call of split_following.
+MOVED_PER_CALL = 5000
+
+
+def bucket_key(uid: int, other: int) -> str:
+    """The bucket that holds `uid`'s follow of `other`, once they are bucketed."""
+    return keys.following_bucket_key(uid, int(other) % BUCKETS)
+
+
+def all_keys(uid: int) -> list[str]:
+    """Every key that can hold `uid`'s follows: the base and the buckets."""
+    return [keys.following_key(uid), *(keys.following_bucket_key(uid, b) for b in range(BUCKETS))]
+
+
+def queue_score(client, uid: int, other: int) -> object:
+    """Queues (or runs) the read of when `uid` followed `other`: the follow time (a
+    string), or None if they don't."""
+    return scripts.run(
+        client, "follow_score", [keys.following_key(uid), bucket_key(uid, other)], [int(other)]
+    )
+
+
+def queue_scores(client, uid: int, others: list) -> object:
+    """Queues (or runs) when `uid` followed each of `others` (not empty): a list of
+    follow times or None."""
+    return scripts.run(client, "follow_scores", [keys.following_key(uid)], [BUCKETS, *others])
+
+
+def follows(uid: int, others: list) -> list[bool]:
+    """Whether `uid` follows each of `others`: 1 round trip, none if empty."""
+    if not others:
+        return []
+    return [score is not None for score in queue_scores(get_redis(), uid, others)]
+
+
+def queue_follows_of(pipe: PackedPipeline, candidates: list, uid: int) -> None:
+    """Queues whether each of `candidates` follows `uid` (asked of their following sets:
+    a piece of `uid`'s followers is found only by follow time, graph.pieces): two replies
+    each (the base's and the bucket's ZSCORE, packed at one string join), for `scores_of`."""
+    base_and_bucket = ((keys.following_key(c), bucket_key(c, uid)) for c in candidates)
+    pipe.for_each_key(itertools.chain.from_iterable(base_and_bucket), ("ZSCORE", uid))
+
+
+def scores_of(replies: list) -> list:
+    """`queue_follows_of`'s replies as one follow time (or None) a candidate."""
+    return [a if a is not None else b for a, b in zip(replies[::2], replies[1::2], strict=True)]
+
+
+def follows_of(conn, candidates: list, uid: int) -> list[bool]:
+    """Which of `candidates` follow `uid` (queue_follows_of): 1 round trip, none if empty."""
+    if not candidates:
+        return []
+    pipe = PackedPipeline(conn)
+    queue_follows_of(pipe, candidates, uid)
+    return [score is not None for score in scores_of(pipe.execute())]
+
+
+def queue_newest(client, uid: int, offset: int, count: int, *, withscores: bool = False):
+    """Queues (or runs) the read of `uid`'s follows newest first, `count` of them from
+    rank `offset`: uids (each followed by its follow time with `withscores`)."""
+    return _queue_range(client, uid, "newest", "+inf", offset, count, withscores)
+
+
+def queue_newest_of_base(client, uid: int, count: int) -> None:
+    """Queues the plain read of `uid`'s newest `count` follows from their base, and
+    whether any bucket exists: two replies, for `newest`. Cheaper for Redis than
+    queue_newest's script (a script's table of a few hundred uids costs ~10x a ZREVRANGE)
+    where nearly every user has no bucket."""
+    client.zrevrange(keys.following_key(uid), 0, count - 1)
+    client.exists(*all_keys(uid)[1:])
+
+
+def newest(conn, uid: int, replies: list, count: int) -> list:
+    """`uid`'s newest `count` follows from `queue_newest_of_base`'s replies: those of the
+    base, or (a bucket exists) read again across the buckets, one round trip more."""
+    base, bucketed = replies
+    return queue_newest(conn, uid, 0, count) if bucketed else base
+
+
+def queue_from(client, uid: int, after, skip: int, count: int) -> object:
+    """Queues (or runs) the read of `uid`'s follows oldest first from the follow time
+    `after` (a ZRANGEBYSCORE min), passing over `skip` of those: at most `count`, each
+    followed by its follow time; `pairs` decodes it. A job's cursor (fan-out's)."""
+    return _queue_range(client, uid, "oldest", after, skip, count, True)
+
+
+def _queue_range(client, uid, order, after, offset, count, withscores) -> object:
+    return scripts.run(
+        client,
+        "following_range",
+        [keys.following_key(uid)],
+        [BUCKETS, order, after, offset, count, "1" if withscores else "0"],
+    )
+
+
+def pairs(reply: list) -> list[tuple[str, float]]:
+    """A read with follow times as (uid, follow time) pairs."""
+    return [(uid, float(score)) for uid, score in zip(reply[::2], reply[1::2], strict=True)]
+
+
+def page_ids(conn, uid: int, page: int, count: int) -> list:
+    """Uids of page `page` (from 1) of whom `uid` follows, newest first, and one more if
+    an older page exists: 1 round trip (2 if their follows are in buckets)."""
+    if page < 1 or count < 1:
+        raise ValueError("Pages and counts start at 1.")
+    offset = (page - 1) * count
+    pipe = conn.pipeline(transaction=False)
+    pipe.zrevrange(keys.following_key(uid), offset, offset + count)
+    pipe.exists(*all_keys(uid)[1:])
+    base, bucketed = pipe.execute()
+    return queue_newest(conn, uid, offset, count + 1) if bucketed else base
+
+
+def queue_write(client, uid: int, follows: dict) -> None:
+    """Queues writing `follows` (followee uid -> follow time) as `uid`'s, straight into
+    buckets if they number more than FOLLOWING_SPLIT (a seed's bulk write into a user
+    with none yet). The user's counter is the caller's."""
+    if len(follows) <= settings.FOLLOWING_SPLIT:
+        client.zadd(keys.following_key(uid), follows)
+        return
+    by_bucket: dict[str, dict] = {}
+    for other, since in follows.items():
+        by_bucket.setdefault(bucket_key(uid, other), {})[other] = since
+    for key, some in by_bucket.items():
+        client.zadd(key, some)
+
+
+def queue_forget(client, uid: int, others: list) -> None:
+    """Queues taking `others` out of whom `uid` follows (the counter is the caller's)."""
+    client.zrem(keys.following_key(uid), *others)
+    by_bucket: dict[str, list] = {}
+    for other in others:
+        by_bucket.setdefault(bucket_key(uid, other), []).append(other)
+    for key, some in by_bucket.items():
+        client.zrem(key, *some)
+
+
+def split(conn, uid: int) -> int:
+    """Moves `uid`'s follows kept in one key into buckets if it holds more than
+    FOLLOWING_SPLIT (a set made before buckets): how many were moved. Idempotent."""
+    moved = 0
+    while True:
+        before = conn.zcard(keys.following_key(uid))
+        left = scripts.run(
+            conn,
+            "split_following",
+            [keys.following_key(uid)],
+            [BUCKETS, settings.FOLLOWING_SPLIT, MOVED_PER_CALL],
+        )
+        moved += before - left
+        if left == 0 or left == before:
+            return moved
+
+
+def split_every_big_set(batch: int = 1000) -> tuple[int, int]:
+    """Moves every following set kept in one key past FOLLOWING_SPLIT (made before
+    buckets) into buckets: (sets split, follows moved). Idempotent: `manage.py
+    split_following`."""
+    conn, size = get_redis(), settings.FOLLOWING_SPLIT
+    cut = moved = 0
+    found = conn.scan_iter(match=keys.FOLLOWING_PATTERN, count=batch, _type="ZSET")
+    while names := list(itertools.islice(found, batch)):
+        pipe = conn.pipeline(transaction=False)
+        for name in names:
+            pipe.zcard(name)
+        for name, card in zip(names, pipe.execute(), strict=True):
+            if card > size:
+                cut += 1
+                moved += split(conn, hash_tag_id(name))
+    return cut, moved
