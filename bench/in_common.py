@@ -58,8 +58,8 @@ def run(ctx: Context, popular: int, popular_followers: list[int]) -> list[Row]:
         batch = asked(followers, strangers, batch_size)
         reply = {"uid": author, "in_reply_to_uid": uid}
         one_key = book.followers_key(uid)
-        calls[f"profile {case}"] = lambda _, login=login, v=viewer: (
-            graph_selectors.profile_page(login, v)
+        calls[f"profile {case}"] = lambda _, login=login, v=viewer: graph_selectors.profile_page(
+            login, v
         )
         calls[f"one key profile {case}"] = lambda _, v=viewer, k=one_key: conn.zmscore(
             k, conn.zrevrange(keys.following_key(v), 0, graph_selectors.COMMON_SCAN - 1)
