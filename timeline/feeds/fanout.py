@@ -102,12 +102,13 @@ def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
 
 def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
     """The followers a status (or a fan-out job's args) reaches: for a reply, only the user
-    it answers and those who follow them (asked of their following sets, one round trip
-    per batch: graph.pieces.follows_of); for others, everyone."""
+    it answers and those who follow them (asked of the answered user's followers in their
+    slot, one round trip per batch, two if they are in many pieces:
+    graph.pieces.followers_among); for others, everyone."""
     answered = answered_uid(status)
     if answered is None or not follower_uids:
         return follower_uids
-    follows = pieces.follows_of(conn, follower_uids, answered)
+    follows = pieces.followers_among(conn, follower_uids, answered)
     return [
         uid
         for uid, yes in zip(follower_uids, follows, strict=True)
@@ -241,10 +242,10 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     pipe.exists(keys.status_key(args["status_id"]))
     # Where the uids are, and the next job's cursor; then the uids alone, by plain reads
     # (with their scores, or through a script, Redis and the client spend longer on
-    # reading them than on the deliveries).
+    # reading them than on the deliveries): for a set never cut, read beside the plan.
     pieces.queue_walk(pipe, *walked)
-    exists, plan = pipe.execute()
-    members, cursor = pieces.walk(conn, members_key, plan, *walked[1:])
+    exists, *planned = pipe.execute()
+    members, cursor = pieces.walk(conn, members_key, planned, *walked[1:])
     pipe = PackedPipeline(conn)
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)
