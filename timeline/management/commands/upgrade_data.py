@@ -6,8 +6,10 @@ class Command(BaseCommand):
     help = (
         "Upgrades in place the Redis data an older version kept: homes stored the old way "
         "(migrate_homes), follower sets from before pieces (split_followers), an older "
-        "word index (reindex_search --if-old-index). Each step is idempotent and costs a "
-        "SCAN when there is nothing to do; `make run` runs this on every start."
+        "word index (reindex_search --if-old-index). Each step is idempotent; with nothing "
+        "to do, migrate_homes costs two SCANs (sorted sets of two key patterns), "
+        "split_followers a SCAN and a ZCARD of every followers key, reindex_search a SCAN "
+        "per older key shape. `make run` runs this on every start."
     )
 
     def handle(self, *args, **options):
