@@ -100,15 +100,29 @@ def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
     pipe.for_each_key(map(keys.list_timeline_key, list_ids), ("ZREM", status_id))
 
 
-def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
+def queue_answered_followers(pipe, status: dict) -> int:
+    """Queues the read of how many follow the user a reply answers (see answered_uid),
+    which tells reply_audience where to ask: how many replies it queued (0 for a status
+    that reaches everyone)."""
+    answered = answered_uid(status)
+    if answered is None:
+        return 0
+    pipe.hget(user_key(answered), "followers")
+    return 1
+
+
+def reply_audience(
+    conn, status: dict, follower_uids: list[str], answered_followers: int | None = None
+) -> list[str]:
     """The followers a status (or a fan-out job's args) reaches: for a reply, only the user
     it answers and those who follow them (asked of the answered user's followers in their
-    slot, one round trip per batch, two if they are in many pieces:
-    graph.pieces.followers_among); for others, everyone."""
+    slot, or of each one's following set if those are in many pieces, which
+    `answered_followers`, queue_answered_followers' read, tells: one round trip per
+    batch, two if not told and many: graph.pieces.followers_among); for others, everyone."""
     answered = answered_uid(status)
     if answered is None or not follower_uids:
         return follower_uids
-    follows = pieces.followers_among(conn, follower_uids, answered)
+    follows = pieces.followers_among(conn, follower_uids, answered, answered_followers)
     return [
         uid
         for uid, yes in zip(follower_uids, follows, strict=True)

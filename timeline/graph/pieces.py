@@ -6,7 +6,8 @@ more than FOLLOWERS_PIECE_SIZE; then newer follows go to pieces of at most that 
 each holding a range of follow times (lua/pieces.lua), all in the user's slot. Every
 read and write of followers goes through here or the graph's scripts that include
 pieces.lua: a piece is found by a follow time, which the follower's own following set
-holds (the same score), so "does X follow Y" is asked of X's following set."""
+holds (the same score). "Which of these follow Y" is asked in Y's slot of Y's followers
+while they are in a few pieces (followers_among.lua), else of each one's following set."""
 
 import itertools
 
@@ -182,12 +183,18 @@ def among_reply(conn, candidates: list, uid: int, reply: list | None) -> list[bo
     return [flag == 1 for flag in reply]
 
 
-def followers_among(conn, candidates: list, uid: int) -> list[bool]:
-    """Which of `candidates` follow `uid`: 1 round trip in `uid`'s slot, 2 if their
-    followers are in more than PIECES_READ pieces (see among_reply); none if empty."""
+def followers_among(conn, candidates: list, uid: int, followers: int | None = None) -> list[bool]:
+    """Which of `candidates` follow `uid`: 1 round trip (none if empty), in `uid`'s slot
+    or, given `followers` (their count) past what it reads, of the candidates' following
+    sets (queue_who_follow); not given it, in the slot first (2 round trips if their
+    followers are in more than PIECES_READ pieces: among_reply)."""
     if not candidates:
         return []
-    return among_reply(conn, candidates, uid, queue_followers_among(conn, candidates, uid))
+    if followers is None:
+        return among_reply(conn, candidates, uid, queue_followers_among(conn, candidates, uid))
+    pipe = PackedPipeline(conn)
+    in_slot = queue_who_follow(pipe, candidates, uid, followers)
+    return who_follow(conn, candidates, uid, pipe.execute(), in_slot=in_slot)
 
 
 def queue_who_follow(pipe: PackedPipeline, candidates: list, uid: int, followers: int) -> bool:

@@ -61,16 +61,13 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]
     """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
 
     `uid`'s follows are asked of `other_uid`'s followers in their slot, or if those are
-    in many pieces, each of its following set (graph.pieces.queue_who_follow)."""
+    in many pieces, each of its following set (graph.pieces.followers_among)."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.zrevrange(keys.following_key(uid), 0, COMMON_SCAN - 1)
     pipe.hget(user_key(other_uid), "followers")
     following, followers = pipe.execute()
-    pipe = PackedPipeline(conn)
-    in_slot = pieces.queue_who_follow(pipe, following, other_uid, int(followers or 0))
-    replies = pipe.execute()
-    follows = pieces.who_follow(conn, following, other_uid, replies, in_slot=in_slot)
+    follows = pieces.followers_among(conn, following, other_uid, int(followers or 0))
     return get_users(in_common(following, follows, limit))
 
 
