@@ -2,14 +2,16 @@
 common (the viewer's COMMON_SCAN newest follows asked) and a reply's audience (a fan-out
 job's batch of the author's followers asked whether they follow the user answered), for
 an account followed by few (its followers in one key) and by many (in pieces), beside
-one ZMSCORE of one sorted set (how followers were kept before pieces: the book's)."""
+the same asked of each one's following set (graph.pieces.follows_of: how it was done
+before followers_among.lua). The profile page is timed whole, beside no baseline."""
 
-from accounts.services import get_user
+from accounts.services import get_user, get_users
 from timeline import keys
 from timeline.feeds import fanout
+from timeline.graph import pieces
 from timeline.graph import selectors as graph_selectors
 
-from . import book, seed
+from . import seed
 from .context import Context
 from .measure import Row, time_interleaved
 
@@ -34,6 +36,13 @@ def asked(followers: list[int], strangers: list[int], count: int) -> list[int]:
     return (mixed + strangers[len(followers) :])[:count]
 
 
+def in_common_as_before(conn, viewer: int, uid: int) -> list[dict]:
+    """followers_in_common as it was: the viewer's follows each asked of their following set."""
+    following = conn.zrevrange(keys.following_key(viewer), 0, graph_selectors.COMMON_SCAN - 1)
+    follows = pieces.follows_of(conn, following, uid)
+    return get_users(graph_selectors.in_common(following, follows, 10))
+
+
 def run(ctx: Context, popular: int, popular_followers: list[int]) -> list[Row]:
     conn, plan = ctx.conn, ctx.plan
     few = seed.user("followed")
@@ -54,38 +63,49 @@ def run(ctx: Context, popular: int, popular_followers: list[int]) -> list[Row]:
         viewer = seed.user("viewer")
         scanned = asked(followers, strangers, graph_selectors.COMMON_SCAN)
         conn.zadd(keys.following_key(viewer), {f: i for i, f in enumerate(scanned, start=1)})
-        login = get_user(uid)["login"]
+        login, count = get_user(uid)["login"], get_user(uid)["followers"]
         batch = asked(followers, strangers, batch_size)
         reply = {"uid": author, "in_reply_to_uid": uid}
-        one_key = book.followers_key(uid)
         calls[f"profile {case}"] = lambda _, login=login, v=viewer: graph_selectors.profile_page(
             login, v
         )
-        calls[f"one key profile {case}"] = lambda _, v=viewer, k=one_key: conn.zmscore(
-            k, conn.zrevrange(keys.following_key(v), 0, graph_selectors.COMMON_SCAN - 1)
+        calls[f"common {case}"] = lambda _, v=viewer, u=uid: graph_selectors.followers_in_common(
+            v, u
         )
-        calls[f"reply {case}"] = lambda _, r=reply, b=batch: fanout.reply_audience(conn, r, b)
-        calls[f"one key reply {case}"] = lambda _, k=one_key, b=batch: conn.zmscore(k, b)
+        calls[f"following sets common {case}"] = lambda _, v=viewer, u=uid: in_common_as_before(
+            conn, v, u
+        )
+        # As a job asks: told the answered user's count (read beside its plan).
+        calls[f"reply {case}"] = lambda _, r=reply, b=batch, n=count: fanout.reply_audience(
+            conn, r, b, n
+        )
+        calls[f"following sets reply {case}"] = lambda _, u=uid, b=batch: pieces.follows_of(
+            conn, b, u
+        )
         cases[case] = len(scanned), len(batch)
     got = time_interleaved(calls, plan.follow_samples, ctx.counter)
+    before = "each one's following set asked (as before followers_among.lua)"
     rows = []
     for case, (scanned, batch) in cases.items():
         rows.append(
             Row(
                 "followers in common",
-                f"profile page, viewer following {scanned:,}, {case}",
-                got[f"profile {case}"],
-                "their follows read, one ZMSCORE of one sorted set",
-                got[f"one key profile {case}"],
+                f"viewer following {scanned:,}, {case}",
+                got[f"common {case}"],
+                before,
+                got[f"following sets common {case}"],
             )
+        )
+        rows.append(
+            Row("profile page", f"viewer following {scanned:,}, {case}", got[f"profile {case}"])
         )
         rows.append(
             Row(
                 "reply audience",
                 f"{batch:,} of the author's followers asked, the one answered has {case}",
                 got[f"reply {case}"],
-                "one ZMSCORE of one sorted set",
-                got[f"one key reply {case}"],
+                before,
+                got[f"following sets reply {case}"],
             )
         )
     return rows

@@ -24,11 +24,12 @@ scripts = LuaScripts(__file__)
 # Pieces cut from one key in one script call by split_followers (the rest in the next).
 PIECES_PER_SPLIT = 100
 # followers_among.lua reads followers in at most this many pieces besides the followers
-# key (2,250 followers at the default size, ~0.5 ms of Redis); past that each one asked
-# is asked of their following set instead (follows_of).
+# key (2,250 followers at the default size); past that each one asked is asked of their
+# following set instead (follows_of).
 PIECES_READ = 8
-# ZMSCORE walks a listpack once a member asked: for more than this many asked,
-# followers_among.lua reads the followers once instead (the two cost the same at ~10).
+# ZMSCORE walks a listpack once a member asked: for more than this many asked, every
+# follower is read instead and each asked looked up among them (the two cost Redis the
+# same at ~10 asked of a piece).
 ASKED_BY_ZMSCORE = 8
 
 
@@ -162,15 +163,16 @@ def follows_of(conn, candidates: list, uid: int) -> list[bool]:
 
 
 def queue_followers_among(client, candidates: list, uid: int) -> object:
-    """Queues (or runs) whether each of `candidates` follows `uid`, asked of `uid`'s
-    followers in their slot (followers_among.lua): a reply of a 1 or 0 each, or None if
-    they are in more than PIECES_READ pieces (then ask follows_of: see among_reply). Not
-    for an empty `candidates`."""
+    """Queues (or runs) the read of whether each of `candidates` follows `uid`, in
+    `uid`'s slot (followers_among.lua): for up to ASKED_BY_ZMSCORE a 1 or 0 each, for more
+    all of `uid`'s followers; None if they are in more than PIECES_READ pieces (then
+    follows_of). Finish it with among_reply. Not for an empty `candidates`."""
+    asked = candidates if len(candidates) <= ASKED_BY_ZMSCORE else []
     return scripts.run(
         client,
         "followers_among",
         [keys.followers_key(uid)],
-        [PIECES_READ, settings.FOLLOWERS_PIECE_SIZE, ASKED_BY_ZMSCORE, *candidates],
+        [PIECES_READ, settings.FOLLOWERS_PIECE_SIZE, *asked],
     )
 
 
@@ -180,7 +182,10 @@ def among_reply(conn, candidates: list, uid: int, reply: list | None) -> list[bo
     round trip."""
     if reply is None:
         return follows_of(conn, candidates, uid)
-    return [flag == 1 for flag in reply]
+    if len(candidates) <= ASKED_BY_ZMSCORE:
+        return [flag == 1 for flag in reply]
+    followers = set(reply)
+    return [str(candidate) in followers for candidate in candidates]
 
 
 def followers_among(conn, candidates: list, uid: int, followers: int | None = None) -> list[bool]:

@@ -67,9 +67,8 @@ def deliver_status(conn, status: dict) -> int:
     queue_store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
     results = pipe.execute()
     found, lists = results[:lookups], results[lookups + narrowed]
-    answered_followers = int(results[lookups] or 0) if narrowed else None
     batch, cursor = pieces.decode_range(results[-1])
-    followers = fanout.reply_audience(conn, status, batch, answered_followers)
+    followers = fanout.reply_audience(conn, status, batch, *results[lookups : lookups + narrowed])
 
     pipe = PackedPipeline(conn)
     repost_of = status.get("repost_of")

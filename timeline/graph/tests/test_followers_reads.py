@@ -45,12 +45,14 @@ def test_who_follows_is_asked_in_the_followed_users_slot_across_a_few_pieces(
     author, fans = followed_by(redis_conn, make_user, 12)  # the one key and 3 pieces
     assert 0 < len(piece_starts(redis_conn, author)) <= pieces.PIECES_READ
     few = [fans[0], strangers[0], fans[11], fans[5]]  # asked by ZMSCORE
-    many = fans[::2] + strangers + fans[1::2]  # past ASKED_BY_ZMSCORE: read once
+    many = fans[::2] + strangers + fans[1::2]  # past ASKED_BY_ZMSCORE: all followers read
     assert len(few) <= pieces.ASKED_BY_ZMSCORE < len(many)
-    for asked in (few, many):
-        truth = [uid in fans for uid in asked]
-        assert pieces.queue_followers_among(redis_conn, asked, author) == [int(t) for t in truth]
-        assert pieces.followers_among(redis_conn, asked, author) == truth
+    assert pieces.queue_followers_among(redis_conn, few, author) == [1, 0, 1, 1]
+    assert sorted(map(int, pieces.queue_followers_among(redis_conn, many, author))) == fans
+    for asked in (few, many, [str(uid) for uid in many]):
+        assert pieces.followers_among(redis_conn, asked, author) == [
+            int(uid) in fans for uid in asked
+        ]
 
 
 def test_followers_in_more_pieces_than_read_are_asked_of_following_sets(
@@ -79,7 +81,7 @@ def test_followers_kept_in_one_key_past_a_piece_are_asked_of_following_sets(
 def test_asking_about_no_one_reads_nothing(make_user, redis_conn, round_trips):
     author, _ = followed_by(redis_conn, make_user, 4)
     assert round_trips(lambda: pieces.followers_among(redis_conn, [], author)) == 0
-    assert pieces.queue_followers_among(redis_conn, [], author) == []
+    assert pieces.followers_among(redis_conn, [], author) == []
 
 
 def common_ids(login: str, viewer: int) -> list[int]:
@@ -152,6 +154,11 @@ def test_a_reply_reaches_those_who_follow_the_answered_user_in_any_piece(
     assert fanout.reply_audience(redis_conn, status, [str(f) for f in fans]) == [
         str(f) for f in both
     ]
+    # A job of it: the status's check, where the answered user's followers are (their
+    # count), the plan and reads; the pieces' reads; who follows them; the dropped
+    # homes; the deliveries. As many wherever the answered user's followers are.
+    job = {**chunk_job(author, reply), "in_reply_to_uid": answered}
+    assert round_trips(lambda: fanout.fan_out_batch(job)) == 5
 
 
 def test_followers_pages_deep_in_pieces_come_newest_first_once(make_user, redis_conn):
