@@ -3,7 +3,8 @@ common (the viewer's COMMON_SCAN newest follows asked) and a reply's audience (a
 job's batch of the author's followers asked whether they follow the user answered), for
 an account followed by few (its followers in one key) and by many (in pieces), beside
 the same asked of each one's following set (graph.pieces.follows_of: how it was done
-before followers_among.lua). The profile page is timed whole, beside no baseline."""
+before followers_among.lua). The profile page is timed whole, beside the same page of a
+viewer following no one."""
 
 from accounts.services import get_user, get_users
 from timeline import keys
@@ -57,6 +58,7 @@ def run(ctx: Context, popular: int, popular_followers: list[int]) -> list[Row]:
     strangers = seed.bulk_followers(conn, other, batch_size)
     following_them(conn, other, strangers)
     author = seed.user("author")
+    loner = seed.user("loner")  # follows no one: a profile page with none in common
     calls, cases = {}, {}
     for case, (uid, followers) in accounts.items():
         following_them(conn, uid, followers)
@@ -68,6 +70,9 @@ def run(ctx: Context, popular: int, popular_followers: list[int]) -> list[Row]:
         reply = {"uid": author, "in_reply_to_uid": uid}
         calls[f"profile {case}"] = lambda _, login=login, v=viewer: graph_selectors.profile_page(
             login, v
+        )
+        calls[f"alone profile {case}"] = lambda _, login=login, v=loner: (
+            graph_selectors.profile_page(login, v)
         )
         calls[f"common {case}"] = lambda _, v=viewer, u=uid: graph_selectors.followers_in_common(
             v, u
@@ -97,7 +102,13 @@ def run(ctx: Context, popular: int, popular_followers: list[int]) -> list[Row]:
             )
         )
         rows.append(
-            Row("profile page", f"viewer following {scanned:,}, {case}", got[f"profile {case}"])
+            Row(
+                "profile page",
+                f"viewer following {scanned:,}, {case}",
+                got[f"profile {case}"],
+                "the same page for a viewer following no one",
+                got[f"alone profile {case}"],
+            )
         )
         rows.append(
             Row(
