@@ -17,7 +17,7 @@ from timeline.scores import POSTED
 from timeline.statuses import cache
 from timeline.statuses import services as statuses
 
-from . import book, seed
+from . import book, in_common, seed
 from .context import Context
 from .cpu import redis_command_usec
 from .measure import Row, time_interleaved
@@ -175,10 +175,11 @@ def run(ctx: Context) -> list[Row]:
 
     rows.extend(follow_rows(ctx, author, f"{plan.profile_statuses:,}-status profile"))
     popular = seed.user("popular")
-    seed.bulk_followers(conn, popular, plan.popular_followers)
+    fans = seed.bulk_followers(conn, popular, plan.popular_followers)
     rows.extend(follow_rows(ctx, popular, f"an account with {plan.popular_followers:,} followers"))
     rows.extend(followers_page_rows(ctx, popular))
     rows.extend(following_rows(ctx, author))
+    rows.extend(in_common.run(ctx, popular, fans))
     return rows
 
 

@@ -26,7 +26,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..graph import following, pieces
+from ..graph import pieces
 from ..scores import POSTED
 from . import home_list, homes
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
@@ -100,14 +100,30 @@ def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
     pipe.for_each_key(map(keys.list_timeline_key, list_ids), ("ZREM", status_id))
 
 
-def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
+def queue_answered_followers(pipe, status: dict) -> int:
+    """Queues the read of how many follow the user a reply answers (see answered_uid),
+    which tells reply_audience where to ask: how many replies it queued (0 for a status
+    that reaches everyone)."""
+    answered = answered_uid(status)
+    if answered is None:
+        return 0
+    pipe.hget(user_key(answered), "followers")
+    return 1
+
+
+def reply_audience(
+    conn, status: dict, follower_uids: list[str], answered_followers: str | None = None
+) -> list[str]:
     """The followers a status (or a fan-out job's args) reaches: for a reply, only the user
-    it answers and those who follow them (asked of their following sets, one round trip
-    per batch: graph.following.follows_of); for others, everyone."""
+    it answers and those who follow them (asked of the answered user's followers in their
+    slot, or of each one's following set if those are in many pieces, which
+    `answered_followers`, queue_answered_followers' reply, tells: one round trip per
+    batch, two if not told and many: graph.pieces.followers_among); for others, everyone."""
     answered = answered_uid(status)
     if answered is None or not follower_uids:
         return follower_uids
-    follows = following.follows_of(conn, follower_uids, answered)
+    told = None if answered_followers is None else int(answered_followers)
+    follows = pieces.followers_among(conn, follower_uids, answered, told)
     return [
         uid
         for uid, yes in zip(follower_uids, follows, strict=True)
@@ -118,6 +134,11 @@ def reply_audience(conn, status: dict, follower_uids: list[str]) -> list[str]:
 def everyone(conn, status: dict, members: list[str]) -> list[str]:
     """Lists take every status of their members, replies too."""
     return members
+
+
+def no_reads(pipe, status: dict) -> int:
+    """Lists' reach (everyone) reads nothing first."""
+    return 0
 
 
 def list_chunk_starts(conn, members_key: str, after, skip: int, size: int, most: int) -> list:
@@ -135,7 +156,8 @@ def follower_chunk_starts(conn, members_key: str, after, skip: int, size: int, m
 @dataclass(frozen=True)
 class Audience:
     members: Callable[[int], str]  # the author's set to walk
-    reach: Callable  # (conn, status, members) -> the members a status reaches
+    reach: Callable  # (conn, status, members, *queue_reach's replies) -> those it reaches
+    queue_reach: Callable  # (pipe, status) -> how many replies reach needs it queued
     deliver: Callable
     retract: Callable
     chunk_starts: Callable  # (conn, members key, after, skip, size, most) -> [more, start...]
@@ -143,10 +165,20 @@ class Audience:
 
 AUDIENCES = {
     "followers": Audience(
-        keys.followers_key, reply_audience, deliver, retract, follower_chunk_starts
+        keys.followers_key,
+        reply_audience,
+        queue_answered_followers,
+        deliver,
+        retract,
+        follower_chunk_starts,
     ),
     "lists": Audience(
-        keys.listed_in_key, everyone, deliver_to_lists, retract_from_lists, list_chunk_starts
+        keys.listed_in_key,
+        everyone,
+        no_reads,
+        deliver_to_lists,
+        retract_from_lists,
+        list_chunk_starts,
     ),
 }
 
@@ -239,17 +271,18 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     walked = (members_key, args["after_score"], args["skip"], below, size)
     pipe = conn.pipeline(transaction=False)
     pipe.exists(keys.status_key(args["status_id"]))
+    reads = 0 if args["retract"] else audience.queue_reach(pipe, args)
     # Where the uids are, and the next job's cursor; then the uids alone, by plain reads
     # (with their scores, or through a script, Redis and the client spend longer on
-    # reading them than on the deliveries).
+    # reading them than on the deliveries): for a set never cut, read beside the plan.
     pieces.queue_walk(pipe, *walked)
-    exists, plan = pipe.execute()
-    members, cursor = pieces.walk(conn, members_key, plan, *walked[1:])
+    exists, *replies = pipe.execute()
+    members, cursor = pieces.walk(conn, members_key, replies[reads:], *walked[1:])
     pipe = PackedPipeline(conn)
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)
     elif exists:
-        reached = audience.reach(conn, args, members)
+        reached = audience.reach(conn, args, members, *replies[:reads])
         if args["audience"] == "followers":
             reached = homes.with_homes(conn, reached)
         audience.deliver(

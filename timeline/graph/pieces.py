@@ -7,22 +7,32 @@ each holding a range of follow times (lua/pieces.lua), all in the user's slot. E
 read and write of followers goes through here or the graph's scripts that include
 pieces.lua: a piece is found by a follow time, which the follower's own following set
 holds (the same score), so "does X follow Y" is asked of X's following set
-(graph.following)."""
+(graph.following). "Which of these follow Y" is asked in Y's slot of Y's followers while
+they are in a few pieces (followers_among.lua), else of each one's following set."""
 
 import itertools
 
 from django.conf import settings
 
 from accounts.keys import hash_tag_id, user_key
-from socialsite.redis import get_redis
+from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from . import following
 
 scripts = LuaScripts(__file__)
 
 # Pieces cut from one key in one script call by split_followers (the rest in the next).
 PIECES_PER_SPLIT = 100
+# followers_among.lua reads followers in at most this many pieces besides the followers
+# key (2,250 followers at the default size); past that each one asked is asked of their
+# following set instead (follows_of).
+PIECES_READ = 8
+# ZMSCORE walks a listpack once a member asked: for more than this many asked, every
+# follower is read instead and each asked looked up among them (the two cost Redis the
+# same at ~10 asked of a piece).
+ASKED_BY_ZMSCORE = 8
 
 
 def queue_range(
@@ -54,27 +64,41 @@ def decode_range(reply: list) -> tuple[list, list]:
     return followers, [score, ties] if more else []
 
 
-def queue_walk(client, key: str, after, skip: int, below: str, count: int) -> object:
-    """Queues (or runs) the plan of a read as queue_range's (followers_plan.lua): finish
-    it with `walk`. A fan-out job's way: its followers come back by plain reads."""
-    return scripts.run(client, "followers_plan", [key], [after, skip, below, count])
+def queue_walk(pipe, key: str, after, skip: int, below: str, count: int) -> None:
+    """Queues on `pipe` the plan of a read as queue_range's (followers_plan.lua) and, read
+    beside it, what the followers key alone holds of it (plain, as the plan reads a set
+    never cut): two replies. Finish it with `walk`. A fan-out job's way: its followers
+    come back by plain reads."""
+    scripts.run(pipe, "followers_plan", [key], [after, skip, below, count])
+    pipe.zrangebyscore(key, after, below, start=skip, num=count)
 
 
-def walk(conn, key: str, plan: list, after, skip: int, below: str, count: int):
-    """The followers a `queue_walk` reply plans to read, and where the next read starts
-    (as decode_range): 1 round trip. If a piece changed between the two (a follow cut it:
-    a read comes back short), read again as queue_range does, in one script."""
+def walk(conn, key: str, replies: list, after, skip: int, below: str, count: int):
+    """The followers a `queue_walk`'s `replies` plan to read, and where the next read
+    starts (as decode_range). A set never cut (no pieces: most users' followers, a
+    list's members) has its one read done already, in queue_walk's round trip; else 1
+    round trip. If a piece changed between the two (a follow cut it: a read comes back
+    short), read again as queue_range does, in one script."""
+    plan, read = replies
     more, score, ties, *reads = plan
     planned = [reads[i : i + 4] for i in range(0, len(reads), 4)]
+    cursor = [score, ties] if more else []
     if not planned:
-        return [], [score, ties] if more else []
+        return [], cursor
+    if len(planned) == 1 and planned[0][0] == key:
+        # The followers key's read is always from the cursor: done beside the plan (with
+        # any follow made since past the plan's end, not taken).
+        wanted = planned[0][3]
+        if len(read) >= wanted:
+            return read[:wanted], cursor
+        return decode_range(queue_range(conn, key, after, skip, below, count))
     pipe = conn.pipeline(transaction=False)
     for piece, low, offset, wanted in planned:
         pipe.zrangebyscore(piece, low, below, start=offset, num=wanted)
     got = pipe.execute()
     if any(len(read) != wanted for read, (*_, wanted) in zip(got, planned, strict=True)):
         return decode_range(queue_range(conn, key, after, skip, below, count))
-    return [uid for read in got for uid in read], [score, ties] if more else []
+    return [uid for read in got for uid in read], cursor
 
 
 def page_ids(client, uid: int, page: int, count: int) -> list:
@@ -83,7 +107,10 @@ def page_ids(client, uid: int, page: int, count: int) -> list:
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
     return scripts.run(
-        client, "followers_page", [keys.followers_key(uid)], [(page - 1) * count, count + 1]
+        client,
+        "followers_page",
+        [keys.followers_key(uid)],
+        [(page - 1) * count, count + 1, settings.FOLLOWERS_PIECE_SIZE],
     )
 
 
@@ -119,6 +146,71 @@ def split(conn, uid: int) -> int:
 def all_keys(conn, uid: int) -> list[str]:
     """Every key of `uid`'s followers: the followers key, its pieces and their index."""
     return [*piece_keys(conn, uid), keys.follower_pieces_key(uid)]
+
+
+def queue_followers_among(client, candidates: list, uid: int) -> object:
+    """Queues (or runs) the read of whether each of `candidates` follows `uid`, in
+    `uid`'s slot (followers_among.lua): for up to ASKED_BY_ZMSCORE a 1 or 0 each, for more
+    all of `uid`'s followers; None if they are in more than PIECES_READ pieces (then
+    graph.following.follows_of). Finish it with among_reply. Not for an empty `candidates`."""
+    asked = candidates if len(candidates) <= ASKED_BY_ZMSCORE else []
+    return scripts.run(
+        client,
+        "followers_among",
+        [keys.followers_key(uid)],
+        [PIECES_READ, settings.FOLLOWERS_PIECE_SIZE, *asked],
+    )
+
+
+def among_reply(conn, candidates: list, uid: int, reply: list | None) -> list[bool]:
+    """A queue_followers_among reply as whether each of `candidates` follows `uid`: if it
+    read nothing (too many pieces), asked of their following sets (follows_of), one
+    round trip."""
+    if reply is None:
+        return following.follows_of(conn, candidates, uid)
+    if len(candidates) <= ASKED_BY_ZMSCORE:
+        return [flag == 1 for flag in reply]
+    followers = set(reply)
+    return [str(candidate) in followers for candidate in candidates]
+
+
+def followers_among(conn, candidates: list, uid: int, followers: int | None = None) -> list[bool]:
+    """Which of `candidates` follow `uid`: 1 round trip (none if empty), in `uid`'s slot
+    or, given `followers` (their count) past what it reads, of the candidates' following
+    sets (queue_who_follow); not given it, in the slot first (2 round trips if their
+    followers are in more than PIECES_READ pieces: among_reply)."""
+    if not candidates:
+        return []
+    if followers is None:
+        return among_reply(conn, candidates, uid, queue_followers_among(conn, candidates, uid))
+    pipe = PackedPipeline(conn)
+    in_slot = queue_who_follow(pipe, candidates, uid, followers)
+    return who_follow(conn, candidates, uid, pipe.execute(), in_slot=in_slot)
+
+
+def queue_who_follow(pipe: PackedPipeline, candidates: list, uid: int, followers: int) -> bool:
+    """Queues whether each of `candidates` follows `uid`, who has `followers` (their
+    profile's count): in `uid`'s slot (queue_followers_among, one reply), unless so many
+    that they are surely in more than PIECES_READ pieces (more than that many full
+    pieces and the followers key hold): then of each one's following set
+    (graph.following.queue_follows_of). Nothing if `candidates` is empty. Returns whether
+    it asked in `uid`'s slot, for `who_follow`."""
+    if not candidates:
+        return False
+    if followers <= (PIECES_READ + 1) * settings.FOLLOWERS_PIECE_SIZE:
+        queue_followers_among(pipe, candidates, uid)
+        return True
+    following.queue_follows_of(pipe, candidates, uid)
+    return False
+
+
+def who_follow(conn, candidates: list, uid: int, replies: list, *, in_slot: bool) -> list[bool]:
+    """Whether each of `candidates` follows `uid`, from the replies of queue_who_follow
+    (`replies` from its first; `in_slot`: what it returned)."""
+    if in_slot:
+        return among_reply(conn, candidates, uid, replies[0])
+    scores = following.scores_of(replies[: 2 * len(candidates)])
+    return [score is not None for score in scores]
 
 
 def queue_score(client, uid: int, follower, followed_at) -> object:

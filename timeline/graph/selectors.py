@@ -53,24 +53,25 @@ def following_page(
     return get_users([int(u) for u in uids[:count]]), len(uids) > count
 
 
-def in_common(following: list[str], scores: list[float | None], limit: int) -> list[int]:
-    """The first `limit` of `following` whose following sets hold the other user (a score)."""
-    common = [int(u) for u, score in zip(following, scores, strict=True) if score is not None]
+def in_common(following: list[str], follows: list[bool], limit: int) -> list[int]:
+    """The first `limit` of `following` who follow the other user (`follows`, each's)."""
+    common = [int(u) for u, yes in zip(following, follows, strict=True) if yes]
     return common[:limit]
 
 
 def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]:
     """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
 
-    Each of `uid`'s follows is asked whether they follow `other_uid` (their following
-    set: `other_uid`'s followers are in pieces found by follow time, graph.pieces)."""
+    `uid`'s follows are asked of `other_uid`'s followers in their slot, or if those are
+    in many pieces, each of its following set (graph.pieces.followers_among)."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     following_sets.queue_newest_of_base(pipe, uid, COMMON_SCAN)
-    following = following_sets.newest(conn, uid, pipe.execute(), COMMON_SCAN)
-    pipe = PackedPipeline(conn)
-    following_sets.queue_follows_of(pipe, following, other_uid)
-    return get_users(in_common(following, following_sets.scores_of(pipe.execute()), limit))
+    pipe.hget(user_key(other_uid), "followers")
+    *newest, followers = pipe.execute()
+    following = following_sets.newest(conn, uid, newest, COMMON_SCAN)
+    follows = pieces.followers_among(conn, following, other_uid, int(followers or 0))
+    return get_users(in_common(following, follows, limit))
 
 
 @dataclass(frozen=True)
@@ -134,9 +135,10 @@ def profile_page(
     pipe = PackedPipeline(conn)
     shown = queue_statuses(pipe, ids, count, viewer_uid)
     listed = shown + queue_lists(pipe, list_ids, uid)
-    following_sets.queue_follows_of(pipe, following, uid)
+    in_slot = pieces.queue_who_follow(pipe, following, uid, user["followers"])
     replies = pipe.execute()
-    common = in_common(following, following_sets.scores_of(replies[listed:]), common)
+    follows = pieces.who_follow(conn, following, uid, replies[listed:], in_slot=in_slot)
+    common = in_common(following, follows, common)
     return ProfilePage(
         user=user,
         page=read_page(

@@ -63,12 +63,13 @@ def deliver_status(conn, status: dict) -> int:
     home_size = settings.HOME_TIMELINE_SIZE
     pipe = conn.pipeline(transaction=False)
     lookups = conversations.queue_lookups(pipe, status)
+    narrowed = fanout.queue_answered_followers(pipe, status)
     pipe.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
     queue_store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
     results = pipe.execute()
-    found, lists = results[:lookups], results[lookups]
+    found, lists = results[:lookups], results[lookups + narrowed]
     batch, cursor = pieces.decode_range(results[-1])
-    followers = fanout.reply_audience(conn, status, batch)
+    followers = fanout.reply_audience(conn, status, batch, *results[lookups : lookups + narrowed])
 
     pipe = PackedPipeline(conn)
     repost_of = status.get("repost_of")

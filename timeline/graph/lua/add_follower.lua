@@ -21,7 +21,8 @@ if redis.call('ZSCORE', KEYS[4], ARGV[1]) or redis.call('ZSCORE', KEYS[5], ARGV[
 end
 local requested = redis.call('ZREM', KEYS[6], ARGV[1]) == 1
 local since = ARGV[5] ~= '' and ARGV[5] or ARGV[2]
-if not redis.call('ZSCORE', piece_for(KEYS[2], since), ARGV[1]) then
+local piece = piece_for(KEYS[2], since)
+if not redis.call('ZSCORE', piece, ARGV[1]) then
   if ARGV[4] == '1' and not requested then
     return {login, {}, 'no_request', private}
   end
@@ -30,7 +31,7 @@ if not redis.call('ZSCORE', piece_for(KEYS[2], since), ARGV[1]) then
     return {login, {}, 'requested', private}
   end
 end
-if add_follower(KEYS[2], ARGV[1], since, tonumber(ARGV[6])) == 1 then
+if add_to_piece(KEYS[2], piece, ARGV[1], since, tonumber(ARGV[6])) == 1 then
   redis.call('HINCRBY', KEYS[1], 'followers', 1)
 end
 local entries = redis.call('ZREVRANGE', KEYS[3], 0, tonumber(ARGV[3]) - 1, 'WITHSCORES')

@@ -62,10 +62,10 @@ local function split_piece(base, key, keep)
   return true
 end
 
--- Adds `member` followed at `score` unless it is in that time's piece already; a piece
--- past `size` splits, its newest going to a new piece. Returns 1 if added, else 0.
-local function add_follower(base, member, score, size)
-  local key = piece_for(base, score)
+-- Adds `member` followed at `score` to `key`, that time's piece (piece_for), unless it
+-- is there already; a piece past `size` splits, its newest going to a new piece.
+-- Returns 1 if added, else 0.
+local function add_to_piece(base, key, member, score, size)
   if redis.call('ZADD', key, 'NX', score, member) == 0 then
     return 0
   end
@@ -73,6 +73,11 @@ local function add_follower(base, member, score, size)
     split_piece(base, key, size)
   end
   return 1
+end
+
+-- add_to_piece in the piece of `score`.
+local function add_follower(base, member, score, size)
+  return add_to_piece(base, piece_for(base, score), member, score, size)
 end
 
 -- Removes `member`, followed at `score` ('+inf' if not known: the newest piece is

@@ -212,15 +212,22 @@ def test_a_followers_page_before_the_first_is_refused(author_with_pieces):
         selectors.followers_page(author, page=0, viewer=author)
 
 
+def planned_walk(redis_conn, *walked) -> list:
+    """The replies of pieces.queue_walk for `walked` (key, after, skip, below, count)."""
+    pipe = redis_conn.pipeline(transaction=False)
+    pieces.queue_walk(pipe, *walked)
+    return pipe.execute()
+
+
 def test_a_walk_planned_before_a_piece_changed_reads_again_in_one_script(
     author_with_pieces, redis_conn
 ):
     author, fans = author_with_pieces
     key = keys.followers_key(author)
     walked = (key, "-inf", 0, "+inf", 100)
-    plan = pieces.queue_walk(redis_conn, *walked)
+    planned = planned_walk(redis_conn, *walked)
     graph.unfollow_user(fans[3], author)  # its piece is one shorter than planned
-    members, cursor = pieces.walk(redis_conn, key, plan, *walked[1:])
+    members, cursor = pieces.walk(redis_conn, key, planned, *walked[1:])
     assert members[:9] == [str(fan) for fan in fans[:10] if fan != fans[3]]
     assert sorted(members[9:]) == sorted(str(fan) for fan in fans[10:])
     assert cursor == []
@@ -229,8 +236,8 @@ def test_a_walk_planned_before_a_piece_changed_reads_again_in_one_script(
 def test_a_walk_stops_at_its_count_with_the_cursor_of_the_last(author_with_pieces, redis_conn):
     author, fans = author_with_pieces
     key = keys.followers_key(author)
-    plan = pieces.queue_walk(redis_conn, key, 2, 0, "+inf", 5)  # from [2, 3, 4] on
-    members, cursor = pieces.walk(redis_conn, key, plan, 2, 0, "+inf", 5)
+    planned = planned_walk(redis_conn, key, 2, 0, "+inf", 5)  # from [2, 3, 4] on
+    members, cursor = pieces.walk(redis_conn, key, planned, 2, 0, "+inf", 5)
     assert members == [str(fan) for fan in fans[1:6]]
     assert [float(cursor[0]), cursor[1]] == [6.0, 1]
     assert pieces.decode_range(pieces.queue_range(redis_conn, key, 2, 0, "+inf", 5)) == (

@@ -7,10 +7,13 @@ class Command(BaseCommand):
         "Upgrades in place the Redis data an older version kept: homes stored the old way "
         "(migrate_homes), follower sets from before pieces (split_followers), following "
         "sets from before buckets (split_following), an older word index (reindex_search "
-        "--if-old-index), likes and reposts from before their marks (build_marks: a GET "
-        "when done), notifications naming logins (compact_notifications). Each step is "
-        "idempotent and costs a SCAN when there is nothing to do; `make run` runs this on "
-        "every start."
+        "--if-old-index), likes and reposts from before their marks (build_marks), "
+        "notifications naming logins (compact_notifications). Each step is idempotent; "
+        "with nothing to do, migrate_homes costs two SCANs (sorted sets of two key "
+        "patterns), split_followers a SCAN and a ZCARD of every followers key, "
+        "split_following a SCAN and a ZCARD of every following key, reindex_search a SCAN "
+        "per older key shape, build_marks a GET, compact_notifications a SCAN and a read a "
+        "set. `make run` runs this on every start."
     )
 
     def handle(self, *args, **options):
