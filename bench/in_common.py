@@ -7,7 +7,6 @@ before followers_among.lua). The profile page is timed whole, beside the same pa
 viewer following no one."""
 
 from accounts.services import get_user, get_users
-from timeline import keys
 from timeline.feeds import fanout
 from timeline.graph import following
 from timeline.graph import selectors as graph_selectors
@@ -27,7 +26,7 @@ def following_them(conn, uid: int, followers: list[int]) -> None:
     the follow times it gave them), as their follows would have."""
     pipe = conn.pipeline(transaction=False)
     for when, follower in enumerate(followers, start=1):
-        pipe.zadd(keys.following_key(follower), {uid: float(when)})
+        following.queue_write(pipe, follower, {uid: float(when)})
     pipe.execute()
 
 
@@ -39,9 +38,9 @@ def asked(followers: list[int], strangers: list[int], count: int) -> list[int]:
 
 def in_common_as_before(conn, viewer: int, uid: int) -> list[dict]:
     """followers_in_common as it was: the viewer's follows each asked of their following set."""
-    following = conn.zrevrange(keys.following_key(viewer), 0, graph_selectors.COMMON_SCAN - 1)
-    follows = following.follows_of(conn, following, uid)
-    return get_users(graph_selectors.in_common(following, follows, 10))
+    newest = following.queue_newest(conn, viewer, 0, graph_selectors.COMMON_SCAN)
+    follows = following.follows_of(conn, newest, uid)
+    return get_users(graph_selectors.in_common(newest, follows, 10))
 
 
 def run(ctx: Context, popular: int, popular_followers: list[int]) -> list[Row]:
@@ -64,8 +63,10 @@ def run(ctx: Context, popular: int, popular_followers: list[int]) -> list[Row]:
         following_them(conn, uid, followers)
         viewer = seed.user("viewer")
         scanned = asked(followers, strangers, graph_selectors.COMMON_SCAN)
-        conn.zadd(keys.following_key(viewer), {f: i for i, f in enumerate(scanned, start=1)})
-        login, count = get_user(uid)["login"], get_user(uid)["followers"]
+        # Past FOLLOWING_SPLIT: in buckets, as the site keeps them (graph.following).
+        following.queue_write(conn, viewer, {f: i for i, f in enumerate(scanned, start=1)})
+        user = get_user(uid)
+        login, count = user["login"], user["followers"]
         batch = asked(followers, strangers, batch_size)
         reply = {"uid": author, "in_reply_to_uid": uid}
         calls[f"profile {case}"] = lambda _, login=login, v=viewer: graph_selectors.profile_page(

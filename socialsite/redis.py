@@ -1,6 +1,7 @@
 """The one way in to Redis: every other module asks here for a client."""
 
 import asyncio
+import itertools
 import weakref
 from collections.abc import Iterable
 from urllib.parse import unquote
@@ -199,6 +200,17 @@ CLUSTER_MOVING_ERRORS = (
     redis.exceptions.TryAgainError,
     redis.exceptions.ClusterError,  # and ClusterDownError; redirections that ran out
 )
+
+
+def sorted_sets_over(client, pattern: str, size: int, batch: int = 1000):
+    """The names of the sorted sets matching `pattern` with more than `size` members (a
+    SCAN of every primary, a ZCARD a key, `batch` at a time): the sets an upgrade cuts."""
+    found = client.scan_iter(match=pattern, count=batch, _type="ZSET")
+    while names := list(itertools.islice(found, batch)):
+        pipe = client.pipeline(transaction=False)
+        for name in names:
+            pipe.zcard(name)
+        yield from (name for name, card in zip(names, pipe.execute(), strict=True) if card > size)
 
 
 def is_redis_unavailable(error: BaseException) -> bool:

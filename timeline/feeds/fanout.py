@@ -122,8 +122,7 @@ def reply_audience(
     answered = answered_uid(status)
     if answered is None or not follower_uids:
         return follower_uids
-    told = None if answered_followers is None else int(answered_followers)
-    follows = pieces.followers_among(conn, follower_uids, answered, told)
+    follows = pieces.followers_among(conn, follower_uids, answered, answered_followers)
     return [
         uid
         for uid, yes in zip(follower_uids, follows, strict=True)

@@ -18,7 +18,7 @@ import itertools
 from django.conf import settings
 
 from accounts.keys import hash_tag_id
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import PackedPipeline, get_redis, sorted_sets_over
 from socialsite.scripts import LuaScripts
 
 from .. import keys
@@ -186,15 +186,8 @@ def split_every_big_set(batch: int = 1000) -> tuple[int, int]:
     """Moves every following set kept in one key past FOLLOWING_SPLIT (made before
     buckets) into buckets: (sets split, follows moved). Idempotent: `manage.py
     split_following`."""
-    conn, size = get_redis(), settings.FOLLOWING_SPLIT
-    cut = moved = 0
-    found = conn.scan_iter(match=keys.FOLLOWING_PATTERN, count=batch, _type="ZSET")
-    while names := list(itertools.islice(found, batch)):
-        pipe = conn.pipeline(transaction=False)
-        for name in names:
-            pipe.zcard(name)
-        for name, card in zip(names, pipe.execute(), strict=True):
-            if card > size:
-                cut += 1
-                moved += split(conn, hash_tag_id(name))
+    conn, cut, moved = get_redis(), 0, 0
+    for name in sorted_sets_over(conn, keys.FOLLOWING_PATTERN, settings.FOLLOWING_SPLIT, batch):
+        cut += 1
+        moved += split(conn, hash_tag_id(name))
     return cut, moved

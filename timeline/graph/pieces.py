@@ -10,12 +10,10 @@ holds (the same score), so "does X follow Y" is asked of X's following set
 (graph.following). "Which of these follow Y" is asked in Y's slot of Y's followers while
 they are in a few pieces (followers_among.lua), else of each one's following set."""
 
-import itertools
-
 from django.conf import settings
 
 from accounts.keys import hash_tag_id, user_key
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import PackedPipeline, get_redis, sorted_sets_over
 from socialsite.scripts import LuaScripts
 
 from .. import keys
@@ -174,17 +172,15 @@ def among_reply(conn, candidates: list, uid: int, reply: list | None) -> list[bo
     return [str(candidate) in followers for candidate in candidates]
 
 
-def followers_among(conn, candidates: list, uid: int, followers: int | None = None) -> list[bool]:
+def followers_among(conn, candidates: list, uid: int, followers=None) -> list[bool]:
     """Which of `candidates` follow `uid`: 1 round trip (none if empty), in `uid`'s slot
-    or, given `followers` (their count) past what it reads, of the candidates' following
-    sets (queue_who_follow); not given it, in the slot first (2 round trips if their
-    followers are in more than PIECES_READ pieces: among_reply)."""
+    or, given `followers` (their count, as a number or text) past what it reads, of the
+    candidates' following sets (queue_who_follow); not given it, in the slot first (2
+    round trips if their followers are in more than PIECES_READ pieces: among_reply)."""
     if not candidates:
         return []
-    if followers is None:
-        return among_reply(conn, candidates, uid, queue_followers_among(conn, candidates, uid))
     pipe = PackedPipeline(conn)
-    in_slot = queue_who_follow(pipe, candidates, uid, followers)
+    in_slot = queue_who_follow(pipe, candidates, uid, int(followers or 0))
     return who_follow(conn, candidates, uid, pipe.execute(), in_slot=in_slot)
 
 
@@ -250,15 +246,9 @@ def piece_keys(conn, uid: int) -> list[str]:
 def split_every_big_set(batch: int = 1000) -> tuple[int, int]:
     """Cuts every follower set kept in one key past FOLLOWERS_PIECE_SIZE (made before
     pieces) into pieces: (sets cut, pieces made). Idempotent: `manage.py split_followers`."""
-    conn, size = get_redis(), settings.FOLLOWERS_PIECE_SIZE
-    cut = made = 0
-    found = conn.scan_iter(match=keys.FOLLOWERS_PATTERN, count=batch, _type="ZSET")
-    while names := list(itertools.islice(found, batch)):
-        pipe = conn.pipeline(transaction=False)
-        for name in names:
-            pipe.zcard(name)
-        for name, card in zip(names, pipe.execute(), strict=True):
-            if card > size:
-                cut += 1
-                made += split(conn, hash_tag_id(name))
+    conn, cut, made = get_redis(), 0, 0
+    size = settings.FOLLOWERS_PIECE_SIZE
+    for name in sorted_sets_over(conn, keys.FOLLOWERS_PATTERN, size, batch):
+        cut += 1
+        made += split(conn, hash_tag_id(name))
     return cut, made

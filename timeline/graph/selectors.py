@@ -70,7 +70,7 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]
     pipe.hget(user_key(other_uid), "followers")
     *newest, followers = pipe.execute()
     following = following_sets.newest(conn, uid, newest, COMMON_SCAN)
-    follows = pieces.followers_among(conn, following, other_uid, int(followers or 0))
+    follows = pieces.followers_among(conn, following, other_uid, followers)
     return get_users(in_common(following, follows, limit))
 
 
