@@ -271,7 +271,7 @@ def following_rows(ctx: Context, author: int) -> list[Row]:
     rows = [
         Row(
             "following",
-            f"{what}: 1,000-status profile, {many}",
+            f"{what}: {ctx.plan.profile_statuses:,}-status profile, {many}",
             timed[f"{what} buckets"],
             f"by one following {FOLLOWING_TYPICAL} (one key)",
             timed[f"{what} typical"],

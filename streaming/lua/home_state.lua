@@ -6,7 +6,7 @@
 -- in it (original id -> repost id)  ARGV[1] how many of the newest entries to read
 -- ARGV[2] following buckets
 -- Returns {followed uids}, {ids, as home holds them}, {original id, repost id, ...}.
--- include: ../../timeline/graph/lua/following
+-- include: ../../timeline/graph/lua/following_read
 local following = {}
 for _, key in ipairs(following_keys(KEYS[1], tonumber(ARGV[2]))) do
   for _, uid in ipairs(redis.call('ZRANGE', key, 0, -1)) do

@@ -11,7 +11,8 @@ state read first (one script, one reply); ordered reads merge the keys in a scri
 (lua/following_range.lua), which reads the base alone while no bucket exists.
 
 Every read and write of following sets goes through here or the scripts that include
-lua/following.lua; the counters in the user's hash count them all."""
+lua/following_read.lua (and lua/following.lua, for writers); the counters in the user's
+hash count them all."""
 
 import itertools
 

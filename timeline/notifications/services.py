@@ -118,7 +118,6 @@ def queue_notify(
             keys.blocked_by_key(recipient),
             keys.mutes_key(recipient),
             keys.following_key(recipient),
-            following.bucket_key(recipient, actor["id"]),
         ],
         [
             notification_member(kind, object_id, actor),
@@ -130,6 +129,7 @@ def queue_notify(
             json.dumps(notification),
             int(actor["id"]),
             "1" if followers_only else "0",
+            following.BUCKETS,
         ],
     )
 

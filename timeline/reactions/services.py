@@ -166,14 +166,14 @@ def take_back_likes(uid: int, *, count: int) -> bool:
     if not liked:
         return False
     pipe = conn.pipeline(transaction=False)
-    pipe.hget(user_key(uid), "login")
     for status_id in liked:
         pipe.hget(keys.status_key(status_id), "uid")
-    login, *authors = pipe.execute()
-    liker = {"id": int(uid), "login": login}
+    authors = pipe.execute()
+    # A notification names its actor by uid alone (notifications.notification_member).
+    liker = {"id": int(uid)}
     for status_id, author in zip(liked, authors, strict=True):
         remove_from_status_set(pipe, keys.likers_key, status_id, "likes", uid)
-        if login and author:
+        if author:
             notifications.queue_withdraw(pipe, int(author), notifications.LIKE, liker, status_id)
     # Last, so a batch cut short is found and redone (the script counts nothing twice).
     marks.queue_unlike(pipe, uid, *liked)

@@ -9,7 +9,7 @@
 -- ARGV[1] the owner's uid  ARGV[2] the home's size  ARGV[3] ids a command at most
 -- ARGV[4] following buckets  ARGV[5..] groups of: source uid, n, then n status ids
 -- Returns how many ids were new to the home.
--- include: ../../graph/lua/following
+-- include: ../../graph/lua/following_read
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end

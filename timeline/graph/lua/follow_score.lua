@@ -1,4 +1,4 @@
--- Whether a user follows one other (following.lua), in their slot: one reply for a
+-- Whether a user follows one other (following_read.lua), in their slot: one reply for a
 -- pipeline, whatever the layout of their follows.
 -- KEYS[1] their following (the base)  KEYS[2] the followee's bucket  ARGV[1] followee uid
 -- Returns the follow time, or nothing.

@@ -1,11 +1,11 @@
--- A run of a user's follows in follow order (following.lua), in their slot, merged
+-- A run of a user's follows in follow order (following_read.lua), in their slot, merged
 -- across the base and the buckets as one sorted set would give them: by follow time,
 -- ties by uid as text (ZRANGE's order; reversed for the newest first).
 -- KEYS[1] their following (the base)  ARGV[1] buckets  ARGV[2] 'newest' (newest first,
 -- from rank ARGV[4]) or 'oldest' (oldest first, from the follow time ARGV[3], passing
 -- over ARGV[4] at or after it)  ARGV[5] most to return  ARGV[6] '1': each with its time
 -- Returns {uid (, time)...}.
--- include: following
+-- include: following_read
 local base, n = KEYS[1], tonumber(ARGV[1])
 local newest, from = ARGV[2] == 'newest', ARGV[3]
 local offset, count = tonumber(ARGV[4]), tonumber(ARGV[5])

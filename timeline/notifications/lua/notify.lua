@@ -2,12 +2,13 @@
 -- or if either of them blocks the other or the recipient mutes the actor (timeline.safety).
 -- KEYS[1] their notifications  KEYS[2] their mention notifications  KEYS[3] their user hash
 -- KEYS[4] whom they block  KEYS[5] who blocks them  KEYS[6] whom they mute
--- KEYS[7] whom they follow  KEYS[8] the bucket of it that would hold the actor
--- (timeline.graph.following)
+-- KEYS[7] whom they follow (timeline.graph.following)
 -- ARGV[1] member  ARGV[2] time (whole ms)  ARGV[3] cap  ARGV[4] "1" for a mention or reply
 -- ARGV[5] private channel  ARGV[6] recipient uid  ARGV[7] the notification as JSON
 -- ARGV[8] the actor's uid  ARGV[9] "1": only if they follow the actor (a private status)
+-- ARGV[10] the buckets of a following set
 -- Returns the unread count, or nothing if no notification was added.
+-- include: ../../graph/lua/following_read
 if redis.call('EXISTS', KEYS[3]) == 0 then
   return false
 end
@@ -18,7 +19,7 @@ local mute_ends = redis.call('ZSCORE', KEYS[6], ARGV[8])
 if mute_ends and tonumber(mute_ends) > tonumber(ARGV[2]) / 1000 then
   return false
 end
-if ARGV[9] == '1' and not (redis.call('ZSCORE', KEYS[7], ARGV[8]) or redis.call('ZSCORE', KEYS[8], ARGV[8])) then
+if ARGV[9] == '1' and not following_score(KEYS[7], tonumber(ARGV[10]), ARGV[8]) then
   return false
 end
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then

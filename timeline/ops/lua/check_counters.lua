@@ -8,7 +8,7 @@
 -- gone (and nothing changes). A set kept in pieces (followers: timeline.graph.pieces)
 -- or buckets (following: timeline.graph.following) counts them all.
 -- include: ../../graph/lua/pieces
--- include: ../../graph/lua/following
+-- include: ../../graph/lua/following_read
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
 end
@@ -16,15 +16,16 @@ local wrong = {}
 for i = 4, #ARGV do
   local set = KEYS[i - 2]
   local counter = tonumber(redis.call('HGET', KEYS[1], ARGV[i]) or '0')
-  local size = redis.call('ZCARD', set)
+  local size = 0
   if ARGV[i] == ARGV[2] then
-    size = 0
     for _, key in ipairs(following_keys(set, tonumber(ARGV[3]))) do
       size = size + redis.call('ZCARD', key)
     end
-  end
-  for _, start in ipairs(redis.call('ZRANGE', piece_index(set), 0, -1)) do
-    size = size + redis.call('ZCARD', piece_key(set, start))
+  else
+    size = redis.call('ZCARD', set)
+    for _, start in ipairs(redis.call('ZRANGE', piece_index(set), 0, -1)) do
+      size = size + redis.call('ZCARD', piece_key(set, start))
+    end
   end
   if counter ~= size then
     table.insert(wrong, ARGV[i])
