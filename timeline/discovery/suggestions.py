@@ -43,7 +43,8 @@ def queue_popular(pipe, uid: int, followers: int) -> None:
 
 @jobs.handler("suggest")
 def suggest(args: dict) -> list[jobs.Job]:
-    """Works out and keeps `uid`'s suggestions: 3 round trips."""
+    """Works out and keeps `uid`'s suggestions: 3 round trips (one more for each of
+    them and the people they follow whose follows are in buckets, graph.following)."""
     store_suggestions(int(args["uid"]))
     return []
 
@@ -53,22 +54,27 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     as (uid, how many of the people they follow follow them; 0 for a popular account)."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
-    following.queue_newest(pipe, uid, 0, OWN_FOLLOWS_READ)
+    # The plain read, which nearly every user's follows take (no buckets: graph.following).
+    following.queue_newest_of_base(pipe, uid, OWN_FOLLOWS_READ)
     pipe.smembers(keys.dismissed_suggestions_key(uid))
     pipe.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
     pipe.smembers(SUSPENDED_USERS)
     # Nobody they block, mute or have asked to follow, nor anyone blocking them.
     for other_key in (keys.blocks_key, keys.blocked_by_key, keys.mutes_key, keys.requested_key):
         pipe.zrange(other_key(uid), 0, -1)
-    followed, dismissed, popular, suspended, *others = pipe.execute()
+    base, bucketed, dismissed, popular, suspended, *others = pipe.execute()
+    followed = following.newest(conn, uid, [base, bucketed], OWN_FOLLOWS_READ)
     left_out = {str(uid), *followed, *dismissed, *suspended}.union(*others)
     counts: Counter = Counter()
     followees = followed[:FOLLOWEES_READ]
     if followees:
         pipe = PackedPipeline(conn)
         for followee in followees:
-            following.queue_newest(pipe, followee, 0, FOLLOWS_READ_EACH)
-        for theirs in pipe.execute():
+            following.queue_newest_of_base(pipe, followee, FOLLOWS_READ_EACH)
+        replies = pipe.execute()
+        reads = zip(followees, replies[::2], replies[1::2], strict=True)
+        for followee, base, bucketed in reads:
+            theirs = following.newest(conn, followee, [base, bucketed], FOLLOWS_READ_EACH)
             counts.update(other for other in theirs if other not in left_out)
     found = [(int(other), count) for other, count in counts.most_common(SUGGESTIONS_KEPT)]
     for other in popular:

@@ -1,10 +1,12 @@
 import time
 
 from django.core.management import call_command
+from django.test import override_settings
 
 from timeline import keys
 from timeline.discovery import suggestions, trends
 from timeline.feeds import selectors as feeds
+from timeline.graph import following
 from timeline.graph import services as graph
 from timeline.ops import activity
 from timeline.posting import services as posting
@@ -28,6 +30,25 @@ def test_friends_of_friends_are_ranked_by_how_many_you_follow_follow_them(make_u
     assert found[:2] == [(x.uid, 3), (y.uid, 1)]
     assert me.uid not in [uid for uid, _ in found]
     assert {a.uid, b.uid, c.uid}.isdisjoint(uid for uid, _ in found)
+
+
+def test_follows_kept_in_buckets_are_read_for_suggestions(redis_conn, make_user):
+    me, a, b, c = (make_user(name) for name in ("mia", "ann", "ben", "cat"))
+    x, y = make_user("xavier"), make_user("yolanda")
+    with override_settings(FOLLOWING_SPLIT=2):
+        for friend in (a, b, c):
+            graph.follow_user(me.uid, friend.uid)
+            graph.follow_user(friend.uid, x.uid)
+        for other in (b, c, y):
+            graph.follow_user(a.uid, other.uid)
+    # Past the split their follows moved into buckets; a's newest is in the base again
+    # (graph.following).
+    assert redis_conn.zcard(keys.following_key(me.uid)) == 0
+    assert redis_conn.zcard(keys.following_key(a.uid)) == 1
+    assert redis_conn.exists(*following.all_keys(a.uid)[1:])
+    found = suggestions.store_suggestions(me.uid)
+    assert found[:2] == [(x.uid, 3), (y.uid, 1)]
+    assert {me.uid, a.uid, b.uid, c.uid}.isdisjoint(uid for uid, _ in found)
 
 
 def test_new_users_are_suggested_popular_accounts(make_user):
