@@ -86,41 +86,39 @@ def follows_of(conn, candidates: list, uid: int) -> list[bool]:
     return [score is not None for score in scores_of(pipe.execute())]
 
 
-def queue_newest(client, uid: int, offset: int, count: int, *, withscores: bool = False):
+def queue_newest(client, uid: int, offset: int, count: int):
     """Queues (or runs) the read of `uid`'s follows newest first, `count` of them from
-    rank `offset`: uids (each followed by its follow time with `withscores`)."""
-    return _queue_range(client, uid, "newest", "+inf", offset, count, withscores)
+    rank `offset`: uids."""
+    return _queue_range(client, uid, "newest", "+inf", offset, count)
 
 
-def queue_newest_of_base(client, uid: int, count: int) -> None:
-    """Queues the plain read of `uid`'s newest `count` follows from their base, and
-    whether any bucket exists: two replies, for `newest`. Cheaper for Redis than
+def queue_newest_of_base(client, uid: int, count: int, offset: int = 0) -> None:
+    """Queues the plain read of `uid`'s newest `count` follows from rank `offset` of their
+    base, and whether any bucket exists: two replies, for `newest`. Cheaper for Redis than
     queue_newest's script (a script's table of a few hundred uids costs ~10x a ZREVRANGE)
     where nearly every user has no bucket."""
-    client.zrevrange(keys.following_key(uid), 0, count - 1)
+    client.zrevrange(keys.following_key(uid), offset, offset + count - 1)
     client.exists(*all_keys(uid)[1:])
 
 
-def newest(conn, uid: int, replies: list, count: int) -> list:
-    """`uid`'s newest `count` follows from `queue_newest_of_base`'s replies: those of the
-    base, or (a bucket exists) read again across the buckets, one round trip more."""
+def newest(conn, uid: int, replies: list, count: int, offset: int = 0) -> list:
+    """`uid`'s newest `count` follows from rank `offset`, from `queue_newest_of_base`'s
+    replies: those of the base, or (a bucket exists) read again across the buckets, one
+    round trip more."""
     base, bucketed = replies
-    return queue_newest(conn, uid, 0, count) if bucketed else base
+    return queue_newest(conn, uid, offset, count) if bucketed else base
 
 
 def queue_from(client, uid: int, after, skip: int, count: int) -> object:
     """Queues (or runs) the read of `uid`'s follows oldest first from the follow time
     `after` (a ZRANGEBYSCORE min), passing over `skip` of those: at most `count`, each
     followed by its follow time; `pairs` decodes it. A job's cursor (fan-out's)."""
-    return _queue_range(client, uid, "oldest", after, skip, count, True)
+    return _queue_range(client, uid, "oldest", after, skip, count)
 
 
-def _queue_range(client, uid, order, after, offset, count, withscores) -> object:
+def _queue_range(client, uid, order, after, offset, count) -> object:
     return scripts.run(
-        client,
-        "following_range",
-        [keys.following_key(uid)],
-        [BUCKETS, order, after, offset, count, "1" if withscores else "0"],
+        client, "following_range", [keys.following_key(uid)], [BUCKETS, order, after, offset, count]
     )
 
 
@@ -136,10 +134,8 @@ def page_ids(conn, uid: int, page: int, count: int) -> list:
         raise ValueError("Pages and counts start at 1.")
     offset = (page - 1) * count
     pipe = conn.pipeline(transaction=False)
-    pipe.zrevrange(keys.following_key(uid), offset, offset + count)
-    pipe.exists(*all_keys(uid)[1:])
-    base, bucketed = pipe.execute()
-    return queue_newest(conn, uid, offset, count + 1) if bucketed else base
+    queue_newest_of_base(pipe, uid, count + 1, offset)
+    return newest(conn, uid, pipe.execute(), count + 1, offset)
 
 
 def queue_write(client, uid: int, follows: dict) -> None:

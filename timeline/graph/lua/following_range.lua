@@ -3,13 +3,13 @@
 -- ties by uid as text (ZRANGE's order; reversed for the newest first).
 -- KEYS[1] their following (the base)  ARGV[1] buckets  ARGV[2] 'newest' (newest first,
 -- from rank ARGV[4]) or 'oldest' (oldest first, from the follow time ARGV[3], passing
--- over ARGV[4] at or after it)  ARGV[5] most to return  ARGV[6] '1': each with its time
--- Returns {uid (, time)...}.
+-- over ARGV[4] at or after it)  ARGV[5] most to return
+-- Returns {uid...} newest first, {uid, time...} oldest first (a cursor's read).
 -- include: following_read
 local base, n = KEYS[1], tonumber(ARGV[1])
 local newest, from = ARGV[2] == 'newest', ARGV[3]
 local offset, count = tonumber(ARGV[4]), tonumber(ARGV[5])
-local withscores = ARGV[6] == '1'
+local withscores = not newest
 local function read(key, start, most, scores)
   if newest then
     if scores then
