@@ -59,11 +59,11 @@ def guard(reader: int) -> None:
         safety.mute(reader, seed.user("muted"))
 
 
-def marking_reader(reader: int, plan) -> list[int]:
+def marking_reader(reader: int, plan) -> None:
     """Has `reader` follow a new author and like `plan.marking_likes` of their statuses,
     the first page of their home among them, and repost `plan.marking_reposts` older ones;
     `plan.marking_reposters` others repost each status of that page. The page's marks read
-    a likes set of that size (timeline.reactions.marks). Returns the page's ids."""
+    a likes set of that size (timeline.reactions.marks)."""
     author = seed.user("liked")
     older = write_statuses(author, plan.marking_likes - PAGE_SIZE)
     for status_id in older[: plan.marking_reposts]:
@@ -77,7 +77,6 @@ def marking_reader(reader: int, plan) -> list[int]:
         reposter = seed.user("reposter")
         for status_id in page:
             reactions.repost(reposter, status_id)
-    return page
 
 
 def redis_usec_a_call(conn, call, calls: int) -> float:
