@@ -73,9 +73,9 @@ def queue_walk(pipe, key: str, after, skip: int, below: str, count: int) -> None
 
 def walk(conn, key: str, replies: list, after, skip: int, below: str, count: int):
     """The followers a `queue_walk`'s `replies` plan to read, and where the next read
-    starts (as decode_range). A set never cut (no pieces: most users' followers, a
-    list's members) has its one read done already, in queue_walk's round trip; else 1
-    round trip. If a piece changed between the two (a follow cut it: a read comes back
+    starts (as decode_range). The followers key's part of the plan is read already, in
+    queue_walk's round trip: all of a set never cut (no pieces: most users' followers, a
+    list's members); the pieces' parts take 1 round trip more. If a piece changed between the two (a follow cut it: a read comes back
     short), read again as queue_range does, in one script."""
     plan, read = replies
     more, score, ties, *reads = plan
@@ -83,20 +83,23 @@ def walk(conn, key: str, replies: list, after, skip: int, below: str, count: int
     cursor = [score, ties] if more else []
     if not planned:
         return [], cursor
-    if len(planned) == 1 and planned[0][0] == key:
+    done = []
+    if planned[0][0] == key:
         # The followers key's read is always from the cursor: done beside the plan (with
         # any follow made since past the plan's end, not taken).
         wanted = planned[0][3]
-        if len(read) >= wanted:
-            return read[:wanted], cursor
-        return decode_range(queue_range(conn, key, after, skip, below, count))
+        if len(read) < wanted:
+            return decode_range(queue_range(conn, key, after, skip, below, count))
+        done, planned = read[:wanted], planned[1:]
+        if not planned:
+            return done, cursor
     pipe = conn.pipeline(transaction=False)
     for piece, low, offset, wanted in planned:
         pipe.zrangebyscore(piece, low, below, start=offset, num=wanted)
     got = pipe.execute()
     if any(len(read) != wanted for read, (*_, wanted) in zip(got, planned, strict=True)):
         return decode_range(queue_range(conn, key, after, skip, below, count))
-    return [uid for read in got for uid in read], cursor
+    return done + [uid for read in got for uid in read], cursor
 
 
 def page_ids(client, uid: int, page: int, count: int) -> list:
