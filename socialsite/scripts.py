@@ -93,6 +93,9 @@ class LuaScripts:
     def __init__(self, module_file: str | Path) -> None:
         path = Path(module_file)
         self.folder = path if path.is_dir() else path.parent / "lua"
+        # Each script's text by (name, keys checked): a Path built and hashed a call
+        # cost a page's few scripts ~10 us each.
+        self._texts: dict[tuple[str, bool], str] = {}
 
     def run(
         self, client, name: str, keys: list[str], args: list, *, slot_of: str | None = None
@@ -100,13 +103,14 @@ class LuaScripts:
         """EVAL `<folder>/<name>.lua` on `client`: a connection, a pipeline, or an asyncio
         client (then await the result). A script with no keys runs on a cluster's node
         that serves the slot of `slot_of` (a channel's name, say), or on any node."""
-        path = self.folder / f"{name}.lua"
-        if settings.REDIS_CHECK_SCRIPT_KEYS:
-            if len({key_slot(str(key).encode()) for key in keys}) > 1:
-                raise ValueError(f"{name}.lua: its keys span several hash slots: {keys}")
-            script = checked_source(path)
-        else:
-            script = source(path)
+        checked = settings.REDIS_CHECK_SCRIPT_KEYS
+        if checked and len({key_slot(str(key).encode()) for key in keys}) > 1:
+            raise ValueError(f"{name}.lua: its keys span several hash slots: {keys}")
+        script = self._texts.get((name, checked))
+        if script is None:
+            path = self.folder / f"{name}.lua"
+            script = (checked_source if checked else source)(path)
+            self._texts[name, checked] = script
         # Not client.eval(): a cluster's pipeline refuses it, but queues the command.
         return client.execute_command(
             "EVAL", script, len(keys), *keys, *args, **_route(client, keys[0] if keys else slot_of)

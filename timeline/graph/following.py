@@ -40,7 +40,9 @@ def bucket_key(uid: int, other: int) -> str:
 
 def all_keys(uid: int) -> list[str]:
     """Every key that can hold `uid`'s follows: the base and the buckets."""
-    return [keys.following_key(uid), *(keys.following_bucket_key(uid, b) for b in range(BUCKETS))]
+    base = keys.following_key(uid)
+    # keys.following_bucket_key's names, the base's text made once (a page asks this).
+    return [base, *(f"{base}:{bucket}" for bucket in range(BUCKETS))]
 
 
 def queue_score(client, uid: int, other: int) -> object:

@@ -75,8 +75,9 @@ def walk(conn, key: str, replies: list, after, skip: int, below: str, count: int
     """The followers a `queue_walk`'s `replies` plan to read, and where the next read
     starts (as decode_range). The followers key's part of the plan is read already, in
     queue_walk's round trip: all of a set never cut (no pieces: most users' followers, a
-    list's members); the pieces' parts take 1 round trip more. If a piece changed between the two (a follow cut it: a read comes back
-    short), read again as queue_range does, in one script."""
+    list's members); the pieces' parts take 1 round trip more. If a piece changed between
+    the two (a follow cut it: a read comes back short), read again as queue_range does,
+    in one script."""
     plan, read = replies
     more, score, ties, *reads = plan
     planned = [reads[i : i + 4] for i in range(0, len(reads), 4)]
