@@ -202,11 +202,18 @@ CLUSTER_MOVING_ERRORS = (
 )
 
 
+def scan_batches(client, pattern: str, kind: str, batch: int = 1000):
+    """The names of the keys of type `kind` matching `pattern` (a SCAN of every primary),
+    in lists of up to `batch`: the walk of an upgrade or a check."""
+    found = client.scan_iter(match=pattern, count=batch, _type=kind)
+    while names := list(itertools.islice(found, batch)):
+        yield names
+
+
 def sorted_sets_over(client, pattern: str, size: int, batch: int = 1000):
     """The names of the sorted sets matching `pattern` with more than `size` members (a
-    SCAN of every primary, a ZCARD a key, `batch` at a time): the sets an upgrade cuts."""
-    found = client.scan_iter(match=pattern, count=batch, _type="ZSET")
-    while names := list(itertools.islice(found, batch)):
+    ZCARD a key, `batch` at a time): the sets an upgrade cuts."""
+    for names in scan_batches(client, pattern, "ZSET", batch):
         pipe = client.pipeline(transaction=False)
         for name in names:
             pipe.zcard(name)

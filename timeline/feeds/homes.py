@@ -26,7 +26,7 @@ import time
 from django.conf import settings
 
 from accounts.keys import hash_tag_id, user_key
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import PackedPipeline, get_redis, scan_batches
 from socialsite.scripts import LuaScripts
 
 from .. import keys
@@ -111,8 +111,7 @@ def convert_sorted_homes(batch: int = 1000) -> int:
     feeds.home_list) into lists of their ids, newest at the head, each by one script in
     its owner's slot; returns how many it converted. Idempotent: `manage.py migrate_homes`."""
     conn, converted = get_redis(), 0
-    found = conn.scan_iter(match=keys.HOME_TIMELINE_PATTERN, count=batch, _type="ZSET")
-    while homes := list(itertools.islice(found, batch)):
+    for homes in scan_batches(conn, keys.HOME_TIMELINE_PATTERN, "ZSET", batch):
         pipe = PackedPipeline(conn)
         for home in homes:
             scripts.run(pipe, "convert_home", [home], [home_list.IDS_PER_COMMAND])
@@ -127,8 +126,8 @@ def retire_legacy_homes(batch: int = 1000) -> int:
     many it took.
     Idempotent: `manage.py migrate_homes`."""
     conn, retired = get_redis(), 0
-    found = conn.scan_iter(match=keys.LEGACY_HOME_PATTERN, count=batch, _type="ZSET")
-    while uids := [hash_tag_id(key) for key in itertools.islice(found, batch)]:
+    for found in scan_batches(conn, keys.LEGACY_HOME_PATTERN, "ZSET", batch):
+        uids = [hash_tag_id(key) for key in found]
         # Fan-out skips them from here on; a read meanwhile is undone by the script
         # below, so the read after it rebuilds the home.
         marks = conn.pipeline(transaction=False)

@@ -3,10 +3,8 @@ login" scored in Unix seconds (a float's 17 digits), ~49 B a follow in a set of 
 become services.notification_member scored in whole milliseconds (~15 B), and the
 reader's last read (NOTIFICATIONS_READ_AT) turns to milliseconds with them."""
 
-import itertools
-
 from accounts.keys import hash_tag_id, user_key
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import PackedPipeline, get_redis, scan_batches
 
 from .. import keys
 from .services import FOLLOW, KIND_LETTERS, scripts
@@ -23,8 +21,7 @@ def compact_old_notifications(batch: int = 1000) -> int:
     a SCAN step and one read of its oldest score."""
     conn, converted = get_redis(), 0
     letters = [part for kind_letter in KIND_LETTERS.items() for part in kind_letter]
-    found = conn.scan_iter(match=keys.NOTIFICATIONS_PATTERN, count=batch, _type="ZSET")
-    while names := list(itertools.islice(found, batch)):
+    for names in scan_batches(conn, keys.NOTIFICATIONS_PATTERN, "ZSET", batch):
         oldest = PackedPipeline(conn)
         for name in names:
             oldest.zrange(name, 0, 0, withscores=True)

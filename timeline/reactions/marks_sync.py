@@ -8,12 +8,11 @@ fixed, so a repost or an undo between its steps isn't taken for damage).
 `manage.py upgrade_data`); `manage.py repair` runs it every time. Walks Redis with SCAN
 (every primary of a cluster), CHUNK keys at a time."""
 
-import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from accounts.keys import hash_tag_id
-from socialsite.redis import get_redis
+from socialsite.redis import get_redis, scan_batches
 from socialsite.scripts import LuaScripts
 
 from .. import keys
@@ -58,13 +57,6 @@ def check_marks(*, fix: bool, progress: Progress = lambda _: None) -> MarksCheck
     return found
 
 
-def _scan(conn, pattern: str, kind: str) -> Iterator[list[str]]:
-    """The keys matching `pattern` of type `kind`, CHUNK at a time."""
-    scan = conn.scan_iter(match=pattern, count=CHUNK, _type=kind)
-    while names := list(itertools.islice(scan, CHUNK)):
-        yield names
-
-
 def _check_liked(conn, found: MarksCheck, fix: bool) -> None:
     found.checked["liked sets"] = 0
 
@@ -80,10 +72,10 @@ def _check_liked(conn, found: MarksCheck, fix: bool) -> None:
                 found.findings.append((keys.liked_key(uid), f"marks {extra} statuses not liked"))
         found.checked["liked sets"] += len(uids)
 
-    for names in _scan(conn, keys.LIKES_PATTERN, "ZSET"):
+    for names in scan_batches(conn, keys.LIKES_PATTERN, "ZSET", CHUNK):
         sync([hash_tag_id(name) for name in names])
     # Marks left with no likes page at all (the sets above were checked already).
-    for names in _scan(conn, keys.LIKED_PATTERN, "SET"):
+    for names in scan_batches(conn, keys.LIKED_PATTERN, "SET", CHUNK):
         pipe = conn.pipeline(transaction=False)
         uids = [hash_tag_id(name) for name in names]
         for uid in uids:
@@ -94,7 +86,7 @@ def _check_liked(conn, found: MarksCheck, fix: bool) -> None:
 def _check_reposted(conn, found: MarksCheck, fix: bool) -> None:
     found.checked["repost claims"] = found.checked["repost marks"] = 0
     # Claims (reposter, original) with no mark.
-    for names in _scan(conn, keys.REPOSTS_PATTERN, "ZSET"):
+    for names in scan_batches(conn, keys.REPOSTS_PATTERN, "ZSET", CHUNK):
         pipe = conn.pipeline(transaction=False)
         for name in names:
             pipe.zrange(name, 0, -1)
@@ -109,7 +101,7 @@ def _check_reposted(conn, found: MarksCheck, fix: bool) -> None:
         _settle(conn, [p for p, m in zip(pairs, marked, strict=True) if not m], found, fix)
         found.checked["repost claims"] += len(pairs)
     # Marks with no claim.
-    for names in _scan(conn, keys.REPOSTED_PATTERN, "SET"):
+    for names in scan_batches(conn, keys.REPOSTED_PATTERN, "SET", CHUNK):
         pipe = conn.pipeline(transaction=False)
         for name in names:
             pipe.smembers(name)
