@@ -56,13 +56,23 @@ def build(conn, uid: int, size: int, *, pieced: bool) -> list[str]:
 def bytes_by_size(conn, sizes=SIZES, *, pieced: bool) -> dict[int, int]:
     """MEMORY USAGE of a follower set of each of `sizes` (and of sizes just past the
     compact limit and a piece's size), key by key, built as `build` says."""
+    return measured_sizes(
+        conn,
+        sizes,
+        settings.FOLLOWERS_PIECE_SIZE,
+        lambda uid, size: build(conn, uid, size, pieced=pieced),
+    )
+
+
+def measured_sizes(conn, sizes, cut: int, make) -> dict[int, int]:
+    """MEMORY USAGE, key by key, of a set of each of `sizes` and of sizes just past the
+    compact limit and `cut` (where the site cuts such a set), each made by `make(uid,
+    size)` for a new uid (returning its keys) and deleted once measured."""
     limit = int(conn.config_get("zset-max-ziplist-entries")["zset-max-ziplist-entries"])
-    piece = settings.FOLLOWERS_PIECE_SIZE
-    wanted = sorted({*sizes, *(n for n in (limit, limit + 1, piece, piece + 1) if n < max(sizes))})
+    wanted = sorted({*sizes, *(n for n in (limit, limit + 1, cut, cut + 1) if n < max(sizes))})
     measured = {}
     for size in wanted:
-        uid = next(_uids)
-        names = build(conn, uid, size, pieced=pieced)
+        names = make(next(_uids), size)
         measured[size] = sum(conn.memory_usage(name, samples=0) or 0 for name in names)
         conn.delete(*names)
     return measured

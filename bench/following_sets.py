@@ -19,7 +19,7 @@ from timeline import keys
 from timeline.graph import following
 from timeline.graph import services as graph
 
-from .follower_sets import set_bytes
+from .follower_sets import measured_sizes, set_bytes
 
 FOLLOWS_EACH = 200
 SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1_000, 2_000, 5_000, 10_000, 35_000)
@@ -61,16 +61,12 @@ def build(conn, uid: int, size: int, *, bucketed: bool) -> list[str]:
 def bytes_by_size(conn, sizes=SIZES, *, bucketed: bool) -> dict[int, int]:
     """MEMORY USAGE of a following set of each of `sizes` (and of sizes just past the
     compact limit and the split), key by key, built as `build` says."""
-    limit = int(conn.config_get("zset-max-ziplist-entries")["zset-max-ziplist-entries"])
-    split = settings.FOLLOWING_SPLIT
-    wanted = sorted({*sizes, *(n for n in (limit, limit + 1, split, split + 1) if n < max(sizes))})
-    measured = {}
-    for size in wanted:
-        uid = next(_uids)
-        names = build(conn, uid, size, bucketed=bucketed)
-        measured[size] = sum(conn.memory_usage(name, samples=0) or 0 for name in names)
-        conn.delete(*names)
-    return measured
+    return measured_sizes(
+        conn,
+        sizes,
+        settings.FOLLOWING_SPLIT,
+        lambda uid, size: build(conn, uid, size, bucketed=bucketed),
+    )
 
 
 def following_counts(users: int, follows_each: int = FOLLOWS_EACH) -> list[int]:
