@@ -72,7 +72,9 @@ class StatusCache:
     def get_by_id(self, status_ids: list[str], epoch: str | None) -> dict:
         """Copies of the kept statuses among `status_ids` (a home page's), by id, if they
         were kept under `epoch` (STATUSES_EPOCH as the page read it; None: nothing)."""
-        if epoch is None or epoch != self._epoch or not self.serving():
+        # serving() first: it starts the listener, without which nothing is kept under
+        # any epoch (a process serving only home pages never kept a status).
+        if not self.serving() or epoch is None or epoch != self._epoch:
             return {}
         kept = self._kept.get
         return {i: status.copy() for i in status_ids if (status := kept(i)) is not None}

@@ -7,7 +7,8 @@ from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
-from timeline.statuses.cache import statuses
+from timeline.statuses import cache
+from timeline.statuses.cache import StatusCache, statuses
 
 
 def soon(condition) -> bool:
@@ -70,6 +71,23 @@ def test_a_status_read_before_a_change_is_not_kept_after_it():
     statuses.keep([status], statuses.generation())
     assert statuses.get(-7, 1.0)["message"] == "old"
     assert statuses.get(-7, 2.0) is None  # another posted time: another status
+
+
+def test_a_process_reading_only_home_pages_starts_keeping_their_statuses(
+    make_user, monkeypatch, redis_conn
+):
+    # A process whose cache no other page has started (its listener not yet subscribed):
+    # its home pages start it, and once it serves, keep what they read.
+    fresh = StatusCache()
+    monkeypatch.setattr(cache, "statuses", fresh)
+    me = make_user().uid
+    sid = str(posting.post_status(me, "home only"))
+
+    def kept() -> bool:
+        feeds.get_status_messages(me)
+        return bool(fresh.get_by_id([sid], redis_conn.get(keys.STATUSES_EPOCH)))
+
+    assert soon(kept)
 
 
 @override_settings(STATUS_CACHE_SIZE=0)
