@@ -3,6 +3,7 @@
 from datetime import UTC, datetime
 
 import pytest
+from django.conf import settings
 from django.template import engines
 from django.urls import reverse
 from django.utils import timezone
@@ -87,3 +88,12 @@ def test_a_page_masks_its_csrf_token_once_and_every_form_takes_it(make_user):
     assert posted.status_code == 302
     refused = client.post("/statuses/", {"message": "hello", "csrfmiddlewaretoken": "x" * 64})
     assert refused.status_code == 403
+
+
+def test_the_pages_own_text_is_ascii():
+    # Non-ASCII text (an arrow, a middle dot) in any part of a page makes Python hold the
+    # whole page as 2 or 4 bytes a character and encode it to UTF-8 character by
+    # character: ~25 us a 36 KB home page, against a copy for ASCII. Entities instead.
+    for template in (settings.BASE_DIR / "jinja2").rglob("*.html"):
+        text = template.read_text()
+        assert text.isascii(), f"{template}: {[c for c in text if not c.isascii()][:5]}"
