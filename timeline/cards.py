@@ -33,7 +33,6 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
     for a logged-in `viewer_uid`. Each card shows its author's display name and avatar:
     no round trip for authors this process read lately, one for the others."""
     with_authors(statuses)
-    template = engines["jinja2"].get_template("timeline/_status_card.html")
     # One clock for the keys and the "ago" texts, so a card can't be kept under one
     # minute of age with the text of the next.
     now = timezone.now()
@@ -43,8 +42,8 @@ def status_cards(statuses: list[dict | None], viewer_uid: int | None) -> SafeStr
         key = _shows(status, viewer_uid, *shared)
         card = _cards.get(key)
         if card is None:
-            context = {"status": status, "viewer_uid": viewer_uid, "now": now}
-            card = template.render(context)
+            template = engines["jinja2"].get_template("timeline/_status_card.html")
+            card = template.render({"status": status, "viewer_uid": viewer_uid, "now": now})
             keep(_cards, key, card, settings.STATUS_CARDS_KEPT)
         html.append(card)
     return mark_safe("".join(html))
@@ -67,17 +66,22 @@ def _shows(status: dict | None, viewer_uid: int | None, language: str, now: floa
     original = status.get("original")
     shown = original or status
     minutes = (now - shown["posted"]) // 60
-    items = tuple(status.items())
-    if "original" in status:
-        items = tuple(item for item in items if item[0] != "original")
+    if original:
+        status = {name: value for name, value in status.items() if name != "original"}
     return (
-        items,
-        tuple(original.items()) if original else None,
+        _fields(status),
+        _fields(original) if original else None,
         bool(viewer_uid),
         status["uid"] == viewer_uid,
         minutes if minutes < 60 else minutes // 60 * 60,
         language,
     )
+
+
+def _fields(status: dict) -> tuple:
+    """A status's fields as a key: its names and its values (two tuples cost ~0.3 µs less
+    than a pair for each of a status's dozen fields)."""
+    return tuple(status), tuple(status.values())
 
 
 @receiver(setting_changed)
