@@ -54,7 +54,8 @@ def newest_first(entries: Iterable) -> list[str]:
 def in_order(entries: list) -> bool:
     """Whether `entries` (a home's, as read) are newest first with no repeats."""
     ids = list(map(int, entries))
-    # Compared in C (map of operator.gt): a page 10 deep reads ~330 ids, ~3x faster so.
+    # Compared in C (map of operator.gt), not a Python step a pair (a page 10 deep reads
+    # ~330 ids); the int() of each is most of what is left.
     return all(map(operator.gt, ids, ids[1:]))
 
 
