@@ -9,7 +9,7 @@ from accounts.services import decode_user, get_users, uid_for_login
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
-from ..feeds.selectors import Page, page_ids, queue_statuses, read_page
+from ..feeds.selectors import Page, kept_statuses, page_ids, queue_statuses, read_page
 from ..lists.selectors import decode_lists, queue_lists
 from ..safety.selectors import Relation, may_see_account, queue_relation, relation_from
 from . import following as following_sets
@@ -111,13 +111,14 @@ def profile_page(
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hgetall(user_key(uid))
-    page_ids(pipe, keys.profile_timeline_key(uid), page, count)
+    # With their scores: the statuses kept in the process are served by them.
+    page_ids(pipe, keys.profile_timeline_key(uid), page, count, withscores=True)
     if viewer:
         following_sets.queue_score(pipe, viewer, uid)
         following_sets.queue_newest_of_base(pipe, viewer, COMMON_SCAN)
         pipe.zrevrange(keys.user_lists_key(viewer), 0, -1)
         queue_relation(pipe, viewer, uid)
-    user, ids, *relation = pipe.execute()
+    user, entries, *relation = pipe.execute()
     user = decode_user(user)
     if not looked_up and not logins.is_profile_of(user, login):
         # The uid remembered is no longer the login's: looked up again.
@@ -131,9 +132,10 @@ def profile_page(
     if user["private"] and uid != viewer_uid and following_them is None:
         # A private account's page shows others nothing, whether or not the job that
         # marks its statuses after going private has reached them yet.
-        ids = []
+        entries = []
+    ids, kept, generation = kept_statuses(entries, count)
     pipe = PackedPipeline(conn)
-    shown = queue_statuses(pipe, ids, count, viewer_uid)
+    shown = queue_statuses(pipe, ids, count, viewer_uid, kept=kept)
     listed = shown + queue_lists(pipe, list_ids, uid)
     in_slot = pieces.queue_who_follow(pipe, following, uid, user["followers"])
     replies = pipe.execute()
@@ -148,6 +150,8 @@ def profile_page(
             count,
             viewer=viewer_uid,
             follows={uid} if following_them is not None else set(),
+            kept=kept,
+            generation=generation,
         ),
         is_following=following_them is not None,
         followers_in_common=get_users(common),

@@ -5,6 +5,7 @@ from django.test import override_settings
 from socialsite import jobs
 from timeline import keys
 from timeline.feeds import selectors as feeds
+from timeline.graph import selectors as graph
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses import cache
@@ -98,3 +99,16 @@ def test_with_no_cache_size_nothing_is_kept(make_user):
     assert statuses.get(str(sid), status["posted"]) is None
     jobs.work(burst=True)
     assert feeds.get_status_messages(me)[0]["id"] == sid
+
+
+def test_a_profile_page_serves_kept_statuses_until_they_change(make_user, redis_conn):
+    author, viewer = make_user(), make_user()
+    sid = posting.post_status(author.uid, "on my profile")
+    assert soon(statuses.serving)
+    (status,) = graph.profile_page(author.login, viewer.uid).page.statuses
+    assert statuses.get(str(sid), status["posted"])["message"] == "on my profile"
+    # Kept: the next page reads no status hash. Another process's change is seen.
+    redis_conn.hset(keys.status_key(sid), "message", "edited")
+    redis_conn.publish(keys.STATUS_CHANGES_CHANNEL, keys.status_key(sid))
+    assert soon(lambda: statuses.get(str(sid), status["posted"]) is None)
+    assert graph.profile_page(author.login, viewer.uid).page.statuses[0]["message"] == "edited"
