@@ -65,7 +65,18 @@ def following_key(uid: int) -> str:
 def following_bucket_key(uid: int, bucket: int) -> str:
     """One of the buckets a big following set is kept in (timeline.graph.following; its
     scripts name it the same way: the following key, ':', the bucket)."""
-    return f"{following_key(uid)}:{bucket}"
+    return _bucket_of(following_key(uid), bucket)
+
+
+def following_bucket_keys(uid: int, buckets: int) -> list[str]:
+    """All `buckets` of `uid`'s bucket keys, the following key's text made once (a page
+    asks for all of them)."""
+    base = following_key(uid)
+    return [_bucket_of(base, bucket) for bucket in range(buckets)]
+
+
+def _bucket_of(following: str, bucket: int) -> str:
+    return f"{following}:{bucket}"
 
 
 # Uid -> when they last read their home (feeds.homes: inactive homes are dropped).

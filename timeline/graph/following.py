@@ -40,9 +40,7 @@ def bucket_key(uid: int, other: int) -> str:
 
 def all_keys(uid: int) -> list[str]:
     """Every key that can hold `uid`'s follows: the base and the buckets."""
-    base = keys.following_key(uid)
-    # keys.following_bucket_key's names, the base's text made once (a page asks this).
-    return [base, *(f"{base}:{bucket}" for bucket in range(BUCKETS))]
+    return [keys.following_key(uid), *keys.following_bucket_keys(uid, BUCKETS)]
 
 
 def queue_score(client, uid: int, other: int) -> object:
@@ -100,7 +98,7 @@ def queue_newest_of_base(client, uid: int, count: int, offset: int = 0) -> None:
     queue_newest's script (a script's table of a few hundred uids costs ~10x a ZREVRANGE)
     where nearly every user has no bucket."""
     client.zrevrange(keys.following_key(uid), offset, offset + count - 1)
-    client.exists(*all_keys(uid)[1:])
+    client.exists(*keys.following_bucket_keys(uid, BUCKETS))
 
 
 def newest(conn, uid: int, replies: list, count: int, offset: int = 0) -> list:

@@ -99,7 +99,8 @@ def profile_page(
     whether the viewer follows them, and followers in common. None for an unknown login.
 
     3 round trips: the uid (none once this process knows it, see accounts.logins); their
-    profile, the status ids and the viewer's follows and lists; the statuses, the
+    profile, the status ids and the viewer's follows and lists; the statuses not kept in
+    the process (statuses.cache), the
     viewer's likes and reposts of them, the common-follower test and the viewer's lists
     (with whether they are on each). One more for the profiles of followers in common,
     if any, for reposts' originals, and for the viewer's newest follows if they are many
