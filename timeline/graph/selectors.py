@@ -100,11 +100,11 @@ def profile_page(
 
     3 round trips: the uid (none once this process knows it, see accounts.logins); their
     profile, the status ids and the viewer's follows and lists; the statuses not kept in
-    the process (statuses.cache), the
-    viewer's likes and reposts of them, the common-follower test and the viewer's lists
-    (with whether they are on each). One more for the profiles of followers in common,
-    if any, for reposts' originals, and for the viewer's newest follows if they are many
-    (in buckets: graph.following). `looked_up`: the uid is looked up, not remembered."""
+    the process (statuses.cache), the viewer's likes and reposts of them, the
+    common-follower test and the viewer's lists (with whether they are on each). One more
+    for the profiles of followers in common, if any, for reposts' originals, and for the
+    viewer's newest follows if they are many (in buckets: graph.following). `looked_up`:
+    the uid is looked up, not remembered."""
     uid = uid_for_login(login) if looked_up else logins.remembered_uid(login)
     if uid is None:
         return None
