@@ -2,7 +2,7 @@
 the bench process's own (the client: packing, parsing, and our jobs' worker), per call.
 
 On a shared machine a wall-clock ratio moves with the load; these say which side of the
-socket a step is bound by (README, "Where a post's time goes")."""
+socket a step is bound by (docs/performance.md, "Posting and fan-out")."""
 
 import time
 from collections.abc import Callable

@@ -3,7 +3,7 @@ stores it (a list of ids: LPUSH, timeline.feeds.home_list), beside the book's ZA
 a home stored its way (`posted` in float seconds, newest highest), the ZADD into a
 sorted set scored newest first (how the last round stored homes), and an LPUSH placed
 in order by a script (the alternative to sorting on read). Pre-packed, off the client's
-clock, so the figures are Redis's alone (INFO cpu). README "Home timelines"."""
+clock, so the figures are Redis's alone (INFO cpu). docs/storage.md, "Home timelines"."""
 
 import statistics
 import time

@@ -37,7 +37,7 @@ ACTIVE_SHARE = 0.10
 TARGET_BYTES = 16 * 10**9
 # The projection with sorted sets compact (listpacks; ziplists in Redis 6) up to 256
 # entries (follow sets, small homes) and up to a full home (1,100): the second makes a
-# delivery into a full home slower (README, Performance). The site's other encodings
+# delivery into a full home slower (docs/storage.md). The site's other encodings
 # (embedded_redis.COMPACT_ENCODINGS) stay as they are.
 ZSET_LIMITS = ("256", "1100")
 ZSET_LIMIT = "zset-max-ziplist-entries"

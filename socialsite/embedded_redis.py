@@ -16,12 +16,12 @@ import redis
 # A pubsub client more than 32 MB behind (or 8 MB for a minute) is cut off by
 # Redis rather than growing the server's memory without bound.
 PUBSUB_BUFFER_LIMIT = ["pubsub", "32mb", "8mb", "60"]
-# Redis's compact encodings (listpacks; ziplists in Redis 6) where they pay (README,
-# Performance): a status hash of up to STATUS_MAX_LENGTH characters in UTF-8 (744 B a
+# Redis's compact encodings (listpacks; ziplists in Redis 6) where they pay
+# (docs/storage.md): a status hash of up to STATUS_MAX_LENGTH characters in UTF-8 (744 B a
 # status as a hash table, ~200 B compact), and sorted sets of up to 1,100 entries (follow
 # sets, pieces of follower sets and profiles: ~100 B an entry as skiplists, ~11-15
 # compact; homes, the hot sets a ZADD into a 1,000-entry listpack made several times
-# slower, are lists now: timeline/feeds/home_list, README "Home timelines"). Intsets for
+# slower, are lists now: timeline/feeds/home_list, docs/storage.md). Intsets for
 # the search index's sets of status offsets (timeline/search): one word's offsets in a
 # shard (SEARCH_SHARD_STATUSES, 65,536 by default) stay 2 bytes each, not ~45 as a hash
 # table; a SADD of the newest appends. The index's bucket hashes (~50 words, values up to

@@ -1,6 +1,6 @@
 """Serving uploaded files (avatars) from MEDIA_ROOT while settings.SERVE_MEDIA is on:
 `make run` needs no web server. In production a proxy serves MEDIA_ROOT, or the storage
-backend (django-storages) serves the files itself; see README."""
+backend (django-storages) serves the files itself; see docs/operations.md."""
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse

@@ -1,4 +1,4 @@
-"""Settings for socialsite. Every environment variable is listed in README.md."""
+"""Settings for socialsite. Every environment variable is listed in docs/operations.md."""
 
 import os
 import warnings

@@ -12,7 +12,7 @@ urlpatterns = [
     path("", include("timeline.urls")),
 ]
 if settings.SERVE_MEDIA:
-    # Uploaded avatars, from MEDIA_ROOT (see README: in production the proxy serves them).
+    # Uploaded avatars, from MEDIA_ROOT (docs/operations.md: in production the proxy serves them).
     urlpatterns.append(path("media/<path:path>", media))
 
 handler400 = "socialsite.views.bad_request"

@@ -1,4 +1,4 @@
-"""The timeline's part of the service contract (DESIGN.md): the functions other code
+"""The timeline's part of the service contract (docs/architecture.md): the functions other code
 and outside checks call by these names. Each lives in the room of its domain; this
 module only names them, and nothing inside timeline imports it."""
 

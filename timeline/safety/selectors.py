@@ -1,4 +1,4 @@
-"""Who may see a status: the one rule (DESIGN.md, principle 5) that every page, stream,
+"""Who may see a status: the one rule (docs/architecture.md) that every page, stream,
 notification and message path asks, and the reads it needs.
 
 A status is hidden from a viewer when either of them blocks the other (its author, or
