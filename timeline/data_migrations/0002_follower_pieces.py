@@ -1,0 +1,11 @@
+"""Follower sets kept in one key (before pieces) that hold more than FOLLOWERS_PIECE_SIZE
+are cut into pieces (timeline.graph.pieces), each cut one script in the user's slot."""
+
+from ..graph import pieces
+
+DESCRIPTION = "big follower sets are cut into pieces"
+
+
+def apply(say) -> None:
+    cut, made = pieces.split_every_big_set()
+    say(f"  Cut {cut} follower sets into {made} more pieces.")
