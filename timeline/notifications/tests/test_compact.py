@@ -216,9 +216,10 @@ def test_old_notifications_are_converted_once_and_read_and_withdrawn_as_new(
     assert lines(alice.uid) == [] and unread(alice.uid) == 0
 
 
-def test_upgrade_data_converts_old_notifications(alice, bob, redis_conn):
+def test_the_data_migrations_convert_old_notifications(alice, bob, redis_conn):
     store_old(redis_conn, alice.uid, [(f"follow:0:{bob.uid}:bob", 1_764_000_000.5)])
-    call_command("upgrade_data")
+    redis_conn.delete(keys.DATA_VERSION)  # written before data versions
+    call_command("migrate", verbosity=0)
     assert stored(redis_conn, keys.notifications_key(alice.uid)) == [
         (str(bob.uid), 1_764_000_000_500)
     ]
