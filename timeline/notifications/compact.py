@@ -17,7 +17,7 @@ SECONDS_BELOW = 10**11
 def compact_old_notifications(batch: int = 1000) -> int:
     """Converts every user's notifications stored before compact members, each user's
     sets and last read by one script in their slot; returns how many notifications it
-    converted. Idempotent (`manage.py compact_notifications`): a set stored compact costs
+    converted. Idempotent (data migration 0006): a set stored compact costs
     a SCAN step and one read of its oldest score."""
     conn, converted = get_redis(), 0
     letters = [part for kind_letter in KIND_LETTERS.items() for part in kind_letter]
