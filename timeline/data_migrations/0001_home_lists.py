@@ -9,6 +9,7 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..feeds import home_list, homes
+from . import Say
 
 DESCRIPTION = "home timelines become lists; homes kept the book's way are rebuilt when read"
 
@@ -25,7 +26,7 @@ def book_home_key(uid: int | str) -> str:
     return f"home:{{{uid}}}"
 
 
-def apply(say) -> None:
+def apply(say: Say) -> None:
     say(f"  Converted {convert_sorted_homes()} home timelines to lists.")
     say(f"  Retired {retire_book_homes()} old home timelines (rebuilt when next read).")
 

@@ -2,10 +2,11 @@
 move into buckets (timeline.graph.following), each move one script in the user's slot."""
 
 from ..graph import following
+from . import Say
 
 DESCRIPTION = "big following sets move into buckets"
 
 
-def apply(say) -> None:
+def apply(say: Say) -> None:
     split, moved = following.split_every_big_set()
     say(f"  Moved {moved} follows of {split} following sets into buckets.")

@@ -3,11 +3,12 @@ OLD_SEARCH_SET_PATTERN) is rebuilt from every status and profile, and its old ke
 deleted (timeline.search.services.reindex); an index in the current shape is kept."""
 
 from ..search import services as search
+from . import Say
 
 DESCRIPTION = "a word index of an older shape is rebuilt"
 
 
-def apply(say) -> None:
+def apply(say: Say) -> None:
     if not search.old_index_exists():
         say("  The word index is current: nothing to do.")
         return

@@ -3,9 +3,10 @@ scored in Unix seconds) become compact ones scored in whole milliseconds, and ea
 reader's last read with them (timeline.notifications.compact)."""
 
 from ..notifications.compact import compact_old_notifications
+from . import Say
 
 DESCRIPTION = "notifications naming logins become compact"
 
 
-def apply(say) -> None:
+def apply(say: Say) -> None:
     say(f"  Converted {compact_old_notifications()} notifications to the compact form.")

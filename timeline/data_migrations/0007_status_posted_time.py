@@ -7,6 +7,7 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..scores import MICROSECONDS
+from . import Say
 
 DESCRIPTION = "statuses keep their posted time in microseconds and no id field"
 
@@ -16,7 +17,7 @@ scripts = LuaScripts(__file__)
 OLD_FIELDS = ("posted", "id")
 
 
-def apply(say) -> None:
+def apply(say: Say) -> None:
     say(f"  Rewrote {rewrite_old_statuses()} statuses in the compact layout.")
 
 
