@@ -201,7 +201,7 @@ PRIVATE_CHANNEL = "private:events:"
 # reads the profile reads them too, and each change is one slot with the lists below.
 UNREAD_NOTIFICATIONS = "unread_notifications"
 UNREAD_MESSAGES = "unread_messages"
-# Whole milliseconds, as notifications' scores (Unix seconds before notifications.compact).
+# Whole milliseconds, as notifications' scores (Unix seconds before data migration 0006).
 NOTIFICATIONS_READ_AT = "notifications_read_at"
 
 
