@@ -76,7 +76,7 @@ def migrate_data(say: Say = lambda _: None) -> list[int]:
     conn, migrations = get_redis(), all_migrations()
     version = stored_version(conn)
     if version is None:
-        # NX: a user made meanwhile by another process is in the newest layout too.
+        # NX: never overwrites a version another `migrate` recorded meanwhile.
         conn.set(keys.DATA_VERSION, migrations[-1].number, nx=True)
         return []
     applied = []
