@@ -1,6 +1,6 @@
-"""`make run`: embedded Redis (unless REDIS_URL), migrations, a demo network on an
-empty store (unless DEMO_NETWORK=0), WORKERS workers and WEB_PROCESSES daphne
-processes, all serving one port.
+"""`make run`: embedded Redis (unless REDIS_URL), migrations (the schema's and the Redis
+data's), a demo network on an empty store (unless DEMO_NETWORK=0), WORKERS workers and
+WEB_PROCESSES daphne processes, all serving one port.
 
 The port's sockets are bound here, one per daphne process with SO_REUSEPORT, and
 handed over with daphne's `--fd` (socialsite.servers.shared_port_sockets): the kernel
@@ -65,9 +65,9 @@ def main() -> int:
             redis_server = EmbeddedRedis(settings.VAR_DIR, persistent=True)
             os.environ["REDIS_URL"] = redis_server.start()
             print(f"Embedded Redis on {os.environ['REDIS_URL']} (AOF in {settings.VAR_DIR})")
+        # The schema's migrations, then the Redis data's (timeline.data_migrations): an
+        # older version's data in var/ is upgraded once, saying what each step did.
         subprocess.run(manage("migrate", "--noinput", "-v", "0"), check=True)
-        # Data kept by an older version (var/) upgraded in place: idempotent, a SCAN each.
-        subprocess.run(manage("upgrade_data"), check=True)
         if settings.DEMO_NETWORK:
             seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
             subprocess.run(manage(*seed), check=True)

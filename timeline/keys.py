@@ -8,6 +8,9 @@ import zlib
 
 from accounts.keys import user_key  # noqa: F401  (re-exported: the profile holds counters)
 
+# The number of the newest data migration applied to this store (timeline.data_migrations):
+# the version of the layout every key here is in.
+DATA_VERSION = "data:version"
 STATUS_ID_COUNTER = "statuses:next_id"
 # Every change to a status hash publishes the hash's key here (statuses.cache).
 STATUS_CHANGES_CHANNEL = "statuses:changed"
@@ -34,12 +37,6 @@ def profile_timeline_key(uid: int) -> str:
 def home_timeline_key(uid: int) -> str:
     """A list of status ids, newest at the head (feeds.home_list)."""
     return f"feed:{{{uid}}}"
-
-
-def legacy_home_key(uid: int) -> str:
-    """A home as it was stored before homes were newest first (the book's scores), and its
-    reposts shown under shown_reposts_key: taken away by `manage.py migrate_homes`."""
-    return f"home:{{{uid}}}"
 
 
 def followers_key(uid: int) -> str:
@@ -133,10 +130,6 @@ def reposted_key(uid: int) -> str:
     return f"reposted:{{{uid}}}"
 
 
-# Set once every user's liked and reposted sets are built (manage.py build_marks).
-MARKS_BUILT = "marks:built"
-
-
 # Lists. A list's hash, members and timeline share the list's own slot; the
 # owner's index and each member's "listed in" set live in those users' slots.
 LIST_ID_COUNTER = "lists:next_id"
@@ -168,7 +161,6 @@ def listed_in_key(uid: int) -> str:
 # SCAN patterns for maintenance. Redis globs know no braces, and each pattern ends as
 # its key does, so "list:{*}" matches a list's hash but not its members or timeline.
 HOME_TIMELINE_PATTERN = home_timeline_key("*")
-LEGACY_HOME_PATTERN = legacy_home_key("*")
 PROFILE_TIMELINE_PATTERN = profile_timeline_key("*")
 MENTIONS_TIMELINE_PATTERN = mentions_timeline_key("*")
 TAG_TIMELINE_PATTERN = tag_timeline_key("*")
@@ -209,7 +201,7 @@ PRIVATE_CHANNEL = "private:events:"
 # reads the profile reads them too, and each change is one slot with the lists below.
 UNREAD_NOTIFICATIONS = "unread_notifications"
 UNREAD_MESSAGES = "unread_messages"
-# Whole milliseconds, as notifications' scores (Unix seconds before notifications.compact).
+# Whole milliseconds, as notifications' scores (Unix seconds before data migration 0006).
 NOTIFICATIONS_READ_AT = "notifications_read_at"
 
 

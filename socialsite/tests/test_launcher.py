@@ -74,6 +74,8 @@ def test_make_run_serves_one_port_with_several_processes_and_ctrl_c_stops_them_a
             if line.startswith("Serving"):
                 break
         assert "2 daphne process(es) and 2 worker(s)" in said[-1], "".join(said)
+        # A new, empty store is stamped at the newest data version: nothing to upgrade.
+        assert not [line for line in said if "migration" in line or "Converted" in line], said
         # A child the launcher just started may not show its command line for a moment.
         wait_for(lambda: all(children(launcher.pid).values()))
         started = children(launcher.pid)

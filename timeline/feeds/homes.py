@@ -13,24 +13,18 @@ the refill (queued after the read was recorded) reads.
 The first pass of a fan-out (inside the post's request) doesn't look: that would cost
 the post a round trip. A dropped home it recreates holds only those statuses, and the
 next pass drops it again. Users with no recorded read (before this existed) count as
-active.
-
-Homes stored the book's way (keys.legacy_home_key) are retired the same way: `manage.py
-migrate_homes` (once, after upgrading) takes them away and counts their owners' homes as
-dropped, so each is rebuilt at its owner's next read. It converts homes stored as sorted
-sets scored newest first (before feeds.home_list) into lists in place."""
+active."""
 
 import itertools
 import time
 
 from django.conf import settings
 
-from accounts.keys import hash_tag_id, user_key
-from socialsite.redis import PackedPipeline, get_redis, scan_batches
+from accounts.keys import user_key
+from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from . import home_list
 
 scripts = LuaScripts(__file__)
 
@@ -44,8 +38,6 @@ DAY = 86_400
 # list each time: a job's 10,000 in one command cost 70-85 ms after the bench's post part,
 # 1 ms on a fresh server.
 BITS_PER_COMMAND = 100
-# The last read recorded for a retired legacy home: long ago, but a read (see note_home_read).
-LONG_AGO = 1
 
 
 def inactive_before(now: float | None = None) -> float:
@@ -104,44 +96,3 @@ def drop_inactive_homes(now: float | None = None, batch: int = 1000) -> int:
         mark_dropped(marks, [uid for uid, gone in zip(uids, done, strict=True) if not gone], False)
         marks.execute()
         dropped += sum(done)
-
-
-def convert_sorted_homes(batch: int = 1000) -> int:
-    """Converts the homes stored as sorted sets (scored newest first, before
-    feeds.home_list) into lists of their ids, newest at the head, each by one script in
-    its owner's slot; returns how many it converted. Idempotent: `manage.py migrate_homes`."""
-    conn, converted = get_redis(), 0
-    for homes in scan_batches(conn, keys.HOME_TIMELINE_PATTERN, "ZSET", batch):
-        pipe = PackedPipeline(conn)
-        for home in homes:
-            scripts.run(pipe, "convert_home", [home], [home_list.IDS_PER_COMMAND])
-        converted += sum(pipe.execute())
-    return converted
-
-
-def retire_legacy_homes(batch: int = 1000) -> int:
-    """Takes away the homes stored the book's way (before homes were newest first) and
-    counts their owners' homes as dropped, so each is rebuilt by the refill job at its
-    owner's next read (the page saying it is catching up), as after a pause; returns how
-    many it took.
-    Idempotent: `manage.py migrate_homes`."""
-    conn, retired = get_redis(), 0
-    for found in scan_batches(conn, keys.LEGACY_HOME_PATTERN, "ZSET", batch):
-        uids = [hash_tag_id(key) for key in found]
-        # Fan-out skips them from here on; a read meanwhile is undone by the script
-        # below, so the read after it rebuilds the home.
-        marks = conn.pipeline(transaction=False)
-        marks.zadd(keys.ACTIVE_HOMES, dict.fromkeys(uids, LONG_AGO))
-        mark_dropped(marks, uids, True)
-        marks.execute()
-        pipe = PackedPipeline(conn)
-        for uid in uids:
-            home = keys.legacy_home_key(uid)
-            scripts.run(
-                pipe,
-                "retire_legacy_home",
-                [user_key(uid), home, keys.shown_reposts_key(home)],
-                [LONG_AGO],
-            )
-        retired += sum(1 for taken in pipe.execute() if taken)
-    return retired

@@ -4,9 +4,8 @@
 walked, and each pair found on one side only is read again before it is reported or
 fixed, so a repost or an undo between its steps isn't taken for damage).
 
-`build_marks` runs it once over data from before the marks (`manage.py build_marks`, in
-`manage.py upgrade_data`); `manage.py repair` runs it every time. Walks Redis with SCAN
-(every primary of a cluster), CHUNK keys at a time."""
+Data migration 0005 runs it once over data from before the marks; `manage.py repair` runs
+it every time. Walks Redis with SCAN (every primary of a cluster), CHUNK keys at a time."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,18 +30,6 @@ class MarksCheck:
 
     checked: dict[str, int] = field(default_factory=dict)
     findings: list[tuple[str, str]] = field(default_factory=list)
-
-
-def build_marks(*, again: bool = False, progress: Progress = lambda _: None) -> MarksCheck | None:
-    """Builds every user's marks from their likes and reposts (what a version from before
-    the marks left without them) and records it done (MARKS_BUILT); None if it was done
-    already (one GET), unless `again`. Idempotent."""
-    conn = get_redis()
-    if not again and conn.exists(keys.MARKS_BUILT):
-        return None
-    found = check_marks(fix=True, progress=progress)
-    conn.set(keys.MARKS_BUILT, 1)
-    return found
 
 
 def check_marks(*, fix: bool, progress: Progress = lambda _: None) -> MarksCheck:

@@ -4,19 +4,16 @@ Twenty million statuses make a site of a million users, so a status's few bytes 
 Its key holds its id, so the hash doesn't. Its posted time is stored as whole
 microseconds, an integer that a compact hash keeps in 9 bytes against the 18-19
 characters of a float's text, under a one-letter name (POSTED_FIELD). Every other field
-is stored as the status's dict has it.
-
-Statuses stored before this keep an `id` field (ignored: the key says the same) and
-`posted` as seconds in text (read when there is no POSTED_FIELD): nothing rewrites them."""
+is stored as the status's dict has it. (Statuses stored before this, with an `id` field
+and `posted` as seconds in text, are rewritten by data migration 0007.)"""
 
 import time
 
 from ..scores import MICROSECONDS, microseconds
 
 POSTED_FIELD = "t"
-OLD_POSTED_FIELD = "posted"
-# The fields a reader of the posted time alone asks for (HMGET), new name first.
-POSTED_FIELDS = (POSTED_FIELD, OLD_POSTED_FIELD)
+# The fields a reader of the posted time alone asks for (HMGET).
+POSTED_FIELDS = (POSTED_FIELD,)
 # Fields of the status's dict that the hash doesn't store as they are.
 DERIVED_FIELDS = frozenset({"id", "posted"})
 
@@ -45,19 +42,16 @@ def posted_field(posted: float) -> dict[str, int]:
     return {POSTED_FIELD: microseconds(posted)}
 
 
-def read_posted(stored: str | None, old: str | None) -> float | None:
+def read_posted(stored: str | None) -> float | None:
     """The posted time (Unix seconds) from the POSTED_FIELDS of a hash (as HMGET
     returns them); None if the status is gone."""
-    if stored is not None:
-        return int(stored) / MICROSECONDS
-    return None if old is None else float(old)
+    return None if stored is None else int(stored) / MICROSECONDS
 
 
 def status_fields(status_id, fields: dict) -> dict:
     """The status's dict from its hash's fields (not empty): its id from its key, its
     posted time as Unix seconds (a float), every other field as stored (text)."""
     status = dict(fields)
-    status.pop("id", None)
-    status["posted"] = read_posted(status.pop(POSTED_FIELD, None), status.get(OLD_POSTED_FIELD))
+    status["posted"] = read_posted(status.pop(POSTED_FIELD, None))
     status["id"] = int(status_id)
     return status

@@ -1,9 +1,6 @@
 """Home timelines as lists of status ids (timeline.feeds.home_list): what every reader and
 writer of a home sees of it, with statuses delivered late or twice."""
 
-from io import StringIO
-
-from django.core.management import call_command
 from django.test import override_settings
 
 from socialsite import jobs
@@ -15,7 +12,6 @@ from timeline.feeds.selectors import Cursor, cursor_page
 from timeline.graph import services as graph
 from timeline.posting import services as posting
 from timeline.statuses import cache
-from timeline.statuses.selectors import get_status
 from timeline.statuses.tests.test_cache import soon
 from timeline.tests.pages import ids
 
@@ -171,41 +167,6 @@ def test_trims_keep_the_newest_of_a_home_whoever_trims_it(make_user, redis_conn)
     mine = posting.post_status(me, "my own")  # the author's own home trims too
     jobs.work(burst=True)
     assert stored(redis_conn, me) == [mine, *newest[::-1]]
-
-
-def as_a_sorted_set(redis_conn, uid: int) -> None:
-    """Stores `uid`'s home as the last round did: a sorted set scored by negated
-    microseconds of each status's posted time."""
-    home = keys.home_timeline_key(uid)
-    entries = redis_conn.lrange(home, 0, -1)
-    scored = {
-        status_id: -round(get_status(int(status_id))["posted"] * 1e6) for status_id in entries
-    }
-    redis_conn.delete(home)
-    redis_conn.zadd(home, scored)
-
-
-def migrate() -> str:
-    out = StringIO()
-    call_command("migrate_homes", stdout=out)
-    return out.getvalue()
-
-
-def test_migrating_converts_sorted_set_homes_to_lists_in_place(make_user, redis_conn):
-    reader, other, author = make_user().uid, make_user().uid, make_user().uid
-    graph.follow_user(reader, author)
-    graph.follow_user(other, author)
-    posted = [posting.post_status(author, f"status {n}") for n in range(3)]
-    for uid in (reader, other):
-        as_a_sorted_set(redis_conn, uid)
-    assert "Converted 2 home timelines to lists" in migrate()
-    for uid in (reader, other):
-        assert stored(redis_conn, uid) == posted[::-1]
-    later = posting.post_status(author, "after the upgrade")
-    assert ids(feeds.get_status_messages(reader)) == [later, *posted[::-1]]
-    assert not feeds.home_page(reader).catching_up
-    assert "Converted 0 home timelines to lists" in migrate()  # idempotent
-    assert stored(redis_conn, other) == [later, *posted[::-1]]
 
 
 def test_newest_first_takes_each_id_once_by_number():

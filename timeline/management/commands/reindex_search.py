@@ -16,7 +16,7 @@ class Command(BaseCommand):
             "--if-old-index",
             action="store_true",
             help="only if the word index holds keys of an older shape (else one SCAN, nothing "
-            "written): what `make run` does on every start",
+            "written), as Redis data migration 0004 does",
         )
 
     def handle(self, *args, if_old_index=False, **options):

@@ -2,6 +2,7 @@
 readers make of them, the unread count at a read's edge, and the upgrade of sets stored
 before."""
 
+import importlib
 import time
 
 from django.core.management import call_command
@@ -12,9 +13,11 @@ from socialsite.redis import get_redis
 from timeline import keys
 from timeline.graph import services as graph
 from timeline.notifications import selectors, services
-from timeline.notifications.compact import compact_old_notifications
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
+
+# The upgrade of notifications stored before compact members: Redis data migration 0006.
+compact = importlib.import_module("timeline.data_migrations.0006_compact_notifications")
 
 
 def lines(uid: int, **kwargs) -> list[str]:
@@ -192,8 +195,8 @@ def test_old_notifications_are_converted_once_and_read_and_withdrawn_as_new(
         user_key(alice.uid),
         mapping={keys.NOTIFICATIONS_READ_AT: read_at, keys.UNREAD_NOTIFICATIONS: 2},
     )
-    assert compact_old_notifications() == 4
-    assert compact_old_notifications() == 0
+    assert compact.compact_old_notifications() == 4
+    assert compact.compact_old_notifications() == 0
     assert [m for m, _ in stored(redis_conn, keys.notifications_key(alice.uid))] == [
         f"l{status}:{carol.uid}",
         f"r{reply}:{bob.uid}",
@@ -216,9 +219,10 @@ def test_old_notifications_are_converted_once_and_read_and_withdrawn_as_new(
     assert lines(alice.uid) == [] and unread(alice.uid) == 0
 
 
-def test_upgrade_data_converts_old_notifications(alice, bob, redis_conn):
+def test_the_data_migrations_convert_old_notifications(alice, bob, redis_conn):
     store_old(redis_conn, alice.uid, [(f"follow:0:{bob.uid}:bob", 1_764_000_000.5)])
-    call_command("upgrade_data")
+    redis_conn.delete(keys.DATA_VERSION)  # written before data versions
+    call_command("migrate", verbosity=0)
     assert stored(redis_conn, keys.notifications_key(alice.uid)) == [
         (str(bob.uid), 1_764_000_000_500)
     ]

@@ -1,6 +1,6 @@
 """A page's liked and reposted marks, read from the viewer's own sets (reactions.marks),
 kept right by every path that gives or takes back a like or a repost; built for data
-from before them (manage.py build_marks) and checked by repair."""
+from before them (Redis data migration 0005) and checked by repair."""
 
 import pytest
 from django.core.management import call_command
@@ -12,7 +12,7 @@ from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.ops import maintenance
 from timeline.posting import services as posting
-from timeline.reactions import marks
+from timeline.reactions import marks, marks_sync
 from timeline.reactions import services as reactions
 from timeline.statuses.selectors import AlreadyDone, StatusGone
 
@@ -176,14 +176,15 @@ def test_a_home_page_with_marks_takes_the_round_trips_it_did(network, round_trip
 
 
 def old_data(redis_conn, *uids: int) -> None:
-    """Leaves Redis as a version from before the marks did: likes and reposts, no marks."""
+    """Leaves Redis as a version from before the marks (and data versions) did: likes and
+    reposts, no marks."""
     for uid in uids:
         redis_conn.delete(keys.liked_key(uid))
         redis_conn.delete(keys.reposted_key(uid))
-    redis_conn.delete(keys.MARKS_BUILT)
+    redis_conn.delete(keys.DATA_VERSION)
 
 
-def test_build_marks_marks_likes_and_reposts_kept_before_the_marks(
+def test_the_data_migration_marks_likes_and_reposts_kept_before_the_marks(
     network, make_user, redis_conn, capsys
 ):
     fan, reposter, first, second = (
@@ -198,24 +199,26 @@ def test_build_marks_marks_likes_and_reposts_kept_before_the_marks(
     reactions.repost(reposter, first)
     reactions.repost(fan, second)
     old_data(redis_conn, fan, reposter)
-    # Unbuilt marks read as no likes: the build must run before serving (upgrade_data).
+    # Unbuilt marks read as no likes: the build must run before serving (manage.py migrate).
     assert marked(fan, first, second) == [(False, False), (False, False)]
 
-    call_command("upgrade_data")
+    call_command("migrate", verbosity=0)
 
     assert "set right" in capsys.readouterr().out
     assert marked(fan, first, second) == [(True, False), (False, True)]
     assert mark_sets(redis_conn, reposter) == ({first, second}, {first})
-    call_command("build_marks")
-    assert "built already" in capsys.readouterr().out
-    call_command("build_marks", again=True)
-    assert "0 set right" in capsys.readouterr().out
+    call_command("migrate", verbosity=0)
+    assert capsys.readouterr().out == ""  # built already
+    assert marks_sync.check_marks(fix=False).findings == []
 
 
-def test_build_marks_on_a_new_site_finds_nothing_and_records_it_is_done(redis_conn, capsys):
-    call_command("build_marks")
-    assert "0 liked sets, 0 repost claims, 0 repost marks; 0 set right" in capsys.readouterr().out
-    assert redis_conn.exists(keys.MARKS_BUILT) == 1
+@pytest.mark.django_db
+def test_a_new_site_has_no_marks_to_build_and_is_recorded_as_new(redis_conn, capsys):
+    call_command("migrate", verbosity=0)
+    assert capsys.readouterr().out == ""
+    checked = marks_sync.check_marks(fix=False).checked
+    assert checked == {"liked sets": 0, "repost claims": 0, "repost marks": 0}
+    assert redis_conn.get(keys.DATA_VERSION) is not None
 
 
 def test_repair_finds_marks_that_differ_from_likes_and_reposts_and_fixes_them(network, redis_conn):

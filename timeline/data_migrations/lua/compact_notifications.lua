@@ -1,4 +1,4 @@
--- Converts a user's notifications stored before compact members (notifications.compact),
+-- Converts a user's notifications stored before compact members (data migration 0006),
 -- in their slot: "kind:object:actor uid:actor login" scored in Unix seconds becomes
 -- services.notification_member scored in whole milliseconds, and so does their last read.
 -- Members stored compact already are left alone.

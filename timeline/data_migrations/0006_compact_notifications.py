@@ -1,24 +1,33 @@
-"""Upgrading notifications stored before compact members: "kind:object:actor uid:actor
-login" scored in Unix seconds (a float's 17 digits), ~49 B a follow in a set of 1,000,
-become services.notification_member scored in whole milliseconds (~15 B), and the
-reader's last read (NOTIFICATIONS_READ_AT) turns to milliseconds with them."""
+"""Notifications stored before compact members, "kind:object:actor uid:actor login"
+scored in Unix seconds (a float's 17 digits, ~49 B a follow in a set of 1,000), become
+notifications.services.notification_member scored in whole milliseconds (~15 B), and
+each reader's last read (keys.NOTIFICATIONS_READ_AT) turns to milliseconds with them."""
 
 from accounts.keys import hash_tag_id, user_key
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
+from socialsite.scripts import LuaScripts
 
 from .. import keys
-from .services import FOLLOW, KIND_LETTERS, scripts
+from ..notifications.services import FOLLOW, KIND_LETTERS
+from . import Say
+
+DESCRIPTION = "notifications naming logins become compact"
+
+scripts = LuaScripts(__file__)
 
 # A score under this is Unix seconds: a set holding one was stored before compact
 # members (whose milliseconds pass it since 1973), and its oldest score is such a one.
 SECONDS_BELOW = 10**11
 
 
+def apply(say: Say) -> None:
+    say(f"  Converted {compact_old_notifications()} notifications to the compact form.")
+
+
 def compact_old_notifications(batch: int = 1000) -> int:
     """Converts every user's notifications stored before compact members, each user's
     sets and last read by one script in their slot; returns how many notifications it
-    converted. Idempotent (`manage.py compact_notifications`): a set stored compact costs
-    a SCAN step and one read of its oldest score."""
+    converted. A set stored compact costs a SCAN step and one read of its oldest score."""
     conn, converted = get_redis(), 0
     letters = [part for kind_letter in KIND_LETTERS.items() for part in kind_letter]
     for names in scan_batches(conn, keys.NOTIFICATIONS_PATTERN, "ZSET", batch):
@@ -31,7 +40,7 @@ def compact_old_notifications(batch: int = 1000) -> int:
         for uid in old:
             scripts.run(
                 pipe,
-                "compact",
+                "compact_notifications",
                 [keys.notifications_key(uid), keys.mention_notifications_key(uid), user_key(uid)],
                 [FOLLOW, SECONDS_BELOW, *letters],
             )
