@@ -80,3 +80,9 @@ def with_authors(statuses: list[dict | None]) -> None:
         if author:
             status["author_name"] = author["name"] or status["login"]
             status["author_avatar"] = author["avatar"] or ""
+
+
+def last_status_id() -> int:
+    """The id of the newest status ever created (0 before the first): a status refused
+    before it was stored takes no id."""
+    return int(get_redis().get(keys.STATUS_ID_COUNTER) or 0)
