@@ -106,3 +106,10 @@ def list_timeline_page(
     """Statuses of the list's members, newest first."""
     key = keys.list_timeline_key(list_id_of(list_id))
     return statuses_page(key, page, count, viewer=viewer)
+
+
+def timeline_ids(list_id: int) -> list[int]:
+    """Every status id kept in the list's timeline, newest first: a deleted status's too,
+    until its retraction takes it out (pages skip it meanwhile)."""
+    key = keys.list_timeline_key(list_id_of(list_id))
+    return [int(i) for i in get_redis().zrevrange(key, 0, -1)]
