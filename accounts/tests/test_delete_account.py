@@ -3,6 +3,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client, override_settings
 
+from accounts.selectors import suspended_uids
 from accounts.services import get_user, sign_up, uid_for_login
 from timeline.graph import services as graph
 from timeline.posting import services as posting
