@@ -196,6 +196,15 @@ def _unfinished(conn: redis.Redis) -> bool:
     return conn.xlen(keys.JOB_STREAM) > 0
 
 
+def unfinished_jobs(kind: str) -> list[dict]:
+    """The arguments of every `kind` job still queued or in progress, oldest first."""
+    return [
+        json.loads(fields["args"])
+        for _, fields in get_redis().xrange(keys.JOB_STREAM)
+        if fields["kind"] == kind
+    ]
+
+
 def queue_stats() -> dict:
     """Numbers for operators: queued (not yet taken), in progress, failed, oldest age in s."""
     conn = get_redis()

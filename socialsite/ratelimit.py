@@ -92,6 +92,13 @@ def forget(name: str, subject: str) -> None:
     get_redis().delete(keys.rate_limit(name, subject))
 
 
+def whole_again_at(name: str, subject: str) -> int | None:
+    """When (Unix ms) `subject`'s allowance under limit `name` is whole again, or None if
+    it is whole now (nothing counted within the window, or forgotten)."""
+    value = get_redis().get(keys.rate_limit(name, subject))
+    return None if value is None else int(value)
+
+
 def account(request: HttpRequest) -> str:
     return f"user:{request.user.pk}"
 

@@ -341,3 +341,9 @@ def stream_stats() -> dict:
 def dashboard_figures() -> dict:
     """Streaming's figure for the operators' dashboard (socialsite.dashboard)."""
     return {"stream_clients": stream_stats()["clients"]}
+
+
+def address_places_held(ip: str) -> int:
+    """How many places among the streams open from `ip` are held (at most
+    STREAM_CONNECTIONS_PER_IP), lapsed ones not yet swept included."""
+    return get_redis().zcard(keys.stream_ip_connections_key(ip))

@@ -3,9 +3,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from accounts import keys
+from accounts.selectors import suspended_uids
 from accounts.services import get_user, sign_up, uid_for_login
-from socialsite.redis import get_redis
 from timeline.graph import services as graph
 from timeline.posting import services as posting
 from timeline.statuses.selectors import get_status
@@ -76,7 +75,7 @@ def test_deleting_the_account_purges_it_and_frees_the_login(leaving, bob, client
     call_command("worker", burst=True)
     assert get_user(uid) is None and get_status(sid) is None
     assert get_user(bob.uid)["followers"] == 0 and get_user(bob.uid)["following"] == 0
-    assert not get_redis().sismember(keys.SUSPENDED_USERS, uid)
+    assert uid not in suspended_uids()
 
     # The login is anyone's again: a new account, with nothing of the old one.
     response = client.post(

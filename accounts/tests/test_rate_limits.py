@@ -85,12 +85,12 @@ def test_a_correct_login_is_kept_out_no_longer_than_the_window(client, db, setti
     wait_for(lambda: log_in(client, "alice", PASSWORD).status_code == 302, timeout=5)
 
 
-def test_a_good_login_starts_the_logins_failures_afresh(client, db, settings, redis_conn):
+def test_a_good_login_starts_the_logins_failures_afresh(client, db, settings):
     limits(settings, login_failures_per_login=(2, 900))
     sign_up("alice", PASSWORD, "Alice")
     log_in(client, "alice", "wrong")
     assert log_in(client, "alice", PASSWORD).status_code == 302
-    assert not redis_conn.exists("ratelimit:login_failures_per_login:login:alice")
+    assert ratelimit.whole_again_at("login_failures_per_login", "login:alice") is None
 
 
 def test_signups_are_limited_per_address_and_refused_ones_make_nothing(client, db, settings):
@@ -109,7 +109,7 @@ def test_signups_are_limited_per_address_and_refused_ones_make_nothing(client, d
     assert other.status_code == 302
 
 
-def test_a_refused_login_counts_against_its_address(client, db, settings, redis_conn):
+def test_a_refused_login_counts_against_its_address(client, db, settings):
     limits(settings, login_failures_per_login=(1, 900), login_failures_per_ip=(3, 900))
     assert log_in(client, "alice", "wrong").status_code == 400
     assert log_in(client, "alice", "wrong").status_code == 429
@@ -120,13 +120,12 @@ def test_a_refused_login_counts_against_its_address(client, db, settings, redis_
 
 
 @pytest.mark.django_db(transaction=True)
-def test_daphne_refuses_an_address_over_its_limit_before_django(daphne_server, redis_conn):
+def test_daphne_refuses_an_address_over_its_limit_before_django(daphne_server):
     """Not even CSRF is checked: the request never reaches Django, and isn't counted."""
     count, _ = django_settings.RATE_LIMITS["login_failures_per_ip"]
     for _ in range(count):
         ratelimit.wait_seconds("login_failures_per_ip", "ip:127.0.0.1")
-    key = "ratelimit:login_failures_per_ip:ip:127.0.0.1"
-    held = redis_conn.get(key)
+    held = ratelimit.whole_again_at("login_failures_per_ip", "ip:127.0.0.1")
 
     request = urllib.request.Request(f"{daphne_server}{LOGIN}", data=b"username=x&password=y")
     with pytest.raises(urllib.error.HTTPError) as refused:
@@ -134,6 +133,6 @@ def test_daphne_refuses_an_address_over_its_limit_before_django(daphne_server, r
     assert refused.value.code == 429
     assert int(refused.value.headers["Retry-After"]) > 0
     assert "Too many failed logins for now" in refused.value.read().decode()
-    assert redis_conn.get(key) == held
+    assert ratelimit.whole_again_at("login_failures_per_ip", "ip:127.0.0.1") == held
     with urllib.request.urlopen(f"{daphne_server}{LOGIN}", timeout=10) as page:
         assert page.status == 200

@@ -1,7 +1,5 @@
 """Deleting a Django user, however it happens, purges their Redis data."""
 
-import json
-
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -9,7 +7,7 @@ from django.db import transaction
 
 from accounts import services
 from accounts.keys import user_key
-from socialsite import keys as socialsite_keys
+from socialsite import jobs
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.posting import services as posting
@@ -18,13 +16,8 @@ from timeline.statuses import selectors as status_selectors
 pytestmark = pytest.mark.django_db
 
 
-def purge_jobs(redis_conn) -> list[dict]:
-    queued = (
-        redis_conn.xrange(socialsite_keys.JOB_STREAM)
-        if redis_conn.exists(socialsite_keys.JOB_STREAM)
-        else []
-    )
-    return [json.loads(f["args"]) for _, f in queued if f["kind"] == "purge_user"]
+def purge_jobs() -> list[dict]:
+    return jobs.unfinished_jobs("purge_user")
 
 
 @pytest.fixture
@@ -39,14 +32,14 @@ def followed_author():
 
 
 def test_deleting_the_django_user_purges_their_redis_data(
-    followed_author, redis_conn, django_capture_on_commit_callbacks
+    followed_author, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
         followed_author["user"].delete()
     # At once, as the Redis admin's delete: no login, nothing shown.
     assert services.uid_for_login("alice") is None
     assert feeds.get_status_messages(followed_author["bob"]) == []
-    assert purge_jobs(redis_conn) == [{"uid": followed_author["uid"], "phase": "followers"}]
+    assert purge_jobs() == [{"uid": followed_author["uid"], "phase": "followers"}]
     call_command("worker", burst=True)
     assert services.get_user(followed_author["uid"]) is None
     assert status_selectors.get_status(followed_author["status"]) is None
@@ -63,7 +56,7 @@ def test_deleting_users_in_bulk_purges_each(followed_author, django_capture_on_c
 
 
 def test_a_rolled_back_deletion_leaves_the_redis_data_alone(
-    followed_author, redis_conn, django_capture_on_commit_callbacks
+    followed_author, django_capture_on_commit_callbacks
 ):
     with (
         django_capture_on_commit_callbacks(execute=True) as callbacks,
@@ -76,7 +69,7 @@ def test_a_rolled_back_deletion_leaves_the_redis_data_alone(
     assert User.objects.filter(username="alice").exists()
     assert services.uid_for_login("alice") == followed_author["uid"]
     assert not services.get_user(followed_author["uid"])["suspended"]
-    assert purge_jobs(redis_conn) == []
+    assert purge_jobs() == []
 
 
 def test_a_django_user_whose_profile_is_gone_is_deleted_with_a_warning(
@@ -87,5 +80,5 @@ def test_a_django_user_whose_profile_is_gone_is_deleted_with_a_warning(
     redis_conn.delete(user_key(services.uid_for_login("dave")))
     with django_capture_on_commit_callbacks(execute=True):
         user.delete()
-    assert purge_jobs(redis_conn) == []
+    assert purge_jobs() == []
     assert "had no Redis profile left to purge" in caplog.text

@@ -1,5 +1,4 @@
 import html
-import json
 
 import pytest
 from django.conf import settings
@@ -10,14 +9,16 @@ from django.urls import reverse
 
 from accounts import services as accounts
 from accounts.keys import SUSPENDED_USERS, user_key
-from socialsite import keys as socialsite_keys
+from accounts.selectors import suspended_uids
+from socialsite import jobs
 from socialsite.redis import get_redis
-from timeline import keys
 from timeline.feeds import selectors as feeds
+from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
 from timeline.ops import activity
 from timeline.posting import services as posting
 from timeline.statuses import selectors as status_selectors
+from timeline.tests.pages import home_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -205,9 +206,7 @@ def test_lifting_a_suspension_restores_everything(staff_client, network, client)
     assert LogEntry.objects.count() == 2
 
 
-def test_deleting_a_user_removes_them_and_their_statuses_everywhere(
-    staff_client, network, redis_conn
-):
+def test_deleting_a_user_removes_them_and_their_statuses_everywhere(staff_client, network):
     alice, bob = network["alice"], network["bob"]
     carol = accounts.create_user("carol", "Carol")
     graph.follow_user(alice, carol)
@@ -225,16 +224,16 @@ def test_deleting_a_user_removes_them_and_their_statuses_everywhere(
 
     assert accounts.get_user(alice) is None
     assert status_selectors.get_status(network["status"]) is None
-    assert redis_conn.lrange(keys.home_timeline_key(bob), 0, -1) == []
+    assert home_entries(bob) == []
     assert accounts.get_user(bob)["following"] == bob_before["following"] - 1
     assert accounts.get_user(carol)["followers"] == 0
     assert accounts.get_user(carol)["following"] == 1
     assert status_selectors.get_status(carols)
-    owned = [
-        f"{kind}:{{{alice}}}" for kind in ("user", "profile", "home", "followers", "following")
-    ]
-    assert redis_conn.exists(*owned) == 0
-    assert redis_conn.smembers(SUSPENDED_USERS) == set()
+    # Nothing of theirs is left: profile, timelines and follows.
+    assert status_selectors.profile_ids(alice) == home_entries(alice) == []
+    assert graph_selectors.followers_page(alice, 1, 1000, viewer=alice) == ([], False)
+    assert graph_selectors.following_page(alice, 1, 1000, viewer=alice) == ([], False)
+    assert suspended_uids() == set()
     assert accounts.create_user("alice", "A new Alice")
     assert LogEntry.objects.get().action_flag == DELETION
 
@@ -359,12 +358,8 @@ def superuser_client(client):
     return client
 
 
-def purge_jobs(redis_conn) -> list[dict]:
-    return [
-        json.loads(fields["args"])
-        for _, fields in redis_conn.xrange(socialsite_keys.JOB_STREAM)
-        if fields["kind"] == "purge_user"
-    ]
+def purge_jobs() -> list[dict]:
+    return jobs.unfinished_jobs("purge_user")
 
 
 def test_deleting_a_user_on_djangos_users_page_purges_their_redis_data(
@@ -385,7 +380,7 @@ def test_deleting_a_user_on_djangos_users_page_purges_their_redis_data(
     assert accounts.get_user(alice) is None
     assert status_selectors.get_status(network["status"]) is None
     assert accounts.get_user(bob)["following"] == 0
-    assert redis_conn.smembers(SUSPENDED_USERS) == set()
+    assert suspended_uids() == set()
 
 
 def test_the_users_pages_bulk_delete_purges_each_user(
@@ -405,10 +400,10 @@ def test_the_users_pages_bulk_delete_purges_each_user(
 
 
 def test_deleting_on_the_redis_page_purges_once_though_it_deletes_the_django_user(
-    staff_client, network, redis_conn, django_capture_on_commit_callbacks
+    staff_client, network, django_capture_on_commit_callbacks
 ):
     alice = network["alice"]
     with django_capture_on_commit_callbacks(execute=True):
         staff_client.post(reverse("admin:redis_user_action", args=[alice, "delete"]))
     assert not User.objects.filter(username="alice").exists()
-    assert purge_jobs(redis_conn) == [{"uid": alice, "phase": "followers"}]
+    assert purge_jobs() == [{"uid": alice, "phase": "followers"}]

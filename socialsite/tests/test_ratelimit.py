@@ -4,7 +4,7 @@ without counting, starting afresh, and one key per subject that expires."""
 import pytest
 from django.test import override_settings
 
-from socialsite import ratelimit
+from socialsite import keys, ratelimit
 from socialsite.testing.waits import wait_for
 
 pytestmark = pytest.mark.usefixtures("redis_conn")
@@ -56,7 +56,7 @@ def test_a_limit_lifts_by_itself_within_its_window_and_its_key_expires(redis_con
     ratelimit.wait_seconds("test", "ip:1")
     # The third waits for the 1 s interval, less up to a second of a slow machine's time.
     assert ratelimit.wait_seconds("test", "ip:1") == 1
-    key = "ratelimit:test:ip:1"
+    key = keys.rate_limit("test", "ip:1")
     assert 0 < redis_conn.pttl(key) <= 2000
     wait_for(lambda: ratelimit.wait_seconds("test", "ip:1") == 0, timeout=5)
     wait_for(lambda: not redis_conn.exists(key), timeout=5)

@@ -109,3 +109,20 @@ def reply_mentions(status: dict, viewer_login: str) -> str:
             seen.add(login.lower())
             named.append(f"@{login} ")
     return "".join(named)
+
+
+def mention_ids(uid: int) -> list[int]:
+    """Every status id kept in `uid`'s mentions timeline, newest first: a deleted status's
+    too until its deletion takes it out (pages skip it meanwhile)."""
+    return [int(i) for i in get_redis().zrevrange(keys.mentions_timeline_key(uid), 0, -1)]
+
+
+def tag_ids(tag: str) -> list[int]:
+    """Every status id kept in #`tag`'s timeline (any case), newest first, as mention_ids."""
+    key = keys.tag_timeline_key(check_tag(tag))
+    return [int(i) for i in get_redis().zrevrange(key, 0, -1)]
+
+
+def reply_ids(status_id: int) -> list[int]:
+    """The ids of every reply kept for the status, oldest first (hidden ones too)."""
+    return [int(i) for i in get_redis().zrange(keys.replies_key(status_id), 0, -1)]

@@ -131,3 +131,9 @@ def conversation_page(uid: int, conversation_id: int, page: int, count: int) -> 
         number=page,
         has_older=len(stored) > count,
     )
+
+
+def last_conversation_id() -> int:
+    """The id of the newest conversation ever started (0 before the first): a refused
+    start takes no id."""
+    return int(get_redis().get(keys.CONVERSATION_ID_COUNTER) or 0)

@@ -135,3 +135,10 @@ def dismiss(uid: int, other_uid: int) -> None:
     pipe.sadd(keys.dismissed_suggestions_key(uid), other_uid)
     pipe.zrem(keys.suggestions_key(uid), other_uid)
     pipe.execute()
+
+
+def popularity(uid: int) -> int | None:
+    """`uid`'s follower count as the most followed accounts keep it (new users are
+    suggested from them), or None if they are not among them."""
+    score = get_redis().zscore(keys.POPULAR_USERS, uid)
+    return None if score is None else int(score)

@@ -172,3 +172,9 @@ def relationships(uid: int, others: list[int]) -> list[tuple[bool, bool]]:
     following, *followers = pipe.execute()
     followers = following_sets.scores_of(followers)
     return [(a is not None, b is not None) for a, b in zip(following, followers, strict=True)]
+
+
+def followed_at(uid: int, other_uid: int) -> float | None:
+    """When `uid` followed `other_uid` (Unix seconds), or None if they don't."""
+    score = following_sets.queue_score(get_redis(), uid, other_uid)
+    return None if score is None else float(score)

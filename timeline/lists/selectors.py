@@ -106,3 +106,23 @@ def list_timeline_page(
     """Statuses of the list's members, newest first."""
     key = keys.list_timeline_key(list_id_of(list_id))
     return statuses_page(key, page, count, viewer=viewer)
+
+
+def timeline_ids(list_id: int) -> list[int]:
+    """Every status id kept in the list's timeline, newest first: a deleted status's too,
+    until its retraction takes it out (pages skip it meanwhile)."""
+    key = keys.list_timeline_key(list_id_of(list_id))
+    return [int(i) for i in get_redis().zrevrange(key, 0, -1)]
+
+
+def member_uids(list_id: int) -> list[int]:
+    """The uids kept as the list's members, the latest added first (members_page shows
+    their profiles)."""
+    key = keys.list_members_key(list_id_of(list_id))
+    return [int(uid) for uid in get_redis().zrevrange(key, 0, -1)]
+
+
+def listed_in(uid: int) -> list[int]:
+    """The ids of the lists `uid` is a member of (those their statuses fan out to), the
+    latest added first."""
+    return [int(i) for i in get_redis().zrevrange(keys.listed_in_key(uid), 0, -1)]

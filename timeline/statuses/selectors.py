@@ -80,3 +80,15 @@ def with_authors(statuses: list[dict | None]) -> None:
         if author:
             status["author_name"] = author["name"] or status["login"]
             status["author_avatar"] = author["avatar"] or ""
+
+
+def last_status_id() -> int:
+    """The id of the newest status ever created (0 before the first): a status refused
+    before it was stored takes no id."""
+    return int(get_redis().get(keys.STATUS_ID_COUNTER) or 0)
+
+
+def profile_ids(uid: int) -> list[int]:
+    """The ids of every status kept on `uid`'s profile timeline, newest first: a deleted
+    status's too until its deletion takes it off (pages skip it meanwhile)."""
+    return [int(i) for i in get_redis().zrevrange(keys.profile_timeline_key(uid), 0, -1)]

@@ -5,6 +5,9 @@ import re
 
 from django.utils.html import strip_tags
 
+from socialsite.redis import get_redis
+from timeline.feeds import home_list
+
 
 def page_text(response) -> str:
     return response.content.decode()
@@ -22,3 +25,9 @@ def status_ids(response) -> list[int]:
 def ids(statuses: list[dict]) -> list[int]:
     """The ids of a page of statuses, in order."""
     return [s["id"] for s in statuses]
+
+
+def home_entries(uid: int) -> list[int]:
+    """Every id stored in `uid`'s home, as stored (repeats and deleted statuses' ids
+    included), read by the home layout's own read (feeds.home_list)."""
+    return [int(i) for i in home_list.queue_window(get_redis(), uid, -1)]

@@ -15,6 +15,7 @@ from socialsite.testing.waits import wait_for
 from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.posting import services as posting
+from timeline.tests.pages import home_entries
 
 
 def start_worker(passes: int) -> subprocess.Popen:
@@ -36,16 +37,13 @@ def test_a_worker_killed_mid_job_loses_nothing(make_user, redis_conn):
     sid = posting.post_status(author, "durable")
 
     def delivered() -> int:
-        pipe = redis_conn.pipeline(transaction=False)
-        for fan in fans:
-            pipe.lpos(keys.home_timeline_key(fan), sid)
-        return sum(score is not None for score in pipe.execute())
+        return sum(sid in home_entries(fan) for fan in fans)
 
     worker = start_worker(passes=20)
     try:
         # Followers are served in follow order: one look says 200 have it, and the
         # worker (fast, and done within a second) is caught early in its run.
-        wait_for(lambda: redis_conn.lpos(keys.home_timeline_key(fans[199]), sid) is not None)
+        wait_for(lambda: sid in home_entries(fans[199]))
         # Freeze every write (on every server of a cluster) so the worker is caught
         # holding a job, then kill it.
         servers = for_each_primary(redis_conn)

@@ -1,11 +1,11 @@
 import pytest
 
 from accounts.services import set_suspended
-from timeline import keys
 from timeline.conversations import selectors
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.posting import services as posting
+from timeline.reactions import selectors as reaction_selectors
 from timeline.reactions import services as reactions
 from timeline.statuses import selectors as status_selectors
 from timeline.tests.pages import page_text, shows, status_ids
@@ -98,9 +98,7 @@ def test_a_suspended_users_statuses_in_a_conversation_read_as_deleted(
 
 
 @pytest.mark.parametrize("action", ["reply", "repost", "like"])
-def test_reacting_to_a_suspended_users_status_is_not_found_and_changes_nothing(
-    alice, bob, redis_conn, action
-):
+def test_reacting_to_a_suspended_users_status_is_not_found_and_changes_nothing(alice, bob, action):
     sid = posting.post_status(alice.uid, "soon hidden")
     set_suspended(alice.uid, True)
     before = status_selectors.get_status(sid)
@@ -109,7 +107,7 @@ def test_reacting_to_a_suspended_users_status_is_not_found_and_changes_nothing(
     assert shows(response, "That status doesn't exist or was deleted.")
     assert status_selectors.get_status(sid) == before
     assert feeds.get_status_messages(bob.uid, "profile") == []
-    assert redis_conn.exists(keys.likes_key(bob.uid), keys.likers_key(sid)) == 0
+    assert reaction_selectors.liked_ids(bob.uid) == reaction_selectors.liker_uids(sid) == []
 
 
 # Reposts
@@ -190,12 +188,12 @@ def test_liking_twice_or_unliking_unliked_is_a_no_op_that_says_so(alice, bob):
     assert status_selectors.get_status(sid)["likes"] == 1
 
 
-def test_liking_a_deleted_status_is_not_found(alice, bob, redis_conn):
+def test_liking_a_deleted_status_is_not_found(alice, bob):
     sid = posting.post_status(alice.uid, "gone")
     posting.delete_status(alice.uid, sid)
     response = bob.client.post(f"/statuses/{sid}/like/")
     assert response.status_code == 404
-    assert redis_conn.exists(keys.likes_key(bob.uid)) == 0
+    assert reaction_selectors.liked_ids(bob.uid) == []
 
 
 def test_the_likes_page_shows_your_likes_only_to_you(client, alice, bob):

@@ -85,10 +85,10 @@ def test_only_members_read_or_post(alice, bob, make_user):
         ("bob", "hidden\u200bchar", "zero"),
     ],
 )
-def test_bad_input_starts_nothing(alice, bob, redis_conn, to, message, error):
+def test_bad_input_starts_nothing(alice, bob, to, message, error):
     with pytest.raises(ValueError, match=error):
         services.start_conversation(alice.uid, to, message)
-    assert redis_conn.get(keys.CONVERSATION_ID_COUNTER) is None
+    assert selectors.last_conversation_id() == 0
     assert selectors.inbox_page(bob.uid, 1, 30).conversations == []
 
 
@@ -159,7 +159,7 @@ def test_messages_never_go_on_the_public_status_channel(alice, bob, redis_conn, 
     everything.close()
 
 
-def test_a_suspended_user_sends_nothing(alice, bob, make_user, redis_conn):
+def test_a_suspended_user_sends_nothing(alice, bob, make_user):
     from accounts.services import AccountSuspended, set_suspended
 
     make_user("carol")
@@ -172,4 +172,4 @@ def test_a_suspended_user_sends_nothing(alice, bob, make_user, redis_conn):
     with pytest.raises(AccountSuspended):
         services.start_conversation(alice.uid, "carol", "or here")
     assert texts(bob.uid, conversation) == ["hi"]
-    assert redis_conn.get(keys.CONVERSATION_ID_COUNTER) == str(conversation)
+    assert selectors.last_conversation_id() == conversation

@@ -7,10 +7,12 @@ import itertools
 import pytest
 
 from socialsite import events, jobs
-from timeline import keys
+from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
+from timeline.lists import selectors as list_selectors
 from timeline.lists import services as lists
 from timeline.posting import services as posting
+from timeline.tests.pages import home_entries
 
 
 def orders(*sequences: list[str]):
@@ -33,7 +35,7 @@ def run(order, steps):
 
 
 @pytest.mark.parametrize("order", INTERLEAVINGS, ids=" / ".join)
-def test_a_deleted_status_leaves_an_ex_followers_home(make_user, redis_conn, order):
+def test_a_deleted_status_leaves_an_ex_followers_home(make_user, order):
     author, follower = make_user().uid, make_user().uid
     graph.follow_user(follower, author)
     posting.post_status(author, "stays")
@@ -47,12 +49,11 @@ def test_a_deleted_status_leaves_an_ex_followers_home(make_user, redis_conn, ord
         "work": lambda: jobs.work(burst=True),
     }
     run(order, steps)
-    home = redis_conn.lrange(keys.home_timeline_key(follower), 0, -1)
-    assert home == [str(theirs)]  # neither the deleted status nor the kept one
+    assert home_entries(follower) == [theirs]  # neither the deleted status nor the kept one
 
 
 @pytest.mark.parametrize("order", INTERLEAVINGS, ids=" / ".join)
-def test_a_deleted_status_leaves_a_list_its_author_was_removed_from(make_user, redis_conn, order):
+def test_a_deleted_status_leaves_a_list_its_author_was_removed_from(make_user, order):
     owner, member, other = make_user().uid, make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "Mixed")
     lists.add_member(owner, list_id, member)
@@ -65,7 +66,7 @@ def test_a_deleted_status_leaves_a_list_its_author_was_removed_from(make_user, r
         "work": lambda: jobs.work(burst=True),
     }
     run(order, steps)
-    assert redis_conn.zrange(keys.list_timeline_key(list_id), 0, -1) == [str(theirs)]
+    assert list_selectors.timeline_ids(list_id) == [theirs]
 
 
 def test_a_status_deleted_between_the_steps_of_an_unfollow_leaves_home(make_user, redis_conn):
@@ -74,13 +75,13 @@ def test_a_status_deleted_between_the_steps_of_an_unfollow_leaves_home(make_user
     doomed = posting.post_status(author, "goes")
     # The unfollow's first step (the author's side) reads the profile before the deletion,
     # its second runs after it; the retract job runs last, when neither side has the other.
-    since = redis_conn.zscore(keys.following_key(follower), author)
+    since = graph_selectors.followed_at(follower, author)
     followed = graph.losing_follower(redis_conn, author, follower, since)
     posting.delete_status(author, doomed)
     who = {"id": follower, "login": "x"}
     graph.unfollowing(redis_conn, who, {"id": author, "login": followed[0]}, followed[1])
     jobs.work(burst=True)
-    assert redis_conn.lrange(keys.home_timeline_key(follower), 0, -1) == []
+    assert home_entries(follower) == []
 
 
 def between_steps(monkeypatch, function_name: str, meanwhile):
@@ -105,20 +106,18 @@ def delete_and_retract(author: int, status_id: int):
     return meanwhile
 
 
-def test_a_status_deleted_while_its_author_is_followed_stays_out_of_home(
-    make_user, redis_conn, monkeypatch
-):
+def test_a_status_deleted_while_its_author_is_followed_stays_out_of_home(make_user, monkeypatch):
     author, follower = make_user().uid, make_user().uid
     doomed = posting.post_status(author, "goes")
     kept = posting.post_status(author, "stays")
     between_steps(monkeypatch, "follow_changed", delete_and_retract(author, doomed))
     assert graph.follow_user(follower, author)
     jobs.work(burst=True)
-    assert redis_conn.lrange(keys.home_timeline_key(follower), 0, -1) == [str(kept)]
+    assert home_entries(follower) == [kept]
 
 
 def test_a_status_deleted_while_its_author_is_added_to_a_list_stays_out_of_it(
-    make_user, redis_conn, monkeypatch
+    make_user, monkeypatch
 ):
     owner, member = make_user().uid, make_user().uid
     list_id = lists.create_list(owner, "l")
@@ -127,4 +126,4 @@ def test_a_status_deleted_while_its_author_is_added_to_a_list_stays_out_of_it(
     between_steps(monkeypatch, "activity", delete_and_retract(member, doomed))
     lists.add_member(owner, list_id, member)
     jobs.work(burst=True)
-    assert redis_conn.zrange(keys.list_timeline_key(list_id), 0, -1) == [str(kept)]
+    assert list_selectors.timeline_ids(list_id) == [kept]

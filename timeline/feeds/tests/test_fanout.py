@@ -10,7 +10,7 @@ from timeline.feeds import selectors as feeds
 from timeline.graph import pieces
 from timeline.graph import services as graph
 from timeline.posting import services as posting
-from timeline.tests.pages import ids
+from timeline.tests.pages import home_entries, ids
 
 
 def followed_at(redis_conn, author: int, times: dict) -> None:
@@ -34,7 +34,7 @@ def test_fan_out_jobs_reach_everyone_once_across_ties_at_job_boundaries(make_use
     # two jobs of at most 3), and 3 and 4 (three: one job).
     assert jobs.work(burst=True) == 5
     for fan in fans:
-        assert redis_conn.lrange(keys.home_timeline_key(fan), 0, -1) == [str(sid)]
+        assert home_entries(fan) == [sid]
 
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3)
@@ -48,7 +48,7 @@ def test_a_deletion_is_retracted_from_every_home_across_several_jobs(
     posting.delete_status(author, sid)
     jobs.work(burst=True)
     for fan in fans:
-        assert redis_conn.lpos(keys.home_timeline_key(fan), sid) is None
+        assert sid not in home_entries(fan)
 
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3, FOLLOWERS_PIECE_SIZE=3)
@@ -129,7 +129,7 @@ def test_two_workers_share_one_big_fan_out_and_each_follower_gets_it_once(make_u
     # One LPUSH per follower past the first pass: no one was delivered to twice.
     assert lpush_calls(redis_conn) - lpushes_before == 290
     for fan in fans:
-        assert redis_conn.lrange(keys.home_timeline_key(fan), 0, -1) == [str(sid)]
+        assert home_entries(fan) == [sid]
 
 
 @override_settings(HOME_TIMELINE_SIZE=3, HOME_TRIM_EVERY=4)
@@ -139,9 +139,8 @@ def test_homes_are_trimmed_every_few_statuses_and_pages_show_only_the_newest_hom
     me, author = make_user().uid, make_user().uid
     graph.follow_user(me, author)
     posted = [posting.post_status(author, f"s{i}") for i in range(12)]
-    home = keys.home_timeline_key(me)
     # Past the size only until the next status whose id trims (one in HOME_TRIM_EVERY).
-    assert 3 <= redis_conn.llen(home) < 3 + 4
+    assert 3 <= len(home_entries(me)) < 3 + 4
     assert ids(feeds.get_status_messages(me, count=10)) == posted[::-1][:3]
     assert ids(feeds.get_status_messages(me, page=2, count=2)) == posted[::-1][2:3]
     assert feeds.get_status_messages(me, page=3, count=2) == []

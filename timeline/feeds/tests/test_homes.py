@@ -8,7 +8,7 @@ from timeline.feeds import homes, refill
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.posting import services as posting
-from timeline.tests.pages import ids, shows
+from timeline.tests.pages import home_entries, ids, shows
 
 DAY = 86_400
 
@@ -31,13 +31,13 @@ def test_an_inactive_home_is_dropped_skipped_by_fan_out_and_rebuilt_when_its_own
     last_read(redis_conn, away, 15)
 
     assert homes.drop_inactive_homes() == 1
-    assert not redis_conn.exists(keys.home_timeline_key(away))
-    assert redis_conn.exists(keys.home_timeline_key(active))
+    assert home_entries(away) == []
+    assert home_entries(active) != []
 
     during = posting.post_status(author, "during the pause")
     jobs.work(burst=True)
     assert ids(feeds.get_status_messages(active)) == [during, before]
-    assert not redis_conn.exists(keys.home_timeline_key(away))  # skipped: no home
+    assert home_entries(away) == []  # skipped: no home
 
     home = feeds.home_page(away)
     assert home.catching_up
@@ -59,7 +59,7 @@ def test_a_recent_reader_keeps_their_home_and_a_read_is_recorded_once_an_hour(
     feeds.home_page(me)
     assert redis_conn.zscore(keys.ACTIVE_HOMES, me) == recorded
     assert homes.drop_inactive_homes() == 0
-    assert redis_conn.exists(keys.home_timeline_key(me))
+    assert home_entries(me) != []
 
 
 def test_a_user_who_never_read_their_home_is_never_dropped(make_user, redis_conn):
@@ -67,7 +67,7 @@ def test_a_user_who_never_read_their_home_is_never_dropped(make_user, redis_conn
     graph.follow_user(me, author)
     posting.post_status(author, "hi")
     assert homes.drop_inactive_homes(now=time.time() + 100 * DAY) == 0
-    assert redis_conn.exists(keys.home_timeline_key(me))
+    assert home_entries(me) != []
 
 
 def test_the_home_page_says_it_is_catching_up_until_the_rebuild_is_done(make_user, redis_conn):

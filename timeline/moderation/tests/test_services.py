@@ -4,6 +4,7 @@ from django.core.management import call_command
 from accounts import services as account_services
 from accounts.services import AccountSuspended, get_user, set_suspended, uid_for_login
 from timeline import keys
+from timeline.conversations import selectors as conversation_selectors
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.lists import selectors as list_selectors
@@ -12,6 +13,7 @@ from timeline.moderation import selectors as moderation_selectors
 from timeline.moderation import services as moderation
 from timeline.ops import maintenance
 from timeline.posting import services as posting
+from timeline.reactions import selectors as reaction_selectors
 from timeline.reactions import services as reactions
 from timeline.statuses import selectors as status_selectors
 from timeline.statuses import services as statuses
@@ -34,7 +36,7 @@ def test_a_suspended_users_statuses_are_hidden_from_every_timeline(make_user):
 
 
 @pytest.mark.django_db
-def test_a_suspended_user_cannot_post_and_nothing_is_stored(make_user, redis_conn):
+def test_a_suspended_user_cannot_post_and_nothing_is_stored(make_user):
     uid = make_user().uid
     set_suspended(uid, True)
     with pytest.raises(AccountSuspended, match="suspended"):
@@ -47,7 +49,7 @@ def test_a_suspended_user_cannot_post_and_nothing_is_stored(make_user, redis_con
 
 @pytest.mark.django_db
 def test_deleting_a_user_with_many_followers_works_through_batches(
-    make_user, followers_of, monkeypatch, redis_conn
+    make_user, followers_of, monkeypatch
 ):
     monkeypatch.setattr(moderation, "PURGE_BATCH", 3)
     author, followed = make_user("leaving").uid, make_user().uid
@@ -110,20 +112,6 @@ def keys_tagged(redis_conn, tag: int) -> list[str]:
     return sorted(redis_conn.scan_iter(match=f"*{{{tag}}}*", count=1000))
 
 
-def list_keys(list_id: int) -> list[str]:
-    timeline = keys.list_timeline_key(list_id)
-    return [
-        keys.list_key(list_id),
-        keys.list_members_key(list_id),
-        timeline,
-        keys.shown_reposts_key(timeline),
-    ]
-
-
-def members(redis_conn, list_id: int) -> list[int]:
-    return [int(m) for m in redis_conn.zrange(keys.list_members_key(list_id), 0, -1)]
-
-
 @pytest.fixture
 def leaving_network(make_user, ids_apart_from_uids):
     """`leaving` likes, reposts, replies, mentions, tags, owns a list and is on one;
@@ -168,9 +156,9 @@ def leaving_network(make_user, ids_apart_from_uids):
 def test_deleting_a_user_takes_back_their_likes_lists_and_memberships(leaving_network, redis_conn):
     n = leaving_network
     leaving, ann, ben, cat = n["leaving"], n["ann"], n["ben"], n["cat"]
-    on_anns_list = redis_conn.zrange(keys.list_timeline_key(n["anns_list"]), 0, -1)
-    assert set(map(str, n["posted"])) <= set(on_anns_list)
-    assert redis_conn.zrange(keys.mentions_timeline_key(ann), 0, -1) == [str(n["posted"][0])]
+    on_anns_list = list_selectors.timeline_ids(n["anns_list"])
+    assert set(n["posted"]) <= set(on_anns_list)
+    assert conversation_selectors.mention_ids(ann) == [n["posted"][0]]
     assert len(keys_tagged(redis_conn, leaving)) > 5
 
     account_services.close_account(leaving)
@@ -180,25 +168,24 @@ def test_deleting_a_user_takes_back_their_likes_lists_and_memberships(leaving_ne
     # Likes: the counts and likers lose exactly their like.
     anns, bens = status_selectors.get_status(n["anns"]), status_selectors.get_status(n["bens"])
     assert (anns["likes"], bens["likes"]) == (1, 0)
-    assert redis_conn.zrange(keys.likers_key(n["anns"]), 0, -1) == [str(cat)]
-    assert redis_conn.exists(keys.likers_key(n["bens"])) == 0
+    assert reaction_selectors.liker_uids(n["anns"]) == [cat]
+    assert reaction_selectors.liker_uids(n["bens"]) == []
     # Their reply and repost are uncounted with the statuses.
     assert (anns["reposts"], bens["replies"]) == (0, 0)
     # Their list is gone, and its members aren't "listed in" it any more.
-    assert redis_conn.exists(*list_keys(n["theirs"])) == 0
+    assert keys_tagged(redis_conn, n["theirs"]) == []  # every key of the list
     assert list_selectors.get_list(n["theirs"]) is None
     for member in (ann, ben):
-        listed_in = redis_conn.zrange(keys.listed_in_key(member), 0, -1)
-        assert str(n["theirs"]) not in listed_in
-    assert redis_conn.zrange(keys.listed_in_key(ben), 0, -1) == [str(n["anns_list"])]
+        assert n["theirs"] not in list_selectors.listed_in(member)
+    assert list_selectors.listed_in(ben) == [n["anns_list"]]
     # They are off ann's list, with their statuses, and its count is right.
-    assert members(redis_conn, n["anns_list"]) == [ben]
+    assert list_selectors.member_uids(n["anns_list"]) == [ben]
     assert list_selectors.get_list(n["anns_list"])["members"] == 1
-    timeline = redis_conn.zrange(keys.list_timeline_key(n["anns_list"]), 0, -1)
-    assert timeline == [str(n["bens"]), str(n["mention"])]  # ben's own stay
+    timeline = list_selectors.timeline_ids(n["anns_list"])
+    assert timeline == [n["mention"], n["bens"]]  # ben's own stay
     # Mentions and tags: theirs are out of others' timelines; their own mentions go.
-    assert redis_conn.zrange(keys.mentions_timeline_key(ann), 0, -1) == []
-    assert redis_conn.exists(keys.tag_timeline_key("farewell")) == 0
+    assert conversation_selectors.mention_ids(ann) == []
+    assert conversation_selectors.tag_ids("farewell") == []
     assert status_selectors.get_status(n["mention"])  # others' statuses stay
     assert maintenance.repair().findings == []
 
@@ -227,10 +214,10 @@ def test_a_deleted_users_data_goes_in_batches_when_there_is_a_lot(
     assert keys_tagged(redis_conn, leaving) == []
     assert [status_selectors.get_status(s)["likes"] for s in liked] == [0] * 5
     for list_id in owned:
-        assert redis_conn.exists(*list_keys(list_id)) == 0
+        assert keys_tagged(redis_conn, list_id) == []  # every key of the list
     for other, list_id in zip(others, theirs, strict=True):
-        assert redis_conn.exists(keys.listed_in_key(other)) == 0  # only ever on theirs
-        assert members(redis_conn, list_id) == []
+        assert list_selectors.listed_in(other) == []  # only ever on theirs
+        assert list_selectors.member_uids(list_id) == []
         assert list_selectors.get_list(list_id)["members"] == 0
 
 
@@ -257,7 +244,7 @@ def test_redoing_a_purge_step_cut_short_counts_nothing_twice(make_user, redis_co
 
     assert status_selectors.get_status(status_id)["likes"] == 1
     assert list_selectors.get_list(list_id)["members"] == 1
-    assert members(redis_conn, list_id) == [fan]
+    assert list_selectors.member_uids(list_id) == [fan]
 
 
 @pytest.mark.django_db
@@ -274,5 +261,5 @@ def test_a_list_membership_added_while_the_purge_runs_is_undone_too(
     while follow_ups := moderation.purge_user_batch(args):
         ((_, args),) = follow_ups
     assert keys_tagged(redis_conn, leaving) == []
-    assert members(redis_conn, list_id) == []
+    assert list_selectors.member_uids(list_id) == []
     assert list_selectors.get_list(list_id)["members"] == 0

@@ -7,34 +7,39 @@ from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 
-from accounts.keys import hash_tag_id
 from accounts.services import get_user, uid_for_login
 from socialsite.redis import key_count
-from timeline import display, keys, text
+from timeline import display, text
+from timeline.conversations.selectors import mentions_page, tag_page
 from timeline.feeds import selectors as feeds
+from timeline.graph.selectors import following_page
 from timeline.ops import activity, maintenance, seeding
 from timeline.posting import services as posting
+from timeline.tests.pages import home_entries, ids
 
 
-def network(redis_conn) -> dict:
-    """The seeded network by login: whom each follows and what each posted."""
+def network(result) -> dict:
+    """The seeded network by login: what each posted (each one who posted)."""
     users = {}
-    for key in redis_conn.scan_iter(keys.PROFILE_TIMELINE_PATTERN):
-        for status in feeds.timeline_page(hash_tag_id(key), "profile", count=10_000).statuses:
+    for login in result.logins:
+        for status in feeds.timeline_page(uid_for_login(login), "profile", count=10_000).statuses:
             users.setdefault(status["login"], {"posted": []})["posted"].append(status["message"])
     return users
 
 
-def follow_logins(redis_conn) -> set[tuple[str, str]]:
+def followed(uid: int) -> list[int]:
+    return [u["id"] for u in following_page(uid, 1, 10_000, viewer=uid)[0]]
+
+
+def follow_logins(result) -> set[tuple[str, str]]:
     edges = set()
-    for key in redis_conn.scan_iter(keys.FOLLOWING_PATTERN):
-        follower = get_user(hash_tag_id(key))["login"]
-        for uid in redis_conn.zrange(key, 0, -1):
-            edges.add((follower, get_user(int(uid))["login"]))
+    for follower in result.logins:
+        for uid in followed(uid_for_login(follower)):
+            edges.add((follower, get_user(uid)["login"]))
     return edges
 
 
-def test_a_seeded_network_is_consistent_as_if_users_had_followed_and_posted(redis_conn):
+def test_a_seeded_network_is_consistent_as_if_users_had_followed_and_posted():
     result = seeding.seed_network(users=60, follows_per_user=8, posts_per_user=6, seed=3)
     assert maintenance.repair().findings == []
     stats = maintenance.network_totals()
@@ -43,16 +48,15 @@ def test_a_seeded_network_is_consistent_as_if_users_had_followed_and_posted(redi
     assert stats["follows"] == result.follows > 0
     # A home timeline is the user's own statuses and those of everyone they follow.
     uid = uid_for_login(result.logins[0])
-    followed = [int(u) for u in redis_conn.zrange(keys.following_key(uid), 0, -1)]
     expected = set()
-    for author in [uid, *followed]:
-        expected |= {int(s) for s in redis_conn.zrange(keys.profile_timeline_key(author), 0, -1)}
-    assert {int(s) for s in redis_conn.lrange(keys.home_timeline_key(uid), 0, -1)} == expected
+    for author in [uid, *followed(uid)]:
+        expected |= set(ids(feeds.get_status_messages(author, "profile", count=10_000)))
+    assert set(home_entries(uid)) == expected
     newest = feeds.global_timeline_page(count=5).statuses
     assert [s["posted"] for s in newest] == sorted((s["posted"] for s in newest), reverse=True)
 
 
-def test_a_seeded_network_looks_real(redis_conn):
+def test_a_seeded_network_looks_real():
     result = seeding.seed_network(users=200, follows_per_user=10, posts_per_user=10, seed=1)
     followers = sorted(get_user(uid_for_login(login))["followers"] for login in result.logins)
     # Power law: the most followed account has many times the median's followers.
@@ -66,7 +70,7 @@ def test_a_seeded_network_looks_real(redis_conn):
     assert sum(count for _, count in activity.posts_per_hour()) > 0
 
 
-def test_seeded_mentions_and_tags_are_indexed_as_a_post_indexes_them(redis_conn):
+def test_seeded_mentions_and_tags_are_indexed_as_a_post_indexes_them():
     seeding.seed_network(users=60, follows_per_user=8, posts_per_user=6, seed=3)
     statuses = feeds.global_timeline_page(count=1000).statuses
     mentioning = [s for s in statuses if text.mentions(s["message"])]
@@ -77,26 +81,26 @@ def test_seeded_mentions_and_tags_are_indexed_as_a_post_indexes_them(redis_conn)
         assert status["mentions"] == login
         mentioned = uid_for_login(login)
         assert status["mention_ids"] == str(mentioned)
-        assert redis_conn.zscore(keys.mentions_timeline_key(mentioned), status["id"])
+        assert status["id"] in ids(mentions_page(mentioned, count=10_000).statuses)
         assert f'href="/u/{login}/"' in display.status_text(status)
     for status in tagged:
         for tag in text.tags(status["message"]):
-            assert redis_conn.zscore(keys.tag_timeline_key(tag), status["id"])
+            assert status["id"] in ids(tag_page(tag, count=10_000).statuses)
 
 
 def test_the_same_seed_gives_the_same_network(redis_conn):
-    seeding.seed_network(users=30, follows_per_user=5, posts_per_user=4, seed=42)
-    first, first_edges = network(redis_conn), follow_logins(redis_conn)
+    seeded = seeding.seed_network(users=30, follows_per_user=5, posts_per_user=4, seed=42)
+    first, first_edges = network(seeded), follow_logins(seeded)
     redis_conn.flushdb()
-    seeding.seed_network(users=30, follows_per_user=5, posts_per_user=4, seed=42)
-    assert network(redis_conn) == first
-    assert follow_logins(redis_conn) == first_edges
+    seeded = seeding.seed_network(users=30, follows_per_user=5, posts_per_user=4, seed=42)
+    assert network(seeded) == first
+    assert follow_logins(seeded) == first_edges
     redis_conn.flushdb()
-    seeding.seed_network(users=30, follows_per_user=5, posts_per_user=4, seed=43)
-    assert network(redis_conn) != first
+    seeded = seeding.seed_network(users=30, follows_per_user=5, posts_per_user=4, seed=43)
+    assert network(seeded) != first
 
 
-def test_seeding_twice_adds_users_with_fresh_logins(redis_conn):
+def test_seeding_twice_adds_users_with_fresh_logins():
     first = seeding.seed_network(users=20, follows_per_user=3, posts_per_user=1, seed=5)
     second = seeding.seed_network(users=20, follows_per_user=3, posts_per_user=1, seed=5)
     assert len({login.lower() for login in first.logins + second.logins}) == 40
@@ -105,10 +109,10 @@ def test_seeding_twice_adds_users_with_fresh_logins(redis_conn):
 
 
 @override_settings(HOME_TIMELINE_SIZE=5)
-def test_seeded_home_timelines_keep_only_the_newest(redis_conn):
+def test_seeded_home_timelines_keep_only_the_newest():
     result = seeding.seed_network(users=10, follows_per_user=5, posts_per_user=5, seed=9)
     for login in result.logins:
-        assert redis_conn.llen(keys.home_timeline_key(uid_for_login(login))) <= 5
+        assert len(home_entries(uid_for_login(login))) <= 5
 
 
 @pytest.mark.django_db

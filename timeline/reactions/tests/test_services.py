@@ -11,7 +11,7 @@ from timeline.reactions import selectors as reaction_selectors
 from timeline.reactions import services as reactions
 from timeline.statuses import selectors as status_selectors
 from timeline.statuses.selectors import AlreadyDone
-from timeline.tests.pages import ids
+from timeline.tests.pages import home_entries, ids
 
 # Reposts
 
@@ -79,7 +79,7 @@ def test_a_second_repost_of_a_status_recently_reposted_is_not_shown_again(make_u
     assert status_selectors.get_status(original)["reposts"] == 2
 
 
-def test_reposting_twice_is_refused_and_changes_nothing(make_user, redis_conn):
+def test_reposting_twice_is_refused_and_changes_nothing(make_user):
     author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "once")
     reactions.repost(reposter, original)
@@ -109,17 +109,17 @@ def test_reposting_an_unknown_status_is_refused(make_user, target):
     assert get_user(reposter)["posts"] == 0
 
 
-def test_reposting_a_deleted_status_is_refused_and_changes_nothing(make_user, redis_conn):
+def test_reposting_a_deleted_status_is_refused_and_changes_nothing(make_user):
     author, reposter = make_user().uid, make_user().uid
     original = posting.post_status(author, "gone")
     posting.delete_status(author, original)
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
         reactions.repost(reposter, original)
     assert get_user(reposter)["posts"] == 0
-    assert redis_conn.exists(keys.reposts_key(original)) == 0
+    assert reaction_selectors.reposter_uids(original) == []
 
 
-def test_undoing_a_repost_takes_it_out_of_every_home_and_uncounts_it(make_user, redis_conn):
+def test_undoing_a_repost_takes_it_out_of_every_home_and_uncounts_it(make_user):
     author, reposter, fan = make_user().uid, make_user().uid, make_user().uid
     graph.follow_user(fan, reposter)
     original = posting.post_status(author, "undo me")
@@ -128,8 +128,8 @@ def test_undoing_a_repost_takes_it_out_of_every_home_and_uncounts_it(make_user, 
     jobs.work(burst=True)
     assert status_selectors.get_status(repost) is None
     assert status_selectors.get_status(original)["reposts"] == 0
-    assert redis_conn.zcard(keys.reposts_key(original)) == 0
-    assert redis_conn.lpos(keys.home_timeline_key(fan), repost) is None
+    assert reaction_selectors.reposter_uids(original) == []
+    assert repost not in home_entries(fan)
     assert get_user(reposter)["posts"] == 0
     assert reactions.repost(reposter, original)  # and may repost again
 
@@ -150,7 +150,7 @@ def test_deleting_a_repost_like_any_status_uncounts_it(make_user):
 
 
 @override_settings(POSTS_PER_PASS=2)
-def test_deleting_the_original_removes_its_reposts_everywhere(make_user, redis_conn):
+def test_deleting_the_original_removes_its_reposts_everywhere(make_user):
     author = make_user().uid
     reposters = [make_user().uid for _ in range(5)]
     fans = [make_user().uid for _ in reposters]
@@ -163,10 +163,10 @@ def test_deleting_the_original_removes_its_reposts_everywhere(make_user, redis_c
     jobs.work(burst=True)
     for repost, reposter, fan in zip(reposts, reposters, fans, strict=True):
         assert status_selectors.get_status(repost) is None
-        assert redis_conn.lpos(keys.home_timeline_key(fan), repost) is None
-        assert redis_conn.zcard(keys.profile_timeline_key(reposter)) == 0
+        assert repost not in home_entries(fan)
+        assert status_selectors.profile_ids(reposter) == []
         assert get_user(reposter)["posts"] == 0
-    assert redis_conn.exists(keys.reposts_key(original)) == 0
+    assert reaction_selectors.reposter_uids(original) == []
 
 
 def test_a_page_leaves_out_reposts_whose_original_is_gone(make_user, redis_conn):
@@ -181,16 +181,15 @@ def test_a_page_leaves_out_reposts_whose_original_is_gone(make_user, redis_conn)
 # Likes
 
 
-def test_liking_counts_and_lists_it_on_the_likers_likes_page(make_user, redis_conn):
+def test_liking_counts_and_lists_it_on_the_likers_likes_page(make_user):
     author, fan = make_user().uid, make_user().uid
     first = posting.post_status(author, "one")
     second = posting.post_status(author, "two")
     assert reactions.like(fan, first) == 1
     assert reactions.like(fan, second) == 1
     assert ids(reaction_selectors.likes_page(fan).statuses) == [second, first]
-    assert (
-        status_selectors.get_status(first)["likes"] == redis_conn.zcard(keys.likers_key(first)) == 1
-    )
+    assert status_selectors.get_status(first)["likes"] == len(reaction_selectors.liker_uids(first))
+    assert len(reaction_selectors.liker_uids(first)) == 1
 
 
 def test_liking_twice_is_refused_and_counts_once(make_user):
@@ -215,20 +214,20 @@ def test_unliking_uncounts_and_unlists_it(make_user):
 
 
 @pytest.mark.parametrize("target", [424242, "x", None])
-def test_liking_an_unknown_status_is_refused(make_user, redis_conn, target):
+def test_liking_an_unknown_status_is_refused(make_user, target):
     fan = make_user().uid
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
         reactions.like(fan, target)
-    assert redis_conn.exists(keys.likes_key(fan)) == 0
+    assert reaction_selectors.liked_ids(fan) == []
 
 
-def test_liking_a_deleted_status_is_refused_and_changes_nothing(make_user, redis_conn):
+def test_liking_a_deleted_status_is_refused_and_changes_nothing(make_user):
     author, fan = make_user().uid, make_user().uid
     sid = posting.post_status(author, "gone")
     posting.delete_status(author, sid)
     with pytest.raises(ValueError, match="doesn't exist or was deleted"):
         reactions.like(fan, sid)
-    assert redis_conn.exists(keys.likes_key(fan), keys.likers_key(sid)) == 0
+    assert reaction_selectors.liked_ids(fan) == reaction_selectors.liker_uids(sid) == []
 
 
 def test_liking_a_repost_likes_its_original(make_user):
@@ -257,7 +256,7 @@ def test_likes_and_unlikes_are_published(make_user, events):
 
 
 @override_settings(POSTS_PER_PASS=2)
-def test_deleting_a_liked_status_takes_it_off_every_likes_page(make_user, redis_conn):
+def test_deleting_a_liked_status_takes_it_off_every_likes_page(make_user):
     author = make_user().uid
     fans = [make_user().uid for _ in range(5)]
     sid = posting.post_status(author, "liked")
@@ -266,8 +265,8 @@ def test_deleting_a_liked_status_takes_it_off_every_likes_page(make_user, redis_
     posting.delete_status(author, sid)
     jobs.work(burst=True)
     for fan in fans:
-        assert redis_conn.zscore(keys.likes_key(fan), sid) is None
-    assert redis_conn.exists(keys.likers_key(sid)) == 0
+        assert sid not in reaction_selectors.liked_ids(fan)
+    assert reaction_selectors.liker_uids(sid) == []
 
 
 def test_marking_reactions_tells_what_the_viewer_liked_and_reposted(make_user):
@@ -286,8 +285,9 @@ def test_marking_reactions_tells_what_the_viewer_liked_and_reposted(make_user):
 # Suspended authors: their statuses read as deleted, so nobody reacts to them
 
 
-def _reaction_keys(redis_conn, *names) -> dict:
-    return {name: redis_conn.dump(name) for name in names}
+def _store(redis_conn) -> dict:
+    """Every key with its value as DUMP serializes it."""
+    return {key: redis_conn.dump(key) for key in redis_conn.scan_iter(count=1000)}
 
 
 @pytest.mark.django_db
@@ -297,15 +297,13 @@ def test_reposting_or_liking_a_suspended_users_status_is_refused_and_changes_not
     author, fan = make_user().uid, make_user().uid
     sid = posting.post_status(author, "soon hidden")
     set_suspended(author, True)
-    watched = [keys.status_key(sid), keys.reposts_key(sid), keys.likers_key(sid)]
-    watched += [keys.likes_key(fan), keys.profile_timeline_key(fan), keys.STATUS_ID_COUNTER]
-    before = _reaction_keys(redis_conn, *watched)
+    before = _store(redis_conn)
     # Taking back what was never given reads as for a deleted status too: the answer
     # doesn't tell who is suspended.
     for react in (reactions.repost, reactions.like, reactions.undo_repost, reactions.unlike):
         with pytest.raises(status_selectors.StatusGone, match="doesn't exist or was deleted"):
             react(fan, sid)
-    assert _reaction_keys(redis_conn, *watched) == before
+    assert _store(redis_conn) == before
     assert get_user(fan)["posts"] == 0
 
 

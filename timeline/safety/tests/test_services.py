@@ -6,9 +6,10 @@ from socialsite.redis import get_redis
 from timeline import keys
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
-from timeline.graph.selectors import is_following
+from timeline.graph.selectors import followers_page, following_page, is_following
 from timeline.lists import selectors as list_selectors
 from timeline.lists import services as lists
+from timeline.posting import selectors as posting_selectors
 from timeline.posting import services as posting
 from timeline.safety import selectors as safety
 from timeline.safety import services
@@ -23,11 +24,15 @@ def home_messages(uid):
     return [s["message"] for s in feeds.home_page(uid).page.statuses]
 
 
+def followers(uid):
+    return [u["id"] for u in followers_page(uid, 1, 1000, viewer=uid)[0]]
+
+
 def counts_match_sets(uid):
-    user, conn = get_user(uid), get_redis()
+    user = get_user(uid)
     return (user["followers"], user["following"]) == (
-        conn.zcard(keys.followers_key(uid)),
-        conn.zcard(keys.following_key(uid)),
+        len(followers(uid)),
+        len(following_page(uid, 1, 1000, viewer=uid)[0]),
     )
 
 
@@ -41,7 +46,7 @@ def test_following_a_private_account_asks_and_approving_makes_the_follow(alice, 
     assert is_following(bob.uid, alice.uid)
     assert home_messages(bob.uid) == ["for friends"]
     assert follow_requests_page(alice.uid)[0] == []
-    assert not get_redis().zscore(keys.requested_key(bob.uid), alice.uid)
+    assert not safety.relations(bob.uid, [alice.uid])[0].requested
     assert counts_match_sets(alice.uid) and counts_match_sets(bob.uid)
 
 
@@ -85,7 +90,7 @@ def test_a_private_status_never_goes_on_the_global_timeline_and_cant_be_reposted
     graph.follow_user(bob.uid, alice.uid)
     services.approve_request(alice.uid, bob.uid)
     status_id = posting.post_status(alice.uid, "only followers")
-    assert get_redis().zscore(keys.GLOBAL_TIMELINE, status_id) is None
+    assert status_id not in posting_selectors.global_timeline_ids()
     assert feeds.global_timeline_page(viewer=bob.uid).statuses == []
     from timeline.reactions import services as reactions
 
@@ -139,7 +144,7 @@ def test_a_block_landing_between_a_follows_two_steps_refuses_the_second(alice, b
     with pytest.raises(safety.Blocked):
         graph.follow_user(bob.uid, alice.uid)
     assert not is_following(bob.uid, alice.uid)
-    assert get_redis().zscore(keys.followers_key(alice.uid), bob.uid) is None
+    assert bob.uid not in followers(alice.uid)
     assert counts_match_sets(alice.uid) and counts_match_sets(bob.uid)
     assert home_messages(bob.uid) == []
 
@@ -165,8 +170,9 @@ def test_blocking_or_muting_yourself_or_nobody_is_refused(alice, who):
     for action in (services.block, services.mute):
         with pytest.raises(ValueError):
             action(alice.uid, other)
-    conn = get_redis()
-    assert conn.zcard(keys.blocks_key(alice.uid)) == conn.zcard(keys.mutes_key(alice.uid)) == 0
+    relation = safety.relations(alice.uid, [other])[0]
+    assert not relation.blocking and not relation.muting
+    assert blocks_page(alice.uid) == mutes_page(alice.uid) == ([], False)
 
 
 def test_a_mute_hides_from_home_only_and_ends(alice, bob, make_user):

@@ -12,6 +12,7 @@ from redis.client import NEVER_DECODE
 from accounts.services import search_people, set_suspended, update_name
 from socialsite.redis import for_each_primary
 from timeline import keys
+from timeline.discovery import suggestions
 from timeline.graph import services as graph
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
@@ -394,7 +395,7 @@ def test_reindexing_finds_what_was_written_before_search_existed(redis_conn, ali
     assert ids(selectors.search_statuses("older words").statuses) == [status_id]
     assert [t.name for t in selectors.search_tags("vin")[0]] == ["vintage"]
     assert [p["login"] for p in search_people("ali")[0]] == ["alice"]
-    assert redis_conn.zscore(keys.POPULAR_USERS, alice.uid) == 1
+    assert suggestions.popularity(alice.uid) == 1
 
 
 def test_reindexing_moves_the_old_sorted_set_index_into_id_sets(redis_conn, alice):
