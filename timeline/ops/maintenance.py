@@ -12,8 +12,8 @@ from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..feeds import home_list
-from ..graph import following as following_sets
-from ..graph import pieces
+from ..follow_sets import followers as follower_sets
+from ..follow_sets import following as following_sets
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
 from . import activity
@@ -165,10 +165,10 @@ class Pairing:
     extra: str
     missing: str
     gone: str | None
-    # b's sets are followers, kept in pieces found by follow time (timeline.graph.pieces).
+    # b's sets are followers, kept in pieces found by follow time (timeline.follow_sets.followers).
     b_in_pieces: bool = False
     # a's sets are following sets, kept in buckets by member past a size
-    # (timeline.graph.following): a_pattern finds the buckets too.
+    # (timeline.follow_sets.following): a_pattern finds the buckets too.
     a_in_buckets: bool = False
 
     def queue_a_score(self, pipe, a: int, b: int) -> None:
@@ -181,26 +181,26 @@ class Pairing:
     def queue_b_score(self, pipe, b: int, a: int, a_score) -> None:
         """Queues the read of a's score in b's set (a's score for b finds its piece)."""
         if self.b_in_pieces:
-            pieces.queue_score(pipe, b, a, "+inf" if a_score is None else a_score)
+            follower_sets.queue_score(pipe, b, a, "+inf" if a_score is None else a_score)
         else:
             pipe.zscore(self.b_key(b), a)
 
     def b_sets(self, conn, key: str) -> list[str]:
         """The keys that hold the b set whose (first) key is `key`."""
         if self.b_in_pieces:
-            return pieces.piece_keys(conn, account_keys.hash_tag_id(key))
+            return follower_sets.piece_keys(conn, account_keys.hash_tag_id(key))
         return [key]
 
     def queue_change(self, pipe, side: str, owner: int, member: int, score, *, add: bool):
         """Queues adding `member` to (or dropping it from) `owner`'s set on `side`."""
         if side == "b" and self.b_in_pieces:
-            change = pieces.queue_put_back if add else pieces.queue_drop
+            change = follower_sets.queue_add if add else follower_sets.queue_remove
             change(pipe, owner, member, score)
         elif side == "a" and self.a_in_buckets:
             if add:
-                following_sets.queue_write(pipe, owner, {member: score})
+                following_sets.queue_add(pipe, owner, {member: score})
             else:
-                following_sets.queue_forget(pipe, owner, [member])
+                following_sets.queue_remove(pipe, owner, [member])
         elif add:
             key = self.a_key(owner) if side == "a" else self.b_key(owner)
             pipe.zadd(key, {member: score}, nx=True)
@@ -366,7 +366,7 @@ class Counted:
     pattern: str  # SCAN pattern of the hashes
     fields: tuple[str, ...]  # the counters...
     sets: tuple[Callable[[int], str], ...]  # ...and, by the hash's id, the sets they count
-    # The field that counts a following set, kept in buckets past a size (graph.following).
+    # The field that counts a following set, kept in buckets past a size (follow_sets.following).
     following_field: str = ""
 
 

@@ -6,7 +6,7 @@ from django.test import override_settings
 from timeline import keys
 from timeline.discovery import suggestions, trends
 from timeline.feeds import selectors as feeds
-from timeline.graph import following
+from timeline.follow_sets import following
 from timeline.graph import services as graph
 from timeline.ops import activity
 from timeline.posting import services as posting
@@ -42,7 +42,7 @@ def test_follows_kept_in_buckets_are_read_for_suggestions(redis_conn, make_user)
         for other in (b, c, y):
             graph.follow_user(a.uid, other.uid)
     # Past the split their follows moved into buckets; a's newest is in the base again
-    # (graph.following).
+    # (follow_sets.following).
     assert redis_conn.zcard(keys.following_key(me.uid)) == 0
     assert redis_conn.zcard(keys.following_key(a.uid)) == 1
     assert redis_conn.exists(*following.all_keys(a.uid)[1:])
