@@ -29,7 +29,7 @@ from ..scores import POSTED
 from ..search import services as search
 from ..statuses import layout
 from . import activity
-from .maintenance import chunks
+from .report import chunks
 
 DAY = 86400
 # Statuses are spread over this many days, denser towards now.
