@@ -63,7 +63,7 @@ def marking_reader(reader: int, plan) -> None:
     """Has `reader` follow a new author and like `plan.marking_likes` of their statuses,
     the first page of their home among them, and repost `plan.marking_reposts` older ones;
     `plan.marking_reposters` others repost each status of that page. The page's marks read
-    a likes set of that size (timeline.reactions.marks)."""
+    a likes set of that size (timeline.statuses.marks)."""
     author = seed.user("liked")
     older = write_statuses(author, plan.marking_likes - PAGE_SIZE)
     for status_id in older[: plan.marking_reposts]:

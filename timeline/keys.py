@@ -120,7 +120,7 @@ def likes_key(uid: int) -> str:
     return f"likes:{{{uid}}}"
 
 
-# A page's liked and reposted marks (reactions.marks): sets of status ids, intsets
+# A page's liked and reposted marks (statuses.marks): sets of status ids, intsets
 # (a binary search a lookup), in the viewer's slot beside likes:{uid}. A sorted set
 # as compact as zset-max-ziplist-entries keeps it is walked entry by entry instead.
 def liked_key(uid: int) -> str:

@@ -13,9 +13,9 @@ from accounts.keys import SUSPENDED_USERS, user_key
 from socialsite import keys as socialsite_keys
 from socialsite.redis import get_redis
 from timeline import keys
+from timeline.discovery import activity
 from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
-from timeline.ops import activity
 from timeline.posting import services as posting
 from timeline.statuses import selectors as status_selectors
 

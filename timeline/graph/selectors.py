@@ -9,11 +9,11 @@ from accounts.services import decode_user, get_users, uid_for_login
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
+from ..audience.selectors import Relation, may_see_account, queue_relation, relation_from
 from ..feeds.selectors import Page, kept_statuses, page_ids, queue_statuses, read_page
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following as following_sets
 from ..lists.selectors import decode_lists, queue_lists
-from ..safety.selectors import Relation, may_see_account, queue_relation, relation_from
 
 # Followers in common are looked for among this many of your newest follows.
 COMMON_SCAN = 5000

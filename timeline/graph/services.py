@@ -20,13 +20,13 @@ from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 
 from .. import keys
+from ..audience.selectors import Blocked
 from ..discovery.suggestions import queue_popular
 from ..feeds import home_list
 from ..feeds.refill import drop_copied_if_deleted, refill_job
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following
 from ..notifications import services as notifications
-from ..safety.selectors import Blocked
 
 
 def follow_user(uid: int, other_uid: int) -> bool | None:
@@ -185,3 +185,18 @@ def unfollowing(
     if removed and not in_script:
         events.publish(client, event)
     return removed
+
+
+def cancel_request(uid: int, other_uid: int) -> bool:
+    """`uid` takes back their request to follow `other_uid`: whether there was one."""
+    return drop_request(uid, other_uid)
+
+
+def drop_request(requester: int, owner: int) -> bool:
+    """`requester`'s request to follow `owner` goes (taken back, turned down, or moot):
+    whether there was one."""
+    # Two single-key steps, each in its own user's slot and idempotent.
+    pipe = get_redis().pipeline(transaction=False)
+    pipe.zrem(keys.follow_requests_key(owner), requester)
+    pipe.zrem(keys.requested_key(requester), owner)
+    return bool(pipe.execute()[0])

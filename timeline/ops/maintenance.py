@@ -10,11 +10,11 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..discovery import activity
 from ..feeds import home_list
 from ..follow_sets import following as following_sets
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
-from . import activity
 from .pairings import FOLLOWS, LIKES, MEMBERSHIPS, check_pairs
 from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
 
@@ -24,7 +24,7 @@ scripts = LuaScripts(__file__)
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
     """Checks every timeline (home, profile, global, list, mentions, tag, likes pages,
     replies) against existing statuses, that both sides of follows, list memberships and
-    likes agree, the liked and reposted marks (reactions.marks), and the counters of
+    likes agree, the liked and reposted marks (statuses.marks), and the counters of
     users, statuses and lists against their sets; with `fix`, repairs what it finds, in
     that order (each fix can change what the next one counts).
 

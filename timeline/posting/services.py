@@ -16,8 +16,8 @@ from ..conversations import services as conversations
 from ..feeds import fanout
 from ..follow_sets import followers as follower_sets
 from ..notifications import services as notifications
-from ..reactions import marks
 from ..search import services as search
+from ..statuses import marks
 from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
 from ..statuses.services import (
     CORE_FIELDS,

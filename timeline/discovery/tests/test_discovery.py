@@ -4,11 +4,10 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from timeline import keys
-from timeline.discovery import suggestions, trends
+from timeline.discovery import activity, suggestions, trends
 from timeline.feeds import selectors as feeds
 from timeline.follow_sets import following
 from timeline.graph import services as graph
-from timeline.ops import activity
 from timeline.posting import services as posting
 from timeline.safety import services as safety
 from timeline.tests.pages import page_text, shows

@@ -10,6 +10,7 @@ from accounts.keys import user_key
 from socialsite.redis import for_each_primary, get_async_redis
 from streaming import services as streaming
 from timeline import keys
+from timeline.audience import selectors as safety_selectors
 from timeline.feeds import refill
 from timeline.follow_sets import followers as follower_sets
 from timeline.follow_sets import following
@@ -18,7 +19,6 @@ from timeline.graph import services as graph
 from timeline.ops import maintenance
 from timeline.ops.seeding import seed_network
 from timeline.posting import services as posting
-from timeline.safety import selectors as safety_selectors
 from timeline.safety import services as safety
 
 SPLIT = 4

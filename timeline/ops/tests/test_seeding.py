@@ -11,8 +11,9 @@ from accounts.keys import hash_tag_id
 from accounts.services import get_user, uid_for_login
 from socialsite.redis import key_count
 from timeline import display, keys, text
+from timeline.discovery import activity
 from timeline.feeds import selectors as feeds
-from timeline.ops import activity, maintenance, seeding
+from timeline.ops import maintenance, seeding
 from timeline.posting import services as posting
 
 
