@@ -16,7 +16,7 @@ from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
 
 
 class End(Protocol):
-    """One end's sets, as the check walks and mends them (follow_sets.ends.End)."""
+    """One end's sets, as the check walks and mends them (SortedSetEnd; follow_sets.ends)."""
 
     pattern: str
 
