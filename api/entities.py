@@ -12,8 +12,8 @@ from markupsafe import Markup
 from accounts.avatars import SIZES, avatar_url
 from accounts.services import get_users
 from socialsite.links import url
+from timeline.audience.selectors import Relation, is_private
 from timeline.display import linkify, status_text
-from timeline.safety.selectors import Relation, is_private
 from timeline.text import tags
 
 VERSION = "4.3.0 (compatible; socialsite 1.0)"

@@ -22,9 +22,9 @@ from accounts.services import AccountSuspended, ensure_profile
 from socialsite.kept import keep
 from socialsite.ratelimit import RateLimited, address, enforce
 from socialsite.redis import shared_cache
+from timeline.audience.selectors import Blocked
 from timeline.feeds.selectors import Cursor
 from timeline.lists.selectors import NoSuchList
-from timeline.safety.selectors import Blocked
 from timeline.statuses.selectors import StatusGone
 
 from . import oauth

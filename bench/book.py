@@ -5,7 +5,7 @@ redis-py 3+ (zadd takes a mapping) and to this project's key names so both run o
 the same data, but for home timelines and the follow graph: the book's homes keep
 its scores (Unix seconds, newest highest) in keys of their own, where the site's are
 lists of status ids (timeline.feeds.home_list), and its followers are one sorted set each,
-where the site's are cut into pieces (timeline.graph.pieces), so both do their own
+where the site's are cut into pieces (timeline.follow_sets.followers), so both do their own
 work on the same server in the same run."""
 
 import time

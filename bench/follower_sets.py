@@ -4,7 +4,7 @@ its followers say nothing about sets of many thousands.
 
 Two parts. `bytes_by_size` builds follower sets of sizes up to 100,000 (synthetic uids,
 distinct follow times), the site's way (one follow at a time through the graph's piece
-scripts: timeline.graph.pieces) and the old way (one sorted set), and measures each key
+scripts: timeline.follow_sets.followers) and the old way (one sorted set), and measures each key
 by key (MEMORY USAGE). `follower_counts` is the seed's power law
 (timeline.ops.seeding._pick_follows) worked out at 1,000,000 users: how many followers
 the user at each popularity rank expects. Their product is the followers' bytes."""
@@ -17,7 +17,7 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from timeline import keys
-from timeline.graph import pieces
+from timeline.follow_sets import followers as follower_sets
 from timeline.notifications import services as notifications
 from timeline.ops import seeding
 
@@ -48,9 +48,9 @@ def build(conn, uid: int, size: int, *, pieced: bool) -> list[str]:
     for start in range(0, size, 1_000):
         pipe = conn.pipeline(transaction=False)
         for i, follower in enumerate(followers[start : start + 1_000], start=start):
-            pieces.queue_put_back(pipe, uid, follower, 1_700_000_000 + i)
+            follower_sets.queue_add(pipe, uid, follower, 1_700_000_000 + i)
         pipe.execute()
-    return pieces.all_keys(conn, uid)
+    return follower_sets.all_keys(conn, uid)
 
 
 def bytes_by_size(conn, sizes=SIZES, *, pieced: bool) -> dict[int, int]:

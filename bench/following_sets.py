@@ -5,7 +5,7 @@ at 1,000,000 users, and the sets past the compact limit are what costs.
 
 `bytes_by_size` builds following sets of sizes up to 35,000 (synthetic uids, distinct
 follow times), the site's way (one follow at a time through the follow script, which
-moves them into buckets past FOLLOWING_SPLIT: timeline.graph.following) and the old way
+moves them into buckets past FOLLOWING_SPLIT: timeline.follow_sets.following) and the old way
 (one sorted set), and measures each key by key (MEMORY USAGE). `following_counts` is
 the seed's log-normal at 1,000,000 users, by quantile. Their product is the bytes."""
 
@@ -16,8 +16,7 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from timeline import keys
-from timeline.graph import following
-from timeline.graph import services as graph
+from timeline.follow_sets import following
 
 from .follower_sets import measured_sizes, set_bytes
 
@@ -42,16 +41,8 @@ def build(conn, uid: int, size: int, *, bucketed: bool) -> list[str]:
     for start in range(0, size, 1_000):
         pipe = conn.pipeline(transaction=False)
         for i, followee in enumerate(followees[start : start + 1_000], start=start):
-            graph.scripts.run(
-                pipe,
-                "add_following",
-                [
-                    user_key(uid),
-                    keys.following_key(uid),
-                    keys.blocks_key(uid),
-                    keys.blocked_by_key(uid),
-                ],
-                [followee, 1_700_000_000 + i, "", "", following.BUCKETS, settings.FOLLOWING_SPLIT],
+            following.queue_follow(
+                pipe, uid, other=followee, since=1_700_000_000 + i, channel="", event=""
             )
         pipe.execute()
     conn.delete(user_key(uid))

@@ -2,20 +2,20 @@
 common (the viewer's COMMON_SCAN newest follows asked) and a reply's audience (a fan-out
 job's batch of the author's followers asked whether they follow the user answered), for
 an account followed by few (its followers in one key) and by many (in pieces), beside
-the same asked of each one's following set (graph.following.follows_of: how it was done
+the same asked of each one's following set (follow_sets.following.follows_of: how it was done
 before followers_among.lua). The profile page is timed whole, beside the same page of a
 viewer following no one."""
 
 from accounts.services import get_user, get_users
 from timeline.feeds import fanout
-from timeline.graph import following
+from timeline.follow_sets import following
 from timeline.graph import selectors as graph_selectors
 
 from . import seed
 from .context import Context
 from .measure import Row, time_interleaved
 
-# An account followed by few: its followers fit in one key (graph.pieces).
+# An account followed by few: its followers fit in one key (follow_sets.followers).
 FEW_FOLLOWERS = 200
 # A fan-out job's batch (FAN_OUT_JOB_SIZE; the plan's popular account's followers if fewer).
 REPLY_BATCH = 10_000
@@ -26,7 +26,7 @@ def following_them(conn, uid: int, followers: list[int]) -> None:
     the follow times it gave them), as their follows would have."""
     pipe = conn.pipeline(transaction=False)
     for when, follower in enumerate(followers, start=1):
-        following.queue_write(pipe, follower, {uid: float(when)})
+        following.queue_add(pipe, follower, {uid: float(when)})
     pipe.execute()
 
 
@@ -63,8 +63,8 @@ def run(ctx: Context, popular: int, popular_followers: list[int]) -> list[Row]:
         following_them(conn, uid, followers)
         viewer = seed.user("viewer")
         scanned = asked(followers, strangers, graph_selectors.COMMON_SCAN)
-        # Past FOLLOWING_SPLIT: in buckets, as the site keeps them (graph.following).
-        following.queue_write(conn, viewer, {f: i for i, f in enumerate(scanned, start=1)})
+        # Past FOLLOWING_SPLIT: in buckets, as the site keeps them (follow_sets.following).
+        following.queue_add(conn, viewer, {f: i for i, f in enumerate(scanned, start=1)})
         user = get_user(uid)
         login, count = user["login"], user["followers"]
         batch = asked(followers, strangers, batch_size)

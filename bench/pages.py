@@ -1,6 +1,6 @@
 """3. Reading: a home-timeline page of 30 statuses (also for a reader with 100 blocks
 and 100 mutes), and 4. following and unfollowing a user whose profile holds 1,000
-statuses, and one with many followers (ours in pieces: timeline.graph.pieces), whose
+statuses, and one with many followers (ours in pieces: timeline.follow_sets.followers), whose
 followers pages are read too."""
 
 import time
@@ -8,7 +8,7 @@ import time
 from accounts import services as accounts
 from timeline import keys
 from timeline.feeds import selectors as feeds
-from timeline.graph import following
+from timeline.follow_sets import following
 from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
 from timeline.reactions import services as reactions
@@ -63,7 +63,7 @@ def marking_reader(reader: int, plan) -> None:
     """Has `reader` follow a new author and like `plan.marking_likes` of their statuses,
     the first page of their home among them, and repost `plan.marking_reposts` older ones;
     `plan.marking_reposters` others repost each status of that page. The page's marks read
-    a likes set of that size (timeline.reactions.marks)."""
+    a likes set of that size (timeline.statuses.marks)."""
     author = seed.user("liked")
     older = write_statuses(author, plan.marking_likes - PAGE_SIZE)
     for status_id in older[: plan.marking_reposts]:
@@ -235,7 +235,7 @@ FOLLOWING_MANY = 2_000
 
 
 def following_rows(ctx: Context, author: int) -> list[Row]:
-    """What a user following 2,000 (their follows in buckets: graph.following) pays:
+    """What a user following 2,000 (their follows in buckets: follow_sets.following) pays:
     following and unfollowing `author` beside a user following 200; the first page of
     whom they follow, and a profile page they view (their newest follows read for
     followers in common), beside the same 2,000 in one key as before buckets."""
@@ -250,7 +250,7 @@ def following_rows(ctx: Context, author: int) -> list[Row]:
         follows = {seed.bulk_uid(): 1_700_000_000 + i for i in range(size)}
         pipe = conn.pipeline(transaction=False)
         if bucketed:
-            following.queue_write(pipe, uid, follows)
+            following.queue_add(pipe, uid, follows)
         else:
             pipe.zadd(keys.following_key(uid), follows)
         pipe.hset(keys.user_key(uid), "following", size)

@@ -6,7 +6,7 @@ import itertools
 
 from accounts.services import create_user
 from timeline import keys
-from timeline.graph import pieces
+from timeline.follow_sets import followers as follower_sets
 
 from . import book
 
@@ -38,7 +38,7 @@ def bulk_followers(conn, uid: int, count: int, chunk: int = 10_000) -> list[int]
         part = {f: 1.0 + start + i for i, f in enumerate(followers[start : start + chunk])}
         conn.zadd(keys.followers_key(uid), part)
         conn.zadd(book.followers_key(uid), part)
-    pieces.split(conn, uid)
+    follower_sets.split(conn, uid)
     conn.hset(keys.user_key(uid), "followers", count)
     return followers
 

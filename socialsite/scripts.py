@@ -14,7 +14,7 @@ that key happens to live on the same node. With settings.REDIS_CHECK_SCRIPT_KEYS
 test suites set it) both are checked on every run, on one server too: the declared keys
 here, and every key a command in the script touches by a prelude (KEY_CHECK). A key
 the script names itself passes when it shares a declared key's hash tag (so its slot):
-the pieces of a big follower set (timeline.graph.pieces) are found inside the script.
+the pieces of a big follower set (timeline.follow_sets.followers) are found inside the script.
 
 `-- include: <name>` on a line of its own puts `<folder>/<name>.lua` there (a library
 of local functions several scripts share)."""

@@ -264,11 +264,11 @@ HOME_INACTIVE_DAYS = float(os.environ.get("HOME_INACTIVE_DAYS", 14))
 HOME_READ_RESOLUTION = int(os.environ.get("HOME_READ_RESOLUTION", 3600))
 # Followers past the first pass are reached by background jobs of this many each.
 FAN_OUT_JOB_SIZE = int(os.environ.get("FAN_OUT_JOB_SIZE", 10_000))
-# A user's followers are kept in pieces of at most this many (timeline.graph.pieces): at
+# A user's followers are kept in pieces of at most this many (timeline.follow_sets.followers): at
 # or under zset-max-ziplist-entries each is a compact listpack, ~12 B a follower.
 FOLLOWERS_PIECE_SIZE = int(os.environ.get("FOLLOWERS_PIECE_SIZE", 250))
 # A user's following set is one key up to this many follows; past it they move into
-# buckets by followee (timeline.graph.following), each a compact listpack.
+# buckets by followee (timeline.follow_sets.following), each a compact listpack.
 FOLLOWING_SPLIT = int(os.environ.get("FOLLOWING_SPLIT", 1000))
 # Refilling a home after an unfollow reads up to HOME_TIMELINE_SIZE statuses of
 # each person followed, so it takes fewer people per pass than fan-out.

@@ -17,8 +17,8 @@ from django.conf import settings
 
 from accounts.services import LOGIN_PATTERN
 from socialsite.text import words
+from timeline.audience import selectors as safety
 from timeline.feeds import visibility
-from timeline.safety import selectors as safety
 from timeline.text import mentions
 
 from .services import HomeState

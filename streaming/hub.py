@@ -25,8 +25,8 @@ from django.conf import settings
 
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_pubsub
+from timeline.audience import selectors as safety
 from timeline.keys import PRIVATE_CHANNEL
-from timeline.safety import selectors as safety
 
 from . import services
 from .backlog import Line, Writer

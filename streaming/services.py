@@ -22,10 +22,10 @@ from accounts.keys import user_key
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis, get_redis
 from socialsite.scripts import LuaScripts
+from timeline.audience import selectors as safety
 from timeline.feeds import home_list
-from timeline.graph import following
+from timeline.follow_sets import following
 from timeline.keys import following_key, home_timeline_key, shown_reposts_key
-from timeline.safety import selectors as safety
 
 from . import keys
 

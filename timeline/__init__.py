@@ -1,0 +1,17 @@
+"""Statuses, timelines, the follow graph and fan-out, and the site's pages: one room (a
+subpackage) per domain. The rooms' order, bottom first; a room imports only rooms of the
+layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
+
+    follow_sets, templatetags
+    audience, statuses, discovery
+    feeds
+    conversations, direct, lists, notifications
+    graph
+    safety, search
+    posting
+    reactions, reports
+    moderation, ops
+    export, data_migrations
+    management
+
+timeline's own modules (keys, web, forms, ...) are shared by the rooms."""

@@ -45,13 +45,13 @@ def followers_key(uid: int) -> str:
 
 def follower_pieces_key(uid: int) -> str:
     """Start time -> start time of each piece of `uid`'s followers past the first
-    (timeline.graph.pieces); absent while they all fit in followers_key."""
+    (timeline.follow_sets.followers); absent while they all fit in followers_key."""
     return f"{followers_key(uid)}:pieces"
 
 
 def follower_piece_key(uid: int, start: str) -> str:
     """The piece of `uid`'s followers from follow time `start` on (the scripts in
-    timeline/graph/lua name it the same way: the followers key, ':', the start)."""
+    timeline/follow_sets/lua name it the same way: the followers key, ':', the start)."""
     return f"{followers_key(uid)}:{start}"
 
 
@@ -60,7 +60,7 @@ def following_key(uid: int) -> str:
 
 
 def following_bucket_key(uid: int, bucket: int) -> str:
-    """One of the buckets a big following set is kept in (timeline.graph.following; its
+    """One of the buckets a big following set is kept in (timeline.follow_sets.following; its
     scripts name it the same way: the following key, ':', the bucket)."""
     return _bucket_of(following_key(uid), bucket)
 
@@ -117,7 +117,7 @@ def likes_key(uid: int) -> str:
     return f"likes:{{{uid}}}"
 
 
-# A page's liked and reposted marks (reactions.marks): sets of status ids, intsets
+# A page's liked and reposted marks (statuses.marks): sets of status ids, intsets
 # (a binary search a lookup), in the viewer's slot beside likes:{uid}. A sorted set
 # as compact as zset-max-ziplist-entries keeps it is walked entry by entry instead.
 def liked_key(uid: int) -> str:

@@ -23,7 +23,7 @@ urlpatterns = [
     path("statuses/<int:status_id>/", conversations.status_detail, name="status"),
     path("statuses/<int:status_id>/card/", feeds.status_card, name="status_card"),
     path("statuses/<int:status_id>/delete/", posting.delete_status, name="delete_status"),
-    path("statuses/<int:status_id>/reply/", conversations.reply, name="reply"),
+    path("statuses/<int:status_id>/reply/", posting.reply, name="reply"),
     path("statuses/<int:status_id>/repost/", reactions.repost, name="repost"),
     path("statuses/<int:status_id>/unrepost/", reactions.undo_repost, name="unrepost"),
     path("statuses/<int:status_id>/like/", reactions.like, name="like"),
@@ -61,7 +61,7 @@ urlpatterns = [
     path("u/<str:login>/following/", graph.following, name="following"),
     path("u/<str:login>/mentions/", conversations.mentions, name="mentions"),
     path("u/<str:login>/lists/", lists.user_lists, name="user_lists"),
-    path("u/<str:login>/lists/membership/", lists.change_membership, name="list_membership"),
+    path("u/<str:login>/lists/membership/", graph.change_membership, name="list_membership"),
     # Safety: follow requests, blocks, mutes (timeline.safety).
     path("follow-requests/", safety.follow_requests, name="follow_requests"),
     path("follow-requests/<str:login>/approve/", safety.approve, name="approve_request"),

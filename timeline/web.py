@@ -18,8 +18,8 @@ from accounts.auth import current_uid
 from accounts.services import get_user_by_login
 from socialsite.views import error_page
 
+from .audience.selectors import Blocked
 from .lists.selectors import NoSuchList
-from .safety.selectors import Blocked
 from .statuses.selectors import AlreadyDone, StatusGone
 
 # At most nine digits: feeds.selectors.LAST_PAGE.

@@ -1,5 +1,5 @@
 """The client API's favourited and reblogged come from the reader's marks
-(timeline.reactions.marks): on a status, in a home timeline and on a reblog."""
+(timeline.statuses.marks): on a status, in a home timeline and on a reblog."""
 
 from timeline import keys
 from timeline.graph.services import follow_user

@@ -1,6 +1,6 @@
 """Profiles, private accounts, follow requests, blocks, mutes, reports and search as the
 Mastodon.py library uses them against a real daphne: who sees what through the API is
-what the pages' one rule (timeline.safety.selectors.may_see) lets them see."""
+what the pages' one rule (timeline.audience.selectors.may_see) lets them see."""
 
 import io
 

@@ -5,11 +5,11 @@ from django.http import HttpRequest
 
 from accounts import avatars, profiles
 from accounts.services import check_name, get_user, get_user_by_login, update_name
+from timeline.audience.selectors import relations
 from timeline.feeds.selectors import cursor_page
 from timeline.graph import selectors as graph
 from timeline.graph import services as follows
 from timeline.safety import services as safety
-from timeline.safety.selectors import relations
 
 from .. import entities
 from ..http import (

@@ -3,11 +3,11 @@ favouriting and reblogging, each through the services the pages use."""
 
 from django.http import HttpRequest
 
+from timeline.audience.selectors import is_private_user
 from timeline.conversations.selectors import conversation
 from timeline.feeds.selectors import cursor_page, shown_status
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
-from timeline.safety.selectors import is_private_user
 from timeline.statuses.selectors import StatusGone
 
 from .. import entities

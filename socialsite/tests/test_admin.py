@@ -12,10 +12,10 @@ from accounts.keys import SUSPENDED_USERS, user_key
 from accounts.selectors import suspended_uids
 from socialsite import jobs
 from socialsite.redis import get_redis
+from timeline.discovery import activity
 from timeline.feeds import selectors as feeds
 from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
-from timeline.ops import activity
 from timeline.posting import services as posting
 from timeline.statuses import selectors as status_selectors
 from timeline.tests.pages import home_entries

@@ -1,6 +1,7 @@
 """The layout's rules, read from the code itself: imports point one way, from the
 apps down to the infrastructure (socialsite <- accounts <- timeline <- streaming <- api),
-with only the wiring (settings, urls, asgi) looking up; no module imports itself
+with only the wiring (settings, urls, asgi) looking up; inside timeline, from each room
+down the rooms' order (ROOMS), with no circle between rooms; no module imports itself
 round a circle; and every test asserts something."""
 
 import ast
@@ -11,6 +12,23 @@ LAYERS = ("socialsite", "accounts", "timeline", "streaming", "api")
 # The wiring names every app by design: settings lists them, urls routes to them,
 # asgi serves them.
 WIRING = {"socialsite.settings", "socialsite.urls", "socialsite.asgi"}
+# The rooms of timeline (its subpackages), bottom first: a room may import the rooms of
+# the layers below its own, never a room of its own layer or above, so no two rooms
+# import each other round a circle. Each module of a room counts, its views too (a page
+# that needs a higher room's work is that room's view). timeline/__init__.py says the same.
+ROOMS = (
+    ("follow_sets", "templatetags"),  # storage of the follow graph; template filters
+    ("audience", "statuses", "discovery"),  # who may see what; statuses; trends, suggestions
+    ("feeds",),  # fan-out, homes and every timeline's page
+    ("conversations", "direct", "lists", "notifications"),
+    ("graph",),  # follow and unfollow, follow requests, the profile page
+    ("safety", "search"),  # privacy, blocks and mutes; search
+    ("posting",),  # post, reply, repost's status, delete
+    ("reactions", "reports"),  # likes and reposts; reports
+    ("moderation", "ops"),  # a closed account's purge, moderators' pages; repair, seeding
+    ("export", "data_migrations"),  # an account's archive; the numbered upgrades of stored data
+    ("management",),  # the manage.py commands
+)
 
 
 def _module_name(path: Path) -> str:
@@ -72,6 +90,62 @@ def test_imports_point_down_the_layers_outside_the_wiring():
         if _layer(target) > _layer(module)
     )
     assert upward == []
+
+
+def _room(module: str) -> str | None:
+    """The room of timeline that `module` is in (None for timeline's own modules)."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "timeline" and len(parts) > 2 else None
+
+
+def _room_imports() -> dict[str, dict[str, list[str]]]:
+    """For each room, the rooms it imports, each with the imports that do it."""
+    rooms: dict[str, dict[str, list[str]]] = {}
+    for module, targets in _graph().items():
+        room = _room(module)
+        if room is None:
+            continue
+        rooms.setdefault(room, {})
+        for target in targets:
+            if _room(target) not in (None, room):
+                rooms[room].setdefault(_room(target), []).append(f"{module} -> {target}")
+    return rooms
+
+
+def test_every_room_of_timeline_has_a_place_in_the_order():
+    placed = [room for layer in ROOMS for room in layer]
+    assert len(placed) == len(set(placed))
+    assert sorted(_room_imports()) == sorted(placed)
+
+
+def test_rooms_import_only_the_rooms_below_them():
+    layer = {room: i for i, rooms in enumerate(ROOMS) for room in rooms}
+    upward = sorted(
+        imported
+        for room, targets in _room_imports().items()
+        for target, imports in targets.items()
+        if layer.get(target, len(ROOMS)) >= layer.get(room, -1)
+        for imported in imports
+    )
+    assert upward == []
+
+
+def test_no_room_imports_itself_round_a_circle():
+    rooms = _room_imports()
+    circles, done = [], set()
+
+    def visit(room: str, path: list[str]) -> None:
+        for target in sorted(rooms.get(room, {})):
+            if target in path:
+                circles.append(" -> ".join([*path[path.index(target) :], target]))
+            elif target not in done:
+                visit(target, [*path, target])
+        done.add(room)
+
+    for room in sorted(rooms):
+        if room not in done:
+            visit(room, [room])
+    assert circles == []
 
 
 def test_no_module_imports_itself_round_a_circle():

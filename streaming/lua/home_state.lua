@@ -1,12 +1,12 @@
 -- What a live home stream needs to know of its owner's home, read at once, in the
 -- owner's slot: whom they follow, the home's newest entries, and which of those are
 -- the reposts the home last took in for their originals (the repost rule's "shown").
--- KEYS[1] their following (timeline.graph.following)  KEYS[2] their home timeline (a
+-- KEYS[1] their following (timeline.follow_sets.following)  KEYS[2] their home timeline (a
 -- list of ids, newest at the head: timeline.feeds.home_list)  KEYS[3] the reposts shown
 -- in it (original id -> repost id)  ARGV[1] how many of the newest entries to read
 -- ARGV[2] following buckets
 -- Returns {followed uids}, {ids, as home holds them}, {original id, repost id, ...}.
--- include: ../../timeline/graph/lua/following_read
+-- include: ../../timeline/follow_sets/lua/lib/following_read
 local following = {}
 for _, key in ipairs(following_keys(KEYS[1], tonumber(ARGV[2]))) do
   for _, uid in ipairs(redis.call('ZRANGE', key, 0, -1)) do

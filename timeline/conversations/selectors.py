@@ -7,9 +7,9 @@ from accounts.keys import SUSPENDED_USERS
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys, text
+from ..audience import selectors as safety
 from ..feeds.selectors import Page, statuses_page
-from ..reactions.marks import apply_marks, queue_marks
-from ..safety import selectors as safety
+from ..statuses.marks import apply_marks, queue_marks
 from ..statuses.selectors import decode_status, hidden_uids, is_hidden
 
 # The replies a conversation shows, oldest first.

@@ -1,22 +1,23 @@
-"""The conversation pages (a status with the chain it replies to and its replies, the
-mentions and tag timelines) and the reply box."""
+"""The conversation pages (a status with the chain it replies to, its replies and the
+reply box: posting.views.reply answers it), the mentions and tag timelines."""
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from accounts.auth import current_uid
-from socialsite.ratelimit import rate_limited
 
 from ..forms import StatusForm
-from ..posting.services import post_status
 from ..statuses.selectors import with_authors
-from ..web import act_on_status, login_first, other_user, render_statuses
+from ..web import other_user, render_statuses
 from . import selectors
 
 
-def _status_page(request: HttpRequest, status_id: int, form: StatusForm, status: int = 200):
+def render_status_page(
+    request: HttpRequest, status_id: int, form: StatusForm, status: int = 200
+) -> HttpResponse:
+    """A status's conversation page with the reply box `form` (bound: shown again with
+    its errors)."""
     view = selectors.conversation(status_id, current_uid(request))
     if view is None:
         raise Http404(f"There is no status {status_id}: it may have been deleted.")
@@ -31,22 +32,7 @@ def _status_page(request: HttpRequest, status_id: int, form: StatusForm, status:
 @require_GET
 def status_detail(request: HttpRequest, status_id: int) -> HttpResponse:
     """A status, the chain it replies to, its replies and a reply box."""
-    return _status_page(request, status_id, StatusForm())
-
-
-@require_POST
-@login_first(lambda status_id: reverse("status", args=[status_id]))
-@rate_limited("posts")
-def reply(request: HttpRequest, status_id: int) -> HttpResponse:
-    form = StatusForm(request.POST)
-    if not form.is_valid():
-        return _status_page(request, status_id, form, status=400)
-    data = form.cleaned_data
-
-    def answer(uid: int, parent: int) -> None:
-        post_status(uid, data["message"], location=data["location"], in_reply_to=parent)
-
-    return act_on_status(request, status_id, answer, "Replied.")
+    return render_status_page(request, status_id, StatusForm())
 
 
 @require_GET

@@ -1,7 +1,7 @@
 """Follower sets kept in one key (before pieces) that hold more than FOLLOWERS_PIECE_SIZE
-are cut into pieces (timeline.graph.pieces), each cut one script in the user's slot."""
+are cut into pieces (timeline.follow_sets.followers), each cut one script in the user's slot."""
 
-from ..graph import pieces
+from ..follow_sets import followers as pieces
 from . import Say
 
 DESCRIPTION = "big follower sets are cut into pieces"

@@ -1,7 +1,7 @@
 """Following sets kept in one key (before buckets) that hold more than FOLLOWING_SPLIT
-move into buckets (timeline.graph.following), each move one script in the user's slot."""
+move into buckets (timeline.follow_sets.following), each move one script in the user's slot."""
 
-from ..graph import following
+from ..follow_sets import following
 from . import Say
 
 DESCRIPTION = "big following sets move into buckets"

@@ -1,5 +1,5 @@
 """Every user's liked and reposted marks (the sets a page reads them from,
-timeline.reactions.marks) are built from their likes and reposts, kept before the marks."""
+timeline.statuses.marks) are built from their likes and reposts, kept before the marks."""
 
 from ..reactions import marks_sync
 from . import Say

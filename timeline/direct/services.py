@@ -20,7 +20,7 @@ from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
-from ..safety import selectors as safety
+from ..audience import selectors as safety
 
 scripts = LuaScripts(__file__)
 

@@ -15,7 +15,7 @@ from socialsite import jobs
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
-from ..graph import following
+from ..follow_sets import following
 
 SUGGESTIONS_KEPT = 20
 SUGGESTIONS_TTL = 3600
@@ -44,7 +44,7 @@ def queue_popular(pipe, uid: int, followers: int) -> None:
 @jobs.handler("suggest")
 def suggest(args: dict) -> list[jobs.Job]:
     """Works out and keeps `uid`'s suggestions: 3 round trips (one more for each of
-    them and the people they follow whose follows are in buckets, graph.following)."""
+    them and the people they follow whose follows are in buckets, follow_sets.following)."""
     store_suggestions(int(args["uid"]))
     return []
 
@@ -54,7 +54,7 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     as (uid, how many of the people they follow follow them; 0 for a popular account)."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
-    # The plain read, which nearly every user's follows take (no buckets: graph.following).
+    # The plain read, which nearly every user's follows take (no buckets: follow_sets.following).
     following.queue_newest_of_base(pipe, uid, OWN_FOLLOWS_READ)
     pipe.smembers(keys.dismissed_suggestions_key(uid))
     pipe.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)

@@ -1,10 +1,10 @@
 """Trending #tags for the home page: the dashboard's counts of the last hour
-(ops.activity, counted by the workers from the event stream), kept TRENDS_KEPT_SECONDS
+(discovery.activity, counted by the workers from the event stream), kept TRENDS_KEPT_SECONDS
 in each process, so a home page reads them once a minute, not at every view."""
 
 import time
 
-from ..ops import activity
+from . import activity
 
 TRENDS_KEPT_SECONDS = 60
 TRENDS_SHOWN = 5

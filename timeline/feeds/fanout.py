@@ -9,11 +9,11 @@ members at that exact score are done): exact even when many share one timestamp.
 
 So that W workers share one big fan-out, its first job only splits it: it cuts the
 rest into chunks of about FAN_OUT_JOB_SIZE members by score range (at the starts of
-the followers' pieces, graph.pieces; fan_out_split.lua for a list's set) and queues
+the followers' pieces, follow_sets.followers; fan_out_split.lua for a list's set) and queues
 them all at once, each a job of its own that any worker may take. A chunk covers [its
 cursor, the next chunk's first score), so the chunks partition the set; one that grew
 meanwhile past FAN_OUT_JOB_SIZE carries on as a chain of its own. Both sets are read
-across the followers' pieces (graph.pieces.queue_range: a list's set is one piece)."""
+across the followers' pieces (graph.follower_sets.queue_range: a list's set is one piece)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,7 +26,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..graph import pieces
+from ..follow_sets import followers as follower_sets
 from ..scores import POSTED
 from . import home_list, homes
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
@@ -118,11 +118,11 @@ def reply_audience(
     it answers and those who follow them (asked of the answered user's followers in their
     slot, or of each one's following set if those are in many pieces, which
     `answered_followers`, queue_answered_followers' reply, tells: one round trip per
-    batch, two if not told and many: graph.pieces.followers_among); for others, everyone."""
+    batch, two if not told and many: graph.follower_sets.followers_among); for others, everyone."""
     answered = answered_uid(status)
     if answered is None or not follower_uids:
         return follower_uids
-    follows = pieces.followers_among(conn, follower_uids, answered, answered_followers)
+    follows = follower_sets.followers_among(conn, follower_uids, answered, answered_followers)
     return [
         uid
         for uid, yes in zip(follower_uids, follows, strict=True)
@@ -148,8 +148,8 @@ def list_chunk_starts(conn, members_key: str, after, skip: int, size: int, most:
 
 def follower_chunk_starts(conn, members_key: str, after, skip: int, size: int, most: int):
     """Where chunks of about `size` of the followers at `members_key` start after a
-    cursor: at starts of their pieces (graph.pieces). [more, start...]."""
-    return pieces.chunk_starts(conn, members_key, after, size, most)
+    cursor: at starts of their pieces (follow_sets.followers). [more, start...]."""
+    return follower_sets.chunk_starts(conn, members_key, after, size, most)
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,7 @@ def fan_out_job(status: dict, *, retract: bool = False, audience: str = "followe
 
 def fan_out_from(job: jobs.Job, cursor: list) -> jobs.Job | None:
     """`job` carried on from `cursor` ([follow time, members at that time already done],
-    as graph.pieces.decode_range returns it), or None if `cursor` is empty (nothing
+    as graph.follower_sets.decode_range returns it), or None if `cursor` is empty (nothing
     left)."""
     if not cursor:
         return None
@@ -274,9 +274,9 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     # Where the uids are, and the next job's cursor; then the uids alone, by plain reads
     # (with their scores, or through a script, Redis and the client spend longer on
     # reading them than on the deliveries): for a set never cut, read beside the plan.
-    pieces.queue_walk(pipe, *walked)
+    follower_sets.queue_walk(pipe, *walked)
     exists, *replies = pipe.execute()
-    members, cursor = pieces.walk(conn, members_key, replies[reads:], *walked[1:])
+    members, cursor = follower_sets.walk(conn, members_key, replies[reads:], *walked[1:])
     pipe = PackedPipeline(conn)
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)

@@ -36,7 +36,7 @@ from accounts.keys import user_key
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..graph import following
+from ..follow_sets import following
 
 scripts = LuaScripts(__file__)
 

@@ -36,7 +36,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..graph import following
+from ..follow_sets import following
 from ..scores import POSTED
 from ..statuses.selectors import exist
 from . import fanout, home_list, homes

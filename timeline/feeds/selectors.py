@@ -21,11 +21,11 @@ from accounts.services import decode_user, get_users
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
+from ..audience import selectors as safety
 from ..discovery import suggestions
-from ..reactions.marks import apply_marks, queue_marks
-from ..safety import selectors as safety
 from ..scores import POSTED
 from ..statuses import cache, layout
+from ..statuses.marks import apply_marks, queue_marks
 from ..statuses.selectors import (
     GONE,
     StatusGone,
@@ -455,7 +455,7 @@ def users_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:
 
 def with_originals(statuses: list[dict], viewer: int | None = None) -> list[dict]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
-    reposts), marked for `viewer` (see reactions.marks), leaving out reposts whose original
+    reposts), marked for `viewer` (see statuses.marks), leaving out reposts whose original
     is gone. (Reposts of hidden users' statuses were left out already: a repost names
     its original's author.)"""
     reposts = [s for s in statuses if s.get("repost_of")]

@@ -9,11 +9,11 @@ from accounts.services import decode_user, get_users, uid_for_login
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
+from ..audience.selectors import Relation, may_see_account, queue_relation, relation_from
 from ..feeds.selectors import Page, kept_statuses, page_ids, queue_statuses, read_page
+from ..follow_sets import followers as follower_sets
+from ..follow_sets import following as following_sets
 from ..lists.selectors import decode_lists, queue_lists
-from ..safety.selectors import Relation, may_see_account, queue_relation, relation_from
-from . import following as following_sets
-from . import pieces
 
 # Followers in common are looked for among this many of your newest follows.
 COMMON_SCAN = 5000
@@ -38,7 +38,7 @@ def followers_page(
     `viewer` may see them (none of a private account's to others, see may_see_account)."""
     if not may_see_account(uid, viewer):
         return [], False
-    uids = pieces.page_ids(get_redis(), uid, page, count)
+    uids = follower_sets.page_ids(get_redis(), uid, page, count)
     return get_users([int(u) for u in uids[:count]]), len(uids) > count
 
 
@@ -63,14 +63,14 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]
     """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
 
     `uid`'s follows are asked of `other_uid`'s followers in their slot, or if those are
-    in many pieces, each of its following set (graph.pieces.followers_among)."""
+    in many pieces, each of its following set (graph.follower_sets.followers_among)."""
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     following_sets.queue_newest_of_base(pipe, uid, COMMON_SCAN)
     pipe.hget(user_key(other_uid), "followers")
     *newest, followers = pipe.execute()
     following = following_sets.newest(conn, uid, newest, COMMON_SCAN)
-    follows = pieces.followers_among(conn, following, other_uid, followers)
+    follows = follower_sets.followers_among(conn, following, other_uid, followers)
     return get_users(in_common(following, follows, limit))
 
 
@@ -103,7 +103,7 @@ def profile_page(
     the process (statuses.cache), the viewer's likes and reposts of them, the
     common-follower test and the viewer's lists (with whether they are on each). One more
     for the profiles of followers in common, if any, for reposts' originals, and for the
-    viewer's newest follows if they are many (in buckets: graph.following). `looked_up`:
+    viewer's newest follows if they are many (in buckets: follow_sets.following). `looked_up`:
     the uid is looked up, not remembered."""
     uid = uid_for_login(login) if looked_up else logins.remembered_uid(login)
     if uid is None:
@@ -138,9 +138,9 @@ def profile_page(
     pipe = PackedPipeline(conn)
     shown = queue_statuses(pipe, ids, count, viewer_uid, kept=kept)
     listed = shown + queue_lists(pipe, list_ids, uid)
-    in_slot = pieces.queue_who_follow(pipe, following, uid, user["followers"])
+    in_slot = follower_sets.queue_who_follow(pipe, following, uid, user["followers"])
     replies = pipe.execute()
-    follows = pieces.who_follow(conn, following, uid, replies[listed:], in_slot=in_slot)
+    follows = follower_sets.who_follow(conn, following, uid, replies[listed:], in_slot=in_slot)
     common = in_common(following, follows, common)
     return ProfilePage(
         user=user,
@@ -163,7 +163,7 @@ def profile_page(
 
 def relationships(uid: int, others: list[int]) -> list[tuple[bool, bool]]:
     """For each of `others`: whether `uid` follows them, and whether they follow `uid`
-    (asked of their following sets, see graph.following). 1 round trip."""
+    (asked of their following sets, see follow_sets.following). 1 round trip."""
     if not others:
         return []
     pipe = PackedPipeline(get_redis())

@@ -7,8 +7,8 @@ count, their home timeline, and the event). A follow is 2 round trips (3 when a 
 it copied was deleted meanwhile: feeds.refill.drop_copied_if_deleted); an unfollow 3,
 the last queueing the job that refills home. On a cluster the event goes out one round
 trip later, from the channel's node (see socialsite.events.publishes_in_scripts). Each
-first reads whether (since when) the follower follows them already (graph.following):
-the piece of followers that holds them (graph.pieces), one round trip more."""
+first reads whether (since when) the follower follows them already (follow_sets.following):
+the piece of followers that holds them (follow_sets.followers), one round trip more."""
 
 import time
 
@@ -18,17 +18,15 @@ from accounts.keys import user_key
 from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..audience.selectors import Blocked
 from ..discovery.suggestions import queue_popular
 from ..feeds import home_list
 from ..feeds.refill import drop_copied_if_deleted, refill_job
+from ..follow_sets import followers as follower_sets
+from ..follow_sets import following
 from ..notifications import services as notifications
-from ..safety.selectors import Blocked
-from . import following
-
-scripts = LuaScripts(__file__)
 
 
 def follow_user(uid: int, other_uid: int) -> bool | None:
@@ -62,25 +60,14 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     login, followed_at = pipe.execute()
     if not login:
         raise ValueError("No such user.")
-    scripts.run(
+    follower_sets.queue_follow(
         pipe,
-        "add_follower",
-        [
-            user_key(other_uid),
-            keys.followers_key(other_uid),
-            keys.profile_timeline_key(other_uid),
-            keys.blocks_key(other_uid),
-            keys.blocked_by_key(other_uid),
-            keys.follow_requests_key(other_uid),
-        ],
-        [
-            uid,
-            since,
-            home_size,
-            "1" if approving else "0",
-            "" if followed_at is None else followed_at,
-            settings.FOLLOWERS_PIECE_SIZE,
-        ],
+        other_uid,
+        follower=uid,
+        since=since,
+        newest=home_size,
+        approving=approving,
+        followed_at=followed_at,
     )
     pipe.hget(user_key(other_uid), "followers")
     followed, followers = pipe.execute()
@@ -100,18 +87,13 @@ def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
     followed_user = {"id": other_uid, "login": other_login}
     event = events.follow_changed("follow", follower, followed_user, now, private=private == "1")
     in_script = events.publishes_in_scripts(conn)
-    scripts.run(
+    following.queue_follow(
         pipe,
-        "add_following",
-        [user_key(uid), keys.following_key(uid), keys.blocks_key(uid), keys.blocked_by_key(uid)],
-        [
-            other_uid,
-            since,
-            STATUS_CHANNEL if in_script else "",
-            event,
-            following.BUCKETS,
-            settings.FOLLOWING_SPLIT,
-        ],
+        uid,
+        other=other_uid,
+        since=since,
+        channel=STATUS_CHANNEL if in_script else "",
+        event=event,
     )
     # The copy: merged into home (sorted, no repeats, bounded) by a script of its own in
     # the same slot, which copies nothing unless the follow holds (not refused for a
@@ -172,11 +154,12 @@ def losing_follower(client, uid: int, follower_uid: int, followed_at) -> object:
     at `followed_at` (their following set's score; "+inf" if it has none), leaves `uid`'s
     followers. Replies [`uid`'s login, their newest status ids], or nothing for an
     unknown user."""
-    return scripts.run(
+    return follower_sets.queue_unfollow(
         client,
-        "remove_follower",
-        [user_key(uid), keys.followers_key(uid), keys.profile_timeline_key(uid)],
-        [follower_uid, settings.HOME_TIMELINE_SIZE, followed_at],
+        uid,
+        follower=follower_uid,
+        followed_at=followed_at,
+        newest=settings.HOME_TIMELINE_SIZE,
     )
 
 
@@ -190,19 +173,30 @@ def unfollowing(
     event = events.follow_changed("unfollow", follower, followed, time.time(), private=private)
     uid = follower["id"]
     in_script = events.publishes_in_scripts(client)
-    removed = scripts.run(
+    removed = following.queue_unfollow(
         client,
-        "remove_following",
-        [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
-        [
-            followed["id"],
-            STATUS_CHANNEL if in_script else "",
-            event,
-            home_list.IDS_PER_COMMAND,
-            following.BUCKETS,
-            *ids,
-        ],
+        uid,
+        other=followed["id"],
+        channel=STATUS_CHANNEL if in_script else "",
+        event=event,
+        ids_per_command=home_list.IDS_PER_COMMAND,
+        ids=ids,
     )
     if removed and not in_script:
         events.publish(client, event)
     return removed
+
+
+def cancel_request(uid: int, other_uid: int) -> bool:
+    """`uid` takes back their request to follow `other_uid`: whether there was one."""
+    return drop_request(uid, other_uid)
+
+
+def drop_request(requester: int, owner: int) -> bool:
+    """`requester`'s request to follow `owner` goes (taken back, turned down, or moot):
+    whether there was one."""
+    # Two single-key steps, each in its own user's slot and idempotent.
+    pipe = get_redis().pipeline(transaction=False)
+    pipe.zrem(keys.follow_requests_key(owner), requester)
+    pipe.zrem(keys.requested_key(requester), owner)
+    return bool(pipe.execute()[0])

@@ -11,7 +11,8 @@ from accounts.auth import current_uid
 from socialsite.ratelimit import rate_limited
 
 from ..forms import ListMembershipForm, listless_membership_form
-from ..safety import services as safety
+from ..lists import selectors as list_selectors
+from ..lists import services as list_services
 from ..web import (
     login_first,
     next_url,
@@ -74,7 +75,7 @@ def unfollow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     if services.unfollow_user(current_uid(request), other["id"]):
         messages.success(request, f"You no longer follow @{other['login']}.")
-    elif safety.cancel_request(current_uid(request), other["id"]):
+    elif services.cancel_request(current_uid(request), other["id"]):
         messages.success(request, f"You took back your request to follow @{other['login']}.")
     else:
         messages.info(request, f"You weren't following @{other['login']}.")
@@ -105,3 +106,26 @@ def followers(request: HttpRequest, login: str) -> HttpResponse:
 @require_GET
 def following(request: HttpRequest, login: str) -> HttpResponse:
     return _people(request, login, selectors.following_page, "People @{login} follows")
+
+
+@require_POST
+@login_first(lambda login: reverse("profile", args=[login]))
+@rate_limited("list_changes")
+def change_membership(request: HttpRequest, login: str) -> HttpResponse:
+    """The "add to list" control on a profile: adds the person to one of your lists, or
+    takes them off it; a bad choice is a form error on their profile."""
+    person, uid = other_user(login), current_uid(request)
+    theirs = list_selectors.lists_for_member(uid, person["id"])
+    form = ListMembershipForm(request.POST, lists=theirs)
+    if form.is_valid():
+        list_id, adding = form.cleaned_data["list_id"], form.cleaned_data["action"] == "add"
+        change = list_services.add_member if adding else list_services.remove_member
+        try:
+            change(uid, list_id, person["id"])
+        except (ValueError, PermissionError) as error:
+            form.add_error("list_id", str(error))
+    if form.errors:
+        return render_profile(request, login, lists_form=form, status=400)
+    done = "Added @{} to {}." if adding else "Removed @{} from {}."
+    messages.success(request, done.format(person["login"], form.names[list_id]))
+    return redirect(next_url(request, reverse("profile", args=[person["login"]])))

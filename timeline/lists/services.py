@@ -24,8 +24,8 @@ from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text
 
 from .. import keys
+from ..audience.selectors import Blocked, queue_block_check
 from ..feeds.refill import drop_copied_if_deleted, refill_list_job
-from ..safety.selectors import Blocked, queue_block_check
 from .selectors import NO_SUCH_LIST, NoSuchList, can_see, decode_list, list_id_of
 
 scripts = LuaScripts(__file__)

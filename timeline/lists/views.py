@@ -13,8 +13,7 @@ from accounts.auth import current_uid
 from accounts.services import get_user, uid_for_login
 from socialsite.ratelimit import rate_limited
 
-from ..forms import ListForm, ListMembershipForm, ListNameForm
-from ..graph.views import render_profile
+from ..forms import ListForm, ListNameForm
 from ..web import login_first, next_url, other_user, refused, render_people, render_statuses
 from . import selectors, services
 from .selectors import NoSuchList
@@ -162,25 +161,3 @@ def _member_change(change: Callable[[int, int, int], str], done: str):
 
 add_member = _member_change(services.add_member, "Added")
 remove_member = _member_change(services.remove_member, "Removed")
-
-
-@require_POST
-@login_first(lambda login: reverse("profile", args=[login]))
-@rate_limited("list_changes")
-def change_membership(request: HttpRequest, login: str) -> HttpResponse:
-    """The "add to list" control on a profile: adds the person to one of your lists, or
-    takes them off it; a bad choice is a form error on their profile."""
-    person, uid = other_user(login), current_uid(request)
-    form = ListMembershipForm(request.POST, lists=selectors.lists_for_member(uid, person["id"]))
-    if form.is_valid():
-        list_id, adding = form.cleaned_data["list_id"], form.cleaned_data["action"] == "add"
-        change = services.add_member if adding else services.remove_member
-        try:
-            change(uid, list_id, person["id"])
-        except (ValueError, PermissionError) as error:
-            form.add_error("list_id", str(error))
-    if form.errors:
-        return render_profile(request, login, lists_form=form, status=400)
-    done = "Added @{} to {}." if adding else "Removed @{} from {}."
-    messages.success(request, done.format(person["login"], form.names[list_id]))
-    return redirect(next_url(request, reverse("profile", args=[person["login"]])))

@@ -28,7 +28,8 @@ from socialsite import jobs
 from socialsite.redis import get_redis
 
 from .. import keys
-from ..graph import following, pieces
+from ..follow_sets import followers as follower_sets
+from ..follow_sets import following
 from ..graph.services import losing_follower, unfollowing
 from ..lists import services as lists
 from ..notifications import services as notifications
@@ -67,18 +68,18 @@ def _detach_followers(uid: int) -> bool:
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
-    pieces.queue_range(pipe, keys.followers_key(uid), count=PURGE_BATCH, withscores=True)
+    follower_sets.queue_range(pipe, keys.followers_key(uid), count=PURGE_BATCH, withscores=True)
     # What unfollowing would take out of a home: the newest HOME_TIMELINE_SIZE.
     pipe.zrevrange(keys.profile_timeline_key(uid), 0, settings.HOME_TIMELINE_SIZE - 1)
     login, first, status_ids = pipe.execute()
-    pairs, _ = pieces.decode_range(first)
+    pairs, _ = follower_sets.decode_range(first)
     followers = list(zip(pairs[::2], pairs[1::2], strict=True))
     if not followers:
         return False
     for follower in get_users([int(f) for f, _ in followers]):
         follower = {"id": follower["id"], "login": follower["login"]}
         unfollowing(pipe, follower, {"id": uid, "login": login}, status_ids)
-    pieces.forget(pipe, uid, followers)
+    follower_sets.forget(pipe, uid, followers)
     pipe.execute()
     return True
 
@@ -114,7 +115,7 @@ def _unfollow_everyone(uid: int) -> bool:
             notifications.queue_withdraw(
                 pipe, int(other), notifications.FOLLOW, {"id": uid, "login": login}
             )
-    following.queue_forget(pipe, uid, others)
+    following.queue_remove(pipe, uid, others)
     pipe.execute()
     return True
 
@@ -149,7 +150,7 @@ def _drop_profile(uid: int) -> bool:
         keys.profile_timeline_key(uid),
         home,
         keys.shown_reposts_key(home),
-        *pieces.all_keys(get_redis(), uid),
+        *follower_sets.all_keys(get_redis(), uid),
         *following.all_keys(uid),
         keys.mentions_timeline_key(uid),
         keys.likes_key(uid),

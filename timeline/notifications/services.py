@@ -23,7 +23,7 @@ from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..graph import following
+from ..follow_sets import following
 
 scripts = LuaScripts(__file__)
 

@@ -2,68 +2,29 @@
 (`manage.py stats` and the admin dashboard, through socialsite.dashboard). Both walk
 Redis with SCAN, HSCAN and ranges, never KEYS, so they can run beside live traffic."""
 
-import itertools
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from accounts import keys as account_keys
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
 
 from .. import keys
+from ..discovery import activity
 from ..feeds import home_list
-from ..graph import following as following_sets
-from ..graph import pieces
+from ..follow_sets import following as following_sets
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
-from . import activity
+from .pairings import FOLLOWS, LIKES, MEMBERSHIPS, check_pairs
+from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
 
 scripts = LuaScripts(__file__)
-
-CHUNK = 1000
-
-Progress = Callable[[str], None]
-
-
-def chunks(items: Iterable, size: int = CHUNK) -> Iterator[list]:
-    """`items` in lists of `size` (the last may be shorter)."""
-    iterator = iter(items)
-    while chunk := list(itertools.islice(iterator, size)):
-        yield chunk
-
-
-def _ranges(conn, key: str, *, withscores: bool = False, home: bool = False) -> Iterator[list]:
-    """A sorted set's members (or (member, score) pairs; a home's ids: a list), CHUNK at a
-    time, by rank."""
-    for start in itertools.count(0, CHUNK):
-        stop = start + CHUNK - 1
-        if home:
-            members = conn.lrange(key, start, stop)
-        else:
-            members = conn.zrange(key, start, stop, withscores=withscores)
-        if not members:
-            return
-        yield members
-
-
-@dataclass
-class Finding:
-    check: str  # "timelines", "follows", "lists", "likes", "marks" or "counters"
-    key: str
-    problem: str
-
-
-@dataclass
-class RepairReport:
-    fixed: bool
-    checked: dict[str, int] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
 
 
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
     """Checks every timeline (home, profile, global, list, mentions, tag, likes pages,
     replies) against existing statuses, that both sides of follows, list memberships and
-    likes agree, the liked and reposted marks (reactions.marks), and the counters of
+    likes agree, the liked and reposted marks (statuses.marks), and the counters of
     users, statuses and lists against their sets; with `fix`, repairs what it finds, in
     that order (each fix can change what the next one counts).
 
@@ -73,7 +34,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     conn = get_redis()
     _check_timelines(conn, report, progress)
     for pairing in (FOLLOWS, MEMBERSHIPS, LIKES):
-        _check_pairs(conn, pairing, report, progress)
+        check_pairs(conn, pairing, report, progress)
     _check_marks(report, progress)
     _check_counters(conn, report, progress)
     return report
@@ -120,7 +81,7 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
         # Ids newer than the bitmap are statuses posted since: not suspects.
         missing = {
             status_id: None
-            for ids in _ranges(conn, key, home=home)
+            for ids in ranges(conn, key, home=home)
             for status_id in ids
             if int(status_id) <= newest and not exists[int(status_id)]
         }
@@ -144,212 +105,6 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
     pipe.execute()  # empty unless fixing
 
 
-@dataclass(frozen=True)
-class Pairing:
-    """A relation recorded twice, once in each side's slot, by a change made in two steps:
-    `a_key(a)` lists b exactly when `b_key(b)` lists a. Of a pair recorded on one side
-    only, the `truth` side ("a" or "b") is believed and the other side is made to agree:
-    an entry only it has is dropped (`extra`), one it lacks is added back if b still
-    exists (`missing`), and if b is gone the truth's entry is dropped (`gone`; None
-    leaves it, as a b being deleted is in flight). The three say what was found, with
-    {a} and {b} in them."""
-
-    check: str  # Finding.check, and progress lines
-    counted_as: str  # what report.checked counts
-    a_pattern: str
-    a_key: Callable[[int], str]
-    b_pattern: str
-    b_key: Callable[[int], str]
-    b_hash: Callable[[int], str]  # b's own hash: whether b still exists
-    truth: str
-    extra: str
-    missing: str
-    gone: str | None
-    # b's sets are followers, kept in pieces found by follow time (timeline.graph.pieces).
-    b_in_pieces: bool = False
-    # a's sets are following sets, kept in buckets by member past a size
-    # (timeline.graph.following): a_pattern finds the buckets too.
-    a_in_buckets: bool = False
-
-    def queue_a_score(self, pipe, a: int, b: int) -> None:
-        """Queues the read of b's score in a's set."""
-        if self.a_in_buckets:
-            following_sets.queue_score(pipe, a, b)
-        else:
-            pipe.zscore(self.a_key(a), b)
-
-    def queue_b_score(self, pipe, b: int, a: int, a_score) -> None:
-        """Queues the read of a's score in b's set (a's score for b finds its piece)."""
-        if self.b_in_pieces:
-            pieces.queue_score(pipe, b, a, "+inf" if a_score is None else a_score)
-        else:
-            pipe.zscore(self.b_key(b), a)
-
-    def b_sets(self, conn, key: str) -> list[str]:
-        """The keys that hold the b set whose (first) key is `key`."""
-        if self.b_in_pieces:
-            return pieces.piece_keys(conn, account_keys.hash_tag_id(key))
-        return [key]
-
-    def queue_change(self, pipe, side: str, owner: int, member: int, score, *, add: bool):
-        """Queues adding `member` to (or dropping it from) `owner`'s set on `side`."""
-        if side == "b" and self.b_in_pieces:
-            change = pieces.queue_put_back if add else pieces.queue_drop
-            change(pipe, owner, member, score)
-        elif side == "a" and self.a_in_buckets:
-            if add:
-                following_sets.queue_write(pipe, owner, {member: score})
-            else:
-                following_sets.queue_forget(pipe, owner, [member])
-        elif add:
-            key = self.a_key(owner) if side == "a" else self.b_key(owner)
-            pipe.zadd(key, {member: score}, nx=True)
-        else:
-            pipe.zrem(self.a_key(owner) if side == "a" else self.b_key(owner), member)
-
-
-# The follower's own following set is the truth: it is what they see, and it decided
-# what their home timeline holds.
-FOLLOWS = Pairing(
-    "follows",
-    "follow edge ends",
-    keys.FOLLOWING_PATTERN + "*",
-    keys.following_key,
-    keys.FOLLOWERS_PATTERN,
-    keys.followers_key,
-    keys.user_key,
-    truth="a",
-    extra="lists follower {a}, who doesn't follow them",
-    missing="misses follower {a}, who follows them",
-    gone="follows {b}, who doesn't exist",
-    b_in_pieces=True,
-    a_in_buckets=True,
-)
-# The list's members set is the truth: it is what the owner sees and what `members`
-# counts. A "listed in" set missing the list would keep fan-out from it; one naming a
-# list that doesn't back it would fill the list with a stranger's statuses.
-MEMBERSHIPS = Pairing(
-    "lists",
-    "list membership ends",
-    keys.LISTED_IN_PATTERN,
-    keys.listed_in_key,
-    keys.LIST_MEMBERS_PATTERN,
-    keys.list_members_key,
-    keys.list_key,
-    truth="b",
-    extra="names list {b}, which doesn't have them as a member",
-    missing="misses list {b}, which has them as a member",
-    gone=None,
-)
-# The status's likers set is the truth: `likes` counts it, and it decides whether a like
-# can be given or taken back. A deleted status's likers go.
-LIKES = Pairing(
-    "likes",
-    "like ends",
-    keys.LIKES_PATTERN,
-    keys.likes_key,
-    keys.LIKERS_PATTERN,
-    keys.likers_key,
-    keys.status_key,
-    truth="b",
-    extra="shows status {b}, whose likers don't list them",
-    missing="misses status {b}, whose likers list them",
-    gone="lists liker {a} of a deleted status",
-)
-
-
-def _check_pairs(conn, pairing: Pairing, report: RepairReport, progress: Progress) -> None:
-    """Pairs recorded on one side only (a follow, list membership or like stopped between
-    its two steps, or a deleted status whose likers were never walked), made to agree
-    with the pairing's truth side."""
-    pipe = conn.pipeline(transaction=False)
-    for a, b, a_score, b_score, exists in _one_sided_pairs(conn, pairing, report, progress):
-        sides = {"a": (pairing.a_key(a), a, b, a_score), "b": (pairing.b_key(b), b, a, b_score)}
-        truth = pairing.truth
-        copy = "b" if truth == "a" else "a"
-        truth_key, truth_owner, truth_member, truth_score = sides[truth]
-        copy_key, copy_owner, copy_member, copy_score = sides[copy]
-        if copy_score is not None:
-            found, key = pairing.extra, copy_key
-            pairing.queue_change(pipe, copy, copy_owner, copy_member, copy_score, add=False)
-        elif exists:
-            found, key = pairing.missing, copy_key
-            pairing.queue_change(pipe, copy, copy_owner, copy_member, truth_score, add=True)
-        elif pairing.gone:
-            found, key = pairing.gone, truth_key
-            pairing.queue_change(pipe, truth, truth_owner, truth_member, truth_score, add=False)
-        else:
-            continue
-        report.findings.append(Finding(pairing.check, key, found.format(a=a, b=b)))
-    if report.fixed:
-        pipe.execute()
-
-
-def _one_sided_pairs(
-    conn, pairing: Pairing, report: RepairReport, progress: Progress
-) -> Iterator[tuple[int, int, float | None, float | None, bool]]:
-    """Pairs recorded on one side only, read again (so a change in flight between its two
-    steps when the sets were walked is whole by now): (a, b, a's score for b, b's score
-    for a, whether b exists)."""
-    suspects: set[tuple[int, int]] = set()
-    counted = {"edges": 0}
-
-    def a_in_b(pipe, a: int, b: int, a_score) -> None:
-        pairing.queue_b_score(pipe, b, a, a_score)
-
-    def b_in_a(pipe, b: int, a: int, _) -> None:
-        pairing.queue_a_score(pipe, a, b)
-
-    def a_sets(conn, key: str) -> list[str]:
-        return [key]
-
-    check = (counted, progress, pairing.check)
-    for a, b in _one_sided(conn, pairing.a_pattern, a_sets, a_in_b, *check):
-        suspects.add((a, b))
-    for b, a in _one_sided(conn, pairing.b_pattern, pairing.b_sets, b_in_a, *check):
-        suspects.add((a, b))
-    report.checked[pairing.counted_as] = counted["edges"]
-    pipe = conn.pipeline(transaction=False)
-    ordered = sorted(suspects)
-    for a, b in ordered:
-        pairing.queue_a_score(pipe, a, b)
-    a_scores = pipe.execute() if ordered else []
-    for (a, b), a_score in zip(ordered, a_scores, strict=True):
-        pairing.queue_b_score(pipe, b, a, a_score)
-        pipe.exists(pairing.b_hash(b))
-    found = zip(ordered, a_scores, chunks(pipe.execute() if ordered else [], 2), strict=True)
-    for (a, b), a_score, (b_score, exists) in found:
-        if (a_score is None) != (b_score is None):
-            yield a, b, a_score, b_score, bool(exists)
-
-
-def _one_sided(
-    conn,
-    pattern: str,
-    sets: Callable,
-    queue_back: Callable,
-    counted: dict,
-    progress: Progress,
-    label: str,
-) -> Iterator:
-    """(owner, member) for each member of the sets of each key matching `pattern`
-    (`sets(conn, key)`: the keys that hold it) whose own set doesn't list the owner
-    (`queue_back(pipe, owner, member, score)` queues that read)."""
-    for key in conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET"):
-        owner = account_keys.hash_tag_id(key)
-        held = (_ranges(conn, k, withscores=True) for k in sets(conn, key))
-        for members in itertools.chain.from_iterable(held):
-            pipe = conn.pipeline(transaction=False)
-            for member, score in members:
-                queue_back(pipe, owner, int(member), score)
-            for (member, _), back in zip(members, pipe.execute(), strict=True):
-                if back is None:
-                    yield owner, int(member)
-            counted["edges"] += len(members)
-            if counted["edges"] % 100_000 < len(members):
-                progress(f"{label}: {counted['edges']} edge ends checked")
-
-
 def _check_marks(report: RepairReport, progress: Progress) -> None:
     """Liked and reposted marks that differ from the likes and reposts they mark (after
     the likes check, so they follow the likes pages as it left them)."""
@@ -366,7 +121,7 @@ class Counted:
     pattern: str  # SCAN pattern of the hashes
     fields: tuple[str, ...]  # the counters...
     sets: tuple[Callable[[int], str], ...]  # ...and, by the hash's id, the sets they count
-    # The field that counts a following set, kept in buckets past a size (graph.following).
+    # The field that counts a following set, kept in buckets past a size (follow_sets.following).
     following_field: str = ""
 
 

@@ -22,14 +22,14 @@ from accounts.services import create_login_users, create_users
 from socialsite.redis import get_redis
 
 from .. import keys, text
+from ..discovery import activity
 from ..discovery.suggestions import POPULAR_KEPT
-from ..graph import following as following_sets
-from ..graph import pieces
+from ..follow_sets import followers as follower_sets
+from ..follow_sets import following as following_sets
 from ..scores import POSTED
 from ..search import services as search
 from ..statuses import layout
-from . import activity
-from .maintenance import chunks
+from .report import chunks
 
 DAY = 86400
 # Statuses are spread over this many days, denser towards now.
@@ -148,7 +148,7 @@ def seed_network(
             followers[j][uids[i]] = when
         if since:
             # Big ones straight into buckets, as follows one by one would have left them.
-            writes.count(following_sets.queue_write(pipe, uids[i], since))
+            writes.count(following_sets.queue_add(pipe, uids[i], since))
     for j, followed_by in enumerate(followers):
         if followed_by:
             writes.count(pipe.zadd(keys.followers_key(uids[j]), followed_by))
@@ -156,7 +156,7 @@ def seed_network(
     # Written whole, then cut into pieces as follows one by one would have made them.
     for j, followed_by in enumerate(followers):
         if len(followed_by) > settings.FOLLOWERS_PIECE_SIZE:
-            pieces.split(get_redis(), uids[j])
+            follower_sets.split(get_redis(), uids[j])
 
     by_author: list[list[dict]] = [[] for _ in range(users)]
     for status in statuses:

@@ -14,10 +14,10 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..conversations import services as conversations
 from ..feeds import fanout
-from ..graph import pieces
+from ..follow_sets import followers as follower_sets
 from ..notifications import services as notifications
-from ..reactions import marks
 from ..search import services as search
+from ..statuses import marks
 from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
 from ..statuses.services import (
     CORE_FIELDS,
@@ -68,7 +68,7 @@ def deliver_status(conn, status: dict) -> int:
     queue_store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
     results = pipe.execute()
     found, lists = results[:lookups], results[lookups + narrowed]
-    batch, cursor = pieces.decode_range(results[-1])
+    batch, cursor = follower_sets.decode_range(results[-1])
     followers = fanout.reply_audience(conn, status, batch, *results[lookups : lookups + narrowed])
 
     pipe = PackedPipeline(conn)

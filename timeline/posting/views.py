@@ -1,4 +1,5 @@
-"""Posting a status from the home page's box, and deleting one's own."""
+"""Posting a status from the home page's box or a conversation's reply box, and deleting
+one's own."""
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -10,9 +11,10 @@ from django.views.decorators.http import require_POST
 from accounts.auth import current_uid
 from socialsite.ratelimit import rate_limited
 
+from ..conversations.views import render_status_page
 from ..feeds.views import render_home
 from ..forms import StatusForm
-from ..web import login_first, next_url
+from ..web import act_on_status, login_first, next_url
 from . import services
 
 
@@ -40,3 +42,18 @@ def delete_status(request: HttpRequest, status_id: int) -> HttpResponse:
     messages.success(request, "Your status is deleted.")
     back = next_url(request, reverse("home"))
     return redirect(reverse("home") if back == reverse("status", args=[status_id]) else back)
+
+
+@require_POST
+@login_first(lambda status_id: reverse("status", args=[status_id]))
+@rate_limited("posts")
+def reply(request: HttpRequest, status_id: int) -> HttpResponse:
+    form = StatusForm(request.POST)
+    if not form.is_valid():
+        return render_status_page(request, status_id, form, status=400)
+    data = form.cleaned_data
+
+    def answer(uid: int, parent: int) -> None:
+        services.post_status(uid, data["message"], location=data["location"], in_reply_to=parent)
+
+    return act_on_status(request, status_id, answer, "Replied.")

@@ -1,4 +1,4 @@
-"""Building and checking every user's marks (reactions.marks) against what they mark:
+"""Building and checking every user's marks (statuses.marks) against what they mark:
 `liked:{uid}` against `likes:{uid}` (one script in the user's slot), and
 `reposted:{uid}` against the originals' `reposts:{id}` (other slots: both sides are
 walked, and each pair found on one side only is read again before it is reported or

@@ -7,7 +7,7 @@ reposter's profile, fan-out, the event stream). The original's reposts set
 reposts; deleting the original deletes its reposts by a background job.
 Likes are a set per status (counted in `likes`) and one per user, their likes
 page. Each set lives in its owner's slot, so a like is two idempotent steps. Each
-user's marks of what they liked and reposted are kept beside (reactions.marks)."""
+user's marks of what they liked and reposted are kept beside (statuses.marks)."""
 
 import time
 
@@ -16,10 +16,11 @@ from socialsite import events
 from socialsite.redis import get_redis
 
 from .. import keys
+from ..audience import selectors as safety
 from ..feeds.selectors import original
 from ..notifications import services as notifications
 from ..posting.services import delete_status, deliver_status
-from ..safety import selectors as safety
+from ..statuses import marks
 from ..statuses.selectors import (
     GONE,
     AlreadyDone,
@@ -30,7 +31,6 @@ from ..statuses.selectors import (
     status_id_of,
 )
 from ..statuses.services import add_to_status_set, build_status, remove_from_status_set
-from . import marks
 
 
 def repost(uid: int, status_id: int) -> int:

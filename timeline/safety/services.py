@@ -22,7 +22,7 @@ from socialsite.redis import get_redis
 from socialsite.text import words
 
 from .. import keys
-from ..graph.services import approve_follower, unfollow_user
+from ..graph.services import approve_follower, drop_request, unfollow_user
 from ..lists import services as lists
 from ..statuses.services import queue_update
 
@@ -104,7 +104,7 @@ def approve_requests_batch(args: dict) -> list[jobs.Job]:
             approve_follower(uid, int(requester))
         except ValueError:
             # Blocked or deleted since they asked: the request goes, so the job moves on.
-            _drop_request(int(requester), uid)
+            drop_request(int(requester), uid)
     return [("approve_requests", {"uid": uid})]
 
 
@@ -116,21 +116,8 @@ def approve_request(uid: int, requester_uid: int) -> None:
 
 def reject_request(uid: int, requester_uid: int) -> None:
     """`uid` turns down `requester_uid`'s request; ValueError if they didn't ask."""
-    if not _drop_request(requester_uid, uid):
+    if not drop_request(requester_uid, uid):
         raise ValueError("There is no such follow request.")
-
-
-def cancel_request(uid: int, other_uid: int) -> bool:
-    """`uid` takes back their request to follow `other_uid`: whether there was one."""
-    return _drop_request(uid, other_uid)
-
-
-def _drop_request(requester: int, owner: int) -> bool:
-    # Two single-key steps, each in its own user's slot and idempotent.
-    pipe = get_redis().pipeline(transaction=False)
-    pipe.zrem(keys.follow_requests_key(owner), requester)
-    pipe.zrem(keys.requested_key(requester), owner)
-    return bool(pipe.execute()[0])
 
 
 def remove_follower(uid: int, follower_uid: int) -> bool:

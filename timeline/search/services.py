@@ -7,22 +7,24 @@ The words are socialsite.text.words, the streaming API's `track` rule, so a sear
 finds what a `track` stream would have passed. A repost carries its original's
 message and is not indexed: the original is."""
 
+import itertools
 from collections.abc import Callable
 
 from django.conf import settings
 
 from accounts.keys import LOGIN_INDEX, user_key
 from accounts.services import queue_name_entries
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import PackedPipeline, get_redis, scan_batches
 from socialsite.scripts import LuaScripts
 from socialsite.text import words
 
 from .. import keys, text
 from ..discovery.suggestions import queue_popular
-from ..ops.maintenance import CHUNK, chunks
 
 scripts = LuaScripts(__file__)
 
+# Keys a step of reindex's walk (a SCAN's count, a pipeline's reads).
+CHUNK = 1000
 # Longer words are not indexed (nobody searches for them) and a query can't use them.
 WORD_MAX_LENGTH = 60
 
@@ -93,7 +95,7 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
     walks Redis with SCAN and HSCAN, CHUNK at a time."""
     conn = get_redis()
     done = {"statuses": 0, "users": 0, "old_word_keys": 0}
-    for chunk in chunks(conn.scan_iter(match=keys.STATUS_PATTERN, count=CHUNK, _type="HASH")):
+    for chunk in scan_batches(conn, keys.STATUS_PATTERN, "HASH", CHUNK):
         read = PackedPipeline(conn)
         read.for_each_key(chunk, ("HMGET", "message", "repost_of"))
         pipe = PackedPipeline(conn)
@@ -105,15 +107,15 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
         pipe.execute()
         progress(f"statuses: {done['statuses']} indexed")
     for pattern, kind in OLD_SHAPES:
-        for chunk in chunks(conn.scan_iter(match=pattern, count=CHUNK, _type=kind)):
+        for chunk in scan_batches(conn, pattern, kind, CHUNK):
             pipe = PackedPipeline(conn)
             for name in chunk:
                 pipe.unlink(name)
             pipe.execute()
             done["old_word_keys"] += len(chunk)
             progress(f"old word index: {done['old_word_keys']} keys deleted")
-    logins = conn.hscan_iter(LOGIN_INDEX, count=CHUNK)
-    for chunk in chunks(uid for _, uid in logins):
+    logins = (uid for _, uid in conn.hscan_iter(LOGIN_INDEX, count=CHUNK))
+    while chunk := list(itertools.islice(logins, CHUNK)):
         read = PackedPipeline(conn)
         read.for_each_key(map(user_key, chunk), ("HMGET", "login", "name", "followers"))
         users = [

@@ -14,7 +14,7 @@ from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
-from ..graph import pieces
+from ..follow_sets import followers as follower_sets
 from . import layout
 from .cache import statuses as kept
 from .selectors import decode_status
@@ -73,7 +73,7 @@ def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
     """Queues the status hash and its author's bookkeeping (see store_status.lua): the
     profile timeline, their own home (`home_size` > 0), the `posts` count, and, for
     `followers` > 0, a read of their first `followers` followers: the last reply (see
-    graph.pieces.decode_range: their uids, and where a fan-out job takes over)."""
+    graph.follower_sets.decode_range: their uids, and where a fan-out job takes over)."""
     uid = status["uid"]
     pipe.hset(keys.status_key(status["id"]), mapping=layout.stored_fields(status))
     scripts.run(
@@ -93,7 +93,7 @@ def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
     if followers:
         # After the script: a follower leaving in between gets the status twice (a reader
         # shows it once: feeds.home_list), never not at all.
-        pieces.queue_range(pipe, keys.followers_key(uid), count=followers)
+        follower_sets.queue_range(pipe, keys.followers_key(uid), count=followers)
 
 
 def create_status(uid: int, message: str, **data) -> int | None:

@@ -5,11 +5,10 @@ from django.test import override_settings
 
 from socialsite import jobs
 from timeline import keys
-from timeline.discovery import suggestions, trends
+from timeline.discovery import activity, suggestions, trends
 from timeline.feeds import selectors as feeds
-from timeline.graph import following
+from timeline.follow_sets import following
 from timeline.graph import services as graph
-from timeline.ops import activity
 from timeline.posting import services as posting
 from timeline.safety import services as safety
 from timeline.tests.pages import page_text, shows
@@ -49,7 +48,7 @@ def test_follows_kept_in_buckets_are_read_for_suggestions(redis_conn, make_user)
         for other in (b, c, y):
             graph.follow_user(a.uid, other.uid)
     # Past the split their follows moved into buckets; a's newest is in the base again
-    # (graph.following).
+    # (follow_sets.following).
     assert redis_conn.zcard(keys.following_key(me.uid)) == 0
     assert redis_conn.zcard(keys.following_key(a.uid)) == 1
     assert redis_conn.exists(*following.all_keys(a.uid)[1:])

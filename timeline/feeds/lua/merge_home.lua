@@ -4,12 +4,12 @@
 -- owner) is skipped: it may have left since its statuses were read. Nothing happens to
 -- the home of a deleted user (so a late follow or refill can't recreate it). With no
 -- groups, it puts the home in order (a read found it out of order).
--- KEYS[1] the owner's hash  KEYS[2] whom they follow (timeline.graph.following)
+-- KEYS[1] the owner's hash  KEYS[2] whom they follow (timeline.follow_sets.following)
 -- KEYS[3] their home
 -- ARGV[1] the owner's uid  ARGV[2] the home's size  ARGV[3] ids a command at most
 -- ARGV[4] following buckets  ARGV[5..] groups of: source uid, n, then n status ids
 -- Returns how many ids were new to the home.
--- include: ../../graph/lua/following_read
+-- include: ../../follow_sets/lua/lib/following_read
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end

@@ -7,7 +7,7 @@ from socialsite.redis import for_each_primary
 from timeline import keys
 from timeline.feeds import fanout
 from timeline.feeds import selectors as feeds
-from timeline.graph import pieces
+from timeline.follow_sets import followers as follower_sets
 from timeline.graph import services as graph
 from timeline.posting import services as posting
 from timeline.tests.pages import home_entries, ids
@@ -15,9 +15,9 @@ from timeline.tests.pages import home_entries, ids
 
 def followed_at(redis_conn, author: int, times: dict) -> None:
     """`times` (follower -> follow time) follow `author`, cut into pieces as follows one
-    by one would have made them (graph.pieces)."""
+    by one would have made them (follow_sets.followers)."""
     redis_conn.zadd(keys.followers_key(author), times)
-    pieces.split(redis_conn, author)
+    follower_sets.split(redis_conn, author)
 
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3, FOLLOWERS_PIECE_SIZE=3)

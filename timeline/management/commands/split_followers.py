@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from timeline.graph import pieces
+from timeline.follow_sets import followers as follower_sets
 
 
 class Command(BaseCommand):
@@ -11,5 +11,5 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
-        cut, made = pieces.split_every_big_set()
+        cut, made = follower_sets.split_every_big_set()
         self.stdout.write(f"Cut {cut} follower sets into {made} more pieces.")

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from timeline.graph import following
+from timeline.follow_sets import following
 
 
 class Command(BaseCommand):

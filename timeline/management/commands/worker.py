@@ -4,7 +4,7 @@ import threading
 from django.core.management.base import BaseCommand
 
 from socialsite import jobs
-from timeline.ops import activity
+from timeline.discovery import activity
 
 
 class Command(BaseCommand):

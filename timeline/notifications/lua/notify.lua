@@ -2,13 +2,13 @@
 -- or if either of them blocks the other or the recipient mutes the actor (timeline.safety).
 -- KEYS[1] their notifications  KEYS[2] their mention notifications  KEYS[3] their user hash
 -- KEYS[4] whom they block  KEYS[5] who blocks them  KEYS[6] whom they mute
--- KEYS[7] whom they follow (timeline.graph.following)
+-- KEYS[7] whom they follow (timeline.follow_sets.following)
 -- ARGV[1] member  ARGV[2] time (whole ms)  ARGV[3] cap  ARGV[4] "1" for a mention or reply
 -- ARGV[5] private channel  ARGV[6] recipient uid  ARGV[7] the notification as JSON
 -- ARGV[8] the actor's uid  ARGV[9] "1": only if they follow the actor (a private status)
 -- ARGV[10] the buckets of a following set
 -- Returns the unread count, or nothing if no notification was added.
--- include: ../../graph/lua/following_read
+-- include: ../../follow_sets/lua/lib/following_read
 if redis.call('EXISTS', KEYS[3]) == 0 then
   return false
 end

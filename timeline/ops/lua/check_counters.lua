@@ -5,10 +5,10 @@
 -- ARGV[1] '1' to fix, '' to report  ARGV[2] the field that counts a following set
 -- ('' if none)  ARGV[3] its buckets  ARGV[4..] the counter fields (absent counts as 0)
 -- Returns {field, counter, set size, ...} for each wrong counter; {} if the hash is
--- gone (and nothing changes). A set kept in pieces (followers: timeline.graph.pieces)
--- or buckets (following: timeline.graph.following) counts them all.
--- include: ../../graph/lua/pieces
--- include: ../../graph/lua/following_read
+-- gone (and nothing changes). A set kept in pieces (followers: timeline.follow_sets.followers)
+-- or buckets (following: timeline.follow_sets.following) counts them all.
+-- include: ../../follow_sets/lua/lib/pieces
+-- include: ../../follow_sets/lua/lib/following_read
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
 end

@@ -1,4 +1,4 @@
--- Makes one user's liked marks (reactions.marks) match their likes page, the truth.
+-- Makes one user's liked marks (statuses.marks) match their likes page, the truth.
 -- KEYS[1] likes:{uid} (status id -> time liked)  KEYS[2] liked:{uid} (the marks)
 -- ARGV[1] '1' to fix what differs, '' to count it only
 -- Returns {likes with no mark, marks with no like}.

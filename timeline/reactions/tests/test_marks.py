@@ -1,4 +1,4 @@
-"""A page's liked and reposted marks, read from the viewer's own sets (reactions.marks),
+"""A page's liked and reposted marks, read from the viewer's own sets (statuses.marks),
 kept right by every path that gives or takes back a like or a repost; built for data
 from before them (Redis data migration 0005) and checked by repair."""
 
@@ -12,8 +12,9 @@ from timeline.feeds import selectors as feeds
 from timeline.graph import services as graph
 from timeline.ops import maintenance
 from timeline.posting import services as posting
-from timeline.reactions import marks, marks_sync
+from timeline.reactions import marks_sync
 from timeline.reactions import services as reactions
+from timeline.statuses import marks
 from timeline.statuses.selectors import AlreadyDone, StatusGone
 
 

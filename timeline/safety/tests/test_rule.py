@@ -4,9 +4,9 @@ skipped only where nothing can be hidden; always the same answers as may_see."""
 import pytest
 
 from socialsite.text import words
+from timeline.audience import selectors as rule
 from timeline.graph import services as graph
 from timeline.posting import services as posting
-from timeline.safety import selectors as rule
 from timeline.safety import services
 from timeline.statuses.selectors import get_status
 

@@ -8,8 +8,8 @@
 -- see socialsite.events.publishes_in_scripts)  ARGV[4] event JSON
 -- ARGV[5] following buckets  ARGV[6] follows the base holds before they move to buckets
 -- Returns 1 if the follow is new, 0 if it already existed, -1 if refused for a block.
--- include: following_read
--- include: following
+-- include: lib/following_read
+-- include: lib/following
 if redis.call('ZSCORE', KEYS[3], ARGV[1]) or redis.call('ZSCORE', KEYS[4], ARGV[1]) then
   return -1
 end

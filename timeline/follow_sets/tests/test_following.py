@@ -10,13 +10,15 @@ from accounts.keys import user_key
 from socialsite.redis import for_each_primary, get_async_redis
 from streaming import services as streaming
 from timeline import keys
+from timeline.audience import selectors as safety_selectors
 from timeline.feeds import refill
-from timeline.graph import following, pieces, selectors
+from timeline.follow_sets import followers as follower_sets
+from timeline.follow_sets import following
+from timeline.graph import selectors
 from timeline.graph import services as graph
 from timeline.ops import maintenance
 from timeline.ops.seeding import seed_network
 from timeline.posting import services as posting
-from timeline.safety import selectors as safety_selectors
 from timeline.safety import services as safety
 
 SPLIT = 4
@@ -44,7 +46,7 @@ def follows_long_ago(redis_conn, uid: int, followees: list[int], when=lambda i: 
     """`uid` followed `followees` long ago, at `when(i)` each (both sides and the counts,
     as seeding writes them: more than the split straight into buckets)."""
     pipe = redis_conn.pipeline(transaction=False)
-    following.queue_write(pipe, uid, {other: when(i) for i, other in enumerate(followees)})
+    following.queue_add(pipe, uid, {other: when(i) for i, other in enumerate(followees)})
     for i, other in enumerate(followees):
         pipe.zadd(keys.followers_key(other), {uid: when(i)})
         pipe.hincrby(user_key(other), "followers", 1)
@@ -258,7 +260,7 @@ def test_the_repair_mends_both_ends_of_a_follow_kept_in_a_bucket(split_user, red
     uid, others = split_user
     # A follow whose second step never ran: in the follower's bucket only...
     stranger = others[0]
-    pieces.queue_drop(redis_conn, stranger, uid, "+inf")
+    follower_sets.queue_remove(redis_conn, stranger, uid, "+inf")
     # ...and a counter gone wrong.
     redis_conn.hset(user_key(uid), "following", 99)
     found = {(f.check, f.problem) for f in maintenance.repair().findings}

@@ -8,7 +8,7 @@
 -- Returns a 1 or 0 each asked (follows or not), or every follower's uid if none was
 -- asked; false if the followers are in more than ARGV[1] pieces, or in one key past a
 -- piece's size (a set kept so before pieces).
--- include: pieces
+-- include: lib/pieces
 local base, most = KEYS[1], tonumber(ARGV[1])
 local starts = redis.call('ZRANGE', piece_index(base), 0, most)
 if #starts > most or redis.call('ZCARD', base) > tonumber(ARGV[2]) then

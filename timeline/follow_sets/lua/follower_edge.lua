@@ -5,7 +5,7 @@
 -- ARGV[3] its follow time (for 'score', as the follower's following set says: '+inf'
 -- if not known)  ARGV[4] for 'add', the piece size
 -- Returns the follow time (or nil) for 'score', else 1 if it changed anything, 0 if not.
--- include: pieces
+-- include: lib/pieces
 if ARGV[1] == 'score' then
   return redis.call('ZSCORE', piece_for(KEYS[1], ARGV[3]), ARGV[2])
 elseif ARGV[1] == 'add' then

@@ -10,15 +10,16 @@ in the base or its followee's bucket, so "does X follow Y" asks both at once wit
 state read first (one script, one reply); ordered reads merge the keys in a script
 (lua/following_range.lua), which reads the base alone while no bucket exists.
 
-Every read and write of following sets goes through here or the scripts that include
-lua/following_read.lua (and lua/following.lua, for writers); the counters in the user's
-hash count them all."""
+Every read and write of following sets goes through here (each script of lua/ by one
+function below, its keys and arguments named) or the scripts that include
+lua/lib/following_read.lua (and lua/lib/following.lua, for writers); the counters in the
+user's hash count them all."""
 
 import itertools
 
 from django.conf import settings
 
-from accounts.keys import hash_tag_id
+from accounts.keys import hash_tag_id, user_key
 from socialsite.redis import PackedPipeline, get_redis, sorted_sets_over
 from socialsite.scripts import LuaScripts
 
@@ -46,15 +47,13 @@ def all_keys(uid: int) -> list[str]:
 def queue_score(client, uid: int, other: int) -> object:
     """Queues (or runs) the read of when `uid` followed `other`: the follow time (a
     string), or None if they don't."""
-    return scripts.run(
-        client, "follow_score", [keys.following_key(uid), bucket_key(uid, other)], [int(other)]
-    )
+    return _follow_score(client, uid=uid, other=int(other))
 
 
 def queue_scores(client, uid: int, others: list) -> object:
     """Queues (or runs) when `uid` followed each of `others` (not empty): a list of
     follow times or None."""
-    return scripts.run(client, "follow_scores", [keys.following_key(uid)], [BUCKETS, *others])
+    return _follow_scores(client, uid=uid, others=others)
 
 
 def follows(uid: int, others: list) -> list[bool]:
@@ -66,7 +65,7 @@ def follows(uid: int, others: list) -> list[bool]:
 
 def queue_follows_of(pipe: PackedPipeline, candidates: list, uid: int) -> None:
     """Queues whether each of `candidates` follows `uid` (asked of their following sets:
-    a piece of `uid`'s followers is found only by follow time, graph.pieces): two replies
+    a piece of `uid`'s followers is found only by follow time, follow_sets.followers): two replies
     each (the base's and the bucket's ZSCORE, packed at one string join), for `scores_of`."""
     base_and_bucket = ((keys.following_key(c), bucket_key(c, uid)) for c in candidates)
     pipe.for_each_key(itertools.chain.from_iterable(base_and_bucket), ("ZSCORE", uid))
@@ -117,9 +116,7 @@ def queue_from(client, uid: int, after, skip: int, count: int) -> object:
 
 
 def _queue_range(client, uid, order, after, offset, count) -> object:
-    return scripts.run(
-        client, "following_range", [keys.following_key(uid)], [BUCKETS, order, after, offset, count]
-    )
+    return _following_range(client, uid=uid, order=order, after=after, offset=offset, count=count)
 
 
 def pairs(reply: list) -> list[tuple[str, float]]:
@@ -138,7 +135,7 @@ def page_ids(conn, uid: int, page: int, count: int) -> list:
     return newest(conn, uid, pipe.execute(), count + 1, offset)
 
 
-def queue_write(client, uid: int, follows: dict) -> None:
+def queue_add(client, uid: int, follows: dict) -> None:
     """Queues writing `follows` (followee uid -> follow time) as `uid`'s, straight into
     buckets if they number more than FOLLOWING_SPLIT (a seed's bulk write into a user
     with none yet). The user's counter is the caller's."""
@@ -152,7 +149,7 @@ def queue_write(client, uid: int, follows: dict) -> None:
         client.zadd(key, some)
 
 
-def queue_forget(client, uid: int, others: list) -> None:
+def queue_remove(client, uid: int, others: list) -> None:
     """Queues taking `others` out of whom `uid` follows (the counter is the caller's)."""
     client.zrem(keys.following_key(uid), *others)
     by_bucket: dict[str, list] = {}
@@ -168,12 +165,7 @@ def split(conn, uid: int) -> int:
     moved = 0
     while True:
         before = conn.zcard(keys.following_key(uid))
-        left = scripts.run(
-            conn,
-            "split_following",
-            [keys.following_key(uid)],
-            [BUCKETS, settings.FOLLOWING_SPLIT, MOVED_PER_CALL],
-        )
+        left = _split_following(conn, uid=uid, moved=MOVED_PER_CALL)
         moved += before - left
         if left == 0 or left == before:
             return moved
@@ -188,3 +180,59 @@ def split_every_big_set(batch: int = 1000) -> tuple[int, int]:
         cut += 1
         moved += split(conn, hash_tag_id(name))
     return cut, moved
+
+
+def queue_follow(client, uid: int, *, other: int, since: int, channel: str, event: str) -> object:
+    """Queues (or runs) a follow's step 2 in `uid`'s slot (add_following.lua): `other`
+    joins whom `uid` follows at `since`, and their count, unless either blocks the other;
+    `event` is published on `channel` ("": the caller publishes). Replies 1 if the follow
+    is new, 0 if it existed, -1 if refused for a block."""
+    return scripts.run(
+        client,
+        "add_following",
+        [user_key(uid), keys.following_key(uid), keys.blocks_key(uid), keys.blocked_by_key(uid)],
+        [other, since, channel, event, BUCKETS, settings.FOLLOWING_SPLIT],
+    )
+
+
+def queue_unfollow(
+    client, uid: int, *, other: int, channel: str, event: str, ids_per_command: int, ids: list
+) -> object:
+    """Queues (or runs) an unfollow's step 2 in `uid`'s slot (remove_following.lua):
+    `other` leaves whom `uid` follows, and their count, `ids` (their statuses) leave home
+    (rewritten `ids_per_command` at a time), and `event` is published on `channel` ("":
+    the caller publishes); all only if `uid` followed them. Replies 1 if so, else 0."""
+    return scripts.run(
+        client,
+        "remove_following",
+        [user_key(uid), keys.following_key(uid), keys.home_timeline_key(uid)],
+        [other, channel, event, ids_per_command, BUCKETS, *ids],
+    )
+
+
+# One function a script: its keys and arguments by name.
+
+
+def _follow_score(client, *, uid: int, other: int) -> object:
+    return scripts.run(
+        client, "follow_score", [keys.following_key(uid), bucket_key(uid, other)], [other]
+    )
+
+
+def _follow_scores(client, *, uid: int, others: list) -> object:
+    return scripts.run(client, "follow_scores", [keys.following_key(uid)], [BUCKETS, *others])
+
+
+def _following_range(client, *, uid: int, order: str, after, offset: int, count: int) -> object:
+    return scripts.run(
+        client, "following_range", [keys.following_key(uid)], [BUCKETS, order, after, offset, count]
+    )
+
+
+def _split_following(client, *, uid: int, moved: int) -> int:
+    return scripts.run(
+        client,
+        "split_following",
+        [keys.following_key(uid)],
+        [BUCKETS, settings.FOLLOWING_SPLIT, moved],
+    )

@@ -2,7 +2,7 @@
 -- pieces (pieces.lua) of at most ARGV[1], newest first, in their slot; idempotent.
 -- KEYS[1] followers  ARGV[1] piece size  ARGV[2] most pieces to make in this call
 -- Returns how many pieces it made (fewer than ARGV[2]: nothing is left to cut).
--- include: pieces
+-- include: lib/pieces
 local base, size, most = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
 local made = 0
 while made < most do

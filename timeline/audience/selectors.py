@@ -24,7 +24,7 @@ from socialsite.redis import get_redis
 from socialsite.text import words
 
 from .. import keys
-from ..graph import following
+from ..follow_sets import following
 
 # Where a status is shown: the rule differs for the global timeline (private never)
 # and the home timeline (mutes apply).

@@ -5,7 +5,7 @@
 -- from rank ARGV[4]) or 'oldest' (oldest first, from the follow time ARGV[3], passing
 -- over ARGV[4] at or after it)  ARGV[5] most to return
 -- Returns {uid...} newest first, {uid, time...} oldest first (a cursor's read).
--- include: following_read
+-- include: lib/following_read
 local base, n = KEYS[1], tonumber(ARGV[1])
 local newest, from = ARGV[2] == 'newest', ARGV[3]
 local offset, count = tonumber(ARGV[4]), tonumber(ARGV[5])

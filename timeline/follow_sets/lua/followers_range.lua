@@ -8,7 +8,7 @@
 -- and including it share that time) is where the next read starts. Members are read
 -- without their times unless asked (a Lua table of 10,000 pairs costs more than the
 -- reply): the cursor comes from the last one's rank instead.
--- include: pieces
+-- include: lib/pieces
 local base, n = KEYS[1], tonumber(ARGV[4])
 local below = ARGV[3] == '+inf' and math.huge or tonumber(string.sub(ARGV[3], 2))
 local withscores = ARGV[5] == '1'

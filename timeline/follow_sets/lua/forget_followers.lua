@@ -2,7 +2,7 @@
 -- has unfollowed it. The followed user's count goes as they do.
 -- KEYS[1] followed user's hash  KEYS[2] their followers  ARGV follower uid, follow time...
 -- Returns how many were removed.
--- include: pieces
+-- include: lib/pieces
 local removed = 0
 for i = 1, #ARGV, 2 do
   removed = removed + remove_follower(KEYS[2], ARGV[i], ARGV[i + 1])

@@ -1,4 +1,4 @@
--- Followers in pieces (timeline.graph.pieces): local functions for the scripts that
+-- Followers in pieces (timeline.follow_sets.followers): local functions for the scripts that
 -- include this. A user's followers are their followers key alone (the base) until it
 -- holds more than a piece's size; then the newer follows go to pieces `<base>:<start>`,
 -- each holding the follows from time <start> up to the next piece's start, listed in

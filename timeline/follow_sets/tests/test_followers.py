@@ -7,7 +7,8 @@ from accounts.keys import user_key
 from socialsite import jobs
 from socialsite.redis import for_each_primary
 from timeline import keys
-from timeline.graph import pieces, selectors
+from timeline.follow_sets import followers as follower_sets
+from timeline.graph import selectors
 from timeline.graph import services as graph
 from timeline.ops import maintenance
 from timeline.posting import services as posting
@@ -31,7 +32,7 @@ def followed_long_ago(redis_conn, author: int, fans: list[int]) -> None:
         redis_conn.hincrby(user_key(fan), "following", 1)
     redis_conn.zadd(keys.followers_key(author), {fan: when for when, fan in enumerate(fans, 1)})
     redis_conn.hincrby(user_key(author), "followers", len(fans))
-    pieces.split(redis_conn, author)
+    follower_sets.split(redis_conn, author)
 
 
 @pytest.fixture
@@ -57,7 +58,7 @@ def every_follower(uid: int, count: int = 4) -> list[list[int]]:
 
 def stored(redis_conn, uid: int) -> int:
     """Followers held in every piece."""
-    return sum(redis_conn.zcard(key) for key in pieces.piece_keys(redis_conn, uid))
+    return sum(redis_conn.zcard(key) for key in follower_sets.piece_keys(redis_conn, uid))
 
 
 def piece_starts(redis_conn, uid: int) -> list[str]:
@@ -71,7 +72,7 @@ def test_followers_past_a_piece_are_kept_in_pieces_of_at_most_its_size(
     # From the newest: [8, 9, 10] and [5, 6, 7] and [2, 3, 4] cut from the one key, [1]
     # left in it; the two follows of now went on past the full [8, 9, 10].
     assert len(piece_starts(redis_conn, author)) == 4
-    sizes = [redis_conn.zcard(key) for key in pieces.piece_keys(redis_conn, author)]
+    sizes = [redis_conn.zcard(key) for key in follower_sets.piece_keys(redis_conn, author)]
     assert sizes == [1, 3, 3, 3, 2]
     assert stored(redis_conn, author) == 12
     assert account_services.get_user(author)["followers"] == 12
@@ -185,7 +186,7 @@ def test_old_big_follower_sets_are_cut_by_the_migration_once(make_user, redis_co
 
     call_command("split_followers")
     assert piece_starts(redis_conn, author) == ["2", "5", "8"]
-    assert pieces.split_every_big_set() == (0, 0)  # again: nothing to do
+    assert follower_sets.split_every_big_set() == (0, 0)  # again: nothing to do
     assert [uid for page in every_follower(author) for uid in page] == fans[::-1]
     assert graph.unfollow_user(fans[6], author) is True
     assert stored(redis_conn, author) == 9
@@ -213,9 +214,9 @@ def test_a_followers_page_before_the_first_is_refused(author_with_pieces):
 
 
 def planned_walk(redis_conn, *walked) -> list:
-    """The replies of pieces.queue_walk for `walked` (key, after, skip, below, count)."""
+    """The replies of follower_sets.queue_walk for `walked` (key, after, skip, below, count)."""
     pipe = redis_conn.pipeline(transaction=False)
-    pieces.queue_walk(pipe, *walked)
+    follower_sets.queue_walk(pipe, *walked)
     return pipe.execute()
 
 
@@ -227,7 +228,7 @@ def test_a_walk_planned_before_a_piece_changed_reads_again_in_one_script(
     walked = (key, "-inf", 0, "+inf", 100)
     planned = planned_walk(redis_conn, *walked)
     graph.unfollow_user(fans[3], author)  # its piece is one shorter than planned
-    members, cursor = pieces.walk(redis_conn, key, planned, *walked[1:])
+    members, cursor = follower_sets.walk(redis_conn, key, planned, *walked[1:])
     assert members[:9] == [str(fan) for fan in fans[:10] if fan != fans[3]]
     assert sorted(members[9:]) == sorted(str(fan) for fan in fans[10:])
     assert cursor == []
@@ -237,10 +238,12 @@ def test_a_walk_stops_at_its_count_with_the_cursor_of_the_last(author_with_piece
     author, fans = author_with_pieces
     key = keys.followers_key(author)
     planned = planned_walk(redis_conn, key, 2, 0, "+inf", 5)  # from [2, 3, 4] on
-    members, cursor = pieces.walk(redis_conn, key, planned, 2, 0, "+inf", 5)
+    members, cursor = follower_sets.walk(redis_conn, key, planned, 2, 0, "+inf", 5)
     assert members == [str(fan) for fan in fans[1:6]]
     assert [float(cursor[0]), cursor[1]] == [6.0, 1]
-    assert pieces.decode_range(pieces.queue_range(redis_conn, key, 2, 0, "+inf", 5)) == (
+    assert follower_sets.decode_range(
+        follower_sets.queue_range(redis_conn, key, 2, 0, "+inf", 5)
+    ) == (
         members,
         cursor,
     )

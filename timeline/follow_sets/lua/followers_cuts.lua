@@ -5,7 +5,7 @@
 -- KEYS[1] followers  ARGV[1] cursor time  ARGV[2] chunk size  ARGV[3] most cuts
 -- Returns {more, cut time...}: no cut if one chunk holds the rest; more is 1 if the
 -- cuts ran out before the end (the last chunk is then split again).
--- include: pieces
+-- include: lib/pieces
 local base, size, most = KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local key, start = piece_for(base, ARGV[1])
 local behind = redis.call('ZCOUNT', key, ARGV[1], '+inf')

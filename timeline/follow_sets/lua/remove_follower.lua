@@ -3,7 +3,7 @@
 -- ARGV[1] follower uid  ARGV[2] newest profile ids to return  ARGV[3] when they
 -- followed, as their following set says ('+inf' if it doesn't: see pieces.lua)
 -- Returns {their login, their newest profile ids}, or {} if the user doesn't exist.
--- include: pieces
+-- include: lib/pieces
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
 end

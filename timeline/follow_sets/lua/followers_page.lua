@@ -4,7 +4,7 @@
 -- KEYS[1] followers  ARGV[1] how many of the newest to pass over  ARGV[2] most to return
 -- ARGV[3] the pieces' size (FOLLOWERS_PIECE_SIZE)
 -- Returns their uids.
--- include: pieces
+-- include: lib/pieces
 local base = KEYS[1]
 local offset, count = tonumber(ARGV[1]), tonumber(ARGV[2])
 local batch = math.floor((offset + count) / tonumber(ARGV[3])) + 2

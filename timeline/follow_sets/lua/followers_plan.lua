@@ -1,14 +1,14 @@
 -- Where the followers after a cursor are, across pieces (pieces.lua), in their slot: the
 -- reads that fetch them, not the followers themselves. A fan-out job's 10,000 uids cost
 -- Redis several times more passed through a script (into a Lua table and out again)
--- than read by plain ZRANGEBYSCOREs, which the caller sends next (graph.pieces.walk).
+-- than read by plain ZRANGEBYSCOREs, which the caller sends next (follow_sets.followers.walk).
 -- KEYS[1] followers  ARGV[1] cursor: a follow time (or '-inf')  ARGV[2] followers at
 -- that time already done  ARGV[3] end, as ZRANGEBYSCORE's max ('+inf' or '(<time>')
 -- ARGV[4] most to read
 -- Returns {more, cursor time, cursor count, key, min, offset, count, ...}: the cursor as
 -- followers_range.lua returns it, then each read (ZRANGEBYSCORE key min end LIMIT offset
 -- count), oldest first.
--- include: pieces
+-- include: lib/pieces
 local base, n = KEYS[1], tonumber(ARGV[4])
 local below = ARGV[3] == '+inf' and math.huge or tonumber(string.sub(ARGV[3], 2))
 local key, start = piece_for(base, ARGV[1])

@@ -1,4 +1,4 @@
--- Whom a user follows (timeline.graph.following): local functions for the scripts that
+-- Whom a user follows (timeline.follow_sets.following): local functions for the scripts that
 -- read follows (following.lua adds the writers', after these). A user's follows (member
 -- followee uid, score follow time) are their following key alone (the base) while it
 -- holds up to a split's size; the follow that passes it moves them all into `n` buckets

@@ -3,12 +3,13 @@
 A sorted set of up to zset-max-ziplist-entries is a listpack (~12 B a follower); past
 that a skiplist (~100 B). So followers are their followers key alone until they number
 more than FOLLOWERS_PIECE_SIZE; then newer follows go to pieces of at most that many,
-each holding a range of follow times (lua/pieces.lua), all in the user's slot. Every
-read and write of followers goes through here or the graph's scripts that include
-pieces.lua: a piece is found by a follow time, which the follower's own following set
-holds (the same score), so "does X follow Y" is asked of X's following set
-(graph.following). "Which of these follow Y" is asked in Y's slot of Y's followers while
-they are in a few pieces (followers_among.lua), else of each one's following set."""
+each holding a range of follow times (lua/lib/pieces.lua), all in the user's slot. Every
+read and write of followers goes through here (each script of lua/ by one function
+below, its keys and arguments named) or the scripts that include lua/lib/pieces.lua: a
+piece is found by a follow time, which the follower's own following set holds (the same
+score), so "does X follow Y" is asked of X's following set (follow_sets.following).
+"Which of these follow Y" is asked in Y's slot of Y's followers while they are in a few
+pieces (followers_among.lua), else of each one's following set."""
 
 from django.conf import settings
 
@@ -47,11 +48,14 @@ def queue_range(
     sorted set never cut, as lists' listed-in sets) in follow order from a cursor (a
     follow time and how many at that time are done) to `below` (a ZRANGEBYSCORE max),
     at most `count`; decode the reply with `decode_range`."""
-    return scripts.run(
+    return _followers_range(
         client,
-        "followers_range",
-        [key],
-        [after, skip, below, count, "1" if withscores else "0"],
+        followers_key=key,
+        after=after,
+        skip=skip,
+        below=below,
+        count=count,
+        withscores=withscores,
     )
 
 
@@ -67,7 +71,7 @@ def queue_walk(pipe, key: str, after, skip: int, below: str, count: int) -> None
     beside it, what the followers key alone holds of it (plain, as the plan reads a set
     never cut): two replies. Finish it with `walk`. A fan-out job's way: its followers
     come back by plain reads."""
-    scripts.run(pipe, "followers_plan", [key], [after, skip, below, count])
+    _followers_plan(pipe, followers_key=key, after=after, skip=skip, below=below, count=count)
     pipe.zrangebyscore(key, after, below, start=skip, num=count)
 
 
@@ -108,25 +112,19 @@ def page_ids(client, uid: int, page: int, count: int) -> list:
     more if an older page exists: 1 round trip."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
-    return scripts.run(
-        client,
-        "followers_page",
-        [keys.followers_key(uid)],
-        [(page - 1) * count, count + 1, settings.FOLLOWERS_PIECE_SIZE],
-    )
+    return _followers_page(client, uid=uid, offset=(page - 1) * count, count=count + 1)
 
 
 def chunk_starts(conn, key: str, after, size: int, most: int) -> list:
     """Where chunks of about `size` of the followers at `key` after the cursor time
     `after` start (piece starts), at most `most`: [more, start...] (followers_cuts.lua)."""
-    return scripts.run(conn, "followers_cuts", [key], [after, size, most])
+    return _followers_cuts(conn, followers_key=key, after=after, size=size, most=most)
 
 
 def forget(client, uid: int, followers: list[tuple]) -> object:
     """Queues (or runs) the removal of `followers` ((uid, follow time) pairs) from
     `uid`'s followers, and from their count."""
-    pairs = [value for pair in followers for value in pair]
-    return scripts.run(client, "forget_followers", [user_key(uid), keys.followers_key(uid)], pairs)
+    return _forget_followers(client, uid=uid, followers=followers)
 
 
 def split(conn, uid: int) -> int:
@@ -134,12 +132,7 @@ def split(conn, uid: int) -> int:
     before pieces, or in bulk): how many pieces were made. Idempotent."""
     made = 0
     while True:
-        now = scripts.run(
-            conn,
-            "split_followers",
-            [keys.followers_key(uid)],
-            [settings.FOLLOWERS_PIECE_SIZE, PIECES_PER_SPLIT],
-        )
+        now = _split_followers(conn, uid=uid, pieces=PIECES_PER_SPLIT)
         made += now
         if now < PIECES_PER_SPLIT:
             return made
@@ -154,14 +147,9 @@ def queue_followers_among(client, candidates: list, uid: int) -> object:
     """Queues (or runs) the read of whether each of `candidates` follows `uid`, in
     `uid`'s slot (followers_among.lua): for up to ASKED_BY_ZMSCORE a 1 or 0 each, for more
     all of `uid`'s followers; None if they are in more than PIECES_READ pieces (then
-    graph.following.follows_of). Finish it with among_reply. Not for an empty `candidates`."""
+    following.follows_of). Finish it with among_reply. Not for an empty `candidates`."""
     asked = candidates if len(candidates) <= ASKED_BY_ZMSCORE else []
-    return scripts.run(
-        client,
-        "followers_among",
-        [keys.followers_key(uid)],
-        [PIECES_READ, settings.FOLLOWERS_PIECE_SIZE, *asked],
-    )
+    return _followers_among(client, uid=uid, pieces_read=PIECES_READ, asked=asked)
 
 
 def among_reply(conn, candidates: list, uid: int, reply: list | None) -> list[bool]:
@@ -193,7 +181,7 @@ def queue_who_follow(pipe: PackedPipeline, candidates: list, uid: int, followers
     profile's count): in `uid`'s slot (queue_followers_among, one reply), unless so many
     that they are surely in more than PIECES_READ pieces (more than that many full
     pieces and the followers key hold): then of each one's following set
-    (graph.following.queue_follows_of). Nothing if `candidates` is empty. Returns whether
+    (following.queue_follows_of). Nothing if `candidates` is empty. Returns whether
     it asked in `uid`'s slot, for `who_follow`."""
     if not candidates:
         return False
@@ -217,27 +205,22 @@ def queue_score(client, uid: int, follower, followed_at) -> object:
     """Queues (or runs) the read of `follower`'s follow time among `uid`'s followers,
     looked for in the piece of `followed_at` (their following set's score; "+inf" if
     not known: the newest piece)."""
-    return scripts.run(
-        client, "follower_edge", [keys.followers_key(uid)], ["score", follower, followed_at]
+    return _follower_edge(
+        client, uid=uid, change="score", follower=follower, followed_at=followed_at
     )
 
 
-def queue_put_back(client, uid: int, follower, followed_at) -> object:
-    """Queues (or runs) putting `follower` back among `uid`'s followers at `followed_at`
-    (a repair: the count is checked on its own)."""
-    return scripts.run(
-        client,
-        "follower_edge",
-        [keys.followers_key(uid)],
-        ["add", follower, followed_at, settings.FOLLOWERS_PIECE_SIZE],
-    )
+def queue_add(client, uid: int, follower, followed_at) -> object:
+    """Queues (or runs) putting `follower` among `uid`'s followers at `followed_at`, in
+    its piece (a repair or a bulk write: the count is the caller's)."""
+    return _follower_edge(client, uid=uid, change="add", follower=follower, followed_at=followed_at)
 
 
-def queue_drop(client, uid: int, follower, followed_at) -> object:
+def queue_remove(client, uid: int, follower, followed_at) -> object:
     """Queues (or runs) taking `follower`, followed at `followed_at`, out of `uid`'s
-    followers (a repair: the count is checked on its own)."""
-    return scripts.run(
-        client, "follower_edge", [keys.followers_key(uid)], ["remove", follower, followed_at]
+    followers (a repair: the count is the caller's)."""
+    return _follower_edge(
+        client, uid=uid, change="remove", follower=follower, followed_at=followed_at
     )
 
 
@@ -256,3 +239,109 @@ def split_every_big_set(batch: int = 1000) -> tuple[int, int]:
         cut += 1
         made += split(conn, hash_tag_id(name))
     return cut, made
+
+
+def queue_follow(
+    client, uid: int, *, follower: int, since: int, newest: int, approving: bool, followed_at
+) -> object:
+    """Queues (or runs) a follow's step 1 in `uid`'s slot (add_follower.lua): `follower`
+    joins `uid`'s followers at `followed_at` (their following set's score; None: not
+    following yet, so `since`) unless either blocks the other or `uid` is private and
+    hasn't approved them (`approving`: the approval of a request). Replies [`uid`'s
+    login, their `newest` profile entries (flat id, score), the outcome: "followed",
+    "requested", "blocked" or "no_request", "1" if private], or [] for an unknown user."""
+    return scripts.run(
+        client,
+        "add_follower",
+        [
+            user_key(uid),
+            keys.followers_key(uid),
+            keys.profile_timeline_key(uid),
+            keys.blocks_key(uid),
+            keys.blocked_by_key(uid),
+            keys.follow_requests_key(uid),
+        ],
+        [
+            follower,
+            since,
+            newest,
+            "1" if approving else "0",
+            "" if followed_at is None else followed_at,
+            settings.FOLLOWERS_PIECE_SIZE,
+        ],
+    )
+
+
+def queue_unfollow(client, uid: int, *, follower: int, followed_at, newest: int) -> object:
+    """Queues (or runs) an unfollow's step 1 in `uid`'s slot (remove_follower.lua):
+    `follower`, who followed at `followed_at` ("+inf" if not known), leaves `uid`'s
+    followers and their count. Replies [`uid`'s login, their `newest` profile ids], or
+    [] for an unknown user."""
+    return scripts.run(
+        client,
+        "remove_follower",
+        [user_key(uid), keys.followers_key(uid), keys.profile_timeline_key(uid)],
+        [follower, newest, followed_at],
+    )
+
+
+# One function a script: its keys and arguments by name.
+
+
+def _followers_range(
+    client, *, followers_key: str, after, skip: int, below, count: int, withscores: bool
+) -> object:
+    return scripts.run(
+        client,
+        "followers_range",
+        [followers_key],
+        [after, skip, below, count, "1" if withscores else "0"],
+    )
+
+
+def _followers_plan(client, *, followers_key: str, after, skip: int, below, count: int) -> object:
+    return scripts.run(client, "followers_plan", [followers_key], [after, skip, below, count])
+
+
+def _followers_page(client, *, uid: int, offset: int, count: int) -> object:
+    return scripts.run(
+        client,
+        "followers_page",
+        [keys.followers_key(uid)],
+        [offset, count, settings.FOLLOWERS_PIECE_SIZE],
+    )
+
+
+def _followers_cuts(client, *, followers_key: str, after, size: int, most: int) -> object:
+    return scripts.run(client, "followers_cuts", [followers_key], [after, size, most])
+
+
+def _forget_followers(client, *, uid: int, followers: list[tuple]) -> object:
+    pairs = [value for pair in followers for value in pair]
+    return scripts.run(client, "forget_followers", [user_key(uid), keys.followers_key(uid)], pairs)
+
+
+def _split_followers(client, *, uid: int, pieces: int) -> int:
+    return scripts.run(
+        client,
+        "split_followers",
+        [keys.followers_key(uid)],
+        [settings.FOLLOWERS_PIECE_SIZE, pieces],
+    )
+
+
+def _followers_among(client, *, uid: int, pieces_read: int, asked: list) -> object:
+    return scripts.run(
+        client,
+        "followers_among",
+        [keys.followers_key(uid)],
+        [pieces_read, settings.FOLLOWERS_PIECE_SIZE, *asked],
+    )
+
+
+def _follower_edge(client, *, uid: int, change: str, follower, followed_at) -> object:
+    # "add" cuts a new piece past the piece size; "score" and "remove" don't read it.
+    size = [settings.FOLLOWERS_PIECE_SIZE] if change == "add" else []
+    return scripts.run(
+        client, "follower_edge", [keys.followers_key(uid)], [change, follower, followed_at, *size]
+    )

@@ -1,4 +1,4 @@
--- Changing whom a user follows (timeline.graph.following, following_read.lua for the
+-- Changing whom a user follows (timeline.follow_sets.following, following_read.lua for the
 -- layout): local functions for the scripts that write follows, each of which includes
 -- following_read first.
 -- Moves the base's oldest `most` follows (all if fewer) into their buckets. Returns

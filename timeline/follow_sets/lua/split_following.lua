@@ -5,8 +5,8 @@
 -- ARGV[3] most to move in this call
 -- Returns how many are left to move (0: done; the base holds none, or no more than
 -- the split's size and no buckets were made).
--- include: following_read
--- include: following
+-- include: lib/following_read
+-- include: lib/following
 local base, n, split = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
 if redis.call('ZCARD', base) <= split and #following_keys(base, n) == 1 then
   return 0

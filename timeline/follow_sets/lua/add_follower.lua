@@ -10,7 +10,7 @@
 -- Returns {their login, their newest profile entries as a flat {id, score, ...} list,
 -- outcome: "followed", "requested", "blocked" or "no_request", "1" if their account is
 -- private else ""}, or {} (and changes nothing) if the followed user doesn't exist.
--- include: pieces
+-- include: lib/pieces
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
 end

@@ -3,7 +3,7 @@ import time
 
 from socialsite import events
 from socialsite.testing.waits import wait_for
-from timeline.ops import activity
+from timeline.discovery import activity
 from timeline.posting import services as posting
 
 HOUR = 3600

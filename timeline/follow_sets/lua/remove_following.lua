@@ -7,8 +7,8 @@
 -- socialsite.events.publishes_in_scripts)  ARGV[3] event JSON  ARGV[4] ids a command
 -- at most  ARGV[5] following buckets  ARGV[6..] ids to remove
 -- Returns 1 if the follow existed, 0 if not.
--- include: following_read
--- include: following
+-- include: lib/following_read
+-- include: lib/following
 if following_remove(KEYS[2], tonumber(ARGV[5]), ARGV[1]) == 0 then
   return 0
 end
