@@ -27,12 +27,9 @@ from django.conf import settings
 
 from accounts.keys import hash_tag_id, user_key
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
-from socialsite.scripts import LuaScripts
 
 from .. import keys
-from . import home_list
-
-scripts = LuaScripts(__file__)
+from . import home_list, scripts
 
 # The user's profile field holding when they last read their home (Unix seconds), and
 # the one set while their home is being rebuilt after a pause.
@@ -97,8 +94,12 @@ def drop_inactive_homes(now: float | None = None, batch: int = 1000) -> int:
         pipe = PackedPipeline(conn)
         for uid in uids:
             home = keys.home_timeline_key(uid)
-            scripts.run(
-                pipe, "drop_home", [user_key(uid), home, keys.shown_reposts_key(home)], [cutoff]
+            scripts.drop_home(
+                pipe,
+                user_key=user_key(uid),
+                home_key=home,
+                shown_reposts_key=keys.shown_reposts_key(home),
+                cutoff=cutoff,
             )
         done = pipe.execute()
         mark_dropped(marks, [uid for uid, gone in zip(uids, done, strict=True) if not gone], False)
@@ -114,7 +115,7 @@ def convert_sorted_homes(batch: int = 1000) -> int:
     for homes in scan_batches(conn, keys.HOME_TIMELINE_PATTERN, "ZSET", batch):
         pipe = PackedPipeline(conn)
         for home in homes:
-            scripts.run(pipe, "convert_home", [home], [home_list.IDS_PER_COMMAND])
+            scripts.convert_home(pipe, home_key=home, ids_per_command=home_list.IDS_PER_COMMAND)
         converted += sum(pipe.execute())
     return converted
 
@@ -137,11 +138,12 @@ def retire_legacy_homes(batch: int = 1000) -> int:
         pipe = PackedPipeline(conn)
         for uid in uids:
             home = keys.legacy_home_key(uid)
-            scripts.run(
+            scripts.retire_legacy_home(
                 pipe,
-                "retire_legacy_home",
-                [user_key(uid), home, keys.shown_reposts_key(home)],
-                [LONG_AGO],
+                user_key=user_key(uid),
+                home_key=home,
+                shown_reposts_key=keys.shown_reposts_key(home),
+                last_read=LONG_AGO,
             )
         retired += sum(1 for taken in pipe.execute() if taken)
     return retired

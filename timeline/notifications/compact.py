@@ -3,11 +3,12 @@ login" scored in Unix seconds (a float's 17 digits), ~49 B a follow in a set of 
 become services.notification_member scored in whole milliseconds (~15 B), and the
 reader's last read (NOTIFICATIONS_READ_AT) turns to milliseconds with them."""
 
-from accounts.keys import hash_tag_id, user_key
+from accounts.keys import hash_tag_id
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
 
 from .. import keys
-from .services import FOLLOW, KIND_LETTERS, scripts
+from . import scripts
+from .services import FOLLOW, KIND_LETTERS, notification_keys
 
 # A score under this is Unix seconds: a set holding one was stored before compact
 # members (whose milliseconds pass it since 1973), and its oldest score is such a one.
@@ -29,11 +30,12 @@ def compact_old_notifications(batch: int = 1000) -> int:
         old = {hash_tag_id(name) for name, first in firsts if is_old(first)}
         pipe = PackedPipeline(conn)
         for uid in old:
-            scripts.run(
+            scripts.compact(
                 pipe,
-                "compact",
-                [keys.notifications_key(uid), keys.mention_notifications_key(uid), user_key(uid)],
-                [FOLLOW, SECONDS_BELOW, *letters],
+                **notification_keys(uid),
+                follow_kind=FOLLOW,
+                seconds_below=SECONDS_BELOW,
+                kind_letters=letters,
             )
         converted += sum(pipe.execute())
     return converted

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 
 from accounts import keys as account_keys
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..feeds import home_list
@@ -16,9 +15,7 @@ from ..graph import following as following_sets
 from ..graph import pieces
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
-from . import activity
-
-scripts = LuaScripts(__file__)
+from . import activity, scripts
 
 CHUNK = 1000
 
@@ -420,12 +417,14 @@ def _check_counter_chunk(conn, report: RepairReport, counted: Counted, hash_keys
     for key in suspects:
         owner = account_keys.hash_tag_id(key)
         set_keys = [set_key(owner) for set_key in counted.sets]
-        flag = "1" if report.fixed else ""
-        scripts.run(
+        scripts.check_counters(
             pipe,
-            "check_counters",
-            [key, *set_keys],
-            [flag, counted.following_field, following_sets.BUCKETS, *counted.fields],
+            hash_key=key,
+            set_keys=set_keys,
+            fix=report.fixed,
+            following_field=counted.following_field,
+            following_buckets=following_sets.BUCKETS,
+            fields=counted.fields,
         )
     for key, wrong in zip(suspects, pipe.execute(), strict=True):
         if wrong:

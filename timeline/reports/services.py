@@ -11,16 +11,14 @@ import time
 
 from accounts.services import get_user, set_suspended
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..feeds.selectors import shown_status
 from ..posting.services import remove_status
 from ..statuses.selectors import GONE, StatusGone
+from . import scripts
 from .selectors import get_reports
-
-scripts = LuaScripts(__file__)
 
 STATUS, USER = "status", "user"
 REASONS = {"spam": "Spam", "abuse": "Abuse or harassment", "other": "Something else"}
@@ -86,16 +84,15 @@ def _file(uid, kind, target, target_uid, reason, comment, snapshot) -> int:
         "state": OPEN,
         "actions": "[]",
     }
-    filed, _ = scripts.run(
+    filed, _report = scripts.file_report(
         conn,
-        "file_report",
-        [
-            keys.open_report_key(uid, kind, target),
-            keys.report_key(report_id),
-            keys.OPEN_REPORTS,
-            keys.target_reports_key(kind, target),
-        ],
-        [report_id, now, *(value for pair in fields.items() for value in pair)],
+        open_report_key=keys.open_report_key(uid, kind, target),
+        report_key=keys.report_key(report_id),
+        open_reports_key=keys.OPEN_REPORTS,
+        target_reports_key=keys.target_reports_key(kind, target),
+        report_id=report_id,
+        filed=now,
+        fields=[value for pair in fields.items() for value in pair],
     )
     if not filed:
         raise ValueError("You already reported that; the moderators will look at it.")
@@ -105,16 +102,17 @@ def _file(uid, kind, target, target_uid, reason, comment, snapshot) -> int:
 def _close(report: dict, state: str, moderator: str, what: str) -> bool:
     action = json.dumps({"who": moderator, "when": time.time(), "what": what})
     return bool(
-        scripts.run(
+        scripts.close_report(
             get_redis(),
-            "close_report",
-            [
-                keys.report_key(report["id"]),
-                keys.OPEN_REPORTS,
-                keys.target_reports_key(report["kind"], report["target"]),
-                keys.open_report_key(report["reporter"], report["kind"], report["target"]),
-            ],
-            [report["id"], state, action],
+            report_key=keys.report_key(report["id"]),
+            open_reports_key=keys.OPEN_REPORTS,
+            target_reports_key=keys.target_reports_key(report["kind"], report["target"]),
+            open_report_key=keys.open_report_key(
+                report["reporter"], report["kind"], report["target"]
+            ),
+            report_id=report["id"],
+            state=state,
+            action_json=action,
         )
     )
 

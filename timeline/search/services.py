@@ -14,14 +14,12 @@ from django.conf import settings
 from accounts.keys import LOGIN_INDEX, user_key
 from accounts.services import queue_name_entries
 from socialsite.redis import PackedPipeline, get_redis
-from socialsite.scripts import LuaScripts
 from socialsite.text import words
 
 from .. import keys, text
 from ..discovery.suggestions import queue_popular
 from ..ops.maintenance import CHUNK, chunks
-
-scripts = LuaScripts(__file__)
+from . import scripts
 
 # Longer words are not indexed (nobody searches for them) and a query can't use them.
 WORD_MAX_LENGTH = 60
@@ -69,7 +67,14 @@ def queue_words(pipe, status: dict, change: str) -> None:
     shard = shard_of(status["id"])
     offset = int(status["id"]) - shard * settings.SEARCH_SHARD_STATUSES
     named = [key for word in found for key in word_keys(shard, word)]
-    scripts.run(pipe, "index_words", named, [change, offset, settings.SEARCH_BUCKET_IDS, *found])
+    scripts.index_words(
+        pipe,
+        word_keys=named,
+        change=change,
+        offset=offset,
+        bucket_most=settings.SEARCH_BUCKET_IDS,
+        words=found,
+    )
 
 
 # The word index's older shapes (timeline.keys): their keys' pattern and type.
