@@ -152,7 +152,7 @@ def send_message(uid: int, conversation_id: int, message: str) -> int:
     login = check_sender(conn, uid, conversation_id)
     now = time.time()
     message_id, stored, members = do_post_message(conn, uid, login, conversation_id, message, now)
-    deliver_message(conn, conversation_id, stored, members, author=uid, sent=now)
+    deliver_to_members(conn, conversation_id, stored, members, author=uid, sent=now)
     return message_id
 
 
@@ -191,7 +191,7 @@ def do_post_message(
     return int(message_id), stored, members
 
 
-def deliver_message(
+def deliver_to_members(
     conn, conversation_id: int, stored: str, members: list, *, author: int, sent: float
 ) -> None:
     """Puts a stored message in every member's inbox (unread but for its `author`) and
