@@ -47,7 +47,9 @@ def report_status(uid: int, status_id: int, reason: str, comment: str = "") -> i
     if status["uid"] == int(uid):
         raise ValueError("You can't report your own status.")
     snapshot = {"message": status["message"], "login": status["login"]}
-    return _file(uid, STATUS, status["id"], status["uid"], reason, comment, snapshot)
+    return do_file_report(
+        uid, STATUS, status["id"], status["uid"], reason=reason, comment=comment, snapshot=snapshot
+    )
 
 
 def report_user(uid: int, other_uid: int, reason: str, comment: str = "") -> int:
@@ -60,10 +62,17 @@ def report_user(uid: int, other_uid: int, reason: str, comment: str = "") -> int
     if other is None:
         raise ValueError("No such user.")
     snapshot = {"login": other["login"], "message": ""}
-    return _file(uid, USER, other["id"], other["id"], reason, comment, snapshot)
+    return do_file_report(
+        uid, USER, other["id"], other["id"], reason=reason, comment=comment, snapshot=snapshot
+    )
 
 
-def _file(uid, kind, target, target_uid, reason, comment, snapshot) -> int:
+def do_file_report(
+    uid: int, kind: str, target: int, target_uid: int, *, reason: str, comment: str, snapshot: dict
+) -> int:
+    """Files `uid`'s checked report on `target` (a status or an account of `kind`) in the
+    reports' slot; returns its id. ValueError for an unknown reporter or an open report
+    of theirs on it already."""
     reporter = get_user(uid)
     if reporter is None:
         raise ValueError("No such user.")
