@@ -13,7 +13,7 @@ from redis.cluster import ClusterPipeline
 from .keys import STATUS_CHANNEL
 from .scripts import LuaScripts
 
-scripts = LuaScripts(__file__)
+_lua = LuaScripts(__file__)
 
 
 def status_posted(status: dict) -> str:
@@ -51,9 +51,15 @@ def publish(client, payload: str) -> None:
         # A cluster's pipeline refuses PUBLISH (no key to route it by); a script with no
         # keys can run anywhere. It runs where the channel's PUBLISHes go (the node of its
         # slot, as for a client's): the events of one node reach each subscriber in order.
-        scripts.run(client, "publish", [], [STATUS_CHANNEL, payload], slot_of=STATUS_CHANNEL)
+        publish_by_script(client, channel=STATUS_CHANNEL, payload=payload)
     else:
         client.publish(STATUS_CHANNEL, payload)
+
+
+def publish_by_script(client, *, channel: str, payload: str):
+    """Runs lua/publish.lua (the only way to): PUBLISHes `payload` on `channel` from the
+    node that serves the channel's slot."""
+    return _lua.run(client, "publish", [], [channel, payload], slot_of=channel)
 
 
 def activity(kind: str, source: dict, target: dict, target_object: dict, created: float) -> str:

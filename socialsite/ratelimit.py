@@ -28,7 +28,7 @@ from . import keys
 from .redis import get_async_redis, get_redis
 from .scripts import LuaScripts
 
-scripts = LuaScripts(__file__)
+_lua = LuaScripts(__file__)
 
 
 # What each limit of settings.RATE_LIMITS counts, as its 429 says it: "Too many <it> for now".
@@ -72,7 +72,13 @@ async def wait_seconds_async(name: str, subject: str, *, record: bool = True) ->
 def _ask(client, name: str, subject: str, record: bool):
     count, seconds = settings.RATE_LIMITS[name]
     key = keys.rate_limit(name, subject)
-    return scripts.run(client, "rate_limit", [key], [seconds * 1000, count, int(record)])
+    return rate_limit(client, limit_key=key, period_ms=seconds * 1000, count=count, record=record)
+
+
+def rate_limit(client, *, limit_key: str, period_ms: int, count: int, record: bool):
+    """Runs lua/rate_limit.lua (the only way to): 0 if the action is allowed (and, with
+    `record`, counted), else the milliseconds until it will be."""
+    return _lua.run(client, "rate_limit", [limit_key], [period_ms, count, int(record)])
 
 
 def _seconds(waiting_ms) -> int:

@@ -1,7 +1,10 @@
 """Runs the Lua scripts that live beside the code that uses them, as `lua/<name>.lua`.
 
-Each package that has scripts makes one `LuaScripts` for its own `lua/` folder:
-`scripts = LuaScripts(__file__)`, then `scripts.run(client, "name", keys, args)`.
+Each package that has scripts runs them from one module beside its `lua/` folder (the
+package's `scripts.py`, or the module that owns the layout), which makes one
+`LuaScripts(__file__)` and one function a script, taking its keys and arguments by name:
+`def take_status(client, *, status_key, author, changes_channel)`. Nothing else names a
+script: other modules call that function.
 
 Scripts go out with EVAL, source included: Redis caches the compiled script by
 its SHA, and unlike EVALSHA this never meets NOSCRIPT after a server restart,
@@ -16,8 +19,9 @@ here, and every key a command in the script touches by a prelude (KEY_CHECK). A 
 the script names itself passes when it shares a declared key's hash tag (so its slot):
 the pieces of a big follower set (timeline.follow_sets.followers) are found inside the script.
 
-`-- include: <name>` on a line of its own puts `<folder>/<name>.lua` there (a library
-of local functions several scripts share)."""
+`-- include: <path>` on a line of its own puts `<path>.lua` there, the path relative to
+the script's own folder: a library of local functions several scripts share lives in
+the `lib/` folder beside them (`-- include: lib/<name>`)."""
 
 from functools import cache
 from pathlib import Path

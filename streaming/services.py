@@ -21,17 +21,15 @@ from django.conf import settings
 from accounts.keys import user_key
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_redis, get_redis
-from socialsite.scripts import LuaScripts
 from timeline.audience import selectors as safety
 from timeline.feeds import home_list
 from timeline.follow_sets import following
 from timeline.keys import following_key, home_timeline_key, shown_reposts_key
 
-from . import keys
+from . import keys, scripts
 
 KEY_NAME_MAX_LENGTH = 50
 _KEY_PATTERN = re.compile(r"ssk_([1-9][0-9]{0,17})_([0-9a-f]{12})_[A-Za-z0-9_-]{32}")
-scripts = LuaScripts(__file__)
 _SUSPENDED = "This account is suspended and can't stream."
 
 
@@ -182,11 +180,14 @@ async def open_stream(*, key: str | None, uid: int | None, ip: str | None = None
 async def _take_ip_place(conn, ip: str, connection_id: str, now: float) -> None:
     """Takes a place for a stream among those open from the client address `ip`."""
     limit = settings.STREAM_CONNECTIONS_PER_IP
-    taken = await scripts.run(
+    taken = await scripts.take_place(
         conn,
-        "take_place",
-        [keys.stream_ip_connections_key(ip)],
-        [now, connection_id, now + _lifetime(), limit, math.ceil(_lifetime())],
+        connections_key=keys.stream_ip_connections_key(ip),
+        now=now,
+        connection_id=connection_id,
+        expires=now + _lifetime(),
+        most=limit,
+        set_lifetime=math.ceil(_lifetime()),
     )
     if not taken:
         raise StreamRefused(
@@ -200,15 +201,17 @@ async def _take_key_place(conn, key: str, connection_id: str, now: float) -> tup
     """The key's owner and id, once a place is taken for a stream on it."""
     uid, key_id = _parse_key(key)
     limit = settings.STREAM_CONNECTIONS_PER_KEY
-    opened = await scripts.run(
+    opened = await scripts.open_stream(
         conn,
-        "open_stream",
-        [
-            keys.stream_key_key(uid, key_id),
-            keys.stream_key_connections_key(uid, key_id),
-            user_key(uid),
-        ],
-        [_digest(key), now, connection_id, now + _lifetime(), limit, math.ceil(_lifetime())],
+        stream_key_key=keys.stream_key_key(uid, key_id),
+        connections_key=keys.stream_key_connections_key(uid, key_id),
+        user_key=user_key(uid),
+        digest=_digest(key),
+        now=now,
+        connection_id=connection_id,
+        expires=now + _lifetime(),
+        most=limit,
+        set_lifetime=math.ceil(_lifetime()),
     )
     if opened == -1:
         raise StreamRefused(401, "Unknown stream key.")
@@ -238,15 +241,22 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
     pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
     _renew_ip_places(pipe, grants, expiry)
     for uid, streams in owners.items():
-        owner_keys, args = [user_key(uid)], [expiry, math.ceil(_lifetime())]
+        stream_keys, args = [], []
         for key_id, connection_ids in streams.items():
             if key_id:
-                owner_keys += [
+                stream_keys += [
                     keys.stream_key_key(uid, key_id),
                     keys.stream_key_connections_key(uid, key_id),
                 ]
                 args += [len(connection_ids), *connection_ids]
-        scripts.run(pipe, "keep_streams", owner_keys, args)
+        scripts.keep_streams(
+            pipe,
+            user_key=user_key(uid),
+            stream_keys=stream_keys,
+            expires=expiry,
+            set_lifetime=math.ceil(_lifetime()),
+            args=args,
+        )
     suspended, revoked = set(), set()
     for (uid, streams), (owner_suspended, *exists) in zip(
         owners.items(), (await pipe.execute())[-len(owners) :], strict=True
@@ -308,11 +318,13 @@ async def home_state(uid: int, count: int) -> HomeState:
     """`uid`'s following, the `count` newest entries of their home and their blocks and
     mutes: 1 round trip."""
     pipe = get_async_redis().pipeline(transaction=False)
-    scripts.run(
+    scripts.home_state(
         pipe,
-        "home_state",
-        [following_key(uid), home_timeline_key(uid), shown_reposts_key(home_timeline_key(uid))],
-        [count, following.BUCKETS],
+        following_key=following_key(uid),
+        home_key=home_timeline_key(uid),
+        shown_reposts_key=shown_reposts_key(home_timeline_key(uid)),
+        count=count,
+        following_buckets=following.BUCKETS,
     )
     safety.queue_audience(pipe, uid)
     (followed, window, shown), *audience = await pipe.execute()

@@ -66,6 +66,13 @@ def test_a_script_includes_a_library_of_functions_beside_it(tmp_path, redis_conn
     assert "twice" in sent and "doubles" not in sent
 
 
+def test_a_script_includes_a_library_from_the_lib_folder_beside_it(tmp_path, redis_conn):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "halves.lua").write_text("local function half(n) return n / 2 end\n")
+    (tmp_path / "use.lua").write_text("-- include: lib/halves\nreturn half(tonumber(ARGV[1]))\n")
+    assert LuaScripts(tmp_path).run(redis_conn, "use", [], [84]) == 42
+
+
 def test_a_script_whose_keys_span_hash_slots_is_refused_before_it_is_sent(tmp_path, redis_conn):
     (tmp_path / "wide.lua").write_text("return redis.call('SET', KEYS[1], 1)\n")
     with pytest.raises(ValueError, match="several hash slots"):

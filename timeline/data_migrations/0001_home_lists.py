@@ -5,15 +5,13 @@ rebuilt by the refill job at its owner's next read, as after a pause."""
 
 from accounts.keys import hash_tag_id, user_key
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
-from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..feeds import home_list, homes
-from . import Say
+from . import Say, scripts
 
 DESCRIPTION = "home timelines become lists; homes kept the book's way are rebuilt when read"
 
-scripts = LuaScripts(__file__)
 
 # The last read recorded for a retired home: long ago, but a read (feeds.refill's
 # note_home_read then rebuilds it).
@@ -38,7 +36,7 @@ def convert_sorted_homes(batch: int = 1000) -> int:
     for found in scan_batches(conn, keys.HOME_TIMELINE_PATTERN, "ZSET", batch):
         pipe = PackedPipeline(conn)
         for home in found:
-            scripts.run(pipe, "convert_home", [home], [home_list.IDS_PER_COMMAND])
+            scripts.convert_home(pipe, home_key=home, ids_per_command=home_list.IDS_PER_COMMAND)
         converted += sum(pipe.execute())
     return converted
 
@@ -58,11 +56,12 @@ def retire_book_homes(batch: int = 1000) -> int:
         pipe = PackedPipeline(conn)
         for uid in uids:
             home = book_home_key(uid)
-            scripts.run(
+            scripts.retire_book_home(
                 pipe,
-                "retire_book_home",
-                [user_key(uid), home, keys.shown_reposts_key(home)],
-                [LONG_AGO],
+                user_key=user_key(uid),
+                home_key=home,
+                shown_reposts_key=keys.shown_reposts_key(home),
+                last_read=LONG_AGO,
             )
         retired += sum(1 for taken in pipe.execute() if taken)
     return retired

@@ -3,17 +3,14 @@ scored in Unix seconds (a float's 17 digits, ~49 B a follow in a set of 1,000), 
 notifications.services.notification_member scored in whole milliseconds (~15 B), and
 each reader's last read (keys.NOTIFICATIONS_READ_AT) turns to milliseconds with them."""
 
-from accounts.keys import hash_tag_id, user_key
+from accounts.keys import hash_tag_id
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
-from socialsite.scripts import LuaScripts
 
 from .. import keys
-from ..notifications.services import FOLLOW, KIND_LETTERS
-from . import Say
+from ..notifications.services import FOLLOW, KIND_LETTERS, notification_keys
+from . import Say, scripts
 
 DESCRIPTION = "notifications naming logins become compact"
-
-scripts = LuaScripts(__file__)
 
 # A score under this is Unix seconds: a set holding one was stored before compact
 # members (whose milliseconds pass it since 1973), and its oldest score is such a one.
@@ -38,11 +35,12 @@ def compact_old_notifications(batch: int = 1000) -> int:
         old = {hash_tag_id(name) for name, first in firsts if is_old(first)}
         pipe = PackedPipeline(conn)
         for uid in old:
-            scripts.run(
+            scripts.compact_notifications(
                 pipe,
-                "compact_notifications",
-                [keys.notifications_key(uid), keys.mention_notifications_key(uid), user_key(uid)],
-                [FOLLOW, SECONDS_BELOW, *letters],
+                **notification_keys(uid),
+                follow_kind=FOLLOW,
+                seconds_below=SECONDS_BELOW,
+                kind_letters=letters,
             )
         converted += sum(pipe.execute())
     return converted

@@ -3,15 +3,13 @@ seconds in text under `posted`: each is rewritten to the layout's (no id, the ti
 whole microseconds under layout.POSTED_FIELD) by one script in its own slot."""
 
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
-from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..scores import MICROSECONDS
-from . import Say
+from . import Say, scripts
 
 DESCRIPTION = "statuses keep their posted time in microseconds and no id field"
 
-scripts = LuaScripts(__file__)
 
 # The fields a status hash had before statuses.layout: named here alone.
 OLD_FIELDS = ("posted", "id")
@@ -31,6 +29,8 @@ def rewrite_old_statuses(batch: int = 1000) -> int:
         old = [name for name, fields in zip(names, read.execute(), strict=True) if any(fields)]
         pipe = PackedPipeline(conn)
         for name in old:
-            scripts.run(pipe, "posted_in_microseconds", [name], [MICROSECONDS])
+            scripts.posted_in_microseconds(
+                pipe, status_key=name, microseconds_a_second=MICROSECONDS
+            )
         rewritten += sum(pipe.execute())
     return rewritten

@@ -11,7 +11,8 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE
-from .services import GROUP, NoSuchConversation, scripts
+from . import scripts
+from .services import GROUP, NoSuchConversation, conversation_keys
 
 
 @dataclass(frozen=True)
@@ -110,16 +111,8 @@ def conversation_page(uid: int, conversation_id: int, page: int, count: int) -> 
     on page 1, older ones after, oldest first within the page (the newest at the
     bottom). NoSuchConversation for anyone else."""
     start = _check_page(page, count)
-    found = scripts.run(
-        get_redis(),
-        "read_conversation",
-        [
-            keys.conversation_key(conversation_id),
-            keys.conversation_members_key(conversation_id),
-            keys.conversation_messages_key(conversation_id),
-            keys.conversation_timeline_key(conversation_id),
-        ],
-        [uid, start, start + count],
+    found = scripts.read_conversation(
+        get_redis(), **conversation_keys(conversation_id), uid=uid, first=start, last=start + count
     )
     if not found:
         raise NoSuchConversation()

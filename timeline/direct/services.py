@@ -16,13 +16,11 @@ from django.conf import settings
 from accounts.keys import LOGIN_INDEX, user_key
 from accounts.services import AccountSuspended, get_users
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..audience import selectors as safety
-
-scripts = LuaScripts(__file__)
+from . import scripts
 
 MESSAGE_MAX_LENGTH = 1000
 DIRECT, GROUP = "direct", "group"
@@ -59,17 +57,29 @@ def parse_logins(to: str) -> list[str]:
     return list(dict.fromkeys(login.lower() for login in logins if login))
 
 
-def _conversation_keys(conversation_id: int) -> list[str]:
-    return [
-        keys.conversation_key(conversation_id),
-        keys.conversation_members_key(conversation_id),
-        keys.conversation_messages_key(conversation_id),
-        keys.conversation_timeline_key(conversation_id),
-    ]
+def _head_keys(conversation_id: int) -> dict[str, str]:
+    """A conversation's hash and members keys, named as its scripts take them."""
+    return {
+        "conversation_key": keys.conversation_key(conversation_id),
+        "members_key": keys.conversation_members_key(conversation_id),
+    }
 
 
-def _inbox_keys(uid: int) -> list[str]:
-    return [keys.inbox_key(uid), keys.inbox_unread_key(uid), user_key(uid)]
+def conversation_keys(conversation_id: int) -> dict[str, str]:
+    """All a conversation's keys, named as its scripts take them."""
+    return {
+        **_head_keys(conversation_id),
+        "messages_key": keys.conversation_messages_key(conversation_id),
+        "timeline_key": keys.conversation_timeline_key(conversation_id),
+    }
+
+
+def _inbox_keys(uid: int) -> dict[str, str]:
+    return {
+        "inbox_key": keys.inbox_key(uid),
+        "unread_key": keys.inbox_unread_key(uid),
+        "user_key": user_key(uid),
+    }
 
 
 def start_conversation(uid: int, to: str, message: str) -> int:
@@ -120,11 +130,8 @@ def _create(conn, members: list[dict], kind: str) -> int:
     conversation_id = conn.incr(keys.CONVERSATION_ID_COUNTER)
     pairs = [value for member in members for value in (member["id"], member["login"])]
     pipe = conn.pipeline(transaction=False)
-    scripts.run(
-        pipe,
-        "create_conversation",
-        _conversation_keys(conversation_id)[:2],
-        [kind, time.time(), *pairs],
+    scripts.create_conversation(
+        pipe, **_head_keys(conversation_id), kind=kind, created=time.time(), members=pairs
     )
     if kind == DIRECT:
         first, second = (member["id"] for member in members)
@@ -142,6 +149,17 @@ def send_message(uid: int, conversation_id: int, message: str) -> int:
     4 round trips."""
     message = clean_message(message)
     conn = get_redis()
+    login = check_sender(conn, uid, conversation_id)
+    now = time.time()
+    message_id, stored, members = do_post_message(conn, uid, login, conversation_id, message, now)
+    deliver_to_members(conn, conversation_id, stored, members, author=uid, sent=now)
+    return message_id
+
+
+def check_sender(conn, uid: int, conversation_id: int) -> str:
+    """`uid`'s login if they may write in the conversation (2 round trips): else
+    NoSuchConversation for an unknown user, AccountSuspended, or ValueError when they
+    and another member block each other."""
     pipe = conn.pipeline(transaction=False)
     pipe.hmget(user_key(uid), "login", "suspended")
     pipe.hkeys(keys.conversation_members_key(conversation_id))
@@ -155,34 +173,53 @@ def send_message(uid: int, conversation_id: int, message: str) -> int:
         safety.queue_block_check(pipe, uid, other)
     if any(score is not None for score in pipe.execute()):
         raise ValueError("You can't message someone who blocks you or whom you block.")
-    now = time.time()
+    return login
+
+
+def do_post_message(
+    conn, uid: int, login: str, conversation_id: int, message: str, now: float
+) -> tuple[int, str, list]:
+    """Stores the message in the conversation (1 round trip): its id, the message as JSON
+    and the members' uids; NoSuchConversation if `uid` is not a member."""
     payload = json.dumps({"uid": int(uid), "login": login, "text": message, "sent": now})
-    posted = scripts.run(
-        conn, "post_message", _conversation_keys(conversation_id), [uid, now, payload]
+    posted = scripts.post_message(
+        conn, **conversation_keys(conversation_id), uid=uid, sent=now, message_json=payload
     )
     if not posted:
         raise NoSuchConversation()
     message_id, stored, members = posted
+    return int(message_id), stored, members
+
+
+def deliver_to_members(
+    conn, conversation_id: int, stored: str, members: list, *, author: int, sent: float
+) -> None:
+    """Puts a stored message in every member's inbox (unread but for its `author`) and
+    tells their open pages (1 round trip)."""
     pipe = conn.pipeline(transaction=False)
     for member in members:
-        unread = "0" if int(member) == int(uid) else "1"
-        scripts.run(
+        scripts.deliver_message(
             pipe,
-            "deliver_message",
-            _inbox_keys(int(member)),
-            [conversation_id, now, unread, keys.PRIVATE_CHANNEL, int(member), stored],
+            **_inbox_keys(int(member)),
+            conversation_id=conversation_id,
+            sent=sent,
+            unread=int(member) != int(author),
+            channel=keys.PRIVATE_CHANNEL,
+            uid=int(member),
+            message_json=stored,
         )
     pipe.execute()
-    return int(message_id)
 
 
 def mark_read(uid: int, conversation_id: int) -> dict:
     """Marks the conversation read for `uid`; returns the nav's unread counts. 1 round trip."""
-    notifications, messages = scripts.run(
+    notifications, messages = scripts.mark_read(
         get_redis(),
-        "mark_read",
-        _inbox_keys(uid),
-        [conversation_id, "0", keys.PRIVATE_CHANNEL, uid],
+        **_inbox_keys(uid),
+        conversation_id=conversation_id,
+        left=False,
+        channel=keys.PRIVATE_CHANNEL,
+        uid=uid,
     )
     return {"notifications": int(notifications), "messages": int(messages)}
 
@@ -191,24 +228,31 @@ def leave_conversation(uid: int, conversation_id: int) -> None:
     """`uid` leaves a group conversation, which leaves their inbox. NoSuchConversation for
     a non-member; ValueError for a one-to-one conversation."""
     conn = get_redis()
-    left = scripts.run(conn, "leave_conversation", _conversation_keys(conversation_id)[:2], [uid])
+    left = scripts.leave_conversation(conn, **_head_keys(conversation_id), uid=uid)
     if left == 0:
         raise NoSuchConversation()
     if left == -1:
         raise ValueError("Only a group conversation can be left.")
-    scripts.run(
-        conn, "mark_read", _inbox_keys(uid), [conversation_id, "1", keys.PRIVATE_CHANNEL, uid]
+    scripts.mark_read(
+        conn,
+        **_inbox_keys(uid),
+        conversation_id=conversation_id,
+        left=True,
+        channel=keys.PRIVATE_CHANNEL,
+        uid=uid,
     )
 
 
 def delete_message(uid: int, conversation_id: int, message_id: int) -> None:
     """Deletes a message of `uid`'s. NoSuchConversation if there is no such message where
     they can see it; PermissionError if someone else wrote it."""
-    deleted = scripts.run(
+    deleted = scripts.delete_message(
         get_redis(),
-        "delete_message",
-        _conversation_keys(conversation_id),
-        [uid, message_id, keys.PRIVATE_CHANNEL, conversation_id],
+        **conversation_keys(conversation_id),
+        uid=uid,
+        message_id=message_id,
+        channel=keys.PRIVATE_CHANNEL,
+        conversation_id=conversation_id,
     )
     if deleted == 0:
         raise NoSuchConversation()

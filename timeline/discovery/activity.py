@@ -15,11 +15,9 @@ import redis
 
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 
 from .. import keys, text
-
-scripts = LuaScripts(__file__)
+from . import scripts
 
 log = logging.getLogger(__name__)
 
@@ -36,25 +34,19 @@ def record(client, status: dict, *, deleted: bool = False, now: float | None = N
     # A repost carries its original's message: its words were counted with the original.
     message = "" if status.get("repost_of") else status.get("message", "")
     tags, mentions = text.tags(message), text.mentions(message)
-    scripts.run(
+    scripts.record_activity(
         client,
-        "record_activity",
-        [
-            keys.ACTIVITY_COUNTED,
-            keys.activity_posts_key(hour),
-            keys.activity_terms_key("tags", minute),
-            keys.activity_terms_key("mentions", minute),
-        ],
-        [
-            f"{'deleted' if deleted else 'posted'}:{status['id']}",
-            now,
-            -1 if deleted else 1,
-            (hour + HOURS + 1) * 3600,
-            (minute + TREND_MINUTES + 1) * 60,
-            len(tags),
-            *tags,
-            *mentions,
-        ],
+        counted_key=keys.ACTIVITY_COUNTED,
+        posts_key=keys.activity_posts_key(hour),
+        tags_key=keys.activity_terms_key("tags", minute),
+        mentions_key=keys.activity_terms_key("mentions", minute),
+        event_id=f"{'deleted' if deleted else 'posted'}:{status['id']}",
+        now=now,
+        delta=-1 if deleted else 1,
+        posts_expire_at=(hour + HOURS + 1) * 3600,
+        terms_expire_at=(minute + TREND_MINUTES + 1) * 60,
+        tags=tags,
+        mentions=mentions,
     )
 
 

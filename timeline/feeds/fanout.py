@@ -23,15 +23,12 @@ from django.conf import settings
 from accounts.keys import user_key
 from socialsite import jobs
 from socialsite.redis import PackedPipeline, get_redis
-from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..follow_sets import followers as follower_sets
 from ..scores import POSTED
-from . import home_list, homes
+from . import home_list, homes, scripts
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
-
-scripts = LuaScripts(__file__)
 
 FollowerBatch = list[tuple[str, float]]
 
@@ -39,11 +36,17 @@ FollowerBatch = list[tuple[str, float]]
 def _add_to_timeline(
     pipe, owner_key, timeline_key, status_id, score, size, repost_of, kind: str
 ) -> None:
-    scripts.run(
+    scripts.add_to_timeline(
         pipe,
-        "add_to_timeline",
-        [owner_key, timeline_key, keys.shown_reposts_key(timeline_key)],
-        [status_id, score, size, repost_of or "", REPOST_FALLOFF, kind],
+        owner_key=owner_key,
+        timeline_key=timeline_key,
+        shown_reposts_key=keys.shown_reposts_key(timeline_key),
+        status_id=status_id,
+        score=score,
+        size=size,
+        repost_of=repost_of,
+        falloff=REPOST_FALLOFF,
+        kind=kind,
     )
 
 
@@ -143,7 +146,9 @@ def no_reads(pipe, status: dict) -> int:
 def list_chunk_starts(conn, members_key: str, after, skip: int, size: int, most: int) -> list:
     """Where chunks of about `size` of a listed-in set start after a cursor (one key:
     cut where the score changes, fan_out_split.lua): [more, start...]."""
-    return scripts.run(conn, "fan_out_split", [members_key], [after, skip, size, most])
+    return scripts.fan_out_split(
+        conn, members_key=members_key, after=after, skip=skip, size=size, most=most
+    )
 
 
 def follower_chunk_starts(conn, members_key: str, after, skip: int, size: int, most: int):

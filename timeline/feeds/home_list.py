@@ -33,12 +33,10 @@ import operator
 from collections.abc import Iterable
 
 from accounts.keys import user_key
-from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..follow_sets import following
-
-scripts = LuaScripts(__file__)
+from . import scripts
 
 # Entries a page reads past its end, for statuses delivered out of order or twice.
 READ_MARGIN = 32
@@ -85,12 +83,16 @@ def queue_merge(client, uid: int, size: int, groups: list) -> object:
     merged only if the source is still followed (or is `uid`). Nothing happens to the
     home of a deleted user. Replies how many ids were new to the home."""
     flat = [x for source, ids in groups for x in (source, len(ids), *ids)]
-    home = keys.home_timeline_key(uid)
-    return scripts.run(
+    return scripts.merge_home(
         client,
-        "merge_home",
-        [user_key(uid), keys.following_key(uid), home],
-        [uid, size, IDS_PER_COMMAND, following.BUCKETS, *flat],
+        user_key=user_key(uid),
+        following_key=keys.following_key(uid),
+        home_key=keys.home_timeline_key(uid),
+        uid=uid,
+        size=size,
+        ids_per_command=IDS_PER_COMMAND,
+        following_buckets=following.BUCKETS,
+        groups=flat,
     )
 
 

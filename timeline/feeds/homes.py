@@ -22,11 +22,9 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite.redis import PackedPipeline, get_redis
-from socialsite.scripts import LuaScripts
 
 from .. import keys
-
-scripts = LuaScripts(__file__)
+from . import scripts
 
 # The user's profile field holding when they last read their home (Unix seconds), and
 # the one set while their home is being rebuilt after a pause.
@@ -89,8 +87,12 @@ def drop_inactive_homes(now: float | None = None, batch: int = 1000) -> int:
         pipe = PackedPipeline(conn)
         for uid in uids:
             home = keys.home_timeline_key(uid)
-            scripts.run(
-                pipe, "drop_home", [user_key(uid), home, keys.shown_reposts_key(home)], [cutoff]
+            scripts.drop_home(
+                pipe,
+                user_key=user_key(uid),
+                home_key=home,
+                shown_reposts_key=keys.shown_reposts_key(home),
+                cutoff=cutoff,
             )
         done = pipe.execute()
         mark_dropped(marks, [uid for uid, gone in zip(uids, done, strict=True) if not gone], False)

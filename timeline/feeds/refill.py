@@ -33,15 +33,12 @@ from django.conf import settings
 from accounts.keys import user_key
 from socialsite import jobs
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..follow_sets import following
 from ..scores import POSTED
 from ..statuses.selectors import exist
-from . import fanout, home_list, homes
-
-scripts = LuaScripts(__file__)
+from . import fanout, home_list, homes, scripts
 
 
 @dataclass(frozen=True)
@@ -81,11 +78,13 @@ def _merge_into_list(client, list_id: int, size: int, groups: list) -> None:
         for source, entries in groups
         for x in (source, len(entries), *(v for p, i in entries for v in (POSTED.score(p), i)))
     ]
-    scripts.run(
+    scripts.refill_timeline(
         client,
-        "refill_timeline",
-        [keys.list_key(list_id), keys.list_members_key(list_id), keys.list_timeline_key(list_id)],
-        [*POSTED.trim(size), *flat],
+        list_key=keys.list_key(list_id),
+        members_key=keys.list_members_key(list_id),
+        timeline_key=keys.list_timeline_key(list_id),
+        trim=POSTED.trim(size),
+        groups=flat,
     )
 
 

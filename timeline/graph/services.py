@@ -11,6 +11,7 @@ first reads whether (since when) the follower follows them already (follow_sets.
 the piece of followers that holds them (follow_sets.followers), one round trip more."""
 
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 
@@ -43,94 +44,194 @@ def approve_follower(uid: int, requester_uid: int) -> bool:
     return _follow(requester_uid, uid, approving=True) is not False
 
 
+@dataclass(frozen=True)
+class _Follow:
+    """A follow being made: who follows whom, when, and since when they follow already."""
+
+    follower: dict  # {"id", "login"}
+    other_uid: int
+    now: float
+    # Follow sets hold whole seconds: a listpack stores an integer score in a few
+    # bytes, a fractional one as a 17-character string (README, Performance). Ties are
+    # fine: fan-out cursors count the members they have done at one score.
+    since: int
+    followed_at: str | None
+    approving: bool
+
+
+@dataclass(frozen=True)
+class _Followed:
+    """Step 1's outcome, read in the followed user's slot."""
+
+    login: str
+    entries: list  # their newest statuses, flat: id, score, ...
+    outcome: str  # "followed", "requested", "no_request" or "blocked"
+    private: bool
+    followers: int
+
+
 def _follow(uid: int, other_uid: int, *, approving: bool) -> bool | None:
+    conn = get_redis()
+    follow = check_follow(conn, uid, other_uid, approving=approving)
+    followed = do_add_follower(conn, follow)
+    if followed.outcome == "requested":
+        do_record_request(conn, follow)
+    if followed.outcome != "followed":
+        return False
+    added = do_add_following(conn, follow, followed)
+    if added == -1:
+        undo_add_follower(conn, follow, followed)
+    notify_follow(conn, follow, followed, added=bool(added))
+    return True if added else None
+
+
+def check_follow(conn, uid: int, other_uid: int, *, approving: bool) -> _Follow:
+    """The follow `uid` asks for (1 round trip: their login, and since when they follow
+    `other_uid` already); ValueError for yourself or an unknown follower."""
     uid, other_uid = int(uid), int(other_uid)
     if uid == other_uid:
         raise ValueError("You can't follow yourself.")
-    conn = get_redis()
-    now = time.time()
-    # Follow sets hold whole seconds: a listpack stores an integer score in a few bytes,
-    # a fractional one as a 17-character string (README, Performance). Ties are fine:
-    # fan-out cursors count the members they have done at one score.
-    since = int(now)
-    home_size = settings.HOME_TIMELINE_SIZE
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
     following.queue_score(pipe, uid, other_uid)
     login, followed_at = pipe.execute()
     if not login:
         raise ValueError("No such user.")
+    now = time.time()
+    return _Follow({"id": uid, "login": login}, other_uid, now, int(now), followed_at, approving)
+
+
+def do_add_follower(conn, follow: _Follow) -> _Followed:
+    """Step 1, in the followed user's slot (1 round trip): the follower joins their
+    followers (or their follow requests, if private); ValueError for an unknown user,
+    Blocked if either blocks the other."""
+    other_uid = follow.other_uid
+    pipe = conn.pipeline(transaction=False)
     follower_sets.queue_follow(
         pipe,
         other_uid,
-        follower=uid,
-        since=since,
-        newest=home_size,
-        approving=approving,
-        followed_at=followed_at,
+        follower=follow.follower["id"],
+        since=follow.since,
+        newest=settings.HOME_TIMELINE_SIZE,
+        approving=follow.approving,
+        followed_at=follow.followed_at,
     )
     pipe.hget(user_key(other_uid), "followers")
-    followed, followers = pipe.execute()
-    if not followed:
+    added, followers = pipe.execute()
+    if not added:
         raise ValueError("No such user.")
-    other_login, entries, outcome, private = followed
+    other_login, entries, outcome, private = added
     if outcome == "blocked":
         raise Blocked(f"You can't follow @{other_login}.")
-    if outcome == "no_request":
-        return False
-    if outcome == "requested":
-        # The requester's side: their pending requests (the profile's "Requested").
-        conn.zadd(keys.requested_key(uid), {other_uid: since})
-        return False
-    queue_popular(pipe, other_uid, int(followers))
-    follower = {"id": uid, "login": login}
-    followed_user = {"id": other_uid, "login": other_login}
-    event = events.follow_changed("follow", follower, followed_user, now, private=private == "1")
+    return _Followed(other_login, entries, outcome, private == "1", int(followers or 0))
+
+
+def do_record_request(conn, follow: _Follow) -> None:
+    """The requester's side of a follow request: their pending requests (the profile's
+    "Requested"). 1 round trip."""
+    conn.zadd(keys.requested_key(follow.follower["id"]), {follow.other_uid: follow.since})
+
+
+def do_add_following(conn, follow: _Follow, followed: _Followed) -> int:
+    """Step 2, in the follower's slot (1 round trip, 2 when a copied status was deleted
+    meanwhile: feeds.refill.drop_copied_if_deleted): the follow, their newest statuses
+    merged into home, and the follow's notification queued with it. The script's reply:
+    1 if the follow is new, 0 if it existed, -1 if a block landed since step 1."""
+    uid, other_uid, since = follow.follower["id"], follow.other_uid, follow.since
+    home_size = settings.HOME_TIMELINE_SIZE
     in_script = events.publishes_in_scripts(conn)
+    pipe = conn.pipeline(transaction=False)
     following.queue_follow(
         pipe,
         uid,
         other=other_uid,
         since=since,
         channel=STATUS_CHANNEL if in_script else "",
-        event=event,
+        event=_follow_event(follow, followed),
     )
     # The copy: merged into home (sorted, no repeats, bounded) by a script of its own in
     # the same slot, which copies nothing unless the follow holds (not refused for a
     # block); a follow that existed already merges statuses home has (a no-op).
+    entries = followed.entries
     copied = list(zip(entries[::2], entries[1::2], strict=True))
     home_list.queue_merge(pipe, uid, home_size, [(other_uid, entries[::2])])
-    # A follow that existed already notified then: the notification is there, unchanged.
-    notifications.queue_notify(pipe, other_uid, notifications.FOLLOW, follower, 0, now)
-    if approving:
-        pipe.zrem(keys.requested_key(uid), other_uid)
-    # The popular accounts' two replies come first; the follow's reply, then the rest.
-    _, _, added, *_ = drop_copied_if_deleted(
+    queue_follow_notification(pipe, follow, followers=followed.followers)
+    added, *_merged_and_notified = drop_copied_if_deleted(
         pipe,
         lambda client, gone: home_list.queue_remove(client, uid, gone),
         keys.profile_timeline_key(other_uid),
         copied,
     )
-    if added == -1:
-        # A block landed between the two steps: step 1 is taken back (the block's own
-        # unfollow may have done it already; either way it is idempotent).
-        losing_follower(conn, other_uid, uid, since if followed_at is None else followed_at)
-        raise Blocked(f"You can't follow @{other_login}.")
-    if added and not in_script:
-        events.publish(conn, event)
-    return True if added else None
+    return added
+
+
+def queue_follow_notification(pipe, follow: _Follow, *, followers: int) -> None:
+    """Queues what a follow tells others, on step 2's pipeline (no round trip of its own):
+    the followed user's notification (a follow that existed already notified then: it is
+    there, unchanged), their place among the most followed, and the end of a request."""
+    other_uid = follow.other_uid
+    notifications.queue_notify(
+        pipe, other_uid, notifications.FOLLOW, follow.follower, 0, follow.now
+    )
+    queue_popular(pipe, other_uid, followers)
+    if follow.approving:
+        pipe.zrem(keys.requested_key(follow.follower["id"]), other_uid)
+
+
+def undo_add_follower(conn, follow: _Follow, followed: _Followed) -> None:
+    """A block landed between the two steps: step 1 is taken back (the block's own
+    unfollow may have done it already; either way it is idempotent), and Blocked."""
+    followed_at = follow.since if follow.followed_at is None else follow.followed_at
+    losing_follower(conn, follow.other_uid, follow.follower["id"], followed_at)
+    raise Blocked(f"You can't follow @{followed.login}.")
+
+
+def notify_follow(conn, follow: _Follow, followed: _Followed, *, added: bool) -> None:
+    """Publishes a new follow's event where its script could not (a cluster's
+    connection: socialsite.events.publishes_in_scripts), one round trip more."""
+    if added and not events.publishes_in_scripts(conn):
+        events.publish(conn, _follow_event(follow, followed))
+
+
+def _follow_event(follow: _Follow, followed: _Followed) -> str:
+    followed_user = {"id": follow.other_uid, "login": followed.login}
+    return events.follow_changed(
+        "follow", follow.follower, followed_user, follow.now, private=followed.private
+    )
 
 
 def unfollow_user(uid: int, other_uid: int) -> bool | None:
     """Unfollows `other_uid` and removes their statuses from home: True; None if not following."""
     uid, other_uid = int(uid), int(other_uid)
     conn = get_redis()
+    checked = check_unfollow(conn, uid, other_uid)
+    if checked is None:
+        return None
+    follower, followed_at = checked
+    followers = do_unfollow(conn, follower, other_uid, followed_at)
+    if followers is None:
+        return None
+    notify_unfollow(conn, follower, other_uid, followers=followers)
+    return True
+
+
+def check_unfollow(conn, uid: int, other_uid: int) -> tuple[dict, str | None] | None:
+    """The follower ({"id", "login"}) and since when they follow `other_uid` (None: no
+    follow time), 1 round trip; None for an unknown user."""
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
     following.queue_score(pipe, uid, other_uid)
     login, followed_at = pipe.execute()
     if not login:
         return None
+    return {"id": uid, "login": login}, followed_at
+
+
+def do_unfollow(conn, follower: dict, other_uid: int, followed_at: str | None) -> int | None:
+    """Both steps of an unfollow (2 round trips), which publishes its event: the followed
+    user's follower count after it, or None if there was no follow to undo."""
+    uid = follower["id"]
+    pipe = conn.pipeline(transaction=False)
     losing_follower(pipe, other_uid, uid, "+inf" if followed_at is None else followed_at)
     pipe.hget(user_key(other_uid), keys.PRIVATE_FIELD)
     pipe.hget(user_key(other_uid), "followers")
@@ -138,15 +239,21 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     if not unfollowed:
         return None
     other_login, ids = unfollowed
-    follower, followed = {"id": uid, "login": login}, {"id": other_uid, "login": other_login}
+    followed = {"id": other_uid, "login": other_login}
     if not unfollowing(conn, follower, followed, ids, private=private == "1"):
         return None
+    return int(followers)
+
+
+def notify_unfollow(conn, follower: dict, other_uid: int, *, followers: int) -> None:
+    """What an unfollow tells others (1 round trip): the followed user's place among the
+    most followed, their follow notification withdrawn, and the job that refills the
+    follower's home."""
     pipe = conn.pipeline(transaction=False)
-    queue_popular(pipe, other_uid, int(followers))
-    jobs.enqueue(pipe, refill_job(uid))
+    queue_popular(pipe, other_uid, followers)
+    jobs.enqueue(pipe, refill_job(follower["id"]))
     notifications.queue_withdraw(pipe, other_uid, notifications.FOLLOW, follower)
     pipe.execute()
-    return True
 
 
 def losing_follower(client, uid: int, follower_uid: int, followed_at) -> object:
@@ -199,4 +306,5 @@ def drop_request(requester: int, owner: int) -> bool:
     pipe = get_redis().pipeline(transaction=False)
     pipe.zrem(keys.follow_requests_key(owner), requester)
     pipe.zrem(keys.requested_key(requester), owner)
-    return bool(pipe.execute()[0])
+    dropped, _unrequested = pipe.execute()
+    return bool(dropped)

@@ -20,15 +20,13 @@ from accounts.services import get_users
 from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text
 
 from .. import keys
 from ..audience.selectors import Blocked, queue_block_check
 from ..feeds.refill import drop_copied_if_deleted, refill_list_job
+from . import scripts
 from .selectors import NO_SUCH_LIST, NoSuchList, can_see, decode_list, list_id_of
-
-scripts = LuaScripts(__file__)
 
 NAME_MAX_LENGTH = 25
 MEMBERS_MAX = 5000  # Twitter's limit
@@ -105,7 +103,9 @@ def set_private(uid: int, list_id: int, private: bool) -> None:
 def _update_list(uid: int, list_id, *fields) -> None:
     list_id = list_id_of(list_id)
     _check_owner_step(
-        scripts.run(get_redis(), "change_own_list", [keys.list_key(list_id)], [uid, "set", *fields])
+        scripts.change_own_list(
+            get_redis(), list_key=keys.list_key(list_id), owner=uid, fields=fields
+        )
     )
 
 
@@ -114,16 +114,11 @@ def delete_list(uid: int, list_id: int) -> None:
     PermissionError for someone else's."""
     list_id = list_id_of(list_id)
     conn = get_redis()
-    members = scripts.run(
+    members = scripts.change_own_list(
         conn,
-        "change_own_list",
-        [
-            keys.list_key(list_id),
-            keys.list_members_key(list_id),
-            keys.list_timeline_key(list_id),
-            keys.shown_reposts_key(keys.list_timeline_key(list_id)),
-        ],
-        [uid, "take"],
+        **_list_keys(list_id),
+        shown_reposts_key=keys.shown_reposts_key(keys.list_timeline_key(list_id)),
+        owner=uid,
     )
     if not isinstance(members, list):
         _check_owner_step(members)
@@ -166,8 +161,13 @@ def _prepare_member_change(
     return the_list, owner, member, member_since is not None
 
 
-def _list_keys(list_id: int) -> list[str]:
-    return [keys.list_key(list_id), keys.list_members_key(list_id), keys.list_timeline_key(list_id)]
+def _list_keys(list_id: int) -> dict[str, str]:
+    """A list's hash, members and timeline keys, named as its scripts take them."""
+    return {
+        "list_key": keys.list_key(list_id),
+        "members_key": keys.list_members_key(list_id),
+        "timeline_key": keys.list_timeline_key(list_id),
+    }
 
 
 def add_member(uid: int, list_id: int, member_uid: int) -> str:
@@ -175,6 +175,14 @@ def add_member(uid: int, list_id: int, member_uid: int) -> str:
     returns their login. ValueError for no such list or user, a member already, or a
     full list; PermissionError for someone else's list."""
     conn = get_redis()
+    the_list, owner, member = check_add_member(conn, uid, list_id, member_uid)
+    do_add_member(conn, the_list, owner, member)
+    return member["login"]
+
+
+def check_add_member(conn, uid: int, list_id, member_uid) -> tuple[dict, dict, dict]:
+    """The list, owner and member of an addition `uid` may make (1 round trip), else
+    ValueError or PermissionError saying why not (_prepare_member_change)."""
     the_list, owner, member, is_member = _prepare_member_change(
         conn, uid, list_id, member_uid, adding=True
     )
@@ -182,19 +190,32 @@ def add_member(uid: int, list_id: int, member_uid: int) -> str:
         raise ValueError(f"{member['login']} is already on this list.")
     if the_list["members"] >= MEMBERS_MAX:
         raise ValueError(FULL)
+    return the_list, owner, member
+
+
+def do_add_member(conn, the_list: dict, owner: dict, member: dict) -> None:
+    """Puts the list in the member's "listed in" set, then the member and their newest
+    statuses on the list, which publishes list_member_added (2 round trips); undoes step
+    1 and raises NoSuchList or ValueError if the list was deleted or filled meanwhile."""
     list_id, now, size = the_list["id"], time.time(), settings.HOME_TIMELINE_SIZE
     pipe = conn.pipeline(transaction=False)
     pipe.zadd(keys.listed_in_key(member["id"]), {list_id: now})
     pipe.zrevrange(keys.profile_timeline_key(member["id"]), 0, size - 1, withscores=True)
-    entries = pipe.execute()[1]
+    _listed, entries = pipe.execute()
     target = {"id": list_id, "name": the_list["name"]}
     event = events.activity("list_member_added", owner, member, target, now)
     pairs = [value for status_id, score in entries for value in (score, status_id)]
-    scripts.run(
+    scripts.add_list_member(
         pipe,
-        "add_list_member",
-        _list_keys(list_id),
-        [uid, member["id"], now, size, MEMBERS_MAX, STATUS_CHANNEL, event, *pairs],
+        **_list_keys(list_id),
+        owner=owner["id"],
+        member=member["id"],
+        added=now,
+        timeline_size=size,
+        most_members=MEMBERS_MAX,
+        channel=STATUS_CHANNEL,
+        event_json=event,
+        statuses=pairs,
     )
     (added,) = drop_copied_if_deleted(
         pipe,
@@ -206,7 +227,6 @@ def add_member(uid: int, list_id: int, member_uid: int) -> str:
         # The list was deleted or filled since the check: undo step 1.
         conn.zrem(keys.listed_in_key(member["id"]), list_id)
         raise NoSuchList(NO_SUCH_LIST) if added == -1 else ValueError(FULL)
-    return member["login"]
 
 
 def remove_member(uid: int, list_id: int, member_uid: int) -> str:
@@ -214,27 +234,44 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> str:
     the job that refills it from the other members; returns their login. ValueError for
     no such list or user, or someone not on it; PermissionError for someone else's list."""
     conn = get_redis()
+    the_list, owner, member = check_remove_member(conn, uid, list_id, member_uid)
+    if do_remove_member(conn, the_list, owner, member):
+        jobs.enqueue(conn, refill_list_job(the_list["id"]))
+    return member["login"]
+
+
+def check_remove_member(conn, uid: int, list_id, member_uid) -> tuple[dict, dict, dict]:
+    """The list, owner and member of a removal `uid` may make (1 round trip), else
+    ValueError or PermissionError saying why not (_prepare_member_change)."""
     the_list, owner, member, is_member = _prepare_member_change(
         conn, uid, list_id, member_uid, adding=False
     )
     if not is_member:
         raise ValueError(f"{member['login']} isn't on this list.")
+    return the_list, owner, member
+
+
+def do_remove_member(conn, the_list: dict, owner: dict, member: dict) -> bool:
+    """Takes the list out of the member's "listed in" set, then the member and their
+    statuses off the list, which publishes list_member_removed (2 round trips); whether
+    they were removed (False: gone meanwhile)."""
     list_id = the_list["id"]
     pipe = conn.pipeline(transaction=False)
     pipe.zrem(keys.listed_in_key(member["id"]), list_id)
     pipe.zrevrange(keys.profile_timeline_key(member["id"]), 0, settings.HOME_TIMELINE_SIZE - 1)
-    status_ids = pipe.execute()[1]
+    _unlisted, status_ids = pipe.execute()
     target = {"id": list_id, "name": the_list["name"]}
     event = events.activity("list_member_removed", owner, member, target, time.time())
-    removed = scripts.run(
+    removed = scripts.remove_list_member(
         conn,
-        "remove_list_member",
-        _list_keys(list_id),
-        [uid, member["id"], STATUS_CHANNEL, event, *status_ids],
+        **_list_keys(list_id),
+        owner=owner["id"],
+        member=member["id"],
+        channel=STATUS_CHANNEL,
+        event_json=event,
+        status_ids=status_ids,
     )
-    if removed == 1:
-        jobs.enqueue(conn, refill_list_job(list_id))
-    return member["login"]
+    return removed == 1
 
 
 def leave_lists_of(member_uid: int, owner_uid: int) -> None:
@@ -280,11 +317,14 @@ def leave_every_list(uid: int, *, count: int) -> bool:
         event = events.activity("list_member_removed", owner, member, target, now)
         # The script leaves the list alone unless uid is on it, so a redone batch
         # counts nothing twice; a list deleted meanwhile (-1) has nothing left to fix.
-        scripts.run(
+        scripts.remove_list_member(
             pipe,
-            "remove_list_member",
-            _list_keys(the_list["id"]),
-            [the_list["owner"], uid, STATUS_CHANNEL, event, *status_ids],
+            **_list_keys(the_list["id"]),
+            owner=the_list["owner"],
+            member=uid,
+            channel=STATUS_CHANNEL,
+            event_json=event,
+            status_ids=status_ids,
         )
         jobs.enqueue(pipe, refill_list_job(the_list["id"]))
     # Last, so a batch cut short is found and redone.
@@ -316,7 +356,7 @@ def _delete_list_batch(conn, uid: int, list_id: int, count: int) -> int:
     pipe = conn.pipeline(transaction=False)
     pipe.delete(keys.list_key(list_id))
     pipe.zrange(members_key, 0, count - 1)
-    members = pipe.execute()[1]
+    _dropped, members = pipe.execute()
     if members:
         for member in members:
             pipe.zrem(keys.listed_in_key(member), list_id)

@@ -20,12 +20,10 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..follow_sets import following
-
-scripts = LuaScripts(__file__)
+from . import scripts
 
 FOLLOW, LIKE, REPOST, REPLY, MENTION = "follow", "like", "repost", "reply", "mention"
 KINDS = (FOLLOW, LIKE, REPOST, REPLY, MENTION)
@@ -80,12 +78,13 @@ def time_of(score: float) -> float:
     return score / 1000
 
 
-def _keys(recipient: int) -> list[str]:
-    return [
-        keys.notifications_key(recipient),
-        keys.mention_notifications_key(recipient),
-        user_key(recipient),
-    ]
+def notification_keys(recipient: int) -> dict[str, str]:
+    """A user's notification sets and hash, named as the scripts take them."""
+    return {
+        "notifications_key": keys.notifications_key(recipient),
+        "mentions_key": keys.mention_notifications_key(recipient),
+        "user_key": user_key(recipient),
+    }
 
 
 def queue_notify(
@@ -109,28 +108,23 @@ def queue_notify(
         "object": int(object_id),
         "text": f"@{actor['login']} {WHAT_THEY_DID[kind]}",
     }
-    scripts.run(
+    scripts.notify(
         pipe,
-        "notify",
-        [
-            *_keys(recipient),
-            keys.blocks_key(recipient),
-            keys.blocked_by_key(recipient),
-            keys.mutes_key(recipient),
-            keys.following_key(recipient),
-        ],
-        [
-            notification_member(kind, object_id, actor),
-            score_of(time.time() if when is None else when),
-            settings.NOTIFICATIONS_KEPT,
-            "1" if kind in MENTION_KINDS else "0",
-            keys.PRIVATE_CHANNEL,
-            int(recipient),
-            json.dumps(notification),
-            int(actor["id"]),
-            "1" if followers_only else "0",
-            following.BUCKETS,
-        ],
+        **notification_keys(recipient),
+        blocks_key=keys.blocks_key(recipient),
+        blocked_by_key=keys.blocked_by_key(recipient),
+        mutes_key=keys.mutes_key(recipient),
+        following_key=keys.following_key(recipient),
+        member=notification_member(kind, object_id, actor),
+        score=score_of(time.time() if when is None else when),
+        cap=settings.NOTIFICATIONS_KEPT,
+        mention=kind in MENTION_KINDS,
+        channel=keys.PRIVATE_CHANNEL,
+        recipient=int(recipient),
+        notification_json=json.dumps(notification),
+        actor=int(actor["id"]),
+        followers_only=followers_only,
+        following_buckets=following.BUCKETS,
     )
 
 
@@ -138,11 +132,12 @@ def queue_withdraw(pipe, recipient: int, kind: str, actor: dict, object_id: int 
     """Queues on `pipe` the removal of the notification queue_notify made (if any)."""
     if not may_notify(actor["id"], recipient):
         return
-    scripts.run(
+    scripts.withdraw(
         pipe,
-        "withdraw",
-        _keys(recipient),
-        [notification_member(kind, object_id, actor), keys.PRIVATE_CHANNEL, int(recipient)],
+        **notification_keys(recipient),
+        member=notification_member(kind, object_id, actor),
+        channel=keys.PRIVATE_CHANNEL,
+        recipient=int(recipient),
     )
 
 
@@ -184,10 +179,12 @@ def queue_withdraw_for_status(pipe, status: dict) -> None:
 def mark_read(uid: int) -> dict:
     """Marks all of `uid`'s notifications read (opening the page); returns the unread
     counts the nav shows: 1 round trip."""
-    messages = scripts.run(
+    messages = scripts.mark_read(
         get_redis(),
-        "mark_read",
-        [user_key(uid), keys.notifications_key(uid)],
-        [score_of(time.time()), keys.PRIVATE_CHANNEL, uid],
+        user_key=user_key(uid),
+        notifications_key=keys.notifications_key(uid),
+        read_at=score_of(time.time()),
+        channel=keys.PRIVATE_CHANNEL,
+        uid=uid,
     )
     return {"notifications": 0, "messages": int(messages or 0)}

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from accounts import keys as account_keys
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 
 from .. import keys
 from ..discovery import activity
@@ -15,10 +14,9 @@ from ..feeds import home_list
 from ..follow_sets import following as following_sets
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
+from . import scripts
 from .pairings import FOLLOWS, LIKES, MEMBERSHIPS, check_pairs
 from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
-
-scripts = LuaScripts(__file__)
 
 
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
@@ -175,12 +173,14 @@ def _check_counter_chunk(conn, report: RepairReport, counted: Counted, hash_keys
     for key in suspects:
         owner = account_keys.hash_tag_id(key)
         set_keys = [set_key(owner) for set_key in counted.sets]
-        flag = "1" if report.fixed else ""
-        scripts.run(
+        scripts.check_counters(
             pipe,
-            "check_counters",
-            [key, *set_keys],
-            [flag, counted.following_field, following_sets.BUCKETS, *counted.fields],
+            hash_key=key,
+            set_keys=set_keys,
+            fix=report.fixed,
+            following_field=counted.following_field,
+            following_buckets=following_sets.BUCKETS,
+            fields=counted.fields,
         )
     for key, wrong in zip(suspects, pipe.execute(), strict=True):
         if wrong:

@@ -6,6 +6,8 @@ and lists read, then deliver to those, index it, queue the jobs for the rest and
 publish it, in one packed write. A deletion takes the hash at once (reads skip the
 missing status) and leaves the clean-up of homes, lists and reactions to jobs."""
 
+from dataclasses import dataclass
+
 from django.conf import settings
 
 from socialsite import events, jobs
@@ -45,56 +47,104 @@ def post_status(uid: int, message: str, **data) -> int | None:
 
     The first POSTS_PER_PASS followers get it before this returns, the rest by a job."""
     conn = get_redis()
+    status = check_post(conn, uid, message, data)
+    if status is None:
+        return None
+    return deliver_status(conn, status)
+
+
+def check_post(conn, uid: int, message: str, data: dict) -> dict | None:
+    """The status to post (statuses.build_status: checked, its id allocated, not stored);
+    None for an unknown user, ValueError for a bad message, reserved extra data or a
+    reply to a status gone."""
     reserved = RESERVED_FIELDS & (data.keys() - {"in_reply_to"})
     if reserved:
         raise ValueError(f"Extra data can't set {sorted(reserved)}")
     data = conversations.reply_data(data, uid)
-    status = build_status(conn, uid, message, data)
-    if status is None:
-        return None
-    return deliver_status(conn, status)
+    return build_status(conn, uid, message, data)
 
 
 def deliver_status(conn, status: dict) -> int:
     """Stores a status from build_status, delivers it, indexes it and publishes it:
     2 round trips (3 for a reply). For services that set its reserved fields themselves
     (a repost)."""
+    stored = do_store_status(conn, status)
+    pipe = PackedPipeline(conn)
+    queue_delivery(pipe, status, stored)
+    queue_post_notifications(pipe, status)
+    pipe.execute()
+    return status["id"]
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """What storing a status read for its delivery: its conversation's lookups, the
+    first pass of the lists it goes to and of the followers it reaches, and where the
+    fan-out job takes the followers over."""
+
+    found: list
+    lists: list
+    followers: list
+    cursor: object
+
+
+def do_store_status(conn, status: dict) -> _Stored:
+    """Stores the status on its author's profile and reads its first pass of followers
+    and lists (1 round trip; 2 for a reply: fanout.reply_audience)."""
     uid = status["uid"]
-    home_size = settings.HOME_TIMELINE_SIZE
     pipe = conn.pipeline(transaction=False)
     lookups = conversations.queue_lookups(pipe, status)
     narrowed = fanout.queue_answered_followers(pipe, status)
     pipe.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
-    queue_store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
+    queue_store(
+        pipe, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
+    )
+    # Replies by position until the reads' handles (socialsite.redis) reach pipelines.
     results = pipe.execute()
     found, lists = results[:lookups], results[lookups + narrowed]
     batch, cursor = follower_sets.decode_range(results[-1])
     followers = fanout.reply_audience(conn, status, batch, *results[lookups : lookups + narrowed])
+    return _Stored(found, lists, followers, cursor)
 
-    pipe = PackedPipeline(conn)
+
+def queue_delivery(pipe: PackedPipeline, status: dict, stored: _Stored) -> None:
+    """Queues a stored status's delivery: the first pass of followers' homes and lists,
+    its conversation and word indexes, the global timeline, and the fan-out jobs for the
+    rest."""
+    home_size = settings.HOME_TIMELINE_SIZE
     repost_of = status.get("repost_of")
-    fanout.deliver(pipe, status["id"], status["posted"], followers, home_size, repost_of=repost_of)
+    fanout.deliver(
+        pipe, status["id"], status["posted"], stored.followers, home_size, repost_of=repost_of
+    )
     # Redis delivers while the rest is packed.
     pipe.send()
     fanout.deliver_to_lists(
-        pipe, status["id"], status["posted"], [i for i, _ in lists], home_size, repost_of=repost_of
+        pipe,
+        status["id"],
+        status["posted"],
+        [i for i, _ in stored.lists],
+        home_size,
+        repost_of=repost_of,
     )
-    conversations.index(pipe, status, found)
+    conversations.index(pipe, status, stored.found)
     search.index(pipe, status)
-    notifications.queue_for_new_status(pipe, status)
     # A private account's statuses never go on the global timeline.
     if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
         pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
     rests = (
-        fanout.fan_out_from(fanout.fan_out_job(status), cursor),
-        fanout.rest_of_fan_out(fanout.fan_out_job(status, audience="lists"), lists),
+        fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor),
+        fanout.rest_of_fan_out(fanout.fan_out_job(status, audience="lists"), stored.lists),
     )
     for rest in filter(None, rests):
         jobs.enqueue(pipe, rest)
+
+
+def queue_post_notifications(pipe, status: dict) -> None:
+    """Queues what a new status tells others: the notifications it makes (a reply, a
+    mention, a repost) and its event, last."""
+    notifications.queue_for_new_status(pipe, status)
     events.publish(pipe, events.status_posted(status))
-    pipe.execute()
-    return status["id"]
 
 
 def delete_status(uid: int, status_id: int) -> bool | None:
@@ -110,22 +160,35 @@ def remove_status(status_id: int) -> bool | None:
 
 def _delete(status_id: int, author: str) -> bool | None:
     conn = get_redis()
+    # The author check and the deletion are one script in the status's slot.
     status = take_status(conn, status_id, author)
     if not status:
         return status
     pipe = conn.pipeline(transaction=False)
-    queue_unrecord(pipe, status)
-    pipe.zrem(keys.GLOBAL_TIMELINE, status_id)
-    conversations.forget(pipe, status)
-    search.forget(pipe, status)
-    notifications.queue_withdraw_for_status(pipe, status)
-    _forget_reactions(pipe, status)
-    # Reads skip the missing hash at once; the jobs clean the ids out of homes and lists.
-    for audience in fanout.AUDIENCES:
-        jobs.enqueue(pipe, fanout.fan_out_job(status, retract=True, audience=audience))
-    events.publish(pipe, events.status_deleted(status))
+    queue_deletion(pipe, status)
+    queue_deletion_notifications(pipe, status)
     pipe.execute()
     return True
+
+
+def queue_deletion(pipe, status: dict) -> None:
+    """Queues the rest of a taken status's deletion: its author's timelines and count,
+    the global timeline, its conversation and word indexes, its reactions, and the jobs
+    that take it out of homes and lists (reads skip the missing hash meanwhile)."""
+    queue_unrecord(pipe, status)
+    pipe.zrem(keys.GLOBAL_TIMELINE, status["id"])
+    conversations.forget(pipe, status)
+    search.forget(pipe, status)
+    _forget_reactions(pipe, status)
+    for audience in fanout.AUDIENCES:
+        jobs.enqueue(pipe, fanout.fan_out_job(status, retract=True, audience=audience))
+
+
+def queue_deletion_notifications(pipe, status: dict) -> None:
+    """Queues what a deletion tells others: the notifications the status made, withdrawn,
+    and the deletion's event, last."""
+    notifications.queue_withdraw_for_status(pipe, status)
+    events.publish(pipe, events.status_deleted(status))
 
 
 def _forget_reactions(pipe, status: dict) -> None:

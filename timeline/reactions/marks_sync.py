@@ -12,11 +12,9 @@ from dataclasses import dataclass, field
 
 from accounts.keys import hash_tag_id
 from socialsite.redis import get_redis, scan_batches
-from socialsite.scripts import LuaScripts
 
 from .. import keys
-
-scripts = LuaScripts(__file__)
+from . import scripts
 
 CHUNK = 1000
 
@@ -50,8 +48,9 @@ def _check_liked(conn, found: MarksCheck, fix: bool) -> None:
     def sync(uids: list[int]) -> None:
         pipe = conn.pipeline(transaction=False)
         for uid in uids:
-            named = [keys.likes_key(uid), keys.liked_key(uid)]
-            scripts.run(pipe, "sync_liked", named, ["1" if fix else ""])
+            scripts.sync_liked(
+                pipe, likes_key=keys.likes_key(uid), liked_key=keys.liked_key(uid), fix=fix
+            )
         for uid, (missing, extra) in zip(uids, pipe.execute() if uids else [], strict=True):
             if missing:
                 found.findings.append((keys.liked_key(uid), f"misses {missing} liked statuses"))

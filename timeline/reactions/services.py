@@ -39,6 +39,15 @@ def repost(uid: int, status_id: int) -> int:
     timeline.safety), ValueError if it is a private account's, AlreadyDone if `uid`
     reposted it already."""
     conn = get_redis()
+    shown, status = check_repost(conn, uid, status_id)
+    do_claim_repost(conn, uid, shown, status)
+    return deliver_status(conn, status)
+
+
+def check_repost(conn, uid: int, status_id: int) -> tuple[dict, dict]:
+    """The original a repost of `status_id` reposts, and the repost (built, its id
+    allocated, not stored: statuses.build_status); StatusGone, or ValueError for a
+    private account's status or an unknown user."""
     shown = original(status_id, viewer=uid)
     if safety.is_private(shown):
         raise ValueError("A private account's status can't be reposted.")
@@ -52,23 +61,35 @@ def repost(uid: int, status_id: int) -> int:
     status = build_status(conn, uid, shown["message"], fields)
     if status is None:
         raise ValueError("No such user.")
-    # The claim in the original's slot and the mark in the reposter's, one round trip.
+    return shown, status
+
+
+def do_claim_repost(conn, uid: int, shown: dict, status: dict) -> None:
+    """The claim in the original's slot and the mark in the reposter's, 1 round trip;
+    StatusGone if the original was deleted meanwhile (the mark taken back), AlreadyDone
+    if `uid` reposted it already."""
     pipe = conn.pipeline(transaction=False)
     add_to_status_set(pipe, keys.reposts_key, shown["id"], "reposts", status["id"], uid)
     marks.queue_reposted(pipe, uid, shown["id"])
-    claimed, _ = pipe.execute()
+    claimed, _marked = pipe.execute()
     if claimed == 0:
         marks.queue_unreposted(conn, uid, shown["id"])
         raise StatusGone(GONE)
     if claimed == -1:
         raise AlreadyDone("You already reposted that status.")
-    return deliver_status(conn, status)
 
 
 def undo_repost(uid: int, status_id: int) -> None:
     """Deletes `uid`'s repost of a status (given the original or any repost of it), which
     takes it out of every timeline; AlreadyDone if they haven't reposted it."""
     conn = get_redis()
+    shown, repost_id = check_undo_repost(conn, uid, status_id)
+    if delete_status(uid, repost_id) is None:
+        do_drop_repost_claim(conn, uid, shown)
+
+
+def check_undo_repost(conn, uid: int, status_id: int) -> tuple[dict, int]:
+    """The original `uid` reposted and their repost's id; AlreadyDone if they haven't."""
     # Taking back your own repost stays possible after its original's author is suspended.
     shown = original(status_id, hide_suspended=False)
     repost_id = conn.zscore(keys.reposts_key(shown["id"]), uid)
@@ -77,12 +98,16 @@ def undo_repost(uid: int, status_id: int) -> None:
         # rather than tell who is suspended.
         original(status_id)
         raise AlreadyDone("You haven't reposted that status.")
-    if delete_status(uid, int(repost_id)) is None:
-        # Claimed by a repost that died before its status was stored: drop the claim.
-        pipe = conn.pipeline(transaction=False)
-        remove_from_status_set(pipe, keys.reposts_key, shown["id"], "reposts", uid)
-        marks.queue_unreposted(pipe, uid, shown["id"])
-        pipe.execute()
+    return shown, int(repost_id)
+
+
+def do_drop_repost_claim(conn, uid: int, shown: dict) -> None:
+    """Drops a claim made by a repost that died before its status was stored, and its
+    mark (1 round trip)."""
+    pipe = conn.pipeline(transaction=False)
+    remove_from_status_set(pipe, keys.reposts_key, shown["id"], "reposts", uid)
+    marks.queue_unreposted(pipe, uid, shown["id"])
+    pipe.execute()
 
 
 def like(uid: int, status_id: int) -> int:
@@ -101,6 +126,19 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
     # 3 round trips: the liker, the status, the suspended set and the liker's blocks;
     # the status's slot; the liker's slot (1 more liking another's private status).
     conn = get_redis()
+    liker, status, hidden = check_like(conn, uid, status_id, liking=liking)
+    now = time.time()
+    if liking:
+        do_like(conn, liker, status, now)
+    else:
+        do_unlike(conn, liker, status, hidden=hidden)
+    return notify_like(conn, liker, status, now, liking=liking)
+
+
+def check_like(conn, uid: int, status_id: int, *, liking: bool) -> tuple[dict, dict, bool]:
+    """The liker ({"id", "login"}), the status a like goes to (given a repost, its
+    original: {"id", "uid", "login"}) and whether it is hidden from them; ValueError for
+    an unknown liker, StatusGone for a status gone (or, liking, hidden)."""
     pipe = conn.pipeline(transaction=False)
     pipe.hget(user_key(uid), "login")
     status_id = status_id_of(status_id)
@@ -126,23 +164,39 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
             "uid": status["repost_of_uid"],
             "login": status["repost_of_login"],
         }
-    sid, now = status["id"], time.time()
-    liker = {"id": int(uid), "login": login}
+    return {"id": int(uid), "login": login}, status, hidden
+
+
+def do_like(conn, liker: dict, status: dict, now: float) -> None:
+    """Adds the liker to the status's likers (its slot, 1 round trip); StatusGone if it
+    was deleted meanwhile, AlreadyDone if they like it already."""
+    changed = add_to_status_set(conn, keys.likers_key, status["id"], "likes", now, liker["id"])
+    if changed == 0:
+        raise StatusGone(GONE)
+    if changed == -1:
+        raise AlreadyDone("You already like that status.")
+
+
+def do_unlike(conn, liker: dict, status: dict, *, hidden: bool) -> None:
+    """Takes the liker out of the status's likers (its slot, 1 round trip); AlreadyDone if
+    they don't like it (StatusGone if it is hidden from them: it reads as deleted)."""
+    if not remove_from_status_set(conn, keys.likers_key, status["id"], "likes", liker["id"]):
+        raise StatusGone(GONE) if hidden else AlreadyDone("You don't like that status.")
+
+
+def notify_like(conn, liker: dict, status: dict, now: float, *, liking: bool) -> int:
+    """The like's other side, 1 round trip: the liker's marks (reactions.marks), the
+    author's notification (or its withdrawal) and the like or unlike event; returns the
+    status's like count."""
+    uid, sid = liker["id"], status["id"]
+    pipe = conn.pipeline(transaction=False)
+    pipe.hget(keys.status_key(sid), "likes")
     if liking:
-        changed = add_to_status_set(conn, keys.likers_key, sid, "likes", now, uid)
-        if changed == 0:
-            raise StatusGone(GONE)
-        if changed == -1:
-            raise AlreadyDone("You already like that status.")
         marks.queue_like(pipe, uid, sid, now)
         notifications.queue_notify(pipe, status["uid"], notifications.LIKE, liker, sid, now)
     else:
-        if not remove_from_status_set(conn, keys.likers_key, sid, "likes", uid):
-            # As for liking it: a hidden status reads as deleted, not as "not liked".
-            raise StatusGone(GONE) if hidden else AlreadyDone("You don't like that status.")
         marks.queue_unlike(pipe, uid, sid)
         notifications.queue_withdraw(pipe, status["uid"], notifications.LIKE, liker, sid)
-    pipe.hget(keys.status_key(sid), "likes")
     event = events.activity(
         "like" if liking else "unlike",
         liker,
@@ -151,7 +205,8 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
         now,
     )
     events.publish(pipe, event)
-    return int(pipe.execute()[-2] or 0)
+    likes, *_marked_notified_and_published = pipe.execute()
+    return int(likes or 0)
 
 
 def take_back_likes(uid: int, *, count: int) -> bool:

@@ -11,16 +11,14 @@ import time
 
 from accounts.services import get_user, set_suspended
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..feeds.selectors import shown_status
 from ..posting.services import remove_status
 from ..statuses.selectors import GONE, StatusGone
+from . import scripts
 from .selectors import get_reports
-
-scripts = LuaScripts(__file__)
 
 STATUS, USER = "status", "user"
 REASONS = {"spam": "Spam", "abuse": "Abuse or harassment", "other": "Something else"}
@@ -49,7 +47,9 @@ def report_status(uid: int, status_id: int, reason: str, comment: str = "") -> i
     if status["uid"] == int(uid):
         raise ValueError("You can't report your own status.")
     snapshot = {"message": status["message"], "login": status["login"]}
-    return _file(uid, STATUS, status["id"], status["uid"], reason, comment, snapshot)
+    return do_file_report(
+        uid, STATUS, status["id"], status["uid"], reason=reason, comment=comment, snapshot=snapshot
+    )
 
 
 def report_user(uid: int, other_uid: int, reason: str, comment: str = "") -> int:
@@ -62,10 +62,17 @@ def report_user(uid: int, other_uid: int, reason: str, comment: str = "") -> int
     if other is None:
         raise ValueError("No such user.")
     snapshot = {"login": other["login"], "message": ""}
-    return _file(uid, USER, other["id"], other["id"], reason, comment, snapshot)
+    return do_file_report(
+        uid, USER, other["id"], other["id"], reason=reason, comment=comment, snapshot=snapshot
+    )
 
 
-def _file(uid, kind, target, target_uid, reason, comment, snapshot) -> int:
+def do_file_report(
+    uid: int, kind: str, target: int, target_uid: int, *, reason: str, comment: str, snapshot: dict
+) -> int:
+    """Files `uid`'s checked report on `target` (a status or an account of `kind`) in the
+    reports' slot; returns its id. ValueError for an unknown reporter or an open report
+    of theirs on it already."""
     reporter = get_user(uid)
     if reporter is None:
         raise ValueError("No such user.")
@@ -86,16 +93,15 @@ def _file(uid, kind, target, target_uid, reason, comment, snapshot) -> int:
         "state": OPEN,
         "actions": "[]",
     }
-    filed, _ = scripts.run(
+    filed, _report = scripts.file_report(
         conn,
-        "file_report",
-        [
-            keys.open_report_key(uid, kind, target),
-            keys.report_key(report_id),
-            keys.OPEN_REPORTS,
-            keys.target_reports_key(kind, target),
-        ],
-        [report_id, now, *(value for pair in fields.items() for value in pair)],
+        open_report_key=keys.open_report_key(uid, kind, target),
+        report_key=keys.report_key(report_id),
+        open_reports_key=keys.OPEN_REPORTS,
+        target_reports_key=keys.target_reports_key(kind, target),
+        report_id=report_id,
+        filed=now,
+        fields=[value for pair in fields.items() for value in pair],
     )
     if not filed:
         raise ValueError("You already reported that; the moderators will look at it.")
@@ -105,16 +111,17 @@ def _file(uid, kind, target, target_uid, reason, comment, snapshot) -> int:
 def _close(report: dict, state: str, moderator: str, what: str) -> bool:
     action = json.dumps({"who": moderator, "when": time.time(), "what": what})
     return bool(
-        scripts.run(
+        scripts.close_report(
             get_redis(),
-            "close_report",
-            [
-                keys.report_key(report["id"]),
-                keys.OPEN_REPORTS,
-                keys.target_reports_key(report["kind"], report["target"]),
-                keys.open_report_key(report["reporter"], report["kind"], report["target"]),
-            ],
-            [report["id"], state, action],
+            report_key=keys.report_key(report["id"]),
+            open_reports_key=keys.OPEN_REPORTS,
+            target_reports_key=keys.target_reports_key(report["kind"], report["target"]),
+            open_report_key=keys.open_report_key(
+                report["reporter"], report["kind"], report["target"]
+            ),
+            report_id=report["id"],
+            state=state,
+            action_json=action,
         )
     )
 

@@ -134,24 +134,37 @@ def block(uid: int, other_uid: int) -> bool:
     and any follow requests go, and each leaves the other's lists; the two of them no
     longer see each other's statuses. ValueError for yourself or an unknown user."""
     other = _other(uid, other_uid, "block")
-    uid, other_uid, now = int(uid), other["id"], time.time()
-    conn = get_redis()
-    # The blocker's slot, then the blocked user's: each command idempotent.
+    uid, other_uid = int(uid), other["id"]
+    added = do_block(get_redis(), uid, other_uid)
+    # Both ways, even when the block existed: a redone block finishes what one cut short.
+    cut_ties(uid, other_uid)
+    return added
+
+
+def do_block(conn, uid: int, other_uid: int) -> bool:
+    """Records the block in the blocker's slot, then in the blocked user's, with their
+    follow requests both ways gone (2 round trips, each command idempotent): whether it
+    is new."""
+    now = time.time()
     pipe = conn.pipeline(transaction=False)
     pipe.zadd(keys.blocks_key(uid), {other_uid: now}, nx=True)
     pipe.zrem(keys.requested_key(uid), other_uid)
     pipe.zrem(keys.follow_requests_key(uid), other_uid)
-    added = pipe.execute()[0]
+    added, _unrequested, _request_dropped = pipe.execute()
     pipe.zadd(keys.blocked_by_key(other_uid), {uid: now}, nx=True)
     pipe.zrem(keys.requested_key(other_uid), uid)
     pipe.zrem(keys.follow_requests_key(other_uid), uid)
     pipe.execute()
-    # Both ways, even when the block existed: a redone block finishes what one cut short.
+    return bool(added)
+
+
+def cut_ties(uid: int, other_uid: int) -> None:
+    """What a block undoes, by the services that publish it: the follows both ways
+    (timeline.graph's unfollow and its events) and each from the other's lists."""
     unfollow_user(uid, other_uid)
     unfollow_user(other_uid, uid)
     lists.leave_lists_of(other_uid, uid)
     lists.leave_lists_of(uid, other_uid)
-    return bool(added)
 
 
 def unblock(uid: int, other_uid: int) -> bool:
@@ -160,7 +173,8 @@ def unblock(uid: int, other_uid: int) -> bool:
     pipe = get_redis().pipeline(transaction=False)
     pipe.zrem(keys.blocks_key(uid), other_uid)
     pipe.zrem(keys.blocked_by_key(other_uid), uid)
-    return bool(pipe.execute()[0])
+    removed, _unmarked = pipe.execute()
+    return bool(removed)
 
 
 # Mutes

@@ -14,14 +14,12 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from socialsite.redis import PackedPipeline, get_redis
-from socialsite.scripts import LuaScripts
 from socialsite.text import words
 
 from .. import keys
 from ..feeds.selectors import Page, queue_statuses, read_page
+from . import scripts
 from .services import WORD_MAX_LENGTH, shard_of, word_keys
-
-scripts = LuaScripts(__file__)
 
 QUERY_MAX_WORDS = 8
 # A query whose newest shard doesn't fill its page reads the older shards this many at
@@ -66,10 +64,18 @@ def matching_ids(terms: list[str], start: int, count: int) -> list[str]:
         for n, shard in enumerate(asked):
             # The batch's first shard skips what the page passes over; the others can't
             # know how many of those the shards before them hold, so they return them.
-            limits = [skip, wanted] if n == 0 else [0, skip + wanted]
+            skipped, asked_for = (skip, wanted) if n == 0 else (0, skip + wanted)
             named = [key for term in terms for key in word_keys(shard, term)]
             low, high = shard * size, min(newest, (shard + 1) * size - 1)
-            scripts.run(pipe, "search_shard", named, [*limits, low, high, *terms])
+            scripts.search_shard(
+                pipe,
+                word_keys=named,
+                skip=skipped,
+                count=asked_for,
+                first_id=low,
+                top_id=high,
+                words=terms,
+            )
         for n, (total, found) in enumerate(pipe.execute()):
             passed = 0 if n == 0 else max(0, start - seen)
             ids += map(str, found[passed : passed + count - len(ids)])

@@ -15,13 +15,11 @@ from django.conf import settings
 from accounts.keys import LOGIN_INDEX, user_key
 from accounts.services import queue_name_entries
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
-from socialsite.scripts import LuaScripts
 from socialsite.text import words
 
 from .. import keys, text
 from ..discovery.suggestions import queue_popular
-
-scripts = LuaScripts(__file__)
+from . import scripts
 
 # Keys a step of reindex's walk (a SCAN's count, a pipeline's reads).
 CHUNK = 1000
@@ -71,7 +69,14 @@ def queue_words(pipe, status: dict, change: str) -> None:
     shard = shard_of(status["id"])
     offset = int(status["id"]) - shard * settings.SEARCH_SHARD_STATUSES
     named = [key for word in found for key in word_keys(shard, word)]
-    scripts.run(pipe, "index_words", named, [change, offset, settings.SEARCH_BUCKET_IDS, *found])
+    scripts.index_words(
+        pipe,
+        word_keys=named,
+        change=change,
+        offset=offset,
+        bucket_most=settings.SEARCH_BUCKET_IDS,
+        words=found,
+    )
 
 
 # The word index's older shapes (timeline.keys): their keys' pattern and type.

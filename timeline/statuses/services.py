@@ -10,16 +10,13 @@ from django.conf import settings
 from accounts.keys import user_key
 from accounts.services import AccountSuspended
 from socialsite.redis import get_redis
-from socialsite.scripts import LuaScripts
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..follow_sets import followers as follower_sets
-from . import layout
+from . import layout, scripts
 from .cache import statuses as kept
 from .selectors import decode_status
-
-scripts = LuaScripts(__file__)
 
 # The status's own fields, and the name its hash stores the posted time under.
 CORE_FIELDS = frozenset({"id", "uid", "login", "message", "posted", layout.POSTED_FIELD})
@@ -76,19 +73,14 @@ def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
     graph.follower_sets.decode_range: their uids, and where a fan-out job takes over)."""
     uid = status["uid"]
     pipe.hset(keys.status_key(status["id"]), mapping=layout.stored_fields(status))
-    scripts.run(
+    scripts.store_status(
         pipe,
-        "store_status",
-        [
-            user_key(uid),
-            keys.profile_timeline_key(uid),
-            keys.home_timeline_key(uid),
-        ],
-        [
-            status["id"],
-            status["posted"],
-            home_size,
-        ],
+        user_key=user_key(uid),
+        profile_key=keys.profile_timeline_key(uid),
+        home_key=keys.home_timeline_key(uid),
+        status_id=status["id"],
+        posted=status["posted"],
+        home_size=home_size,
     )
     if followers:
         # After the script: a follower leaving in between gets the status twice (a reader
@@ -113,8 +105,11 @@ def take_status(conn, status_id: int, author: str) -> dict | bool | None:
     and returns the status as it was; False if someone else wrote it (nothing changes);
     None if there is no such status."""
     kept.forget(status_id)
-    taken = scripts.run(
-        conn, "take_status", [keys.status_key(status_id)], [author, keys.STATUS_CHANGES_CHANNEL]
+    taken = scripts.take_status(
+        conn,
+        status_key=keys.status_key(status_id),
+        author=author,
+        changes_channel=keys.STATUS_CHANGES_CHANNEL,
     )
     if taken == 0:
         return None
@@ -126,19 +121,23 @@ def take_status(conn, status_id: int, author: str) -> dict | bool | None:
 def queue_unrecord(pipe, status: dict) -> None:
     """Queues taking a deleted status off its author's profile, home and `posts` count."""
     author = status["uid"]
-    scripts.run(
+    scripts.unrecord_status(
         pipe,
-        "unrecord_status",
-        [user_key(author), keys.profile_timeline_key(author), keys.home_timeline_key(author)],
-        [status["id"]],
+        user_key=user_key(author),
+        profile_key=keys.profile_timeline_key(author),
+        home_key=keys.home_timeline_key(author),
+        status_id=status["id"],
     )
 
 
 def queue_update(pipe, status_id: int, fields: list) -> None:
     """Queues setting `fields` (name, value, ...) on a status, if it still exists."""
     kept.forget(status_id)
-    scripts.run(
-        pipe, "update_status", [keys.status_key(status_id)], [keys.STATUS_CHANGES_CHANNEL, *fields]
+    scripts.update_status(
+        pipe,
+        status_key=keys.status_key(status_id),
+        changes_channel=keys.STATUS_CHANGES_CHANNEL,
+        fields=fields,
     )
 
 
@@ -147,11 +146,14 @@ def add_to_status_set(client, set_key, status_id: int, count_field: str, score, 
     likers) with `score`, counted in `count_field`, in the status's slot: the new count;
     0 if the status is gone, -1 if `member` is in the set already. Queued on a pipeline."""
     kept.forget(status_id)
-    return scripts.run(
+    return scripts.add_to_status_set(
         client,
-        "add_to_status_set",
-        [keys.status_key(status_id), set_key(status_id)],
-        [count_field, score, member, keys.STATUS_CHANGES_CHANNEL],
+        status_key=keys.status_key(status_id),
+        set_key=set_key(status_id),
+        count_field=count_field,
+        score=score,
+        member=member,
+        changes_channel=keys.STATUS_CHANGES_CHANNEL,
     )
 
 
@@ -159,9 +161,12 @@ def remove_from_status_set(client, set_key, status_id: int, count_field: str, me
     """Takes `member` out of one of a status's sets and its count; with `value`, only if
     its score is that value. 1 if it was removed, else 0. Queued on a pipeline."""
     kept.forget(status_id)
-    return scripts.run(
+    return scripts.remove_from_status_set(
         client,
-        "remove_from_status_set",
-        [keys.status_key(status_id), set_key(status_id)],
-        [count_field, member, value, keys.STATUS_CHANGES_CHANNEL],
+        status_key=keys.status_key(status_id),
+        set_key=set_key(status_id),
+        count_field=count_field,
+        member=member,
+        score=value,
+        changes_channel=keys.STATUS_CHANGES_CHANNEL,
     )

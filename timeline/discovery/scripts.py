@@ -1,0 +1,32 @@
+"""Discovery's Lua scripts (`lua/` beside this module), one function each: the only way
+any module runs them. Each takes its keys and arguments by name, in the order the
+script's header comment gives them."""
+
+from socialsite.scripts import LuaScripts
+
+_lua = LuaScripts(__file__)
+
+
+def record_activity(
+    client,
+    *,
+    counted_key: str,
+    posts_key: str,
+    tags_key: str,
+    mentions_key: str,
+    event_id: str,
+    now: float,
+    delta: int,
+    posts_expire_at: int,
+    terms_expire_at: int,
+    tags: list,
+    mentions: list,
+):
+    """Counts one posted (`delta` 1) or deleted (-1) status into the activity buckets,
+    at most once: 1 if counted, 0 if the event was counted already."""
+    return _lua.run(
+        client,
+        "record_activity",
+        [counted_key, posts_key, tags_key, mentions_key],
+        [event_id, now, delta, posts_expire_at, terms_expire_at, len(tags), *tags, *mentions],
+    )
