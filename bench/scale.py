@@ -38,7 +38,8 @@ from .measure import Rate, Row
 from .plan import DEFAULT, Plan
 from .report import redis_servers
 from .servers import cpu_seconds
-from .web import hammer, logged_in_reader
+from .web import hammer
+from .web_accounts import logged_in_reader
 
 PATHS = {"home page": "/", "bare view": "/bench/bare/"}
 # The cluster's run, from its start to its rows (the default plan's takes ~2 minutes).

@@ -31,7 +31,7 @@ from . import seed
 from .context import Context
 from .measure import NO_LATENCY, Row, latency_of
 from .servers import daphne
-from .web import signed_in
+from .web_accounts import signed_in
 
 # Seconds a connection may take to its first event before it counts as failed.
 FIRST_EVENT_TIMEOUT = 5.0

@@ -1,4 +1,4 @@
-"""The HTTP part's page owners (bench.web): each page its row names shows what the row
+"""The HTTP part's page owners (bench.web_accounts): each page its row names shows what the row
 says it holds, to the session the bench sends, so that no row times an empty page, a
 redirect to the login page or a refused form."""
 
@@ -10,7 +10,7 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.services import get_user
-from bench import plan, web
+from bench import plan, web, web_accounts
 from bench.pages import GUARDED_BLOCKS, GUARDED_MUTES, author_with_statuses
 from timeline.web import USERS_PER_PAGE
 
@@ -24,19 +24,19 @@ def page(path: str, cookie: str) -> str:
 
 
 def test_the_private_account_sees_its_pending_follow_requests():
-    html = page("/follow-requests/", web.private_account()[0])
-    assert len(re.findall(r"/follow-requests/[^/]+/approve/", html)) == web.FOLLOW_REQUESTS
+    html = page("/follow-requests/", web_accounts.private_account()[0])
+    assert len(re.findall(r"/follow-requests/[^/]+/approve/", html)) == web_accounts.FOLLOW_REQUESTS
 
 
 def test_the_guarded_account_sees_a_page_of_whom_it_blocks_and_mutes():
-    cookie = web.guarded_account()[0]
+    cookie = web_accounts.guarded_account()[0]
     assert GUARDED_BLOCKS > USERS_PER_PAGE and GUARDED_MUTES > USERS_PER_PAGE
     assert len(re.findall(r"/u/blocked\d+/unblock/", page("/blocks/", cookie))) == USERS_PER_PAGE
     assert len(re.findall(r"/u/muted\d+/unmute/", page("/mutes/", cookie))) == USERS_PER_PAGE
 
 
 def test_the_exporter_downloads_its_statuses_through_the_csrf_check():
-    cookie, headers, statuses = web.exporter(7)
+    cookie, headers, statuses = web_accounts.exporter(7)
     client = Client(enforce_csrf_checks=True)
     extra = {f"HTTP_{name.upper().replace('-', '_')}": value for name, value in headers}
     response = client.post("/export/", HTTP_COOKIE=cookie, **extra)
@@ -49,20 +49,24 @@ def test_the_exporter_downloads_its_statuses_through_the_csrf_check():
 
 def test_the_lister_sees_its_lists_and_a_list_of_the_authors_statuses():
     author = get_user(author_with_statuses(3))["login"]
-    cookie, list_id = web.lister(author)
-    assert len(set(re.findall(r'href="/lists/(\d+)/"', page("/lists/", cookie)))) == web.LISTS
+    cookie, list_id = web_accounts.lister(author)
+    assert (
+        len(set(re.findall(r'href="/lists/(\d+)/"', page("/lists/", cookie)))) == web_accounts.LISTS
+    )
     timeline = page(f"/lists/{list_id}/", cookie)
     assert timeline.count("status 2 x") == 1 and f"/u/{author}/" in timeline
 
 
 def test_the_operator_sees_the_open_reports_and_the_dashboard():
-    cookie = web.operator(web.exporter(web.REPORTS // 2)[2])
-    assert f"Moderation queue ({web.REPORTS} open)" in page("/admin/redis/reports/", cookie)
+    cookie = web_accounts.operator(web_accounts.exporter(web_accounts.REPORTS // 2)[2])
+    assert f"Moderation queue ({web_accounts.REPORTS} open)" in page(
+        "/admin/redis/reports/", cookie
+    )
     assert "Redis dashboard" in page("/admin/redis/dashboard/", cookie)
 
 
 def test_the_reader_has_a_stream_key_and_an_authorised_app_on_the_settings_page():
-    cookie, *_ = web.logged_in_reader(3)
+    cookie, *_ = web_accounts.logged_in_reader(3)
     html = page("/accounts/settings/", cookie)
     assert 'data-key-id="' in html and 'data-app-id="' in html
 
@@ -74,9 +78,9 @@ def api(path: str, authorization: str):
 
 
 def test_the_api_rows_owners_read_what_their_rows_say():
-    _, guarded = web.guarded_account()
-    _, private = web.private_account()
-    reader = web.logged_in_reader(3)[3]
+    _, guarded = web_accounts.guarded_account()
+    _, private = web_accounts.private_account()
+    reader = web_accounts.logged_in_reader(3)[3]
     pages = web.api_pages(reader, guarded, private)
     got = {
         name: api(each.path, dict(each.headers)["Authorization"]) for name, each in pages.items()
@@ -84,15 +88,15 @@ def test_the_api_rows_owners_read_what_their_rows_say():
     assert len(got["api blocks"]) == len(got["api mutes"]) == web.API_PEOPLE
     assert {account["username"][:7] for account in got["api blocks"]} == {"blocked"}
     assert {account["username"][:5] for account in got["api mutes"]} == {"muted"}
-    assert len(got["api follow requests"]) == web.FOLLOW_REQUESTS
+    assert len(got["api follow requests"]) == web_accounts.FOLLOW_REQUESTS
     # A full page of the reader's likes and follows (a fan's like and follow each).
-    assert len(got["api notifications"]) == settings.NOTIFICATIONS_PER_PAGE < 2 * web.FANS
+    assert len(got["api notifications"]) == settings.NOTIFICATIONS_PER_PAGE < 2 * web_accounts.FANS
     assert got["api search"]["statuses"] and all(
         "mine" in status["content"] for status in got["api search"]["statuses"]
     )
 
 
 def test_the_marking_reader_sees_its_first_page_liked():
-    html = page("/", web.marking_account(plan.QUICK))
+    html = page("/", web_accounts.marking_account(plan.QUICK))
     assert html.count(">Unlike</button>") == 30
     assert ">Like</button>" not in html
