@@ -4,6 +4,7 @@ needs no round trip of its own to find whose it is. A login's uid changes only w
 account is deleted and the login taken again (or the store is emptied), which that check
 catches."""
 
+from accounts.records import UserProfile
 from socialsite.kept import keep
 
 from .services import uid_for_login
@@ -25,7 +26,7 @@ def remembered_uid(login: str) -> int | None:
     return uid
 
 
-def is_profile_of(user: dict | None, login: str) -> bool:
+def is_profile_of(user: UserProfile | None, login: str) -> bool:
     """Whether `user` (a profile, None for none) is `login`'s."""
     return user is not None and user["login"].lower() == (login or "").lower()
 

@@ -7,6 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from accounts.records import UserProfile
+
 from . import avatars, profiles
 from .auth import current_uid
 from .views import save_settings_section
@@ -35,7 +37,7 @@ class AvatarForm(forms.Form):
     )
 
 
-def profile_form_for(person: dict) -> ProfileForm:
+def profile_form_for(person: UserProfile) -> ProfileForm:
     """The profile form showing what `person` says about themselves now."""
     return ProfileForm(initial={name: person.get(name, "") for name in profiles.PROFILE_FIELDS})
 

@@ -2,6 +2,7 @@
 
 import re
 import time
+from typing import Any, cast
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
@@ -12,6 +13,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from socialsite.text import check_display_text, folded
 
 from . import authors, keys
+from .records import UserProfile
 
 LOGIN_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,30}$")
 NAME_MAX_LENGTH = 50
@@ -128,26 +130,27 @@ def create_users(
     return uids
 
 
-def decode_user(data: dict) -> dict | None:
+def decode_user(data: dict[str, str]) -> UserProfile | None:
     """A profile as read from its hash (None for no hash)."""
     if not data:
         return None
-    user = dict(data)
+    user: dict[str, Any] = dict(data)
     user["id"] = int(user["id"])
     for field in COUNTER_FIELDS:
         user[field] = int(user.get(field, 0))
     user["signup"] = float(user["signup"])
     user["suspended"] = user.get("suspended") == "1"
     user["private"] = user.get("private") == "1"
-    return user
+    # The hash holds more than the record names (unread counts...): checked above.
+    return cast(UserProfile, user)
 
 
-def get_user(uid: int) -> dict | None:
+def get_user(uid: int) -> UserProfile | None:
     """The profile of `uid`: login, name, followers, following, posts, signup (or None)."""
     return decode_user(get_redis().hgetall(keys.user_key(uid)))
 
 
-def get_users(uids: list[int]) -> list[dict]:
+def get_users(uids: list[int]) -> list[UserProfile]:
     """Profiles of `uids` in one round trip, in order, skipping unknown uids."""
     if not uids:
         return []
@@ -162,7 +165,7 @@ def uid_for_login(login: str) -> int | None:
     return int(uid) if uid else None
 
 
-def get_user_by_login(login: str) -> dict | None:
+def get_user_by_login(login: str) -> UserProfile | None:
     uid = uid_for_login(login)
     return get_user(uid) if uid else None
 
@@ -316,7 +319,7 @@ def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list
     return users, members[count - 1] if len(members) > count else ""
 
 
-def queue_name_entries(pipe, users: list[dict]) -> None:
+def queue_name_entries(pipe, users: list[UserProfile]) -> None:
     """Queues on `pipe` putting `users` (profiles with id, login and name) in people
     search: idempotent, for profiles made before it existed (`manage.py reindex_search`)."""
     for user in users:

@@ -10,10 +10,12 @@ from django.templatetags.static import static
 from markupsafe import Markup
 
 from accounts.avatars import SIZES, avatar_url
+from accounts.records import UserProfile
 from accounts.services import get_users
 from socialsite.links import url
 from timeline.display import linkify, status_text
 from timeline.safety.selectors import Relation, is_private
+from timeline.statuses.records import Status
 from timeline.text import tags
 
 VERSION = "4.3.0 (compatible; socialsite 1.0)"
@@ -50,7 +52,7 @@ def note_html(site: str, bio: str) -> str:
     return linked_html(site, str(linkify(bio))) if bio else ""
 
 
-def profile_fields(user: dict) -> list[dict]:
+def profile_fields(user: UserProfile) -> list[dict]:
     """A profile's website and location as Mastodon's profile fields."""
     fields = []
     if user.get("website"):
@@ -61,7 +63,7 @@ def profile_fields(user: dict) -> list[dict]:
     return [{**field, "verified_at": None} for field in fields]
 
 
-def account(site: str, user: dict) -> dict:
+def account(site: str, user: UserProfile) -> dict:
     profile = site + url("profile", user["login"])
     token = user.get("avatar")
     avatar = absolute(site, avatar_url(user["id"], token, max(SIZES)) if token else static(AVATAR))
@@ -97,7 +99,7 @@ def accounts(site: str, uids) -> dict[int, dict]:
     return {user["id"]: account(site, user) for user in get_users(sorted(set(uids)))}
 
 
-def authors(site: str, statuses: list[dict]) -> dict[int, dict]:
+def authors(site: str, statuses: list[Status]) -> dict[int, dict]:
     """The Account entities of the statuses' authors and their originals'."""
     return accounts(
         site,

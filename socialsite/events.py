@@ -10,17 +10,19 @@ import json
 import redis
 from redis.cluster import ClusterPipeline
 
+from timeline.statuses.records import Status
+
 from .keys import STATUS_CHANNEL
 from .scripts import LuaScripts
 
 scripts = LuaScripts(__file__)
 
 
-def status_posted(status: dict) -> str:
+def status_posted(status: Status) -> str:
     return json.dumps(status)
 
 
-def status_deleted(status: dict) -> str:
+def status_deleted(status: Status) -> str:
     return json.dumps({**status, "deleted": True})
 
 

@@ -9,6 +9,7 @@ from django.utils.timesince import timesince
 from markupsafe import Markup, escape
 
 from socialsite.links import url
+from timeline.statuses.records import Status
 
 from .text import LINK, MENTION, TAG
 
@@ -56,7 +57,7 @@ def linkify(message: str, known: str | None = None) -> Markup:
     return Markup("".join(parts))
 
 
-def status_text(status: dict) -> Markup:
+def status_text(status: Status) -> Markup:
     """A status's message, linkified: only the @mentions of users that existed are links."""
     return linkify(status["message"], status.get("mentions", ""))
 

@@ -4,6 +4,8 @@ from django import forms
 from django.conf import settings
 from django.forms.boundfield import BoundField
 
+from timeline.lists.records import TimelineList
+
 from .lists.services import NAME_MAX_LENGTH as LIST_NAME_MAX_LENGTH
 from .lists.services import check_name
 from .statuses.services import check_message
@@ -135,7 +137,7 @@ class ListMembershipForm(forms.Form):
         error_messages={"required": "Say add or remove.", "invalid_choice": "Say add or remove."},
     )
 
-    def __init__(self, *args, lists: list[dict], **kwargs) -> None:
+    def __init__(self, *args, lists: list[TimelineList], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.names = {the_list["id"]: the_list["name"] for the_list in lists}
         self.fields["list_id"].choices = [

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest
 
+from accounts.records import UserProfile
 from timeline.feeds.selectors import LAST_PAGE
 
 from .. import entities
@@ -39,7 +40,7 @@ def people_page(request: HttpRequest, read_page: Callable) -> tuple[list, dict]:
     return visible_accounts(request, people), next_link(request, number) if more else {}
 
 
-def visible_accounts(request: HttpRequest, people: list[dict]) -> list[dict]:
+def visible_accounts(request: HttpRequest, people: list[UserProfile]) -> list[dict]:
     """Account entities of `people`, less the suspended."""
     site = entities.site_of(request)
     return [entities.account(site, person) for person in people if not person["suspended"]]

@@ -11,15 +11,16 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE
+from .records import Message
 from .services import GROUP, NoSuchConversation, scripts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Conversation:
     id: int
     kind: str
     logins: list[str]
-    last: dict | None
+    last: Message | None
     unread: int = 0
     # Its members' uids, in the order of `logins`.
     uids: tuple[int, ...] = ()
@@ -34,10 +35,10 @@ class Conversation:
         return ", ".join(f"@{other}" for other in others)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MessagesPage:
     conversation: Conversation
-    messages: list[dict]
+    messages: list[Message]
     number: int
     has_older: bool
 
@@ -71,7 +72,7 @@ def _pairs(flat: list) -> dict:
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class InboxPage:
     conversations: list[Conversation]
     number: int

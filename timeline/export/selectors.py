@@ -11,7 +11,9 @@ import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
+from accounts.records import UserProfile
 from accounts.services import get_user
+from timeline.statuses.records import Status
 
 from ..graph.selectors import followers_page, following_page
 from ..lists.selectors import lists_of, members_page
@@ -39,13 +41,13 @@ def moment(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat()
 
 
-def exported_profile(user: dict) -> dict:
+def exported_profile(user: UserProfile) -> dict:
     profile = {k: v for k, v in user.items() if k not in BOOKKEEPING_FIELDS}
     profile["signup"] = moment(user["signup"])
     return profile
 
 
-def exported_status(status: dict) -> dict:
+def exported_status(status: Status) -> dict:
     """One of the user's statuses: what they wrote, when, and what it answers or reposts."""
     shown = {"id": status["id"], "message": status["message"], "posted": moment(status["posted"])}
     shown |= {field: status[field] for field in STATUS_FIELDS if status.get(field)}
@@ -53,7 +55,7 @@ def exported_status(status: dict) -> dict:
     return shown
 
 
-def exported_like(status: dict) -> dict:
+def exported_like(status: Status) -> dict:
     """A status the user likes: whose it is and what it said."""
     return {
         "id": status["id"],
@@ -63,7 +65,7 @@ def exported_like(status: dict) -> dict:
     }
 
 
-def exported_person(user: dict) -> dict:
+def exported_person(user: UserProfile) -> dict:
     return {"login": user["login"], "name": user["name"]}
 
 

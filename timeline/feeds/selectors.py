@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.records import UserProfile
 from accounts.services import decode_user, get_users
 from socialsite.redis import PackedPipeline, get_redis
 
@@ -26,6 +27,7 @@ from ..reactions.marks import apply_marks, queue_marks
 from ..safety import selectors as safety
 from ..scores import POSTED
 from ..statuses import cache, layout
+from ..statuses.records import Status
 from ..statuses.selectors import (
     GONE,
     StatusGone,
@@ -45,9 +47,9 @@ SHOWN_WHERE = {"home": safety.HOME, "global": safety.GLOBAL}
 LAST_PAGE = 999_999_999
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Page:
-    statuses: list[dict]
+    statuses: list[Status]
     number: int
     has_older: bool
 
@@ -93,7 +95,7 @@ class HomeIds:
 
     uid: int
     ids: list[str]
-    kept: dict[str, dict]
+    kept: dict[str, Status]
     generation: int
     epoch: str | None
     in_order: bool
@@ -390,12 +392,12 @@ def get_status_messages(
     return timeline_page(uid, timeline, page, count, marked=False).statuses
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HomePage:
-    user: dict
+    user: UserProfile
     page: Page
     # Who to follow (discovery.suggestions), read with the page.
-    suggestions: list[dict]
+    suggestions: list[UserProfile]
     # Being rebuilt after a pause (feeds.homes): the page says it is catching up.
     catching_up: bool = False
 
@@ -453,7 +455,7 @@ def users_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:
     return get_users([int(u) for u in uids[:count]]), len(uids) > count
 
 
-def with_originals(statuses: list[dict], viewer: int | None = None) -> list[dict]:
+def with_originals(statuses: list[Status], viewer: int | None = None) -> list[dict]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
     reposts), marked for `viewer` (see reactions.marks), leaving out reposts whose original
     is gone. (Reposts of hidden users' statuses were left out already: a repost names

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from accounts import logins
 from accounts.keys import user_key
+from accounts.records import UserProfile
 from accounts.services import decode_user, get_users, uid_for_login
 from socialsite.redis import PackedPipeline, get_redis
 
@@ -76,10 +77,10 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]
 
 @dataclass(frozen=True)
 class ProfilePage:
-    user: dict
+    user: UserProfile
     page: Page
     is_following: bool
-    followers_in_common: list[dict]
+    followers_in_common: list[UserProfile]
     # Blocks, mute and follow request between the viewer and them (timeline.safety).
     relation: Relation = Relation()
     # The viewer's lists, each with `has_member` (them on it): the "add to list" control.

@@ -15,6 +15,7 @@ import time
 from django.conf import settings
 
 from accounts.keys import user_key
+from accounts.records import UserProfile
 from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
@@ -181,7 +182,7 @@ def losing_follower(client, uid: int, follower_uid: int, followed_at) -> object:
 
 
 def unfollowing(
-    client, follower: dict, followed: dict, ids: list, *, private: bool = False
+    client, follower: UserProfile, followed: UserProfile, ids: list, *, private: bool = False
 ) -> object:
     """Step 2 of an unfollow, in the follower's slot: forgets `followed` and takes
     `ids` (their newest statuses) out of home, and publishes the unfollow (to live home

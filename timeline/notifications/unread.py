@@ -2,6 +2,8 @@
 hash, read with whatever a page reads already (feeds.selectors queues them with a
 page's statuses), so the nav costs no round trip of its own."""
 
+from typing import TypedDict
+
 from accounts.keys import user_key
 
 from .. import keys
@@ -14,7 +16,14 @@ def queue_unread(pipe, uid: int) -> None:
     pipe.hmget(user_key(uid), *UNREAD_FIELDS)
 
 
-def decode_unread(fields: list) -> dict:
+class UnreadCounts(TypedDict):
+    """The nav's unread counts."""
+
+    notifications: int
+    messages: int
+
+
+def decode_unread(fields: list) -> UnreadCounts:
     """The counts from queue_unread's reply."""
     notifications, messages = fields
     return {"notifications": int(notifications or 0), "messages": int(messages or 0)}

@@ -16,6 +16,7 @@ import redis
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
+from timeline.statuses.records import Status
 
 from .. import keys, text
 
@@ -27,7 +28,7 @@ HOURS = 24
 TREND_MINUTES = 60
 
 
-def record(client, status: dict, *, deleted: bool = False, now: float | None = None) -> None:
+def record(client, status: Status, *, deleted: bool = False, now: float | None = None) -> None:
     """Queues on `client` (a connection or a pipeline) the counting of one status
     posted, or deleted; counting the same event twice changes nothing."""
     now = time.time() if now is None else now

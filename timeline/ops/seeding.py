@@ -20,6 +20,7 @@ from django.conf import settings
 from accounts.keys import user_key
 from accounts.services import create_login_users, create_users
 from socialsite.redis import get_redis
+from timeline.statuses.records import Status
 
 from .. import keys, text
 from ..discovery.suggestions import POPULAR_KEPT
@@ -228,11 +229,11 @@ def vocabulary_word(rank: int) -> str:
     return "".join(syllables)
 
 
-def _posted(status: dict) -> float:
+def _posted(status: Status) -> float:
     return status["posted"]
 
 
-def _id(status: dict) -> int:
+def _id(status: Status) -> int:
     return status["id"]
 
 

@@ -10,6 +10,7 @@ from django.conf import settings
 
 from socialsite import events, jobs
 from socialsite.redis import PackedPipeline, get_redis
+from timeline.statuses.records import Status
 
 from .. import keys
 from ..conversations import services as conversations
@@ -55,7 +56,7 @@ def post_status(uid: int, message: str, **data) -> int | None:
     return deliver_status(conn, status)
 
 
-def deliver_status(conn, status: dict) -> int:
+def deliver_status(conn, status: Status) -> int:
     """Stores a status from build_status, delivers it, indexes it and publishes it:
     2 round trips (3 for a reply). For services that set its reserved fields themselves
     (a repost)."""
@@ -128,7 +129,7 @@ def _delete(status_id: int, author: str) -> bool | None:
     return True
 
 
-def _forget_reactions(pipe, status: dict) -> None:
+def _forget_reactions(pipe, status: Status) -> None:
     """Queues on `pipe` what deleting `status` means for reactions: a repost leaves its
     original's reposts; an original's reposts and likes go by a background job."""
     if status.get("repost_of"):

@@ -27,6 +27,7 @@ from django.conf import settings
 from socialsite.redis import cluster_options, connect_cluster
 
 from .. import keys
+from .records import Status
 
 # Changes remembered, to refuse keeping a status read before one of them.
 CHANGES_REMEMBERED = 10_000
@@ -79,7 +80,9 @@ class StatusCache:
         kept = self._kept.get
         return {i: status.copy() for i in status_ids if (status := kept(i)) is not None}
 
-    def keep(self, statuses: list[dict | None], generation: int, epoch: str | None = None) -> None:
+    def keep(
+        self, statuses: list[Status | None], generation: int, epoch: str | None = None
+    ) -> None:
         """Keeps copies of `statuses` (decoded, None for gone ones), read after
         `generation` (and, from a home, under `epoch`: another one than before forgets
         all that is kept), unless they changed since."""

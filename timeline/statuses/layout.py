@@ -10,8 +10,10 @@ Statuses stored before this keep an `id` field (ignored: the key says the same) 
 `posted` as seconds in text (read when there is no POSTED_FIELD): nothing rewrites them."""
 
 import time
+from typing import Any
 
 from ..scores import MICROSECONDS, microseconds
+from .records import Status
 
 POSTED_FIELD = "t"
 OLD_POSTED_FIELD = "posted"
@@ -33,7 +35,7 @@ def posted_now() -> float:
     return exact_posted(time.time())
 
 
-def stored_fields(status: dict) -> dict:
+def stored_fields(status: Status) -> dict:
     """The hash's fields for `status` (a dict with at least id, uid, login, message,
     posted), for an HSET."""
     fields = {name: value for name, value in status.items() if name not in DERIVED_FIELDS}
@@ -53,7 +55,7 @@ def read_posted(stored: str | None, old: str | None) -> float | None:
     return None if old is None else float(old)
 
 
-def status_fields(status_id, fields: dict) -> dict:
+def status_fields(status_id: int | str, fields: dict[str, str]) -> dict[str, Any]:
     """The status's dict from its hash's fields (not empty): its id from its key, its
     posted time as Unix seconds (a float), every other field as stored (text)."""
     status = dict(fields)

@@ -1,11 +1,14 @@
 """Reading status records: a status hash decoded, and the rule that hides the statuses
 of suspended users from everyone but moderators."""
 
+from typing import cast
+
 from accounts.authors import authors
 from socialsite.redis import get_redis
 
 from .. import keys
 from . import layout
+from .records import Status
 
 # Counts kept by conversations and reactions: absent means 0.
 COUNT_FIELDS = ("replies", "reposts", "likes")
@@ -30,7 +33,7 @@ def status_id_of(value) -> int:
         raise StatusGone(GONE) from None
 
 
-def decode_status(status_id, fields: dict) -> dict | None:
+def decode_status(status_id: int | str, fields: dict[str, str]) -> Status | None:
     """Status `status_id` from its hash's fields (HGETALL's reply); None if it has none."""
     if not fields:
         return None
@@ -41,7 +44,9 @@ def decode_status(status_id, fields: dict) -> dict | None:
     for field in REFERENCE_FIELDS:
         if field in status:
             status[field] = int(status[field])
-    return status
+    # The hash's fields are whatever was stored (a post's extra data too), so the
+    # record is checked field by field above, not by the type checker.
+    return cast(Status, status)
 
 
 def get_status(status_id: int) -> dict | None:
@@ -63,12 +68,12 @@ def hidden_uids(suspended) -> set[int]:
     return {int(uid) for uid in suspended}
 
 
-def is_hidden(status: dict, hidden: set[int]) -> bool:
+def is_hidden(status: Status, hidden: set[int]) -> bool:
     """Whether `status` reads as deleted: its author, or its original's, is in `hidden`."""
     return status["uid"] in hidden or status.get("repost_of_uid") in hidden
 
 
-def with_authors(statuses: list[dict | None]) -> None:
+def with_authors(statuses: list[Status | None]) -> None:
     """Gives each of `statuses` (and each repost's original) its author's display name
     and avatar token, as `author_name` and `author_avatar`, for its card: no round trip
     for authors this process read lately, one for the rest (accounts.authors)."""

@@ -17,6 +17,7 @@ from .. import keys
 from ..graph import pieces
 from . import layout
 from .cache import statuses as kept
+from .records import Status
 from .selectors import decode_status
 
 scripts = LuaScripts(__file__)
@@ -69,7 +70,7 @@ def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
     }
 
 
-def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
+def queue_store(pipe, status: Status, *, home_size: int, followers: int) -> None:
     """Queues the status hash and its author's bookkeeping (see store_status.lua): the
     profile timeline, their own home (`home_size` > 0), the `posts` count, and, for
     `followers` > 0, a read of their first `followers` followers: the last reply (see
@@ -123,7 +124,7 @@ def take_status(conn, status_id: int, author: str) -> dict | bool | None:
     return decode_status(status_id, dict(zip(taken[::2], taken[1::2], strict=True)))
 
 
-def queue_unrecord(pipe, status: dict) -> None:
+def queue_unrecord(pipe, status: Status) -> None:
     """Queues taking a deleted status off its author's profile, home and `posts` count."""
     author = status["uid"]
     scripts.run(
