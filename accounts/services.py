@@ -130,7 +130,7 @@ def create_users(
     return uids
 
 
-def decode_user(data: dict[str, str]) -> UserProfile | None:
+def decode_user(data: dict) -> UserProfile | None:
     """A profile as read from its hash (None for no hash)."""
     if not data:
         return None

@@ -4,6 +4,7 @@ import asyncio
 import itertools
 import weakref
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from urllib.parse import unquote
 
 import hiredis
@@ -17,6 +18,15 @@ from django_redis.cache import RedisCache as DjangoRedisCache
 from django_redis.client import DefaultClient
 from django_redis.pool import ConnectionFactory as DjangoRedisConnectionFactory
 from redis.crc import key_slot
+
+if TYPE_CHECKING:
+    from redis.event import EventDispatcherInterface
+
+# A client of the site's Redis (one server or a cluster) as the code sees it. redis-py 8
+# types every reply `bytes | str` (a cluster's a union of shapes) whatever
+# `decode_responses` says, and the site's clients always decode: a reply is typed where
+# a decoder turns it into a record (decode_status, decode_user...), not by redis-py.
+Client: TypeAlias = Any
 
 # REDIS_URL with one of these schemes names a Redis Cluster by some of its nodes (seeds):
 # redis+cluster://[user:password@]host:port[,host:port...]; the client learns the rest.
@@ -137,7 +147,7 @@ def _forget_shared_caches(*, setting: str, **kwargs) -> None:
         _shared_caches.clear()
 
 
-def get_redis() -> redis.Redis | redis.RedisCluster:
+def get_redis() -> Client:
     """The shared, pooled sync client for the social network's data (replies decoded to
     str): a RedisCluster if REDIS_URL names a cluster."""
     return shared_cache("data").client.get_client(write=True)
@@ -259,6 +269,10 @@ class PackedPipeline(redis.commands.CoreCommands):
 
     # A full buffer goes out while the rest is packed, so Redis works as we pack.
     FLUSH_BYTES = 64 * 1024
+    # redis-py types its command methods for its own clients: a synchronous one (this
+    # marker picks those overloads) with an event dispatcher (declared, never used here).
+    _is_async_client: Literal[False] = False
+    _event_dispatcher: "EventDispatcherInterface"
 
     def __init__(self, client: redis.Redis | redis.RedisCluster) -> None:
         self._nodes: dict[str | None, NodeShare] = {}

@@ -21,7 +21,7 @@ def list_id_of(value) -> int:
         raise NoSuchList(NO_SUCH_LIST) from None
 
 
-def decode_list(fields: dict[str, str]) -> TimelineList | None:
+def decode_list(fields: dict) -> TimelineList | None:
     if not fields:
         return None
     return {

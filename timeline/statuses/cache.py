@@ -24,7 +24,7 @@ from collections import OrderedDict
 import redis
 from django.conf import settings
 
-from socialsite.redis import cluster_options, connect_cluster
+from socialsite.redis import Client, cluster_options, connect_cluster
 
 from .. import keys
 from .records import Status
@@ -156,7 +156,7 @@ class StatusCache:
             self._ready = ready
 
 
-def listening_client() -> redis.Redis | redis.RedisCluster:
+def listening_client() -> Client:
     """A client of its own for the listener (whose connection stays subscribed), so that
     it takes none from the pool the site's work uses."""
     url = settings.REDIS_URL

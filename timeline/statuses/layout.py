@@ -55,7 +55,7 @@ def read_posted(stored: str | None, old: str | None) -> float | None:
     return None if old is None else float(old)
 
 
-def status_fields(status_id: int | str, fields: dict[str, str]) -> dict[str, Any]:
+def status_fields(status_id: int | str, fields: dict) -> dict[str, Any]:
     """The status's dict from its hash's fields (not empty): its id from its key, its
     posted time as Unix seconds (a float), every other field as stored (text)."""
     status = dict(fields)

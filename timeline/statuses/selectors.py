@@ -33,7 +33,7 @@ def status_id_of(value) -> int:
         raise StatusGone(GONE) from None
 
 
-def decode_status(status_id: int | str, fields: dict[str, str]) -> Status | None:
+def decode_status(status_id: int | str, fields: dict) -> Status | None:
     """Status `status_id` from its hash's fields (HGETALL's reply); None if it has none."""
     if not fields:
         return None
