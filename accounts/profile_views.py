@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from accounts.records import UserProfile
 
 from . import avatars, profiles
-from .auth import current_uid
+from .auth import logged_in_uid
 from .views import save_settings_section
 
 
@@ -45,7 +45,7 @@ def profile_form_for(person: UserProfile) -> ProfileForm:
 @require_POST
 @login_required
 def update_profile(request: HttpRequest) -> HttpResponse:
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     return save_settings_section(
         request,
         "profile_form",
@@ -58,7 +58,7 @@ def update_profile(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def upload_avatar(request: HttpRequest) -> HttpResponse:
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
 
     def save(data: dict) -> None:
         upload = data["avatar"]
@@ -81,7 +81,7 @@ def upload_avatar(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def remove_avatar(request: HttpRequest) -> HttpResponse:
-    if profiles.remove_avatar(current_uid(request)):
+    if profiles.remove_avatar(logged_in_uid(request)):
         messages.success(request, "Your avatar is removed.")
     else:
         messages.info(request, "You had no avatar.")

@@ -302,7 +302,7 @@ def ensure_profile(user: User) -> int:
 SEARCH_CURSOR = re.compile(r"^[a-z0-9_]{1,30}:[0-9]+$")
 
 
-def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list[dict], str]:
+def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list[UserProfile], str]:
     """Profiles whose login starts with `prefix` (any case), in login order, `count` at a
     time from the cursor `after`; also the next page's cursor ("" after the last page)."""
     prefix = (prefix or "").strip().lower()
@@ -332,7 +332,7 @@ PEOPLE_CANDIDATES = 500
 PEOPLE_QUERY_MAX_LENGTH = NAME_MAX_LENGTH
 
 
-def search_people(query: str, *, page: int = 1, count: int = 20) -> tuple[list[dict], bool]:
+def search_people(query: str, *, page: int = 1, count: int = 20) -> tuple[list[UserProfile], bool]:
     """Page `page` of the people whose login or display name (or one of its words)
     starts with `query`, ignoring case and accents ("@" allowed), most followed first,
     and whether a later page exists: 3 round trips. Ranked among the first
@@ -411,7 +411,7 @@ def release_login(uid: int) -> None:
 account_closed = Signal()
 
 
-def close_account(uid: int) -> dict:
+def close_account(uid: int) -> UserProfile:
     """Closes an account for good; returns its profile as it was. At once the user can't
     log in or be found, their login is free and their statuses are hidden (they are
     suspended); the account_closed receivers remove the rest. ValueError if there is no

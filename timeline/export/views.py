@@ -8,7 +8,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import logged_in_uid
 from socialsite.ratelimit import rate_limited
 
 from ..web import login_first
@@ -29,7 +29,7 @@ async def as_async(chunks: Iterator[str]) -> AsyncIterator[bytes]:
 def export_data(request: HttpRequest) -> StreamingHttpResponse:
     """Your data as a JSON file: profile, statuses, follows, followers, lists and likes."""
     now = time.time()
-    chunks = export_chunks(current_uid(request), now=now)
+    chunks = export_chunks(logged_in_uid(request), now=now)
     response = StreamingHttpResponse(as_async(chunks), content_type="application/json")
     filename = f"socialsite-{request.user.username}-{moment(now)[:10]}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

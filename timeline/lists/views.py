@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import current_uid, logged_in_uid
 from accounts.services import get_user, uid_for_login
 from socialsite.ratelimit import rate_limited
 
@@ -35,7 +35,7 @@ def _list_or_404(list_id: int, viewer: int | None) -> dict:
 @rate_limited("list_changes")
 def my_lists(request: HttpRequest) -> HttpResponse:
     """Your lists, and a form to make one."""
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     form = ListForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         data = form.cleaned_data
@@ -92,7 +92,7 @@ def _change(request: HttpRequest, change: Callable[[int], str], back: str):
     """Runs `change(uid)` (which returns what to tell the user), turning refusals into
     error pages, then goes back to `next` or `back`."""
     try:
-        done = change(current_uid(request))
+        done = change(logged_in_uid(request))
     except (ValueError, PermissionError) as error:
         return refused(request, error)
     messages.success(request, done)
@@ -148,7 +148,7 @@ def _member_change(change: Callable[[int, int, int], str], done: str):
     @_list_change
     def view(request: HttpRequest, list_id: int) -> HttpResponse:
         try:
-            login = change(current_uid(request), list_id, _member_uid(request))
+            login = change(logged_in_uid(request), list_id, _member_uid(request))
         except (NoSuchList, PermissionError) as error:
             return refused(request, error)
         except ValueError as error:
@@ -170,7 +170,7 @@ remove_member = _member_change(services.remove_member, "Removed")
 def change_membership(request: HttpRequest, login: str) -> HttpResponse:
     """The "add to list" control on a profile: adds the person to one of your lists, or
     takes them off it; a bad choice is a form error on their profile."""
-    person, uid = other_user(login), current_uid(request)
+    person, uid = other_user(login), logged_in_uid(request)
     form = ListMembershipForm(request.POST, lists=selectors.lists_for_member(uid, person["id"]))
     if form.is_valid():
         list_id, adding = form.cleaned_data["list_id"], form.cleaned_data["action"] == "add"

@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import current_uid, logged_in_uid
 from accounts.services import get_user
 from socialsite.ratelimit import rate_limited
 
@@ -172,7 +172,7 @@ def unmute(request: HttpRequest, login: str) -> HttpResponse:
 @rate_limited("safety")
 def privacy(request: HttpRequest) -> HttpResponse:
     """The settings page's privacy section: the private switch and the muted words."""
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     private = request.POST.get("private") == "on"
     try:
         services.set_muted_words(uid, request.POST.get("muted_words", ""))
