@@ -21,9 +21,10 @@ from timeline.feeds import visibility
 from timeline.safety import selectors as safety
 from timeline.text import mentions
 
+from .records import Event
 from .services import HomeState
 
-Filter = Callable[[dict], bool]
+Filter = Callable[[Event], bool]
 
 SAMPLE_DEFAULT_PERCENT = 10
 TRACK_MAX_PHRASES = 400
@@ -72,7 +73,7 @@ RESIDUE, WORD, LOGIN = "residue", "word", "login"
 IndexKey = tuple[str, int | str]
 
 
-def event_keys(event: dict) -> set[IndexKey]:
+def event_keys(event: Event) -> set[IndexKey]:
     """The keys of `event` for the filters' index: a status's id % 100, its words, its
     author's and its mentions' logins; a follow event's two logins."""
     kind = event.get("event")
@@ -108,12 +109,13 @@ class AnyFilter:
     def __init__(self, parts: list[Filter]) -> None:
         self.parts = parts
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         return any(passes(event) for passes in self.parts)
 
     def index_keys(self) -> frozenset[IndexKey] | None:
         keys = [filed_under(part) for part in self.parts]
-        return None if None in keys else frozenset().union(*keys)
+        filed = [found for found in keys if found is not None]
+        return None if len(filed) < len(keys) else frozenset().union(*filed)
 
 
 class SampleFilter:
@@ -127,14 +129,14 @@ class SampleFilter:
         random.Random(str(identifier)).shuffle(residues)
         self.residues = frozenset(residues[:percent])
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         return sample_residue(event) in self.residues
 
     def index_keys(self) -> frozenset[IndexKey]:
         return frozenset((RESIDUE, residue) for residue in self.residues)
 
 
-def sample_residue(event: dict) -> int | None:
+def sample_residue(event: Event) -> int | None:
     """What a sample keeps or leaves out of `event`: a status's id % 100 (None for others)."""
     status_id = _int(event.get("id")) if "event" not in event else None
     return None if status_id is None else status_id % 100
@@ -171,7 +173,7 @@ class TrackFilter:
     def __init__(self, groups: list[frozenset[str]]) -> None:
         self.groups = groups
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         message = event.get("message")
         if "event" in event or not isinstance(message, str):
             return False
@@ -204,7 +206,7 @@ class FollowFilter:
     def __init__(self, wanted: frozenset[str]) -> None:
         self.wanted = wanted
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         wanted = self.wanted
         kind = event.get("event")
         if kind in FOLLOW_EVENTS:
@@ -251,7 +253,7 @@ def location_filter(numbers: list[str]) -> Filter:
             raise ValueError(f"In {where}, latitudes must go from south to north within -90..90.")
         boxes.append((min_lon, min_lat, max_lon, max_lat))
 
-    def check(event: dict) -> bool:
+    def check(event: Event) -> bool:
         point = parse_location(event.get("location")) if "event" not in event else None
         if point is None:
             return False
@@ -374,7 +376,7 @@ class HomeFilter:
         for change, *args in replay:
             change(*args)
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         kind = event.get("event")
         if kind is not None:
             if kind in FOLLOW_EVENTS:
@@ -396,7 +398,7 @@ class HomeFilter:
         self._change(self._add, status_id, original)
         return True
 
-    def _delivers(self, event: dict) -> bool:
+    def _delivers(self, event: Event) -> bool:
         """Whether fan-out puts a status of someone they follow into their home."""
         answered = visibility.answered_uid(event)
         if answered is not None and not visibility.reply_reaches(

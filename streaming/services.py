@@ -169,6 +169,8 @@ async def open_stream(*, key: str | None, uid: int | None, ip: str | None = None
             uid, key_id = await _take_key_place(conn, key, connection_id, now)
         else:
             key_id = None
+            # No key: a logged-in user's stream (a uid, checked above).
+            assert uid is not None
             if await conn.hget(user_key(uid), "suspended") == "1":
                 raise StreamRefused(403, _SUSPENDED)
         await conn.zadd(keys.OPEN_STREAMS, {connection_id: now + _lifetime()})
@@ -198,7 +200,10 @@ async def _take_ip_place(conn, ip: str, connection_id: str, now: float) -> None:
 
 async def _take_key_place(conn, key: str, connection_id: str, now: float) -> tuple[int, str]:
     """The key's owner and id, once a place is taken for a stream on it."""
-    uid, key_id = _parse_key(key)
+    parsed = _parse_key(key)
+    if parsed is None:
+        raise StreamRefused(401, "Unknown stream key.")
+    uid, key_id = parsed
     limit = settings.STREAM_CONNECTIONS_PER_KEY
     opened = await scripts.run(
         conn,
@@ -238,7 +243,8 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
     pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
     _renew_ip_places(pipe, grants, expiry)
     for uid, streams in owners.items():
-        owner_keys, args = [user_key(uid)], [expiry, math.ceil(_lifetime())]
+        owner_keys = [user_key(uid)]
+        args: list[float | str] = [expiry, math.ceil(_lifetime())]
         for key_id, connection_ids in streams.items():
             if key_id:
                 owner_keys += [
@@ -247,7 +253,8 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
                 ]
                 args += [len(connection_ids), *connection_ids]
         scripts.run(pipe, "keep_streams", owner_keys, args)
-    suspended, revoked = set(), set()
+    suspended: set[int] = set()
+    revoked: set[tuple[int, str]] = set()
     for (uid, streams), (owner_suspended, *exists) in zip(
         owners.items(), (await pipe.execute())[-len(owners) :], strict=True
     ):

@@ -41,7 +41,7 @@ def create_key(request: HttpRequest) -> HttpResponse:
         else:
             return render(request, "streaming/key_created.html", {"key": key, "name": name})
     for errors in form.errors.values():
-        messages.error(request, " ".join(errors))
+        messages.error(request, " ".join(map(str, errors)))
     return redirect("accounts:settings")
 
 

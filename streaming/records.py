@@ -1,0 +1,17 @@
+"""The stream's event record, as decoded from the JSON published on its channels."""
+
+from timeline.statuses.records import Status
+
+
+class Event(Status, total=False):
+    """An event: a status posted, or deleted (`deleted`), or something a user did
+    (`event`: a follow, a like...) with `source` and `target` ({"id", "login"}) and none
+    of a status's fields; a private event of the site's pages names its readers (`to`)."""
+
+    deleted: bool
+    event: str
+    source: dict
+    target: dict
+    target_object: dict
+    created: float
+    to: list[int]
