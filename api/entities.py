@@ -13,7 +13,8 @@ from accounts.avatars import SIZES, avatar_url
 from accounts.records import UserProfile
 from accounts.services import get_users
 from socialsite.links import url
-from timeline.display import linkify, status_text
+from timeline.display import linkify
+from timeline.lists.records import TimelineList
 from timeline.safety.selectors import Relation, is_private
 from timeline.statuses.records import Status
 from timeline.text import tags
@@ -104,14 +105,14 @@ def authors(site: str, statuses: list[Status]) -> dict[int, dict]:
     return accounts(
         site,
         [s["uid"] for s in statuses]
-        + [s["original"]["uid"] for s in statuses if s.get("original")],
+        + [original["uid"] for s in statuses if (original := s.get("original"))],
     )
 
 
 def message_html(site: str, message: str, mentions: str) -> str:
     """A message as Mastodon's HTML: a paragraph, line breaks kept, links linked as the
     pages link them, made absolute."""
-    return linked_html(site, str(status_text({"message": message, "mentions": mentions})))
+    return linked_html(site, str(linkify(message, mentions)))
 
 
 # What a Status entity shows of a status that never changes (its message, mentions,
@@ -151,7 +152,7 @@ def fixed_fields(site: str, found: tuple, shows_content: bool) -> dict:
     }
 
 
-def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
+def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
     """A Status entity, its account from `people` (Account entities by uid); None if its
     author's profile is gone."""
     author = people.get(found["uid"])
@@ -182,7 +183,7 @@ def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
     }
 
 
-def statuses(site: str, found: list[dict]) -> list[dict]:
+def statuses(site: str, found: list[Status]) -> list[dict]:
     """Status entities of a page of statuses, their authors read in 1 round trip."""
     people = authors(site, found)
     shown = (status(site, s, people) for s in found)
@@ -218,7 +219,7 @@ def tag(site: str, name: str) -> dict:
     return {"name": name, "url": site + url("tag", name), "history": [], "following": False}
 
 
-def user_list(found: dict) -> dict:
+def user_list(found: TimelineList) -> dict:
     return {
         "id": str(found["id"]),
         "title": found["name"],

@@ -3,6 +3,7 @@
 import os
 import warnings
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -372,7 +373,7 @@ RATE_LIMITED_DELAY_SECONDS = float(os.environ.get("RATE_LIMITED_DELAY_SECONDS", 
 
 # The Mastodon client API's OAuth 2 provider (django-oauth-toolkit; see api/oauth.py).
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
-OAUTH2_PROVIDER = {
+OAUTH2_PROVIDER: dict[str, Any] = {
     "SCOPES": {
         "read": "Read your timelines, statuses, lists and notifications",
         "write": "Post, delete, like and repost statuses, and manage your lists",

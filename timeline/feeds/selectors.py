@@ -295,7 +295,7 @@ def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict]
 
 def shown_status(
     status_id: int, *, viewer: int | None = None, include_suspended: bool = False
-) -> dict | None:
+) -> Status | None:
     """One status as a timeline would show it (a repost with its "original"), marked for
     `viewer` as pages are; None if it is gone, or (unless `include_suspended`) hidden as
     its author's (or its original's author's) are suspended. 1 round trip, 2 for a repost."""
