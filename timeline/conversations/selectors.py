@@ -65,7 +65,7 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     audience = safety.read_audience(viewer, viewers)
     hidden = hidden_uids(suspended)
 
-    def shown(status: Status | None) -> dict | None:
+    def shown(status: Status | None) -> Status | None:
         if not status or is_hidden(status, hidden):
             return None
         # timeline.safety's rule (1 round trip when it must learn whom the viewer follows).

@@ -141,7 +141,7 @@ def queue_statuses(
     count: int,
     viewer: int | None,
     *,
-    kept: dict[str, dict] | None = None,
+    kept: dict[str, Status] | None = None,
     suspended: list | None = None,
 ) -> int:
     """Queues the (small) suspended-user set (unless read already: `suspended`), the
@@ -171,7 +171,7 @@ def read_page(
     include_suspended: bool = False,
     where: str = safety.ANYWHERE,
     follows: set[int] | None = None,
-    kept: dict[str, dict] | None = None,
+    kept: dict[str, Status] | None = None,
     suspended: list | None = None,
     generation: int | None = None,
     audience: safety.Audience | None = None,
@@ -207,17 +207,17 @@ def read_page(
     # A repost is marked here too, unused: it shows its original, marked when read.
     apply_marks(statuses, marks)
     if hidden:
-        statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
+        present = [s for s in statuses if s and not is_hidden(s, hidden)]
     else:
-        statuses = [s for s in statuses if s]
+        present = [s for s in statuses if s]
     if where == safety.HOME:
         # Fan-out delivers a status only to its author's followers, and whatever ends a
         # follow takes the author's statuses out of home: its authors are followed.
-        audience.follows.update(s["uid"] for s in statuses)
-    statuses = with_originals(statuses, viewer)
+        audience.follows.update(s["uid"] for s in present)
+    present = with_originals(present, viewer)
     if not include_suspended:
-        statuses = safety.visible(None, statuses, audience, where=where)
-    return Page(statuses=statuses, number=page, has_older=len(ids) > count)
+        present = safety.visible(None, present, audience, where=where)
+    return Page(statuses=present, number=page, has_older=len(ids) > count)
 
 
 def statuses_page(
@@ -300,14 +300,18 @@ def shown_status(
     `viewer` as pages are; None if it is gone, or (unless `include_suspended`) hidden as
     its author's (or its original's author's) are suspended. 1 round trip, 2 for a repost."""
     pipe = PackedPipeline(get_redis())
-    queue_statuses(pipe, [status_id], 1, viewer)
+    queue_statuses(pipe, [str(status_id)], 1, viewer)
     replies = pipe.execute()
-    page = read_page([status_id], replies, 1, 1, viewer=viewer, include_suspended=include_suspended)
+    page = read_page(
+        [str(status_id)], replies, 1, 1, viewer=viewer, include_suspended=include_suspended
+    )
     statuses = page.statuses
     return statuses[0] if statuses else None
 
 
-def original(status_id, *, hide_suspended: bool = True, viewer: int | None = None) -> dict:
+def original(
+    status_id: int | str, *, hide_suspended: bool = True, viewer: int | None = None
+) -> Status:
     """The status `status_id`, or its original if it is a repost (1 more round trip);
     StatusGone if it is gone, `status_id` isn't an id, or (unless not `hide_suspended`)
     a suspended user wrote it or its original, or timeline.safety's rule hides it from
@@ -386,7 +390,7 @@ def home_statuses(
 
 def get_status_messages(
     uid: int, timeline: str = "home", page: int = 1, count: int = 30
-) -> list[dict]:
+) -> list[Status]:
     """A page of `uid`'s home or profile timeline, newest first, without deleted statuses
     or those the safety rule hides from them (1 round trip when the statuses are kept)."""
     return timeline_page(uid, timeline, page, count, marked=False).statuses
@@ -448,14 +452,14 @@ def global_timeline_page(page: int = 1, count: int = 30, viewer: int | None = No
     return posted_page(keys.GLOBAL_TIMELINE, page, count, viewer=viewer, where=safety.GLOBAL)
 
 
-def users_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:
+def users_page(key: str, page: int, count: int) -> tuple[list[UserProfile], bool]:
     """Page `page` (from 1) of the profiles in the sorted set at `key`, newest first, and
     whether an older page exists: 2 round trips."""
     uids = page_ids(get_redis(), key, page, count)
     return get_users([int(u) for u in uids[:count]]), len(uids) > count
 
 
-def with_originals(statuses: list[Status], viewer: int | None = None) -> list[dict]:
+def with_originals(statuses: list[Status], viewer: int | None = None) -> list[Status]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
     reposts), marked for `viewer` (see reactions.marks), leaving out reposts whose original
     is gone. (Reposts of hidden users' statuses were left out already: a repost names

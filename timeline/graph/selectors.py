@@ -34,7 +34,7 @@ def following_among(uid: int | None, others: list[int]) -> set[int]:
 
 def followers_page(
     uid: int, page: int = 1, count: int = 50, viewer: int | None = None
-) -> tuple[list[dict], bool]:
+) -> tuple[list[UserProfile], bool]:
     """Profiles of `uid`'s followers, newest follow first, and whether more follow, as
     `viewer` may see them (none of a private account's to others, see may_see_account)."""
     if not may_see_account(uid, viewer):
@@ -45,7 +45,7 @@ def followers_page(
 
 def following_page(
     uid: int, page: int = 1, count: int = 50, viewer: int | None = None
-) -> tuple[list[dict], bool]:
+) -> tuple[list[UserProfile], bool]:
     """Profiles of the users `uid` follows, newest first, and whether more follow, as
     `viewer` may see them (none of a private account's to others, see may_see_account)."""
     if not may_see_account(uid, viewer):
@@ -60,7 +60,7 @@ def in_common(following: list[str], follows: list[bool], limit: int) -> list[int
     return common[:limit]
 
 
-def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]:
+def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[UserProfile]:
     """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
 
     `uid`'s follows are asked of `other_uid`'s followers in their slot, or if those are

@@ -1,5 +1,6 @@
 """Reading lists: one list, someone's lists, a list's members and its timeline."""
 
+from accounts.records import UserProfile
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
@@ -98,7 +99,7 @@ def decode_lists(
     return [the_list for the_list in found if the_list]
 
 
-def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
+def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[UserProfile], bool]:
     """Profiles of the list's members, the latest added first, and whether more follow."""
     return users_page(keys.list_members_key(list_id_of(list_id)), page, count)
 

@@ -37,7 +37,7 @@ class StatusCache:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         # Both by status id, as text (as timelines hold them).
-        self._kept: dict[str, dict] = {}
+        self._kept: dict[str, Status] = {}
         self._changes: OrderedDict[str, int] = OrderedDict()
         self._generation = 0
         # Reads sent before the listener (re)subscribed may have missed a change.

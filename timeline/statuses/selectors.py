@@ -49,7 +49,7 @@ def decode_status(status_id: int | str, fields: dict) -> Status | None:
     return cast(Status, status)
 
 
-def get_status(status_id: int) -> dict | None:
+def get_status(status_id: int) -> Status | None:
     return decode_status(status_id, get_redis().hgetall(keys.status_key(status_id)))
 
 

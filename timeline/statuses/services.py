@@ -109,7 +109,7 @@ def create_status(uid: int, message: str, **data) -> int | None:
     return status["id"]
 
 
-def take_status(conn, status_id: int, author: str) -> dict | bool | None:
+def take_status(conn, status_id: int, author: str) -> Status | bool | None:
     """Deletes the status hash if `author` (a uid as a string; "" for anyone) wrote it,
     and returns the status as it was; False if someone else wrote it (nothing changes);
     None if there is no such status."""
