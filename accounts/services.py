@@ -2,6 +2,7 @@
 
 import re
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from django.contrib.auth.hashers import make_password
@@ -319,7 +320,7 @@ def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list
     return users, members[count - 1] if len(members) > count else ""
 
 
-def queue_name_entries(pipe, users: list[UserProfile]) -> None:
+def queue_name_entries(pipe, users: Sequence[Mapping[str, Any]]) -> None:
     """Queues on `pipe` putting `users` (profiles with id, login and name) in people
     search: idempotent, for profiles made before it existed (`manage.py reindex_search`)."""
     for user in users:

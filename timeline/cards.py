@@ -4,6 +4,9 @@ page's time, as Jinja2 ~50 µs. Cards rendered are kept, by everything they show
 status reaches many timelines, and each of its readers' pages shows the same card,
 in ~1.5 µs rather than ~50 (~60 for one posted days ago)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
@@ -67,10 +70,11 @@ def _shows(status: Status | None, viewer_uid: int | None, language: str, now: fl
     original = status.get("original")
     shown = original or status
     minutes = (now - shown["posted"]) // 60
+    fields: Mapping[str, Any] = status
     if original:
-        status = {name: value for name, value in status.items() if name != "original"}
+        fields = {name: value for name, value in status.items() if name != "original"}
     return (
-        _fields(status),
+        _fields(fields),
         _fields(original) if original else None,
         bool(viewer_uid),
         status["uid"] == viewer_uid,
@@ -79,7 +83,7 @@ def _shows(status: Status | None, viewer_uid: int | None, language: str, now: fl
     )
 
 
-def _fields(status: Status) -> tuple:
+def _fields(status: Mapping[str, Any]) -> tuple:
     """A status's fields as a key: its names and its values (two tuples cost ~0.3 µs less
     than a pair for each of a status's dozen fields)."""
     return tuple(status), tuple(status.values())

@@ -285,7 +285,7 @@ def posted_page(
     )
 
 
-def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict], int]:
+def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, Status], int]:
     """The ids of a page read with their scores (`entries`, POSTED), those of its first
     `count` statuses kept in the process, and the cache's generation for `read_page`."""
     generation = cache.statuses.generation()

@@ -15,6 +15,7 @@ lua/following_read.lua (and lua/following.lua, for writers); the counters in the
 hash count them all."""
 
 import itertools
+from typing import Any
 
 from django.conf import settings
 
@@ -43,7 +44,7 @@ def all_keys(uid: int) -> list[str]:
     return [keys.following_key(uid), *keys.following_bucket_keys(uid, BUCKETS)]
 
 
-def queue_score(client, uid: int, other: int) -> object:
+def queue_score(client, uid: int, other: int) -> Any:
     """Queues (or runs) the read of when `uid` followed `other`: the follow time (a
     string), or None if they don't."""
     return scripts.run(
@@ -51,7 +52,7 @@ def queue_score(client, uid: int, other: int) -> object:
     )
 
 
-def queue_scores(client, uid: int, others: list) -> object:
+def queue_scores(client, uid: int, others: list) -> Any:
     """Queues (or runs) when `uid` followed each of `others` (not empty): a list of
     follow times or None."""
     return scripts.run(client, "follow_scores", [keys.following_key(uid)], [BUCKETS, *others])
@@ -109,14 +110,14 @@ def newest(conn, uid: int, replies: list, count: int, offset: int = 0) -> list:
     return queue_newest(conn, uid, offset, count) if bucketed else base
 
 
-def queue_from(client, uid: int, after, skip: int, count: int) -> object:
+def queue_from(client, uid: int, after, skip: int, count: int) -> Any:
     """Queues (or runs) the read of `uid`'s follows oldest first from the follow time
     `after` (a ZRANGEBYSCORE min), passing over `skip` of those: at most `count`, each
     followed by its follow time; `pairs` decodes it. A job's cursor (fan-out's)."""
     return _queue_range(client, uid, "oldest", after, skip, count)
 
 
-def _queue_range(client, uid, order, after, offset, count) -> object:
+def _queue_range(client, uid, order, after, offset, count) -> Any:
     return scripts.run(
         client, "following_range", [keys.following_key(uid)], [BUCKETS, order, after, offset, count]
     )

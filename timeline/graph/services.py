@@ -11,6 +11,7 @@ first reads whether (since when) the follower follows them already (graph.follow
 the piece of followers that holds them (graph.pieces), one round trip more."""
 
 import time
+from typing import Any
 
 from django.conf import settings
 
@@ -168,7 +169,7 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     return True
 
 
-def losing_follower(client, uid: int, follower_uid: int, followed_at) -> object:
+def losing_follower(client, uid: int, follower_uid: int, followed_at) -> Any:
     """Step 1 of an unfollow, in the followed user's slot: `follower_uid`, who followed
     at `followed_at` (their following set's score; "+inf" if it has none), leaves `uid`'s
     followers. Replies [`uid`'s login, their newest status ids], or nothing for an
@@ -183,7 +184,7 @@ def losing_follower(client, uid: int, follower_uid: int, followed_at) -> object:
 
 def unfollowing(
     client, follower: UserProfile, followed: UserProfile, ids: list, *, private: bool = False
-) -> object:
+) -> Any:
     """Step 2 of an unfollow, in the follower's slot: forgets `followed` and takes
     `ids` (their newest statuses) out of home, and publishes the unfollow (to live home
     timelines only if `followed` is `private`). On a connection, whether they were

@@ -9,14 +9,14 @@ listening: while no worker runs, nothing is counted."""
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import redis
 
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
-from timeline.statuses.records import Status
 
 from .. import keys, text
 
@@ -28,7 +28,9 @@ HOURS = 24
 TREND_MINUTES = 60
 
 
-def record(client, status: Status, *, deleted: bool = False, now: float | None = None) -> None:
+def record(
+    client, status: Mapping[str, Any], *, deleted: bool = False, now: float | None = None
+) -> None:
     """Queues on `client` (a connection or a pipeline) the counting of one status
     posted, or deleted; counting the same event twice changes nothing."""
     now = time.time() if now is None else now

@@ -85,7 +85,8 @@ def deliver_status(conn, status: Status) -> int:
     notifications.queue_for_new_status(pipe, status)
     # A private account's statuses never go on the global timeline.
     if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
-        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
+        # redis-py's types say a member is text; it encodes an int id as Redis would.
+        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})  # type: ignore[type-var]
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
     rests = (
         fanout.fan_out_from(fanout.fan_out_job(status), cursor),

@@ -7,7 +7,8 @@ The words are socialsite.text.words, the streaming API's `track` rule, so a sear
 finds what a `track` stream would have passed. A repost carries its original's
 message and is not indexed: the original is."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from django.conf import settings
 
@@ -43,7 +44,7 @@ def indexed_words(message: str) -> list[str]:
     return sorted(word for word in words(message) if len(word) <= WORD_MAX_LENGTH)
 
 
-def index(pipe, status: Status) -> None:
+def index(pipe, status: Mapping[str, Any]) -> None:
     """Queues on `pipe` the indexing of a new status's words (one script in its shard's
     slot, idempotent) and tags; nothing for a repost."""
     if status.get("repost_of"):
@@ -61,7 +62,7 @@ def forget(pipe, status: Status) -> None:
         queue_words(pipe, status, "remove")
 
 
-def queue_words(pipe, status: Status, change: str) -> None:
+def queue_words(pipe, status: Mapping[str, Any], change: str) -> None:
     """Queues on `pipe` the script that adds ("add") or removes ("remove") a status's
     words in its shard (lua/index_words.lua)."""
     found = indexed_words(status["message"])

@@ -51,17 +51,17 @@ class StatusCache:
         """Taken before a read is sent, and given back to `keep` with what it read."""
         return self._generation
 
-    def get(self, status_id, posted: float) -> dict | None:
+    def get(self, status_id, posted: float) -> Status | None:
         """A copy of the kept status `status_id` if it was posted at `posted`, else None."""
         return self.get_many([(str(status_id), posted)]).get(str(status_id))
 
-    def get_many(self, entries) -> dict:
+    def get_many(self, entries) -> dict[str, Status]:
         """Copies of the kept statuses among `entries` ((id as text, score) pairs: a
         page's, as Redis returns them, scored as POSTED says), by id, those posted at the
         time their score gives."""
         if not self.serving():
             return {}
-        found = {}
+        found: dict[str, Status] = {}
         # A kept status's posted time is a float already (decode_status), its score.
         kept = self._kept.get
         for status_id, at in entries:
@@ -70,7 +70,7 @@ class StatusCache:
                 found[status_id] = status.copy()
         return found
 
-    def get_by_id(self, status_ids: list[str], epoch: str | None) -> dict:
+    def get_by_id(self, status_ids: list[str], epoch: str | None) -> dict[str, Status]:
         """Copies of the kept statuses among `status_ids` (a home page's), by id, if they
         were kept under `epoch` (STATUSES_EPOCH as the page read it; None: nothing)."""
         # serving() first: it starts the listener, without which nothing is kept under
@@ -100,7 +100,7 @@ class StatusCache:
                     continue
                 if len(self._kept) >= settings.STATUS_CACHE_SIZE:
                     self._kept.pop(next(iter(self._kept)))
-                self._kept[status_id] = dict(status)
+                self._kept[status_id] = status.copy()
 
     def forget(self, status_id) -> None:
         """Forgets `status_id` in this process (the writer's own, before its change)."""

@@ -78,7 +78,7 @@ def with_authors(statuses: list[Status | None]) -> None:
     and avatar token, as `author_name` and `author_avatar`, for its card: no round trip
     for authors this process read lately, one for the rest (accounts.authors)."""
     shown = [s for s in statuses if s]
-    shown += [s["original"] for s in shown if s.get("original")]
+    shown += [original for s in shown if (original := s.get("original"))]
     found = authors({s["uid"]: s["login"] for s in shown})
     for status in shown:
         author = found.get(status["uid"])

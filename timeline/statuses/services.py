@@ -5,6 +5,8 @@ author's profile, taking a deleted one back, and the sets kept in a status's slo
 These are the status store's own steps; posting a status to its audience (fan-out,
 indexes, events) is timeline.posting's."""
 
+from typing import Literal, cast
+
 from django.conf import settings
 
 from accounts.keys import user_key
@@ -40,7 +42,7 @@ def check_message(message: str) -> str:
     return check_display_text(message, multiline=True)
 
 
-def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
+def build_status(conn, uid: int, message: str, data: dict) -> Status | None:
     """Checks a new status and allocates its id (1 round trip); returns its fields, not
     yet stored, marked "private" if its author's account is. None for an unknown user,
     AccountSuspended for a suspended one."""
@@ -60,14 +62,18 @@ def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
     extra.pop(keys.PRIVATE_FIELD, None)
     if private == "1":
         extra[keys.PRIVATE_FIELD] = "1"
-    return {
-        **extra,
-        "id": status_id,
-        "uid": int(uid),
-        "login": login,
-        "message": message,
-        "posted": layout.posted_now(),
-    }
+    # A post's extra data (a location...) are fields of its record as they are.
+    return cast(
+        Status,
+        {
+            **extra,
+            "id": status_id,
+            "uid": int(uid),
+            "login": login,
+            "message": message,
+            "posted": layout.posted_now(),
+        },
+    )
 
 
 def queue_store(pipe, status: Status, *, home_size: int, followers: int) -> None:
@@ -109,7 +115,7 @@ def create_status(uid: int, message: str, **data) -> int | None:
     return status["id"]
 
 
-def take_status(conn, status_id: int, author: str) -> Status | bool | None:
+def take_status(conn, status_id: int, author: str) -> Status | Literal[False] | None:
     """Deletes the status hash if `author` (a uid as a string; "" for anyone) wrote it,
     and returns the status as it was; False if someone else wrote it (nothing changes);
     None if there is no such status."""
