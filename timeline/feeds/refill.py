@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from accounts.keys import user_key
-from accounts.records import UserProfile
 from socialsite import jobs
 from socialsite.redis import get_redis
 from socialsite.scripts import LuaScripts
@@ -136,7 +135,7 @@ def refill_list_job(list_id: int) -> jobs.Job:
     return _first_batch(LIST, list_id)
 
 
-def note_home_read(conn, uid: int, user: UserProfile, now: float | None = None) -> bool:
+def note_home_read(conn, uid: int, user: dict, now: float | None = None) -> bool:
     """Records that `uid` reads their home (feeds.homes), given their profile as read
     (`user`), if the last record is older than HOME_READ_RESOLUTION (1 round trip then,
     else none); after HOME_INACTIVE_DAYS without a read, also queues the refill that

@@ -13,6 +13,7 @@ so one cluster-legal round trip can't read ids and statuses together."""
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 
@@ -361,7 +362,7 @@ def home_statuses(
     *,
     audience: safety.Audience | None = None,
     queue_more: Callable = lambda pipe: None,
-) -> tuple[Page, object, list]:
+) -> tuple[Page, Any, list]:
     """A home page's second round trip, given its `read` ids: its statuses (marked for
     their reader unless their `audience` was read with the ids), the upkeep the read found
     wanting (queue_home_upkeep), and what `queue_more` queues on the same pipeline.
@@ -427,7 +428,8 @@ def home_page(
         queue_home(pipe, uid, page, count)
         first = pipe.execute()
     window, epoch, suspended, user, suggested_uids = first
-    if not user:
+    profile = decode_user(user)
+    if profile is None:
         return None
     catching_up = refill.note_home_read(conn, uid, user)
     read = home_ids(uid, [window, epoch], page, count)
@@ -440,7 +442,7 @@ def home_page(
         queue_more=lambda pipe: suggestions.queue_profiles(pipe, uid, suggested_uids),
     )
     return HomePage(
-        user=decode_user(user),
+        user=profile,
         page=shown,
         suggestions=suggestions.decode(suggested, replies),
         catching_up=catching_up,
@@ -516,6 +518,7 @@ def cursor_page(
     if count < 1:
         raise ValueError("Pages take 1 status or more.")
     conn = get_redis()
+    ids: list[str] | None
     if timeline == "home":
         ids = home_cursor_ids(conn, owner, cursor, count)
     else:
@@ -533,7 +536,7 @@ def scored_cursor_ids(conn, key: str, cursor: Cursor, count: int) -> list[str] |
     bounds (see Cursor), newest first; None if a bound's status is gone and no longer
     there: 2 round trips."""
     bounds = [b for b in (cursor.max_id, cursor.since_id, cursor.min_id) if b is not None]
-    at = {}
+    at: dict[int | None, float | None] = {}
     if bounds:
         pipe = conn.pipeline(transaction=False)
         for status_id in bounds:

@@ -177,7 +177,7 @@ def confirm_follows(
 
 def visible(
     conn, statuses: list[Status], audience: Audience, *, where: str = ANYWHERE
-) -> list[dict]:
+) -> list[Status]:
     """`statuses` less those the rule hides from `audience` shown `where` (1 round trip
     on `conn`, or the site's Redis if None, when some are others' private statuses by
     authors not known to be followed)."""
