@@ -1,4 +1,5 @@
 from functools import cache
+from typing import cast
 
 from django import forms
 from django.conf import settings
@@ -140,7 +141,8 @@ class ListMembershipForm(forms.Form):
     def __init__(self, *args, lists: list[TimelineList], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.names = {the_list["id"]: the_list["name"] for the_list in lists}
-        self.fields["list_id"].choices = [
+        # Declared a ChoiceField above; django-stubs types a form's fields as Field.
+        cast(forms.ChoiceField, self.fields["list_id"]).choices = [
             (the_list["id"], the_list["name"] + (" (on it)" if the_list["has_member"] else ""))
             for the_list in lists
         ]

@@ -142,7 +142,7 @@ def profile_page(
     in_slot = pieces.queue_who_follow(pipe, following, uid, user["followers"])
     replies = pipe.execute()
     follows = pieces.who_follow(conn, following, uid, replies[listed:], in_slot=in_slot)
-    common = in_common(following, follows, common)
+    common_uids = in_common(following, follows, common)
     return ProfilePage(
         user=user,
         page=read_page(
@@ -156,7 +156,7 @@ def profile_page(
             generation=generation,
         ),
         is_following=following_them is not None,
-        followers_in_common=get_users(common),
+        followers_in_common=get_users(common_uids),
         relation=relation_from(safety) if safety else Relation(),
         viewer_lists=tuple(decode_lists(list_ids, replies[shown:listed], uid)),
     )

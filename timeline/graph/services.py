@@ -16,7 +16,6 @@ from typing import Any
 from django.conf import settings
 
 from accounts.keys import user_key
-from accounts.records import UserProfile
 from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
@@ -169,7 +168,7 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     return True
 
 
-def losing_follower(client, uid: int, follower_uid: int, followed_at) -> Any:
+def losing_follower(client, uid: int | str, follower_uid: int, followed_at) -> Any:
     """Step 1 of an unfollow, in the followed user's slot: `follower_uid`, who followed
     at `followed_at` (their following set's score; "+inf" if it has none), leaves `uid`'s
     followers. Replies [`uid`'s login, their newest status ids], or nothing for an
@@ -182,9 +181,7 @@ def losing_follower(client, uid: int, follower_uid: int, followed_at) -> Any:
     )
 
 
-def unfollowing(
-    client, follower: UserProfile, followed: UserProfile, ids: list, *, private: bool = False
-) -> Any:
+def unfollowing(client, follower: dict, followed: dict, ids: list, *, private: bool = False) -> Any:
     """Step 2 of an unfollow, in the follower's slot: forgets `followed` and takes
     `ids` (their newest statuses) out of home, and publishes the unfollow (to live home
     timelines only if `followed` is `private`). On a connection, whether they were

@@ -1,6 +1,7 @@
 """Pages to manage lists of users and read their timelines."""
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,7 +26,7 @@ def _list_or_404(list_id: int, viewer: int | None) -> dict:
     the_list = selectors.get_list(list_id, viewer)
     # A deleted user's lists go with them.
     owner = get_user(the_list["owner"]) if the_list else None
-    if owner is None:
+    if the_list is None or owner is None:
         raise Http404(f"There is no list {list_id}: it may have been deleted.")
     return {**the_list, "owner_login": owner["login"]}
 
@@ -75,7 +76,7 @@ def render_members(request: HttpRequest, list_id: int, error: str = "") -> HttpR
     """The members page; with `error` (a refused add or removal), the error under its form
     with the login typed, as a 400."""
     the_list = _list_or_404(list_id, current_uid(request))
-    context = {"list": the_list}
+    context: dict[str, Any] = {"list": the_list}
     if error:
         context |= {"member_error": error, "member_login": request.POST.get("login", "")[:60]}
     response = render_people(

@@ -13,7 +13,7 @@ from .. import keys
 from ..feeds.selectors import LAST_PAGE, queue_statuses, read_page
 from ..statuses.records import Status
 from .services import FOLLOW, WHAT_THEY_DID, parse_member, time_of
-from .unread import decode_unread, queue_unread
+from .unread import UnreadCounts, decode_unread, queue_unread
 
 
 @dataclass(slots=True)
@@ -91,7 +91,7 @@ def notifications_page(
     )
 
 
-def unread_counts(uid: int | None) -> dict:
+def unread_counts(uid: int | None) -> UnreadCounts:
     """The nav's unread notifications and messages of `uid` (zeros for a visitor): 1
     round trip, for the pages that read nothing of the viewer's otherwise."""
     if uid is None:

@@ -10,6 +10,8 @@ page. Each set lives in its owner's slot, so a like is two idempotent steps. Eac
 user's marks of what they liked and reposted are kept beside (reactions.marks)."""
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from accounts.keys import SUSPENDED_USERS, user_key
 from socialsite import events
@@ -120,13 +122,15 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
     )
     if status is None or (liking and hidden):
         raise StatusGone(GONE)
+    # What is liked: the status, or a repost's original.
+    liked: Mapping[str, Any] = status
     if status.get("repost_of"):
-        status = {
+        liked = {
             "id": status["repost_of"],
             "uid": status["repost_of_uid"],
             "login": status["repost_of_login"],
         }
-    sid, now = status["id"], time.time()
+    sid, now = liked["id"], time.time()
     liker = {"id": int(uid), "login": login}
     if liking:
         changed = add_to_status_set(conn, keys.likers_key, sid, "likes", now, uid)
@@ -135,18 +139,18 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
         if changed == -1:
             raise AlreadyDone("You already like that status.")
         marks.queue_like(pipe, uid, sid, now)
-        notifications.queue_notify(pipe, status["uid"], notifications.LIKE, liker, sid, now)
+        notifications.queue_notify(pipe, liked["uid"], notifications.LIKE, liker, sid, now)
     else:
         if not remove_from_status_set(conn, keys.likers_key, sid, "likes", uid):
             # As for liking it: a hidden status reads as deleted, not as "not liked".
             raise StatusGone(GONE) if hidden else AlreadyDone("You don't like that status.")
         marks.queue_unlike(pipe, uid, sid)
-        notifications.queue_withdraw(pipe, status["uid"], notifications.LIKE, liker, sid)
+        notifications.queue_withdraw(pipe, liked["uid"], notifications.LIKE, liker, sid)
     pipe.hget(keys.status_key(sid), "likes")
     event = events.activity(
         "like" if liking else "unlike",
         liker,
-        {"id": status["uid"], "login": status["login"]},
+        {"id": liked["uid"], "login": liked["login"]},
         {"id": sid},
         now,
     )

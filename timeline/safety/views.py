@@ -18,9 +18,9 @@ from . import people, services
 def safety_panel(uid: int) -> dict:
     """What the settings page's privacy section (timeline/_safety_settings.html) shows:
     a Jinja2 global, so the settings view needn't know about it."""
-    user = get_user(uid) or {}
+    user = get_user(uid)
     return {
-        "private": bool(user.get("private")),
+        "private": bool(user and user["private"]),
         "muted_words": "\n".join(services.muted_words(uid)),
         "phrases_max": services.MUTED_PHRASES_MAX,
     }
@@ -56,7 +56,9 @@ def mutes(request: HttpRequest) -> HttpResponse:
     return _people_page(request, people.mutes_page, "People you mute", "unmute", "Unmute")
 
 
-def _act(request: HttpRequest, login: str, action, done: str, default: str) -> HttpResponse:
+def _act(
+    request: HttpRequest, login: str, action, done: str | tuple[str, str], default: str
+) -> HttpResponse:
     """Runs `action(viewer, other uid)` for the user `login` names: back to `next` (else
     `default`) saying `done` (formatted with their login), or the error page."""
     other = other_user(login)
