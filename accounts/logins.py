@@ -4,9 +4,9 @@ needs no round trip of its own to find whose it is. A login's uid changes only w
 account is deleted and the login taken again (or the store is emptied), which that check
 catches."""
 
-from accounts.records import UserProfile
 from socialsite.kept import keep
 
+from .records import UserProfile
 from .services import uid_for_login
 
 KEPT = 100_000

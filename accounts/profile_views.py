@@ -7,10 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from accounts.records import UserProfile
-
 from . import avatars, profiles
 from .auth import logged_in_uid
+from .records import UserProfile
 from .views import save_settings_section
 
 

@@ -6,11 +6,11 @@ A posted status is its own fields; a deletion is the full status plus
 follows and unfollows carry `"event"` and both users."""
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 import redis
 from redis.cluster import ClusterPipeline
-
-from timeline.statuses.records import Status
 
 from .keys import STATUS_CHANNEL
 from .scripts import LuaScripts
@@ -18,11 +18,11 @@ from .scripts import LuaScripts
 scripts = LuaScripts(__file__)
 
 
-def status_posted(status: Status) -> str:
+def status_posted(status: Mapping[str, Any]) -> str:
     return json.dumps(status)
 
 
-def status_deleted(status: Status) -> str:
+def status_deleted(status: Mapping[str, Any]) -> str:
     return json.dumps({**status, "deleted": True})
 
 
