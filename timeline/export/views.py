@@ -19,7 +19,8 @@ async def as_async(chunks: Iterator[str]) -> AsyncIterator[bytes]:
     """The export's pieces for daphne to send as they are read: each Redis read in a
     thread, none holding the event loop. (Given a plain iterator, Django would read it
     whole into memory first.)"""
-    while (chunk := await sync_to_async(next)(chunks, None)) is not None:
+    # asgiref's types keep one of next()'s signatures, the one without a default.
+    while (chunk := await sync_to_async(next)(chunks, None)) is not None:  # type: ignore[call-arg]
         yield chunk.encode()
 
 

@@ -30,7 +30,8 @@ def _profile_or_404(uid: int) -> UserProfile:
 def users(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip().lstrip("@")
     after = request.GET.get("after", "")
-    found, next_after, status = [], "", 200
+    found: list[UserProfile] = []
+    next_after, status = "", 200
     try:
         found, next_after = accounts.search_users(query, after=after, count=PAGE_SIZE)
     except ValueError as error:

@@ -20,7 +20,7 @@ def latest_statuses(*, before: int = 0, count: int = 50) -> tuple[list[Status], 
     conn = get_redis()
     top = int(conn.get(keys.STATUS_ID_COUNTER) or 0)
     top = min(top, before - 1) if before else top
-    found: list[dict] = []
+    found: list[Status] = []
     for _ in range(10):
         if top < 1 or len(found) >= count:
             break

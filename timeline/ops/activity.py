@@ -68,7 +68,7 @@ def record_event(payload: str) -> bool:
         event = json.loads(payload)
         if "event" in event:
             return False
-        status = {"id": int(event["id"]), "posted": float(event["posted"])}
+        status: dict[str, Any] = {"id": int(event["id"]), "posted": float(event["posted"])}
     except (ValueError, TypeError, KeyError):
         log.warning("activity: unreadable event %.200r", payload)
         return False
