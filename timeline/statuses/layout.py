@@ -10,10 +10,10 @@ Statuses stored before this keep an `id` field (ignored: the key says the same) 
 `posted` as seconds in text (read when there is no POSTED_FIELD): nothing rewrites them."""
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from ..scores import MICROSECONDS, microseconds
-from .records import Status
 
 POSTED_FIELD = "t"
 OLD_POSTED_FIELD = "posted"
@@ -35,7 +35,7 @@ def posted_now() -> float:
     return exact_posted(time.time())
 
 
-def stored_fields(status: Status) -> dict:
+def stored_fields(status: Mapping[str, Any]) -> dict:
     """The hash's fields for `status` (a dict with at least id, uid, login, message,
     posted), for an HSET."""
     fields = {name: value for name, value in status.items() if name not in DERIVED_FIELDS}
