@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.dispatch import Signal
 
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import PackedPipeline, Pipe, get_redis
 from socialsite.text import check_display_text, folded
 
 from . import authors, keys
@@ -233,7 +233,7 @@ def session_state(uid: int) -> tuple[int, dict[str, str | None]]:
     return decode_session_state(pipe.execute()[0])
 
 
-def queue_session_state(pipe, uid: int) -> None:
+def queue_session_state(pipe: Pipe, uid: int) -> None:
     """Queues session_state's HMGET on `pipe` (of any client: see decode_session_state)."""
     pipe.hmget(keys.user_key(uid), SESSION_GENERATION_FIELD, *SESSION_FIELDS)
 
@@ -320,7 +320,7 @@ def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list
     return users, members[count - 1] if len(members) > count else ""
 
 
-def queue_name_entries(pipe, users: Sequence[Mapping[str, Any]]) -> None:
+def queue_name_entries(pipe: Pipe, users: Sequence[Mapping[str, Any]]) -> None:
     """Queues on `pipe` putting `users` (profiles with id, login and name) in people
     search: idempotent, for profiles made before it existed (`manage.py reindex_search`)."""
     for user in users:

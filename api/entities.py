@@ -3,9 +3,11 @@ Conversation, Application, Instance) from the site's records: ids as strings, ti
 ISO 8601, HTML content made by the pages' own linkify."""
 
 import functools
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from urllib.parse import urljoin
 
+from django.http import HttpRequest
 from django.templatetags.static import static
 from markupsafe import Markup
 
@@ -19,13 +21,15 @@ from timeline.safety.selectors import Relation, is_private
 from timeline.statuses.records import Status
 from timeline.text import tags
 
+from .models import ClientApp
+
 VERSION = "4.3.0 (compatible; socialsite 1.0)"
 # The picture of an account without an avatar, and the instance's: a PNG, as apps
 # don't all draw the pages' SVG.
 AVATAR = "img/avatar.png"
 
 
-def site_of(request) -> str:
+def site_of(request: HttpRequest) -> str:
     """The site's address as a request reached it, which entities' URLs start with."""
     return request.build_absolute_uri("/").rstrip("/")
 
@@ -95,7 +99,7 @@ def account(site: str, user: UserProfile) -> dict:
     }
 
 
-def accounts(site: str, uids) -> dict[int, dict]:
+def accounts(site: str, uids: Iterable[int]) -> dict[int, dict]:
     """The Account entities of `uids` that exist, by uid (1 round trip)."""
     return {user["id"]: account(site, user) for user in get_users(sorted(set(uids)))}
 
@@ -190,7 +194,7 @@ def statuses(site: str, found: list[Status]) -> list[dict]:
     return [entity for entity in shown if entity is not None]
 
 
-def _str(value) -> str | None:
+def _str(value: object) -> str | None:
     return None if value in (None, "", 0) else str(value)
 
 
@@ -228,7 +232,7 @@ def user_list(found: TimelineList) -> dict:
     }
 
 
-def application(app) -> dict:
+def application(app: ClientApp) -> dict:
     return {
         "name": app.application.name,
         "website": app.website or None,

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 # `decode_responses` says, and the site's clients always decode: a reply is typed where
 # a decoder turns it into a record (decode_status, decode_user...), not by redis-py.
 Client: TypeAlias = Any
+# What a queue_* function queues its commands on: a redis-py pipeline (of either client)
+# or a PackedPipeline, typed as Client is, for the same reason.
+Pipe: TypeAlias = Any
 
 # REDIS_URL with one of these schemes names a Redis Cluster by some of its nodes (seeds):
 # redis+cluster://[user:password@]host:port[,host:port...]; the client learns the rest.

@@ -12,6 +12,7 @@ import functools
 import math
 import random
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from django.conf import settings
 
@@ -35,7 +36,7 @@ FILTER_NAMES = ("track", "follow", "location")
 FOLLOW_EVENTS = ("follow", "unfollow")
 
 
-def create_filter(identifier: str, method: str, name: str | None, args) -> Filter:
+def create_filter(identifier: str, method: str, name: str | None, args: Any) -> Filter:
     """The book's factory: method "sample" (args: the request's parameters, or the
     percent itself) or "filter" with name "track", "follow" or "location" (args: a
     list of strings, or one comma-separated string)."""
@@ -229,7 +230,7 @@ def _mentioned(message: str) -> frozenset[str]:
     return frozenset(mentions(message))
 
 
-def _login(user) -> str | None:
+def _login(user: object) -> str | None:
     login = user.get("login") if isinstance(user, dict) else None
     return login.lower() if isinstance(login, str) else None
 
@@ -263,7 +264,7 @@ def location_filter(numbers: list[str]) -> Filter:
     return check
 
 
-def parse_location(value) -> tuple[float, float] | None:
+def parse_location(value: object) -> tuple[float, float] | None:
     """(lat, lon) from a status's "lat,lon", or None if it has no usable location."""
     if not isinstance(value, str):
         return None
@@ -295,7 +296,7 @@ def _items(args: str | Iterable) -> list[str]:
     return [item.strip() for item in items if item.strip()]
 
 
-def _percent(args) -> int:
+def _percent(args: object) -> int:
     """The sample percent from the request's parameters (a mapping), or given directly."""
     value = args.get("percent") if isinstance(args, Mapping) else args
     if isinstance(value, list | tuple):
@@ -410,7 +411,7 @@ class HomeFilter:
             self._rank, original, self._shown.get(original)
         )
 
-    def _follow_changed(self, kind: str, source, target) -> None:
+    def _follow_changed(self, kind: str, source: object, target: object) -> None:
         if not (isinstance(source, dict) and isinstance(target, dict)):
             return
         followed = _int(target.get("id"))
@@ -422,7 +423,7 @@ class HomeFilter:
             self.followed.discard(followed)
         self.stale.set()
 
-    def _change(self, change: Callable, *args) -> None:
+    def _change(self, change: Callable, *args: object) -> None:
         change(*args)
         if self._replay is not None:
             self._replay.append((change, *args))
@@ -463,7 +464,7 @@ class HomeFilter:
             del self._shown[original]
 
 
-def _int(value) -> int | None:
+def _int(value: Any) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):

@@ -14,6 +14,7 @@ from django.template import engines
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from socialsite.kept import keep
 from timeline.statuses.records import Status
@@ -26,7 +27,7 @@ _cards: dict[tuple, str] = {}
 
 
 @pass_context
-def page_status_cards(context, statuses: list[Status | None]) -> SafeString:
+def page_status_cards(context: Context, statuses: list[Status | None]) -> SafeString:
     """The pages' `status_cards(statuses)`: the cards as the page's viewer sees them
     (`viewer_uid`, from the context processor)."""
     return status_cards(statuses, context.get("viewer_uid"))
@@ -90,6 +91,6 @@ def _fields(status: Mapping[str, Any]) -> tuple:
 
 
 @receiver(setting_changed)
-def _forget_cards(*, setting: str, **kwargs) -> None:
+def _forget_cards(*, setting: str, **kwargs: object) -> None:
     if setting in ("ROOT_URLCONF", "FORCE_SCRIPT_NAME", "TEMPLATES", "STATUS_CARDS_KEPT"):
         _cards.clear()

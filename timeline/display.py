@@ -2,6 +2,7 @@
 Plain functions, given to the pages' Jinja2 environment as filters (settings.TEMPLATES);
 `posted_at` is a Django filter too, for the admin."""
 
+import re
 from datetime import UTC, datetime
 
 from django.utils import timezone
@@ -20,15 +21,15 @@ _MENTION = Markup('<a class="mention" href="{}">@{}</a>')
 _TAG = Markup('<a class="tag" href="{}">{}</a>')
 
 
-def _link(match) -> str:
+def _link(match: re.Match[str]) -> str:
     return _LINK.format(match[0])
 
 
-def _mention(match) -> str:
+def _mention(match: re.Match[str]) -> str:
     return _MENTION.format(url("profile", match[1]), match[1])
 
 
-def _tag(match) -> str:
+def _tag(match: re.Match[str]) -> str:
     return _TAG.format(url("tag", match[1].lower()), match[0])
 
 

@@ -53,7 +53,9 @@ def _check_page(page: int, count: int) -> int:
     return (page - 1) * count
 
 
-def _conversation(conversation_id: int, fields: dict, members: dict, unread: int = 0):
+def _conversation(
+    conversation_id: int, fields: dict, members: dict, unread: int = 0
+) -> Conversation:
     last = fields.get("last")
     return Conversation(
         id=int(conversation_id),

@@ -1,5 +1,7 @@
 """Reading lists: one list, someone's lists, a list's members and its timeline."""
 
+from typing import Any
+
 from accounts.records import UserProfile
 from socialsite.redis import PackedPipeline, get_redis
 
@@ -14,7 +16,7 @@ class NoSuchList(ValueError):
     """The list asked for doesn't exist (or its id can't be one)."""
 
 
-def list_id_of(value) -> int:
+def list_id_of(value: Any) -> int:
     """`value` (say, a URL part) as a list id; NoSuchList if it can't be one."""
     try:
         return int(value)

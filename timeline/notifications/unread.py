@@ -5,13 +5,14 @@ page's statuses), so the nav costs no round trip of its own."""
 from typing import TypedDict
 
 from accounts.keys import user_key
+from socialsite.redis import Pipe
 
 from .. import keys
 
 UNREAD_FIELDS = (keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
 
 
-def queue_unread(pipe, uid: int) -> None:
+def queue_unread(pipe: Pipe, uid: int) -> None:
     """Queues the read of `uid`'s unread counts (1 reply, for decode_unread)."""
     pipe.hmget(user_key(uid), *UNREAD_FIELDS)
 

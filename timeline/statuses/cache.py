@@ -20,6 +20,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 
 import redis
 from django.conf import settings
@@ -51,11 +52,11 @@ class StatusCache:
         """Taken before a read is sent, and given back to `keep` with what it read."""
         return self._generation
 
-    def get(self, status_id, posted: float) -> Status | None:
+    def get(self, status_id: int | str, posted: float) -> Status | None:
         """A copy of the kept status `status_id` if it was posted at `posted`, else None."""
         return self.get_many([(str(status_id), posted)]).get(str(status_id))
 
-    def get_many(self, entries) -> dict[str, Status]:
+    def get_many(self, entries: Iterable[tuple[str, float]]) -> dict[str, Status]:
         """Copies of the kept statuses among `entries` ((id as text, score) pairs: a
         page's, as Redis returns them, scored as POSTED says), by id, those posted at the
         time their score gives."""
@@ -102,7 +103,7 @@ class StatusCache:
                     self._kept.pop(next(iter(self._kept)))
                 self._kept[status_id] = status.copy()
 
-    def forget(self, status_id) -> None:
+    def forget(self, status_id: int | str) -> None:
         """Forgets `status_id` in this process (the writer's own, before its change)."""
         self.changed(keys.status_key(status_id))
 

@@ -1,10 +1,11 @@
 """Reading status records: a status hash decoded, and the rule that hides the statuses
 of suspended users from everyone but moderators."""
 
-from typing import cast
+from collections.abc import Iterable
+from typing import Any, cast
 
 from accounts.authors import authors
-from socialsite.redis import get_redis
+from socialsite.redis import Client, get_redis
 
 from .. import keys
 from . import layout
@@ -25,7 +26,7 @@ class AlreadyDone(ValueError):
     nothing, it is no failure, and pages say so as news, not as an error."""
 
 
-def status_id_of(value) -> int:
+def status_id_of(value: Any) -> int:
     """`value` (say, a form field) as a status id; StatusGone if it can't be one."""
     try:
         return int(value)
@@ -53,7 +54,7 @@ def get_status(status_id: int) -> Status | None:
     return decode_status(status_id, get_redis().hgetall(keys.status_key(status_id)))
 
 
-def exist(conn, status_ids: list) -> list[bool]:
+def exist(conn: Client, status_ids: list) -> list[bool]:
     """Whether each status still exists: one round trip of single-key EXISTS, so it
     reads across slots. A status id is never reused, so one found gone stays gone."""
     pipe = conn.pipeline(transaction=False)
@@ -62,7 +63,7 @@ def exist(conn, status_ids: list) -> list[bool]:
     return [bool(found) for found in pipe.execute()]
 
 
-def hidden_uids(suspended) -> set[int]:
+def hidden_uids(suspended: Iterable[str]) -> set[int]:
     """The uids whose statuses read as deleted to everyone but moderators, from a read
     of SUSPENDED_USERS (made in the same round trip as the statuses)."""
     return {int(uid) for uid in suspended}
