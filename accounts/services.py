@@ -131,7 +131,7 @@ def create_users(
     return uids
 
 
-def decode_user(data: dict) -> UserProfile | None:
+def decode_user(data: dict[str, str]) -> UserProfile | None:
     """A profile as read from its hash (None for no hash)."""
     if not data:
         return None
@@ -238,7 +238,7 @@ def queue_session_state(pipe: Pipe, uid: int) -> None:
     pipe.hmget(keys.user_key(uid), SESSION_GENERATION_FIELD, *SESSION_FIELDS)
 
 
-def decode_session_state(reply: list) -> tuple[int, dict[str, str | None]]:
+def decode_session_state(reply: list[bytes | str | None]) -> tuple[int, dict[str, str | None]]:
     """session_state's result from queue_session_state's reply, str or bytes."""
     generation, *values = (v.decode() if isinstance(v, bytes) else v for v in reply)
     return int(generation or 0), dict(zip(SESSION_FIELDS, values, strict=True))
@@ -253,7 +253,7 @@ def end_sessions(uid: int) -> int:
     """Ends every session of `uid`, in every browser, at their next request; returns the
     new session generation, which a session that should go on (the one changing the
     password) is moved to."""
-    return get_redis().hincrby(keys.user_key(uid), SESSION_GENERATION_FIELD, 1)
+    return int(get_redis().hincrby(keys.user_key(uid), SESSION_GENERATION_FIELD, 1))
 
 
 def change_password(uid: int, user: User, password: str) -> int:

@@ -1,5 +1,7 @@
 """The stream's event record, as decoded from the JSON published on its channels."""
 
+from typing import Any
+
 from timeline.statuses.records import Status
 
 
@@ -10,8 +12,8 @@ class Event(Status, total=False):
 
     deleted: bool
     event: str
-    source: dict
-    target: dict
-    target_object: dict
+    source: dict[str, Any]
+    target: dict[str, Any]
+    target_object: dict[str, Any]
     created: float
     to: list[int]

@@ -54,7 +54,7 @@ def _check_page(page: int, count: int) -> int:
 
 
 def _conversation(
-    conversation_id: int, fields: dict, members: dict, unread: int = 0
+    conversation_id: int, fields: dict[str, str], members: dict[str, str], unread: int = 0
 ) -> Conversation:
     last = fields.get("last")
     return Conversation(
@@ -67,7 +67,7 @@ def _conversation(
     )
 
 
-def _pairs(flat: list) -> dict:
+def _pairs(flat: list[str] | dict[str, str]) -> dict[str, str]:
     """A hash as Lua returns it (field, value, field, value...), or as RESP3 does (a dict)."""
     if isinstance(flat, dict):
         return flat

@@ -24,7 +24,7 @@ def list_id_of(value: Any) -> int:
         raise NoSuchList(NO_SUCH_LIST) from None
 
 
-def decode_list(fields: dict) -> TimelineList | None:
+def decode_list(fields: dict[str, str]) -> TimelineList | None:
     if not fields:
         return None
     return {
@@ -75,7 +75,7 @@ def _owned_lists(uid: int, member_uid: int | None = None) -> list[TimelineList]:
     return decode_lists(list_ids, pipe.execute(), member_uid)
 
 
-def queue_lists(pipe: PackedPipeline, list_ids: list, member_uid: int | None = None) -> int:
+def queue_lists(pipe: PackedPipeline, list_ids: list[str], member_uid: int | None = None) -> int:
     """Queues the reads of the lists `list_ids` (an owner's, from their lists key) and,
     with `member_uid`, whether they are on each, for decode_lists: how many replies."""
     if not list_ids:
@@ -89,7 +89,7 @@ def queue_lists(pipe: PackedPipeline, list_ids: list, member_uid: int | None = N
 
 
 def decode_lists(
-    list_ids: list, replies: list, member_uid: int | None = None
+    list_ids: list[str], replies: list[Any], member_uid: int | None = None
 ) -> list[TimelineList]:
     """The lists (each with `has_member` if `member_uid` is given) from the replies to
     queue_lists, leaving out any deleted meanwhile."""

@@ -24,7 +24,7 @@ class UnreadCounts(TypedDict):
     messages: int
 
 
-def decode_unread(fields: list) -> UnreadCounts:
+def decode_unread(fields: list[str | None]) -> UnreadCounts:
     """The counts from queue_unread's reply."""
     notifications, messages = fields
     return {"notifications": int(notifications or 0), "messages": int(messages or 0)}

@@ -35,7 +35,7 @@ def posted_now() -> float:
     return exact_posted(time.time())
 
 
-def stored_fields(status: Mapping[str, Any]) -> dict:
+def stored_fields(status: Mapping[str, Any]) -> dict[str, Any]:
     """The hash's fields for `status` (a dict with at least id, uid, login, message,
     posted), for an HSET."""
     fields = {name: value for name, value in status.items() if name not in DERIVED_FIELDS}
@@ -55,10 +55,10 @@ def read_posted(stored: str | None, old: str | None) -> float | None:
     return None if old is None else float(old)
 
 
-def status_fields(status_id: int | str, fields: dict) -> dict[str, Any]:
+def status_fields(status_id: int | str, fields: dict[str, str]) -> dict[str, Any]:
     """The status's dict from its hash's fields (not empty): its id from its key, its
     posted time as Unix seconds (a float), every other field as stored (text)."""
-    status = dict(fields)
+    status: dict[str, Any] = dict(fields)
     status.pop("id", None)
     status["posted"] = read_posted(status.pop(POSTED_FIELD, None), status.get(OLD_POSTED_FIELD))
     status["id"] = int(status_id)

@@ -34,7 +34,7 @@ def status_id_of(value: Any) -> int:
         raise StatusGone(GONE) from None
 
 
-def decode_status(status_id: int | str, fields: dict) -> Status | None:
+def decode_status(status_id: int | str, fields: dict[str, str]) -> Status | None:
     """Status `status_id` from its hash's fields (HGETALL's reply); None if it has none."""
     if not fields:
         return None
@@ -54,7 +54,7 @@ def get_status(status_id: int) -> Status | None:
     return decode_status(status_id, get_redis().hgetall(keys.status_key(status_id)))
 
 
-def exist(conn: Client, status_ids: list) -> list[bool]:
+def exist(conn: Client, status_ids: list[int] | list[str]) -> list[bool]:
     """Whether each status still exists: one round trip of single-key EXISTS, so it
     reads across slots. A status id is never reused, so one found gone stays gone."""
     pipe = conn.pipeline(transaction=False)
