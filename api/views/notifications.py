@@ -3,7 +3,7 @@ site's pages of them behind opaque page cursors ("max_id=p2")."""
 
 from django.conf import settings
 
-from timeline.direct.selectors import inbox_page
+from timeline.direct.selectors import Conversation, inbox_page
 from timeline.notifications.selectors import notifications_page
 from timeline.statuses.records import Status
 
@@ -72,7 +72,7 @@ def conversations(request: ApiRequest):
     return shown, next_link(request, number) if page.has_older else {}
 
 
-def last_status(site: str, conversation, people: dict) -> dict | None:
+def last_status(site: str, conversation: Conversation, people: dict) -> dict | None:
     """A conversation's last message as a direct Status (its id the conversation's: a
     message isn't a status, and has no id of its own here)."""
     last = conversation.last

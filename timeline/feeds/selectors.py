@@ -89,7 +89,7 @@ def queue_home_ids(pipe, uid: int, page: int, count: int) -> None:
     pipe.get(keys.STATUSES_EPOCH)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HomeIds:
     """A home page's ids as read (and one more, if an older page exists), those of its
     statuses kept in the process, and what `queue_home_upkeep` needs."""

@@ -75,7 +75,7 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[UserP
     return get_users(in_common(following, follows, limit))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProfilePage:
     user: UserProfile
     page: Page
