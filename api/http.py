@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, TypeAlias
 from urllib.parse import urlencode
 
 from django.core.cache import cache
@@ -80,6 +80,11 @@ class ApiRequest(HttpRequest):
 
     caller: Caller | None
     uploads: MultiValueDict
+
+
+# What an API view returns to `endpoint`: data (a JSON object or array), data and
+# headers, or a response of its own.
+ApiResult: TypeAlias = dict | list | tuple[dict | list, dict] | HttpResponse
 
 
 def caller(request: HttpRequest) -> Caller | None:

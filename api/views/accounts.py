@@ -1,6 +1,8 @@
 """Accounts: yourself, others by id or login, their statuses, followers and following,
 following them, and how you relate to them."""
 
+from collections.abc import Callable
+
 from accounts import avatars, profiles
 from accounts.records import UserProfile
 from accounts.services import check_name, get_user, get_user_by_login, update_name
@@ -14,6 +16,7 @@ from .. import entities
 from ..http import (
     ApiError,
     ApiRequest,
+    ApiResult,
     caller_uid,
     cursor_params,
     endpoint,
@@ -120,7 +123,7 @@ def account(request: ApiRequest, account_id: str) -> dict:
 
 
 @endpoint("GET", public=True, user=False)
-def statuses(request: ApiRequest, account_id: str):
+def statuses(request: ApiRequest, account_id: str) -> ApiResult:
     uid = profile(account_id)["id"]
     found = params(request)
     if any(str(found.get(name)).lower() in {"true", "1"} for name in ("pinned", "only_media")):
@@ -134,13 +137,13 @@ def statuses(request: ApiRequest, account_id: str):
 
 
 @endpoint("GET", public=True, user=False)
-def followers(request: ApiRequest, account_id: str):
+def followers(request: ApiRequest, account_id: str) -> ApiResult:
     uid = profile(account_id)["id"]
     return people_page(request, lambda number, count: graph.followers_page(uid, number, count))
 
 
 @endpoint("GET", public=True, user=False)
-def following(request: ApiRequest, account_id: str):
+def following(request: ApiRequest, account_id: str) -> ApiResult:
     uid = profile(account_id)["id"]
     return people_page(request, lambda number, count: graph.following_page(uid, number, count))
 
@@ -160,7 +163,9 @@ def relationship(uid: int, other: int) -> dict:
     return relationships_of(uid, [other])[0]
 
 
-def act(request: ApiRequest, account_id: str, action, limit: str) -> dict:
+def act(
+    request: ApiRequest, account_id: str, action: Callable[[int, int], object], limit: str
+) -> dict:
     """Runs `action(caller, other)` on the account `account_id` names, counted against
     the pages' account limit `limit` ("follows", "safety"): the Relationship after it."""
     other = profile(account_id)["id"]

@@ -7,6 +7,7 @@ from .. import entities
 from ..http import (
     ApiError,
     ApiRequest,
+    ApiResult,
     caller_uid,
     endpoint,
     has_scope,
@@ -29,7 +30,7 @@ def own_list(request: ApiRequest, list_id: str | int) -> TimelineList:
 
 
 @endpoint("GET", "POST", scope="read")
-def lists(request: ApiRequest):
+def lists(request: ApiRequest) -> ApiResult:
     uid = caller_uid(request)
     if request.method == "GET":
         return [entities.user_list(found) for found in selectors.lists_of(uid, uid)]
@@ -46,7 +47,7 @@ def check_write(request: ApiRequest) -> None:
 
 
 @endpoint("GET", "PUT", "DELETE", scope="read")
-def one_list(request: ApiRequest, list_id: str):
+def one_list(request: ApiRequest, list_id: str) -> ApiResult:
     found = own_list(request, list_id)
     if request.method == "GET":
         return entities.user_list(found)
@@ -64,7 +65,7 @@ MEMBERS_PER_CALL = 40
 
 
 @endpoint("GET", "POST", "DELETE", scope="read")
-def members(request: ApiRequest, list_id: str):
+def members(request: ApiRequest, list_id: str) -> ApiResult:
     found = own_list(request, list_id)
     if request.method == "GET":
         return people_page(

@@ -8,7 +8,7 @@ from timeline.notifications.selectors import notifications_page
 from timeline.statuses.records import Status
 
 from .. import entities
-from ..http import ApiRequest, caller_uid, endpoint, limit_param, params
+from ..http import ApiRequest, ApiResult, caller_uid, endpoint, limit_param, params
 from .people import next_link, page_cursor
 
 # The site's kinds of notification as Mastodon names them.
@@ -22,7 +22,7 @@ TYPES = {
 
 
 @endpoint("GET", scope="read")
-def notifications(request: ApiRequest):
+def notifications(request: ApiRequest) -> ApiResult:
     """One Mastodon notification for each person in each of the page's groups."""
     found = params(request)
     number = page_cursor(found)
@@ -51,7 +51,7 @@ def notifications(request: ApiRequest):
 
 
 @endpoint("GET", scope="read")
-def conversations(request: ApiRequest):
+def conversations(request: ApiRequest) -> ApiResult:
     found = params(request)
     number = page_cursor(found)
     uid = caller_uid(request)

@@ -1,12 +1,13 @@
 """Blocks, mutes, follow requests and removing a follower, through the services of the
 pages' privacy and safety settings (timeline.safety), with their rate limits."""
 
+from collections.abc import Callable
 from functools import partial
 
 from timeline.safety import people
 from timeline.safety import services as safety
 
-from ..http import ApiError, ApiRequest, caller_uid, endpoint, params
+from ..http import ApiError, ApiRequest, ApiResult, caller_uid, endpoint, params
 from .accounts import act
 from .people import people_page
 
@@ -56,21 +57,23 @@ def remove_from_followers(request: ApiRequest, account_id: str) -> dict:
     return act(request, account_id, safety.remove_follower, "follows")
 
 
-def own_people_page(request: ApiRequest, read_page):
+def own_people_page(
+    request: ApiRequest, read_page: Callable[[int, int, int], tuple[list, bool]]
+) -> ApiResult:
     uid = caller_uid(request)
     return people_page(request, lambda number, count: read_page(uid, number, count))
 
 
 @endpoint("GET", scope="read:blocks")
-def blocks(request: ApiRequest):
+def blocks(request: ApiRequest) -> ApiResult:
     return own_people_page(request, people.blocks_page)
 
 
 @endpoint("GET", scope="read:mutes")
-def mutes(request: ApiRequest):
+def mutes(request: ApiRequest) -> ApiResult:
     return own_people_page(request, people.mutes_page)
 
 
 @endpoint("GET", scope="read:follows")
-def follow_requests(request: ApiRequest):
+def follow_requests(request: ApiRequest) -> ApiResult:
     return own_people_page(request, people.follow_requests_page)

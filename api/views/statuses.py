@@ -1,6 +1,9 @@
 """Statuses: posting (and replying), reading one and its context, deleting, and
 favouriting and reblogging, each through the services the pages use."""
 
+from collections.abc import Callable
+from typing import Any
+
 from timeline.conversations.selectors import conversation
 from timeline.feeds.selectors import cursor_page, shown_status
 from timeline.posting import services as posting
@@ -13,6 +16,7 @@ from .. import entities
 from ..http import (
     ApiError,
     ApiRequest,
+    ApiResult,
     caller_uid,
     check_caller,
     cursor_params,
@@ -104,7 +108,7 @@ def context(request: ApiRequest, status_id: str) -> dict:
     }
 
 
-def react(action, *, done_already: str):
+def react(action: Callable[[int, int], Any], *, done_already: str) -> Callable:
     """A reaction endpoint: Mastodon's are idempotent, so doing what is done already
     (the service's ValueError saying so) answers as if it had just been done."""
 
@@ -133,7 +137,7 @@ unreblog = react(reactions.undo_repost, done_already="reposted")
 
 
 @endpoint("GET", scope="read")
-def favourites(request: ApiRequest):
+def favourites(request: ApiRequest) -> ApiResult:
     found = params(request)
     page = cursor_page(
         "likes",

@@ -8,6 +8,7 @@ from .. import entities
 from ..http import (
     ApiError,
     ApiRequest,
+    ApiResult,
     caller_uid,
     cursor_params,
     endpoint,
@@ -19,7 +20,7 @@ from ..http import (
 )
 
 
-def page(request: ApiRequest, timeline: str, owner) -> tuple[list, dict]:
+def page(request: ApiRequest, timeline: str, owner: int | str | None) -> tuple[list, dict]:
     found = params(request)
     read = cursor_page(
         timeline, owner, cursor_params(found), limit_param(found), viewer=viewer(request)
@@ -29,22 +30,22 @@ def page(request: ApiRequest, timeline: str, owner) -> tuple[list, dict]:
 
 
 @endpoint("GET", scope="read")
-def home(request: ApiRequest):
+def home(request: ApiRequest) -> ApiResult:
     return page(request, "home", caller_uid(request))
 
 
 @endpoint("GET", public=True, user=False)
-def public(request: ApiRequest):
+def public(request: ApiRequest) -> ApiResult:
     return page(request, "global", None)
 
 
 @endpoint("GET", public=True, user=False)
-def tag(request: ApiRequest, tag: str):
+def tag(request: ApiRequest, tag: str) -> ApiResult:
     return page(request, "tag", check_tag(tag))
 
 
 @endpoint("GET", scope="read")
-def user_list(request: ApiRequest, list_id: str):
+def user_list(request: ApiRequest, list_id: str) -> ApiResult:
     the_list = get_list(id_param(list_id), caller_uid(request))
     if the_list is None:
         raise ApiError(404, "Record not found")
