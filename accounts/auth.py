@@ -3,6 +3,7 @@ up in Redis on every request."""
 
 from django.contrib.auth import HASH_SESSION_KEY
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from . import services
@@ -23,6 +24,24 @@ def current_uid(request: HttpRequest) -> int | None:
         return None
     # Sessions made before the uid was kept in them get it on first use.
     return request.session.get(SESSION_UID) or remember_uid(request, user)
+
+
+def logged_in_uid(request: HttpRequest) -> int:
+    """The uid of the logged-in user, for the views only they reach (login_required):
+    PermissionDenied for a visitor."""
+    uid = current_uid(request)
+    if uid is None:
+        raise PermissionDenied("Log in first.")
+    return uid
+
+
+def logged_in_user(request: HttpRequest) -> User:
+    """The logged-in user, for the views only they reach (login_required):
+    PermissionDenied for a visitor."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied("Log in first.")
+    return user
 
 
 def keep_session(request: HttpRequest, user: User, generation: int) -> None:

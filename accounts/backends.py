@@ -17,6 +17,7 @@ accounts.middleware has Django's authentication middleware use)."""
 
 from collections.abc import Callable
 from contextvars import ContextVar
+from typing import cast
 
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
@@ -28,6 +29,7 @@ from django.http import HttpRequest
 
 from socialsite.kept import keep
 from socialsite.redis import PackedPipeline, as_text, shared_cache
+from socialsite.sessions import SessionStore
 
 from . import services
 from .models import SessionUser
@@ -94,7 +96,8 @@ def session_user(request: HttpRequest) -> User | AnonymousUser:
     session, its user and their session state are read in one round trip, not two: all
     as of the same moment, so an ended session is as ended as before (and so are the
     page's own first reads, if it asked: read_with_user)."""
-    session = request.session
+    # SESSION_ENGINE is socialsite.sessions, whose store reads with others' reads.
+    session = cast(SessionStore, request.session)
     key = session.session_key
     guess = KNOWN_SESSIONS.get(key) if key else None
     also = getattr(request, _READ_WITH_USER, None)
@@ -109,18 +112,18 @@ def session_user(request: HttpRequest) -> User | AnonymousUser:
                 also(pipe, uid)
 
         replies = session.load_with(queue)
-    read = None if replies is None else (*guess, *decode_user_and_state(replies))
+    read = None if replies is None or guess is None else (*guess, *decode_user_and_state(replies))
     token = _read_with_session.set(read)
     try:
         user = auth.get_user(request)
     finally:
         _read_with_session.reset(token)
-    uid = getattr(user, "uid", None)
-    if uid is not None and session.session_key:
-        keep(KNOWN_SESSIONS, session.session_key, (str(user.pk), uid), KNOWN_SESSIONS_KEPT)
-        if also is not None and replies is not None and uid == guess[1]:
-            setattr(request, _READ_WITH_USER, (uid, as_text(replies[2:])))
-    elif guess is not None:
+    signed_in = getattr(user, "uid", None)
+    if signed_in is not None and session.session_key:
+        keep(KNOWN_SESSIONS, session.session_key, (str(user.pk), signed_in), KNOWN_SESSIONS_KEPT)
+        if also is not None and guess is not None and replies is not None and signed_in == guess[1]:
+            setattr(request, _READ_WITH_USER, (signed_in, as_text(replies[2:])))
+    elif key and guess is not None:
         KNOWN_SESSIONS.pop(key, None)
     return user
 

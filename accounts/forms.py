@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UsernameField
 from django.contrib.auth.models import User
+from django.http import QueryDict
 
 from socialsite.text import check_display_text
 
@@ -66,7 +67,8 @@ class SignupForm(forms.Form):
             raise forms.ValidationError(str(error)) from None
 
     def clean(self) -> dict:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         password1, password2 = data.get("password1"), data.get("password2")
         if password1 and password2 and password1 != password2:
             self.add_error("password2", "The two passwords differ.")
@@ -145,8 +147,8 @@ class DeleteAccountForm(forms.Form):
 
     password = current_password_field("Your password")
 
-    def __init__(self, user: User, *args, **kwargs) -> None:
-        super().__init__(*args, prefix="delete", **kwargs)
+    def __init__(self, user: User, data: QueryDict | None = None, **kwargs) -> None:
+        super().__init__(data, prefix="delete", **kwargs)
         self.user = user
 
     def clean_password(self) -> str:

@@ -18,7 +18,7 @@ def login_search_entry(login: str, uid: int) -> str:
 NAME_SEARCH = "users:name_search"
 
 
-def user_key(uid: int) -> str:
+def user_key(uid: int | str) -> str:
     return f"user:{{{uid}}}"
 
 

@@ -6,6 +6,7 @@ catches."""
 
 from socialsite.kept import keep
 
+from .records import UserProfile
 from .services import uid_for_login
 
 KEPT = 100_000
@@ -25,7 +26,7 @@ def remembered_uid(login: str) -> int | None:
     return uid
 
 
-def is_profile_of(user: dict | None, login: str) -> bool:
+def is_profile_of(user: UserProfile | None, login: str) -> bool:
     """Whether `user` (a profile, None for none) is `login`'s."""
     return user is not None and user["login"].lower() == (login or "").lower()
 

@@ -10,12 +10,16 @@ from .backends import session_user
 
 def get_user(request: HttpRequest):
     """As Django's middleware's get_user: read once a request."""
+    # Django's own middleware keeps the user in this attribute; django-stubs doesn't
+    # declare it.
     if not hasattr(request, "_cached_user"):
-        request._cached_user = session_user(request)
-    return request._cached_user
+        request._cached_user = session_user(request)  # type: ignore[attr-defined]
+    return request._cached_user  # type: ignore[attr-defined]
 
 
 class AuthenticationMiddleware(middleware.AuthenticationMiddleware):
     def process_request(self, request: HttpRequest) -> None:
         super().process_request(request)
-        request.user = SimpleLazyObject(lambda: get_user(request))
+        # As Django's own middleware does; django-stubs types the attribute as the user
+        # itself, not a lazy object standing for it.
+        request.user = SimpleLazyObject(lambda: get_user(request))  # type: ignore[assignment]

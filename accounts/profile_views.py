@@ -8,7 +8,8 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from . import avatars, profiles
-from .auth import current_uid
+from .auth import logged_in_uid
+from .records import UserProfile
 from .views import save_settings_section
 
 
@@ -35,7 +36,7 @@ class AvatarForm(forms.Form):
     )
 
 
-def profile_form_for(person: dict) -> ProfileForm:
+def profile_form_for(person: UserProfile) -> ProfileForm:
     """The profile form showing what `person` says about themselves now."""
     return ProfileForm(initial={name: person.get(name, "") for name in profiles.PROFILE_FIELDS})
 
@@ -43,7 +44,7 @@ def profile_form_for(person: dict) -> ProfileForm:
 @require_POST
 @login_required
 def update_profile(request: HttpRequest) -> HttpResponse:
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     return save_settings_section(
         request,
         "profile_form",
@@ -56,7 +57,7 @@ def update_profile(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def upload_avatar(request: HttpRequest) -> HttpResponse:
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
 
     def save(data: dict) -> None:
         upload = data["avatar"]
@@ -79,7 +80,7 @@ def upload_avatar(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def remove_avatar(request: HttpRequest) -> HttpResponse:
-    if profiles.remove_avatar(current_uid(request)):
+    if profiles.remove_avatar(logged_in_uid(request)):
         messages.success(request, "Your avatar is removed.")
     else:
         messages.info(request, "You had no avatar.")

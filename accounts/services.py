@@ -2,16 +2,19 @@
 
 import re
 import time
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.dispatch import Signal
 
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import PackedPipeline, Pipe, get_redis
 from socialsite.text import check_display_text, folded
 
 from . import authors, keys
+from .records import UserProfile
 
 LOGIN_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,30}$")
 NAME_MAX_LENGTH = 50
@@ -128,26 +131,27 @@ def create_users(
     return uids
 
 
-def decode_user(data: dict) -> dict | None:
+def decode_user(data: dict[str, str]) -> UserProfile | None:
     """A profile as read from its hash (None for no hash)."""
     if not data:
         return None
-    user = dict(data)
+    user: dict[str, Any] = dict(data)
     user["id"] = int(user["id"])
     for field in COUNTER_FIELDS:
         user[field] = int(user.get(field, 0))
     user["signup"] = float(user["signup"])
     user["suspended"] = user.get("suspended") == "1"
     user["private"] = user.get("private") == "1"
-    return user
+    # The hash holds more than the record names (unread counts...): checked above.
+    return cast(UserProfile, user)
 
 
-def get_user(uid: int) -> dict | None:
+def get_user(uid: int) -> UserProfile | None:
     """The profile of `uid`: login, name, followers, following, posts, signup (or None)."""
     return decode_user(get_redis().hgetall(keys.user_key(uid)))
 
 
-def get_users(uids: list[int]) -> list[dict]:
+def get_users(uids: list[int]) -> list[UserProfile]:
     """Profiles of `uids` in one round trip, in order, skipping unknown uids."""
     if not uids:
         return []
@@ -162,7 +166,7 @@ def uid_for_login(login: str) -> int | None:
     return int(uid) if uid else None
 
 
-def get_user_by_login(login: str) -> dict | None:
+def get_user_by_login(login: str) -> UserProfile | None:
     uid = uid_for_login(login)
     return get_user(uid) if uid else None
 
@@ -229,12 +233,12 @@ def session_state(uid: int) -> tuple[int, dict[str, str | None]]:
     return decode_session_state(pipe.execute()[0])
 
 
-def queue_session_state(pipe, uid: int) -> None:
+def queue_session_state(pipe: Pipe, uid: int) -> None:
     """Queues session_state's HMGET on `pipe` (of any client: see decode_session_state)."""
     pipe.hmget(keys.user_key(uid), SESSION_GENERATION_FIELD, *SESSION_FIELDS)
 
 
-def decode_session_state(reply: list) -> tuple[int, dict[str, str | None]]:
+def decode_session_state(reply: list[bytes | str | None]) -> tuple[int, dict[str, str | None]]:
     """session_state's result from queue_session_state's reply, str or bytes."""
     generation, *values = (v.decode() if isinstance(v, bytes) else v for v in reply)
     return int(generation or 0), dict(zip(SESSION_FIELDS, values, strict=True))
@@ -249,7 +253,7 @@ def end_sessions(uid: int) -> int:
     """Ends every session of `uid`, in every browser, at their next request; returns the
     new session generation, which a session that should go on (the one changing the
     password) is moved to."""
-    return get_redis().hincrby(keys.user_key(uid), SESSION_GENERATION_FIELD, 1)
+    return int(get_redis().hincrby(keys.user_key(uid), SESSION_GENERATION_FIELD, 1))
 
 
 def change_password(uid: int, user: User, password: str) -> int:
@@ -299,7 +303,7 @@ def ensure_profile(user: User) -> int:
 SEARCH_CURSOR = re.compile(r"^[a-z0-9_]{1,30}:[0-9]+$")
 
 
-def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list[dict], str]:
+def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list[UserProfile], str]:
     """Profiles whose login starts with `prefix` (any case), in login order, `count` at a
     time from the cursor `after`; also the next page's cursor ("" after the last page)."""
     prefix = (prefix or "").strip().lower()
@@ -316,7 +320,7 @@ def search_users(prefix: str, *, after: str = "", count: int = 50) -> tuple[list
     return users, members[count - 1] if len(members) > count else ""
 
 
-def queue_name_entries(pipe, users: list[dict]) -> None:
+def queue_name_entries(pipe: Pipe, users: Sequence[Mapping[str, Any]]) -> None:
     """Queues on `pipe` putting `users` (profiles with id, login and name) in people
     search: idempotent, for profiles made before it existed (`manage.py reindex_search`)."""
     for user in users:
@@ -329,7 +333,7 @@ PEOPLE_CANDIDATES = 500
 PEOPLE_QUERY_MAX_LENGTH = NAME_MAX_LENGTH
 
 
-def search_people(query: str, *, page: int = 1, count: int = 20) -> tuple[list[dict], bool]:
+def search_people(query: str, *, page: int = 1, count: int = 20) -> tuple[list[UserProfile], bool]:
     """Page `page` of the people whose login or display name (or one of its words)
     starts with `query`, ignoring case and accents ("@" allowed), most followed first,
     and whether a later page exists: 3 round trips. Ranked among the first
@@ -408,7 +412,7 @@ def release_login(uid: int) -> None:
 account_closed = Signal()
 
 
-def close_account(uid: int) -> dict:
+def close_account(uid: int) -> UserProfile:
     """Closes an account for good; returns its profile as it was. At once the user can't
     log in or be found, their login is free and their statuses are hidden (they are
     suspended); the account_closed receivers remove the rest. ValueError if there is no

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
@@ -15,7 +16,7 @@ from django.views.decorators.http import require_POST
 from socialsite import ratelimit
 
 from . import services
-from .auth import current_uid, keep_session
+from .auth import keep_session, logged_in_uid, logged_in_user
 from .forms import (
     USERNAME_MAX_LENGTH,
     DeleteAccountForm,
@@ -76,11 +77,11 @@ class LoginView(auth_views.LoginView):
             return ratelimit.too_many_requests(request, error)
         return super().post(request, *args, **kwargs)
 
-    def form_valid(self, form: LoginForm) -> HttpResponse:
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         ratelimit.forget("login_failures_per_login", self._login_subject())
         return super().form_valid(form)
 
-    def form_invalid(self, form: LoginForm) -> HttpResponse:
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         if form.has_error(NON_FIELD_ERRORS, "invalid_login"):
             for limit, subject in self._failure_limits():
                 ratelimit.wait_seconds(limit, subject)
@@ -112,10 +113,12 @@ def render_settings(
 ) -> HttpResponse:
     """The settings page; 400 when one of its forms was sent with errors. A section's
     form sent with errors comes in `section_forms` (e.g. profile_form=...)."""
-    person = services.get_user(current_uid(request))
+    person = services.get_user(logged_in_uid(request))
+    # A logged-in user has a profile (ensure_profile, at login).
+    assert person is not None
     form = form or SettingsForm(initial={"name": person["name"]})
-    password_form = password_form or PasswordForm(request.user)
-    section_forms.setdefault("delete_form", DeleteAccountForm(request.user))
+    password_form = password_form or PasswordForm(logged_in_user(request))
+    section_forms.setdefault("delete_form", DeleteAccountForm(logged_in_user(request)))
     forms = {"form": form, "password_form": password_form, **section_forms}
     return render(
         request,
@@ -152,7 +155,7 @@ def save_settings_section(
 def settings(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return render_settings(request)
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     return save_settings_section(
         request,
         "form",
@@ -169,11 +172,11 @@ def settings(request: HttpRequest) -> HttpResponse:
 def change_password(request: HttpRequest) -> HttpResponse:
     """Changes the password and logs out every other session; this one goes on."""
     # The row itself, not the cached user: the current password is checked against it.
-    form = PasswordForm(User.objects.get(pk=request.user.pk), request.POST)
+    form = PasswordForm(User.objects.get(pk=logged_in_user(request).pk), request.POST)
     if not form.is_valid():
         return render_settings(request, password_form=form)
     password = form.cleaned_data["new_password1"]
-    generation = services.change_password(current_uid(request), form.user, password)
+    generation = services.change_password(logged_in_uid(request), form.user, password)
     request.session.cycle_key()  # as Django does on a password change
     keep_session(request, form.user, generation)
     messages.success(request, "Your password is changed. Your other sessions are logged out.")
@@ -184,7 +187,7 @@ def change_password(request: HttpRequest) -> HttpResponse:
 @login_required
 def logout_everywhere(request: HttpRequest) -> HttpResponse:
     """Ends every session of the user, this one too (as Retwis's logout)."""
-    services.end_sessions(current_uid(request))
+    services.end_sessions(logged_in_uid(request))
     logout(request)
     messages.info(request, "You are logged out everywhere.")
     return redirect("home")
@@ -199,11 +202,11 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     worker's purge then removes everything of theirs (services.close_account). A wrong
     password is a form error that changes nothing."""
     # The row itself, not the cached user: the password is checked against it.
-    form = DeleteAccountForm(User.objects.get(pk=request.user.pk), request.POST)
+    form = DeleteAccountForm(User.objects.get(pk=logged_in_user(request).pk), request.POST)
     if not form.is_valid():
         return render_settings(request, delete_form=form)
     login = request.user.username
-    services.close_account(current_uid(request))
+    services.close_account(logged_in_uid(request))
     logout(request)
     messages.info(request, f"The account @{login} is deleted. Its statuses are being removed.")
     return redirect("home")

@@ -145,6 +145,8 @@ class MastodonStreamingConsumer(AsyncWebsocketConsumer):
         params = {"percent": "100"} if stream == "public" else {}
         if stream == "hashtag":
             params = {"track": key[1]}
+        # connect() closes a socket without a user's token before any stream opens.
+        assert self.caller is not None
         opened = await open_stream(
             STREAMS[stream], params, self.caller.user, None, client_address(self.scope)
         )
@@ -186,7 +188,10 @@ class MastodonStreamingConsumer(AsyncWebsocketConsumer):
             return
         if key[0] == "hashtag" and key[1] not in tags(event.get("message", "")):
             return
-        entity = await sync_to_async(status_entity)(self.site(), int(event["id"]), self.caller.uid)
+        caller = self.caller
+        # connect() closes a socket without a user's token before any stream opens.
+        assert caller is not None and caller.uid is not None
+        entity = await sync_to_async(status_entity)(self.site(), int(event["id"]), caller.uid)
         if entity is not None:
             payload = json.dumps(entity)
             await self.send_json({"stream": list(key), "event": "update", "payload": payload})

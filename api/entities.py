@@ -3,18 +3,23 @@ Conversation, Application, Instance) from the site's records: ids as strings, ti
 ISO 8601, HTML content made by the pages' own linkify."""
 
 import functools
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from urllib.parse import urljoin
 
+from django.http import HttpRequest
 from django.templatetags.static import static
 from markupsafe import Markup
 
 from accounts.avatars import SIZES, avatar_url
+from accounts.records import UserProfile
 from accounts.services import get_users
 from socialsite.links import url
 from timeline.audience.selectors import Relation, is_private
 from timeline.display import linkify, status_text
 from timeline.text import tags
+
+from .models import ClientApp
 
 VERSION = "4.3.0 (compatible; socialsite 1.0)"
 # The picture of an account without an avatar, and the instance's: a PNG, as apps
@@ -22,7 +27,7 @@ VERSION = "4.3.0 (compatible; socialsite 1.0)"
 AVATAR = "img/avatar.png"
 
 
-def site_of(request) -> str:
+def site_of(request: HttpRequest) -> str:
     """The site's address as a request reached it, which entities' URLs start with."""
     return request.build_absolute_uri("/").rstrip("/")
 
@@ -50,7 +55,7 @@ def note_html(site: str, bio: str) -> str:
     return linked_html(site, str(linkify(bio))) if bio else ""
 
 
-def profile_fields(user: dict) -> list[dict]:
+def profile_fields(user: UserProfile) -> list[dict]:
     """A profile's website and location as Mastodon's profile fields."""
     fields = []
     if user.get("website"):
@@ -61,7 +66,7 @@ def profile_fields(user: dict) -> list[dict]:
     return [{**field, "verified_at": None} for field in fields]
 
 
-def account(site: str, user: dict) -> dict:
+def account(site: str, user: UserProfile) -> dict:
     profile = site + url("profile", user["login"])
     token = user.get("avatar")
     avatar = absolute(site, avatar_url(user["id"], token, max(SIZES)) if token else static(AVATAR))
@@ -92,24 +97,24 @@ def account(site: str, user: dict) -> dict:
     }
 
 
-def accounts(site: str, uids) -> dict[int, dict]:
+def accounts(site: str, uids: Iterable[int]) -> dict[int, dict]:
     """The Account entities of `uids` that exist, by uid (1 round trip)."""
     return {user["id"]: account(site, user) for user in get_users(sorted(set(uids)))}
 
 
-def authors(site: str, statuses: list[dict]) -> dict[int, dict]:
+def authors(site: str, statuses: list[Status]) -> dict[int, dict]:
     """The Account entities of the statuses' authors and their originals'."""
     return accounts(
         site,
         [s["uid"] for s in statuses]
-        + [s["original"]["uid"] for s in statuses if s.get("original")],
+        + [original["uid"] for s in statuses if (original := s.get("original"))],
     )
 
 
 def message_html(site: str, message: str, mentions: str) -> str:
     """A message as Mastodon's HTML: a paragraph, line breaks kept, links linked as the
     pages link them, made absolute."""
-    return linked_html(site, str(status_text({"message": message, "mentions": mentions})))
+    return linked_html(site, str(linkify(message, mentions)))
 
 
 # What a Status entity shows of a status that never changes (its message, mentions,
@@ -149,7 +154,7 @@ def fixed_fields(site: str, found: tuple, shows_content: bool) -> dict:
     }
 
 
-def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
+def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
     """A Status entity, its account from `people` (Account entities by uid); None if its
     author's profile is gone."""
     author = people.get(found["uid"])
@@ -180,14 +185,14 @@ def status(site: str, found: dict, people: dict[int, dict]) -> dict | None:
     }
 
 
-def statuses(site: str, found: list[dict]) -> list[dict]:
+def statuses(site: str, found: list[Status]) -> list[dict]:
     """Status entities of a page of statuses, their authors read in 1 round trip."""
     people = authors(site, found)
     shown = (status(site, s, people) for s in found)
     return [entity for entity in shown if entity is not None]
 
 
-def _str(value) -> str | None:
+def _str(value: object) -> str | None:
     return None if value in (None, "", 0) else str(value)
 
 
@@ -216,7 +221,7 @@ def tag(site: str, name: str) -> dict:
     return {"name": name, "url": site + url("tag", name), "history": [], "following": False}
 
 
-def user_list(found: dict) -> dict:
+def user_list(found: TimelineList) -> dict:
     return {
         "id": str(found["id"]),
         "title": found["name"],
@@ -225,7 +230,7 @@ def user_list(found: dict) -> dict:
     }
 
 
-def application(app) -> dict:
+def application(app: ClientApp) -> dict:
     return {
         "name": app.application.name,
         "website": app.website or None,

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
+from typing import Any, TypeAlias
 from urllib.parse import urlencode
 
 from django.core.cache import cache
@@ -13,11 +14,13 @@ from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.http.multipartparser import MultiPartParserError
 from django.utils import timezone
+from django.utils.datastructures import MultiValueDict
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.oauth2_backends import get_oauthlib_core
 from oauthlib.common import Request as OAuthRequest
 
 from accounts.backends import CachedUserBackend, user_with
+from accounts.models import SessionUser
 from accounts.services import AccountSuspended, ensure_profile
 from socialsite.kept import keep
 from socialsite.ratelimit import RateLimited, address, enforce
@@ -65,10 +68,23 @@ class Caller:
     """Who calls: the token's user (None for an app-only token), their uid, and what
     the token grants."""
 
-    user: object
+    user: SessionUser | None
     uid: int | None
     scope: str
     application_id: int
+
+
+class ApiRequest(HttpRequest):
+    """A request as an API view gets it from `endpoint`: its caller (None for a visitor)
+    and, for a multipart PUT, PATCH or DELETE, its uploaded files."""
+
+    caller: Caller | None
+    uploads: MultiValueDict
+
+
+# What an API view returns to `endpoint`: data (a JSON object or array), data and
+# headers, or a response of its own.
+ApiResult: TypeAlias = dict | list | tuple[dict | list, dict] | HttpResponse
 
 
 def caller(request: HttpRequest) -> Caller | None:
@@ -131,7 +147,7 @@ def caller_for_token(token: str) -> Caller | None:
         if user is None:
             return None
     uid = (user.uid or ensure_profile(user)) if user is not None else None
-    if uid is not None and guess is None:
+    if user is not None and uid is not None and guess is None:
         keep(KNOWN_TOKENS, key, (str(user.pk), uid), KNOWN_TOKENS_KEPT)
     return Caller(user=user, uid=uid, scope=found["scope"], application_id=found["application_id"])
 
@@ -149,7 +165,7 @@ def endpoint(*methods: str, scope: str | None = None, user: bool = True, public:
     def decorator(view: Callable):
         @csrf_exempt
         @wraps(view)
-        def wrapped(request: HttpRequest, **kwargs) -> HttpResponse:
+        def wrapped(request: ApiRequest, **kwargs) -> HttpResponse:
             if request.method not in methods:
                 response = error_response(405, f"Use {' or '.join(methods)}.")
                 response["Allow"] = ", ".join(methods)
@@ -183,7 +199,7 @@ def endpoint(*methods: str, scope: str | None = None, user: bool = True, public:
     return decorator
 
 
-def check_caller(request: HttpRequest, scope: str | None, *, user: bool, public: bool) -> None:
+def check_caller(request: ApiRequest, scope: str | None, *, user: bool, public: bool) -> None:
     found = request.caller
     if found is None:
         if public:
@@ -195,14 +211,30 @@ def check_caller(request: HttpRequest, scope: str | None, *, user: bool, public:
         raise ApiError(422, "This method requires an authenticated user")
 
 
-def viewer(request: HttpRequest) -> int | None:
+def token_caller(request: ApiRequest) -> Caller:
+    """The caller, for a view `endpoint` serves only with a valid token (check_caller)."""
+    if request.caller is None:
+        raise ApiError(401, "The access token is invalid")
+    return request.caller
+
+
+def caller_uid(request: ApiRequest) -> int:
+    """The calling user's uid, for a view `endpoint` serves only with a user's token
+    (check_caller, user=True)."""
+    uid = token_caller(request).uid
+    if uid is None:
+        raise ApiError(422, "This method requires an authenticated user")
+    return uid
+
+
+def viewer(request: ApiRequest) -> int | None:
     return request.caller.uid if request.caller is not None else None
 
 
-def params(request: HttpRequest) -> dict:
+def params(request: ApiRequest) -> dict:
     """The request's parameters: the query's, then a form's or a JSON object's."""
     try:
-        found = {name: values[-1] for name, values in request.GET.lists()}
+        found: dict[str, Any] = {name: values[-1] for name, values in request.GET.lists()}
         if request.content_type == "application/json":
             body = json.loads(request.body or b"{}")
             if not isinstance(body, dict):
@@ -220,7 +252,7 @@ def params(request: HttpRequest) -> dict:
     return found
 
 
-def form_body(request: HttpRequest) -> QueryDict:
+def form_body(request: ApiRequest) -> QueryDict:
     """The form of a PUT, PATCH or DELETE; a multipart one's files go to `request.uploads`."""
     if request.content_type == "multipart/form-data":
         form, request.uploads = request.parse_file_upload(request.META, request)
@@ -230,7 +262,7 @@ def form_body(request: HttpRequest) -> QueryDict:
     return QueryDict(request.body)
 
 
-def uploaded(request: HttpRequest, name: str):
+def uploaded(request: ApiRequest, name: str):
     """The file uploaded as `name` in a multipart form (after `params`), or None."""
     files = request.FILES if request.method == "POST" else getattr(request, "uploads", {})
     return files.get(name)
@@ -279,7 +311,7 @@ def cursor_params(found: dict) -> Cursor:
     )
 
 
-def link_header(request: HttpRequest, items: list[dict], *, more: bool = True) -> dict:
+def link_header(request: ApiRequest, items: list[dict], *, more: bool = True) -> dict:
     """Mastodon's Link header for a page of `items` (by id): older ones after the last
     (rel="next", only if `more`), newer ones before the first (rel="prev")."""
     if not items:
@@ -297,7 +329,7 @@ def link_header(request: HttpRequest, items: list[dict], *, more: bool = True) -
     return {"Link": ", ".join(links)}
 
 
-def limit_rate(request: HttpRequest, name: str) -> None:
+def limit_rate(request: ApiRequest, name: str) -> None:
     """Counts an action against the caller's account limit `name`, the one the pages'
     forms count against (socialsite.ratelimit.account), or, for a visitor or an app's own
     token (no user), the address's: RateLimited over it."""

@@ -50,7 +50,7 @@ def check_scopes(text: str) -> list[str]:
     return scopes
 
 
-def check_redirect_uris(text: str) -> list[str]:
+def check_redirect_uris(text: str | None) -> list[str]:
     """Redirect URIs (separated by whitespace): http(s) URLs or the out-of-band one."""
     uris = str(text or "").split()
     if not uris:
@@ -66,7 +66,9 @@ def check_redirect_uris(text: str) -> list[str]:
     return uris
 
 
-def register_app(name: str, redirect_uris: str, scopes: str, website: str = "") -> tuple:
+def register_app(
+    name: str | None, redirect_uris: str | None, scopes: str, website: str = ""
+) -> tuple:
     """Registers a client app: (its ClientApp, its client secret in clear, which only this
     answer tells). ValueError for a bad name, URI or scope; nothing is stored then."""
     name = str(name or "").strip()

@@ -6,7 +6,9 @@ pages from its admin.py (`site.add_redis_page`), which Django's admin imports at
 so this module needn't know the apps."""
 
 from dataclasses import dataclass
+from typing import cast
 
+from django.contrib import admin
 from django.contrib.admin import AdminSite
 from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
@@ -79,3 +81,9 @@ class SocialSiteAdmin(AdminSite):
                 for page in self.redis_pages
             ],
         }
+
+
+def add_redis_page(title: str, object_name: str, urls: list[URLPattern]) -> None:
+    """Lists a page in the admin's "Redis data" section (SocialSiteAdmin.add_redis_page)."""
+    # SocialSiteAdminConfig (settings) makes Django's admin.site a SocialSiteAdmin.
+    cast(SocialSiteAdmin, admin.site).add_redis_page(title, object_name, urls)

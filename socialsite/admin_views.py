@@ -52,6 +52,8 @@ def not_found_in_admin(view: Callable) -> Callable:
 
 
 def log_action(request: HttpRequest, flag: int, object_id: str, label: str, message: str) -> None:
+    # Only staff reach the admin's views, so a user is logged in.
+    assert request.user.pk is not None
     # No content type: Redis objects aren't models, so the log shows them unlinked.
     LogEntry.objects.create(
         user_id=request.user.pk,

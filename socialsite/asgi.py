@@ -49,7 +49,12 @@ application = ProtocolTypeRouter(
                     reports_connection(AuthMiddlewareStack(StreamHttpConsumer.as_asgi())),
                 ),
                 # Static files are cheap and the error pages need them: they don't queue.
-                re_path(rf"^{re.escape(settings.STATIC_URL.lstrip('/'))}", django_asgi_app),
+                # django-stubs types re_path's view as a Django view; channels' URLRouter
+                # takes an ASGI app there.
+                re_path(
+                    rf"^{re.escape(settings.STATIC_URL.lstrip('/'))}",
+                    django_asgi_app,  # type: ignore[arg-type]
+                ),
                 re_path(
                     r"",
                     refuse_early(

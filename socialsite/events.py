@@ -6,21 +6,24 @@ A posted status is its own fields; a deletion is the full status plus
 follows and unfollows carry `"event"` and both users."""
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 import redis
 from redis.cluster import ClusterPipeline
 
 from .keys import STATUS_CHANNEL
+from .redis import Client
 from .scripts import LuaScripts
 
 _lua = LuaScripts(__file__)
 
 
-def status_posted(status: dict) -> str:
+def status_posted(status: Mapping[str, Any]) -> str:
     return json.dumps(status)
 
 
-def status_deleted(status: dict) -> str:
+def status_deleted(status: Mapping[str, Any]) -> str:
     return json.dumps({**status, "deleted": True})
 
 
@@ -35,7 +38,7 @@ def follow_changed(
     return json.dumps(event)
 
 
-def publishes_in_scripts(client) -> bool:
+def publishes_in_scripts(client: Client) -> bool:
     """Whether a script that changes something PUBLISHes its event itself, only if it did:
     yes on one server, and in pipelines (bulk work, a purge). Not on a cluster's
     connection: there the script runs on its keys' node, and a cluster orders each node's
@@ -45,7 +48,7 @@ def publishes_in_scripts(client) -> bool:
     return not isinstance(client, redis.RedisCluster) or isinstance(client, ClusterPipeline)
 
 
-def publish(client, payload: str) -> None:
+def publish(client: Client, payload: str) -> None:
     """Publishes on `client` (a connection or a pipeline, to publish with the write)."""
     if isinstance(client, ClusterPipeline):
         # A cluster's pipeline refuses PUBLISH (no key to route it by); a script with no

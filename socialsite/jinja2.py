@@ -94,7 +94,8 @@ class CsrfInput:
     profile page has eight forms. Unused, it sets no CSRF cookie."""
 
     def __init__(self, token) -> None:
-        self.token, self.html = token, None
+        self.token = token
+        self.html: str | None = None
 
     def __html__(self) -> str:
         if self.html is None:

@@ -23,7 +23,7 @@ import redis
 from django.conf import settings
 
 from . import keys
-from .redis import get_redis
+from .redis import Client, get_redis
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def enqueue(client, job: Job) -> None:
     client.xadd(keys.JOB_STREAM, {"kind": kind, "args": json.dumps(args)})
 
 
-def ensure_group(conn: redis.Redis) -> None:
+def ensure_group(conn: Client) -> None:
     try:
         conn.xgroup_create(keys.JOB_STREAM, keys.JOB_GROUP, id="0", mkstream=True)
     except redis.ResponseError as error:
@@ -57,7 +57,7 @@ def ensure_group(conn: redis.Redis) -> None:
             raise
 
 
-def _run(conn: redis.Redis, message_id: str, fields: dict) -> None:
+def _run(conn: Client, message_id: str, fields: dict) -> None:
     kind = fields.get("kind", "")
     follow_ups = _handlers[kind](json.loads(fields["args"]))
     with conn.pipeline(transaction=True) as pipe:
@@ -68,7 +68,7 @@ def _run(conn: redis.Redis, message_id: str, fields: dict) -> None:
         pipe.execute()
 
 
-def _give_up(conn: redis.Redis, message_id: str, fields: dict, reason: str) -> None:
+def _give_up(conn: Client, message_id: str, fields: dict, reason: str) -> None:
     log.error("job %s (%s) failed for good: %s", message_id, fields.get("kind"), reason)
     with conn.pipeline(transaction=True) as pipe:
         pipe.xadd(
@@ -82,7 +82,7 @@ def _give_up(conn: redis.Redis, message_id: str, fields: dict, reason: str) -> N
         pipe.execute()
 
 
-def _attempts(conn: redis.Redis, message_id: str) -> int:
+def _attempts(conn: Client, message_id: str) -> int:
     pending = conn.xpending_range(
         keys.JOB_STREAM, keys.JOB_GROUP, min=message_id, max=message_id, count=1
     )
@@ -95,7 +95,7 @@ def _attempts(conn: redis.Redis, message_id: str) -> int:
 JOBS_PER_READ = 1
 
 
-def _next_batch(conn: redis.Redis, consumer: str, block_ms: int) -> list[tuple[str, dict]]:
+def _next_batch(conn: Client, consumer: str, block_ms: int) -> list[tuple[str, dict]]:
     """Jobs abandoned by dead workers first, then new ones."""
     claim_idle = settings.JOB_CLAIM_IDLE_MS
     # Redis 7 adds a third element (deleted ids) to the reply; 6.2 has two.
@@ -120,7 +120,7 @@ def _next_batch(conn: redis.Redis, consumer: str, block_ms: int) -> list[tuple[s
 DEAD_CONSUMER_WINDOWS = 10
 
 
-def forget_dead_consumers(conn: redis.Redis) -> list[str]:
+def forget_dead_consumers(conn: Client) -> list[str]:
     """Removes from the group the consumers of workers that died; returns their names.
 
     A killed worker's name (host-pid) stays in the group forever, and XINFO CONSUMERS
@@ -189,7 +189,7 @@ def work(
     return done
 
 
-def _unfinished(conn: redis.Redis) -> bool:
+def _unfinished(conn: Client) -> bool:
     """Whether any job is still queued or pending (held by a worker, maybe a dead one):
     finished jobs are deleted from the stream. Queued ones count too, for a burst worker
     that found none to read while another held the job that queued them."""

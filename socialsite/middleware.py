@@ -25,8 +25,9 @@ def method_not_allowed_page(get_response: Callable) -> Callable:
                 "opening it in the browser does nothing."
             )
         else:
-            methods = " or ".join(methods)
-            message = f"This address takes only {methods} requests, not {request.method}."
+            message = (
+                f"This address takes only {' or '.join(methods)} requests, not {request.method}."
+            )
         page = error_page(request, 405, message)
         page["Allow"] = allowed
         return page

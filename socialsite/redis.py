@@ -4,6 +4,7 @@ import asyncio
 import itertools
 import weakref
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 from urllib.parse import unquote
 
 import hiredis
@@ -17,6 +18,18 @@ from django_redis.cache import RedisCache as DjangoRedisCache
 from django_redis.client import DefaultClient
 from django_redis.pool import ConnectionFactory as DjangoRedisConnectionFactory
 from redis.crc import key_slot
+
+if TYPE_CHECKING:
+    from redis.event import EventDispatcherInterface
+
+# A client of the site's Redis (one server or a cluster) as the code sees it. redis-py 8
+# types every reply `bytes | str` (a cluster's a union of shapes) whatever
+# `decode_responses` says, and the site's clients always decode: a reply is typed where
+# a decoder turns it into a record (decode_status, decode_user...), not by redis-py.
+Client: TypeAlias = Any
+# What a queue_* function queues its commands on: a redis-py pipeline (of either client)
+# or a PackedPipeline, typed as Client is, for the same reason.
+Pipe: TypeAlias = Any
 
 # REDIS_URL with one of these schemes names a Redis Cluster by some of its nodes (seeds):
 # redis+cluster://[user:password@]host:port[,host:port...]; the client learns the rest.
@@ -51,6 +64,8 @@ def cluster_options(url: str) -> dict | None:
 def connect_cluster(url: str, **kwargs) -> redis.RedisCluster:
     """A RedisCluster client for a cluster URL; `kwargs` go to every node's connections."""
     options = cluster_options(url)
+    if options is None:
+        raise ValueError(f"{url!r} doesn't name a Redis Cluster.")
     seeds = [redis.cluster.ClusterNode(host, port) for host, port in options.pop("seeds")]
     return redis.RedisCluster(startup_nodes=seeds, **options, **kwargs)
 
@@ -102,6 +117,7 @@ class RedisCache(DjangoRedisCache):
     process-wide (ConnectionFactory)."""
 
     _clients: dict[str, DefaultClient] = {}
+    _client: DefaultClient | None
 
     @property
     def client(self) -> DefaultClient:
@@ -127,7 +143,9 @@ def shared_cache(alias: str) -> RedisCache:
     under ASGI. Made again when the CACHES setting changes (a test's own server)."""
     cache = _shared_caches.get(alias)
     if cache is None:
-        cache = _shared_caches.setdefault(alias, caches.create_connection(alias))
+        # CACHES names this module's RedisCache for every alias asked for here.
+        made = cast(RedisCache, caches.create_connection(alias))
+        cache = _shared_caches.setdefault(alias, made)
     return cache
 
 
@@ -137,7 +155,7 @@ def _forget_shared_caches(*, setting: str, **kwargs) -> None:
         _shared_caches.clear()
 
 
-def get_redis() -> redis.Redis | redis.RedisCluster:
+def get_redis() -> Client:
     """The shared, pooled sync client for the social network's data (replies decoded to
     str): a RedisCluster if REDIS_URL names a cluster."""
     return shared_cache("data").client.get_client(write=True)
@@ -220,7 +238,7 @@ def sorted_sets_over(client, pattern: str, size: int, batch: int = 1000):
         yield from (name for name, card in zip(names, pipe.execute(), strict=True) if card > size)
 
 
-def is_redis_unavailable(error: BaseException) -> bool:
+def is_redis_unavailable(error: BaseException | None) -> bool:
     """True for the errors that mean Redis can't serve the request right now: the server
     can't be reached, or a cluster's slots are moving."""
     from django_redis.exceptions import ConnectionInterrupted
@@ -259,12 +277,16 @@ class PackedPipeline(redis.commands.CoreCommands):
 
     # A full buffer goes out while the rest is packed, so Redis works as we pack.
     FLUSH_BYTES = 64 * 1024
+    # redis-py types its command methods for its own clients: a synchronous one (this
+    # marker picks those overloads) with an event dispatcher (declared, never used here).
+    _is_async_client: Literal[False] = False
+    _event_dispatcher: "EventDispatcherInterface"
 
-    def __init__(self, client: redis.Redis | redis.RedisCluster) -> None:
+    def __init__(self, client: Client) -> None:
         self._nodes: dict[str | None, NodeShare] = {}
         self._queued = 0
         self._cluster = client if isinstance(client, redis.RedisCluster) else None
-        self._pool = None if self._cluster else client.connection_pool
+        self._pool: redis.ConnectionPool | None = None if self._cluster else client.connection_pool
 
     def execute_command(self, *args, **options) -> None:
         slot = self._cluster.determine_slot(*args) if self._cluster else None
@@ -319,7 +341,11 @@ class PackedPipeline(redis.commands.CoreCommands):
     def _share(self, slot: int | None) -> "NodeShare":
         if self._cluster is None:
             name, pool = None, self._pool
+            # Without a cluster, __init__ took its client's pool.
+            assert pool is not None
         else:
+            # A cluster's commands all have a key, so a slot.
+            assert slot is not None
             node = self._cluster.nodes_manager.get_node_from_slot(slot)
             name, pool = node.name, self._cluster.get_redis_connection(node).connection_pool
         share = self._nodes.get(name)
@@ -397,7 +423,7 @@ class NodeShare:
         self.pool = pool
         decode = pool.connection_kwargs.get("decode_responses")
         self.encoding = pool.connection_kwargs.get("encoding", "utf-8") if decode else None
-        self.connection = None
+        self.connection: redis.Connection | None = None
         self.chunks: list[bytes] = []
         self.buffered = 0
         self.places: list[tuple[int, int]] = []
@@ -420,8 +446,11 @@ class NodeShare:
         # redis-py's per-reply path is what PackedPipeline exists to avoid.
         count = sum(count for _, count in self.places)
         reader = hiredis.Reader(encoding=self.encoding)
+        # Flushed before it is read, so connected.
+        assert self.connection is not None
         sock = self.connection._sock
-        replies = []
+        assert sock is not None
+        replies: list = []
         while len(replies) < count:
             try:
                 data = sock.recv(1 << 16)

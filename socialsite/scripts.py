@@ -25,6 +25,7 @@ the `lib/` folder beside them (`-- include: lib/<name>`)."""
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from redis.cluster import ClusterPipeline
@@ -103,7 +104,7 @@ class LuaScripts:
 
     def run(
         self, client, name: str, keys: list[str], args: list, *, slot_of: str | None = None
-    ) -> object:
+    ) -> Any:
         """EVAL `<folder>/<name>.lua` on `client`: a connection, a pipeline, or an asyncio
         client (then await the result). A script with no keys runs on a cluster's node
         that serves the slot of `slot_of` (a channel's name, say), or on any node."""

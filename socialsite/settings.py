@@ -3,6 +3,7 @@
 import os
 import warnings
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -164,7 +165,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite makes its file but not the folder: on a fresh clone `manage.py migrate` or
     # createsuperuser (with REDIS_URL set, so no embedded Redis made var/) would fail.
-    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    Path(str(DATABASES["default"]["NAME"])).parent.mkdir(parents=True, exist_ok=True)
 
 # With no REDIS_URL, `make run` starts the embedded server on this socket, so
 # manage.py commands run beside it find the same data.
@@ -208,7 +209,7 @@ DJANGO_REDIS_CONNECTION_FACTORY = "socialsite.redis.ConnectionFactory"
 SESSION_ENGINE = "socialsite.sessions"
 SESSION_CACHE_ALIAS = "default"
 
-CHANNEL_LAYERS = {}
+CHANNEL_LAYERS: dict[str, dict] = {}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -372,7 +373,7 @@ RATE_LIMITED_DELAY_SECONDS = float(os.environ.get("RATE_LIMITED_DELAY_SECONDS", 
 
 # The Mastodon client API's OAuth 2 provider (django-oauth-toolkit; see api/oauth.py).
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
-OAUTH2_PROVIDER = {
+OAUTH2_PROVIDER: dict[str, Any] = {
     "SCOPES": {
         "read": "Read your timelines, statuses, lists and notifications",
         "write": "Post, delete, like and repost statuses, and manage your lists",

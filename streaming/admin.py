@@ -1,9 +1,10 @@
-from django.contrib import admin
 from django.urls import path
+
+from socialsite.admin import add_redis_page
 
 from . import admin_views
 
-admin.site.add_redis_page(
+add_redis_page(
     "Stream keys",
     "StreamKey",
     [

@@ -9,6 +9,7 @@ import json
 import logging
 
 from autobahn.exception import Disconnected
+from channels.consumer import AsyncConsumer
 from channels.exceptions import StopConsumer
 from channels.generic.http import AsyncHttpConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -71,7 +72,7 @@ def stream_name(scope: dict) -> str:
     return scope.get("url_route", {}).get("kwargs", {}).get("stream", "")
 
 
-class EndsItsStream:
+class EndsItsStream(AsyncConsumer):
     """A consumer whose stream, relayed by a task of its own (`streaming`), ends with
     it, however it ends.
 
@@ -310,6 +311,8 @@ class PersonalWebsocketConsumer(AsyncWebsocketConsumer):
             with contextlib.suppress(Disconnected):
                 await self.send(text_data=line)
         ending = listener.ending
+        # The hub queues None only after it sets the ending.
+        assert ending is not None
         with contextlib.suppress(Disconnected):
             await self.send(text_data=ending.line())
             await self.close(code=ending.code)

@@ -12,6 +12,7 @@ import functools
 import math
 import random
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from django.conf import settings
 
@@ -21,9 +22,10 @@ from timeline.audience import selectors as safety
 from timeline.feeds import visibility
 from timeline.text import mentions
 
+from .records import Event
 from .services import HomeState
 
-Filter = Callable[[dict], bool]
+Filter = Callable[[Event], bool]
 
 SAMPLE_DEFAULT_PERCENT = 10
 TRACK_MAX_PHRASES = 400
@@ -34,7 +36,7 @@ FILTER_NAMES = ("track", "follow", "location")
 FOLLOW_EVENTS = ("follow", "unfollow")
 
 
-def create_filter(identifier: str, method: str, name: str | None, args) -> Filter:
+def create_filter(identifier: str, method: str, name: str | None, args: Any) -> Filter:
     """The book's factory: method "sample" (args: the request's parameters, or the
     percent itself) or "filter" with name "track", "follow" or "location" (args: a
     list of strings, or one comma-separated string)."""
@@ -72,7 +74,7 @@ RESIDUE, WORD, LOGIN = "residue", "word", "login"
 IndexKey = tuple[str, int | str]
 
 
-def event_keys(event: dict) -> set[IndexKey]:
+def event_keys(event: Event) -> set[IndexKey]:
     """The keys of `event` for the filters' index: a status's id % 100, its words, its
     author's and its mentions' logins; a follow event's two logins."""
     kind = event.get("event")
@@ -108,12 +110,13 @@ class AnyFilter:
     def __init__(self, parts: list[Filter]) -> None:
         self.parts = parts
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         return any(passes(event) for passes in self.parts)
 
     def index_keys(self) -> frozenset[IndexKey] | None:
         keys = [filed_under(part) for part in self.parts]
-        return None if None in keys else frozenset().union(*keys)
+        filed = [found for found in keys if found is not None]
+        return None if len(filed) < len(keys) else frozenset().union(*filed)
 
 
 class SampleFilter:
@@ -127,14 +130,14 @@ class SampleFilter:
         random.Random(str(identifier)).shuffle(residues)
         self.residues = frozenset(residues[:percent])
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         return sample_residue(event) in self.residues
 
     def index_keys(self) -> frozenset[IndexKey]:
         return frozenset((RESIDUE, residue) for residue in self.residues)
 
 
-def sample_residue(event: dict) -> int | None:
+def sample_residue(event: Event) -> int | None:
     """What a sample keeps or leaves out of `event`: a status's id % 100 (None for others)."""
     status_id = _int(event.get("id")) if "event" not in event else None
     return None if status_id is None else status_id % 100
@@ -171,7 +174,7 @@ class TrackFilter:
     def __init__(self, groups: list[frozenset[str]]) -> None:
         self.groups = groups
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         message = event.get("message")
         if "event" in event or not isinstance(message, str):
             return False
@@ -204,7 +207,7 @@ class FollowFilter:
     def __init__(self, wanted: frozenset[str]) -> None:
         self.wanted = wanted
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         wanted = self.wanted
         kind = event.get("event")
         if kind in FOLLOW_EVENTS:
@@ -227,7 +230,7 @@ def _mentioned(message: str) -> frozenset[str]:
     return frozenset(mentions(message))
 
 
-def _login(user) -> str | None:
+def _login(user: object) -> str | None:
     login = user.get("login") if isinstance(user, dict) else None
     return login.lower() if isinstance(login, str) else None
 
@@ -251,7 +254,7 @@ def location_filter(numbers: list[str]) -> Filter:
             raise ValueError(f"In {where}, latitudes must go from south to north within -90..90.")
         boxes.append((min_lon, min_lat, max_lon, max_lat))
 
-    def check(event: dict) -> bool:
+    def check(event: Event) -> bool:
         point = parse_location(event.get("location")) if "event" not in event else None
         if point is None:
             return False
@@ -261,7 +264,7 @@ def location_filter(numbers: list[str]) -> Filter:
     return check
 
 
-def parse_location(value) -> tuple[float, float] | None:
+def parse_location(value: object) -> tuple[float, float] | None:
     """(lat, lon) from a status's "lat,lon", or None if it has no usable location."""
     if not isinstance(value, str):
         return None
@@ -293,7 +296,7 @@ def _items(args: str | Iterable) -> list[str]:
     return [item.strip() for item in items if item.strip()]
 
 
-def _percent(args) -> int:
+def _percent(args: object) -> int:
     """The sample percent from the request's parameters (a mapping), or given directly."""
     value = args.get("percent") if isinstance(args, Mapping) else args
     if isinstance(value, list | tuple):
@@ -374,7 +377,7 @@ class HomeFilter:
         for change, *args in replay:
             change(*args)
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         kind = event.get("event")
         if kind is not None:
             if kind in FOLLOW_EVENTS:
@@ -396,7 +399,7 @@ class HomeFilter:
         self._change(self._add, status_id, original)
         return True
 
-    def _delivers(self, event: dict) -> bool:
+    def _delivers(self, event: Event) -> bool:
         """Whether fan-out puts a status of someone they follow into their home."""
         answered = visibility.answered_uid(event)
         if answered is not None and not visibility.reply_reaches(
@@ -408,7 +411,7 @@ class HomeFilter:
             self._rank, original, self._shown.get(original)
         )
 
-    def _follow_changed(self, kind: str, source, target) -> None:
+    def _follow_changed(self, kind: str, source: object, target: object) -> None:
         if not (isinstance(source, dict) and isinstance(target, dict)):
             return
         followed = _int(target.get("id"))
@@ -420,7 +423,7 @@ class HomeFilter:
             self.followed.discard(followed)
         self.stale.set()
 
-    def _change(self, change: Callable, *args) -> None:
+    def _change(self, change: Callable, *args: object) -> None:
         change(*args)
         if self._replay is not None:
             self._replay.append((change, *args))
@@ -461,7 +464,7 @@ class HomeFilter:
             del self._shown[original]
 
 
-def _int(value) -> int | None:
+def _int(value: Any) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):

@@ -20,6 +20,7 @@ import logging
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 from django.conf import settings
 
@@ -32,6 +33,7 @@ from . import services
 from .backlog import Line, Writer
 from .filters import Filter, HomeFilter
 from .index import FilterIndex
+from .records import Event
 from .services import StreamGrant
 
 logger = logging.getLogger(__name__)
@@ -92,7 +94,7 @@ class Hub:
     def __init__(self, channel: str = STATUS_CHANNEL) -> None:
         self.channel = channel
         self.listeners: set[Listener] = set()
-        self.index = FilterIndex()
+        self.index: FilterIndex[Listener] = FilterIndex()
         self._task: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         # Held around each stream's own Redis calls (taking and giving back its place).
@@ -127,7 +129,7 @@ class Hub:
     def dispatch(self, raw: str) -> None:
         """Gives one published event to every listener whose filter passes it."""
         try:
-            event = json.loads(raw)
+            event: Event = json.loads(raw)
         except ValueError:
             logger.warning("Ignoring an event that is not JSON: %.200r", raw)
             return
@@ -160,7 +162,7 @@ class Hub:
         self.listeners.discard(listener)
         self.index.remove(listener)
 
-    def _candidates(self, event: dict) -> Iterable[Listener]:
+    def _candidates(self, event: Event) -> Iterable[Listener]:
         """The listeners whose filter may pass `event`, found by what their filters look
         for (streaming.index), so thousands of streams don't each look at every event.
         A private account's status (or its deletion) goes to live home timelines alone,
@@ -205,7 +207,7 @@ class Hub:
             await asyncio.sleep(settings.STREAM_HEARTBEAT_SECONDS)
             counted = [listener for listener in self.listeners if listener.grant is not None]
             try:
-                refusals = await services.keep_streams([lsn.grant for lsn in counted])
+                refusals = await services.keep_streams([lsn.grant for lsn in counted if lsn.grant])
             except Exception as error:
                 # A missed renewal costs nothing: places last a few heartbeats.
                 logger.warning("Could not renew the streams' places: %r", error)
@@ -221,7 +223,7 @@ class Recipient:
     def __init__(self, uid: int) -> None:
         self.uid = uid
 
-    def __call__(self, event: dict) -> bool:
+    def __call__(self, event: Event) -> bool:
         to = event.get("to")
         return isinstance(to, list) and self.uid in to
 
@@ -237,35 +239,42 @@ class PersonalHub(Hub):
 
     def _add(self, listener: Listener) -> None:
         self.listeners.add(listener)
-        self._by_uid.setdefault(listener.match.uid, set()).add(listener)
+        self._by_uid.setdefault(self._uid(listener), set()).add(listener)
 
     def _remove(self, listener: Listener) -> None:
         self.listeners.discard(listener)
-        same_user = self._by_uid.get(listener.match.uid, set())
+        same_user = self._by_uid.get(self._uid(listener), set())
         same_user.discard(listener)
         if not same_user:
-            self._by_uid.pop(listener.match.uid, None)
+            self._by_uid.pop(self._uid(listener), None)
+
+    @staticmethod
+    def _uid(listener: Listener) -> int:
+        # This hub's listeners' filters are Recipients.
+        return cast(Recipient, listener.match).uid
 
     def listening(self, uid: int) -> int:
         """How many of `uid`'s pages listen here."""
         return len(self._by_uid.get(uid, ()))
 
-    def _candidates(self, event: dict) -> list[Listener]:
+    def _candidates(self, event: Event) -> list[Listener]:
         to = event.get("to")
         if not isinstance(to, list):
             return []
         return [listener for uid in to for listener in self._by_uid.get(uid, ())]
 
 
+H = TypeVar("H", bound=Hub)
 _hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Hub]]" = (
     weakref.WeakKeyDictionary()
 )
 
 
-def _hub(channel: str, kind: type[Hub]) -> Hub:
+def _hub(channel: str, kind: type[H]) -> H:
     hubs = _hubs.setdefault(asyncio.get_running_loop(), {})
     hub = hubs.get(channel)
-    if hub is None:
+    # Each channel has its one kind of hub.
+    if not isinstance(hub, kind):
         hub = hubs[channel] = kind(channel)
     return hub
 

@@ -10,24 +10,28 @@ as all were before: few streams use them, and a home filter must see every event
 keep its picture of home current."""
 
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from .filters import Filter, IndexKey, event_keys, filed_under
+from .records import Event
 
 
 class Filed(Protocol):
     match: Filter
 
 
-class FilterIndex:
+F = TypeVar("F", bound=Filed)
+
+
+class FilterIndex(Generic[F]):
     """Listeners by the keys of their filters, and those asked about every event."""
 
     def __init__(self) -> None:
-        self.by_key: dict[IndexKey, set[Filed]] = {}
-        self.scanned: set[Filed] = set()
-        self._keys: dict[Filed, frozenset[IndexKey]] = {}
+        self.by_key: dict[IndexKey, set[F]] = {}
+        self.scanned: set[F] = set()
+        self._keys: dict[F, frozenset[IndexKey]] = {}
 
-    def add(self, listener: Filed) -> None:
+    def add(self, listener: F) -> None:
         keys = filed_under(listener.match)
         if keys is None:
             self.scanned.add(listener)
@@ -36,7 +40,7 @@ class FilterIndex:
         for key in keys:
             self.by_key.setdefault(key, set()).add(listener)
 
-    def remove(self, listener: Filed) -> None:
+    def remove(self, listener: F) -> None:
         """Forgets `listener` (nothing if it isn't filed)."""
         self.scanned.discard(listener)
         for key in self._keys.pop(listener, ()):
@@ -45,7 +49,7 @@ class FilterIndex:
             if not same:
                 del self.by_key[key]
 
-    def candidates(self, event: dict) -> Iterable[Filed]:
+    def candidates(self, event: Event) -> Iterable[F]:
         """The listeners whose filter may pass `event`, each once: every scanned one, and
         the filed ones sharing a key with it."""
         by_key = self.by_key

@@ -167,6 +167,8 @@ async def open_stream(*, key: str | None, uid: int | None, ip: str | None = None
             uid, key_id = await _take_key_place(conn, key, connection_id, now)
         else:
             key_id = None
+            # No key: a logged-in user's stream (a uid, checked above).
+            assert uid is not None
             if await conn.hget(user_key(uid), "suspended") == "1":
                 raise StreamRefused(403, _SUSPENDED)
         await conn.zadd(keys.OPEN_STREAMS, {connection_id: now + _lifetime()})
@@ -199,7 +201,10 @@ async def _take_ip_place(conn, ip: str, connection_id: str, now: float) -> None:
 
 async def _take_key_place(conn, key: str, connection_id: str, now: float) -> tuple[int, str]:
     """The key's owner and id, once a place is taken for a stream on it."""
-    uid, key_id = _parse_key(key)
+    parsed = _parse_key(key)
+    if parsed is None:
+        raise StreamRefused(401, "Unknown stream key.")
+    uid, key_id = parsed
     limit = settings.STREAM_CONNECTIONS_PER_KEY
     opened = await scripts.open_stream(
         conn,

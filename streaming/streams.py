@@ -63,10 +63,14 @@ class Stream:
                 async with asyncio.timeout(idle):
                     line = await self.listener.lines.get()
             except TimeoutError:
+                # Only a stream with a keepalive has a timeout.
+                assert keepalive is not None
                 await keepalive()
                 continue
             if self.listener.ending is not None:
                 return self.listener.ending
+            # The hub queues None only after it sets the ending.
+            assert line is not None
             self.listener.sending = True
             try:
                 # Before the send: lines the hub wrote straight to the connection may

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import logged_in_uid
 from socialsite.ratelimit import rate_limited
 
 from . import services
@@ -35,20 +35,20 @@ def create_key(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         name = form.cleaned_data["name"]
         try:
-            key = services.create_stream_key(current_uid(request), name)
+            key = services.create_stream_key(logged_in_uid(request), name)
         except ValueError as error:
             form.add_error("name", str(error))
         else:
             return render(request, "streaming/key_created.html", {"key": key, "name": name})
     for errors in form.errors.values():
-        messages.error(request, " ".join(errors))
+        messages.error(request, " ".join(map(str, errors)))
     return redirect("accounts:settings")
 
 
 @require_POST
 @login_required
 def revoke_key(request: HttpRequest, key_id: str) -> HttpResponse:
-    if services.revoke_stream_key(current_uid(request), key_id):
+    if services.revoke_stream_key(logged_in_uid(request), key_id):
         messages.success(request, "The stream key is revoked; streams using it are ending.")
     else:
         messages.error(request, "You have no such stream key.")

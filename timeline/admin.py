@@ -1,10 +1,11 @@
-from django.contrib import admin
 from django.urls import path
+
+from socialsite.admin import add_redis_page
 
 from .moderation import admin_views
 from .reports import admin_views as report_views
 
-admin.site.add_redis_page(
+add_redis_page(
     "Users",
     "RedisUser",
     [
@@ -17,7 +18,7 @@ admin.site.add_redis_page(
         ),
     ],
 )
-admin.site.add_redis_page(
+add_redis_page(
     "Statuses",
     "Status",
     [
@@ -29,7 +30,7 @@ admin.site.add_redis_page(
         ),
     ],
 )
-admin.site.add_redis_page(
+add_redis_page(
     "Reports",
     "Report",
     [

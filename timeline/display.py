@@ -2,6 +2,7 @@
 Plain functions, given to the pages' Jinja2 environment as filters (settings.TEMPLATES);
 `posted_at` is a Django filter too, for the admin."""
 
+import re
 from datetime import UTC, datetime
 
 from django.utils import timezone
@@ -9,6 +10,7 @@ from django.utils.timesince import timesince
 from markupsafe import Markup, escape
 
 from socialsite.links import url
+from timeline.statuses.records import Status
 
 from .text import LINK, MENTION, TAG
 
@@ -19,15 +21,15 @@ _MENTION = Markup('<a class="mention" href="{}">@{}</a>')
 _TAG = Markup('<a class="tag" href="{}">{}</a>')
 
 
-def _link(match) -> str:
+def _link(match: re.Match[str]) -> str:
     return _LINK.format(match[0])
 
 
-def _mention(match) -> str:
+def _mention(match: re.Match[str]) -> str:
     return _MENTION.format(url("profile", match[1]), match[1])
 
 
-def _tag(match) -> str:
+def _tag(match: re.Match[str]) -> str:
     return _TAG.format(url("tag", match[1].lower()), match[0])
 
 
@@ -56,7 +58,7 @@ def linkify(message: str, known: str | None = None) -> Markup:
     return Markup("".join(parts))
 
 
-def status_text(status: dict) -> Markup:
+def status_text(status: Status) -> Markup:
     """A status's message, linkified: only the @mentions of users that existed are links."""
     return linkify(status["message"], status.get("mentions", ""))
 

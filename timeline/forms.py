@@ -1,8 +1,11 @@
 from functools import cache
+from typing import cast
 
 from django import forms
 from django.conf import settings
 from django.forms.boundfield import BoundField
+
+from timeline.lists.records import TimelineList
 
 from .lists.services import NAME_MAX_LENGTH as LIST_NAME_MAX_LENGTH
 from .lists.services import check_name
@@ -135,10 +138,11 @@ class ListMembershipForm(forms.Form):
         error_messages={"required": "Say add or remove.", "invalid_choice": "Say add or remove."},
     )
 
-    def __init__(self, *args, lists: list[dict], **kwargs) -> None:
+    def __init__(self, *args, lists: list[TimelineList], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.names = {the_list["id"]: the_list["name"] for the_list in lists}
-        self.fields["list_id"].choices = [
+        # Declared a ChoiceField above; django-stubs types a form's fields as Field.
+        cast(forms.ChoiceField, self.fields["list_id"]).choices = [
             (the_list["id"], the_list["name"] + (" (on it)" if the_list["has_member"] else ""))
             for the_list in lists
         ]

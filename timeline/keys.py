@@ -21,7 +21,7 @@ STATUSES_EPOCH = "statuses:epoch"
 GLOBAL_TIMELINE = "timeline:global"
 
 
-def status_key(status_id: int) -> str:
+def status_key(status_id: int | str) -> str:
     return f"status:{{{status_id}}}"
 
 
@@ -30,11 +30,11 @@ def status_id_in_key(key: str) -> str:
     return key.removeprefix("status:{").removesuffix("}")
 
 
-def profile_timeline_key(uid: int) -> str:
+def profile_timeline_key(uid: int | str) -> str:
     return f"profile:{{{uid}}}"
 
 
-def home_timeline_key(uid: int) -> str:
+def home_timeline_key(uid: int | str) -> str:
     """A list of status ids, newest at the head (feeds.home_list)."""
     return f"feed:{{{uid}}}"
 
@@ -55,7 +55,7 @@ def follower_piece_key(uid: int, start: str) -> str:
     return f"{followers_key(uid)}:{start}"
 
 
-def following_key(uid: int) -> str:
+def following_key(uid: int | str) -> str:
     return f"following:{{{uid}}}"
 
 
@@ -89,7 +89,7 @@ def shown_reposts_key(timeline_key: str) -> str:
 
 # Conversations. A status's reply, repost and like sets share its slot, so each
 # count changes in one script with the set it counts.
-def mentions_timeline_key(uid: int) -> str:
+def mentions_timeline_key(uid: int | str) -> str:
     return f"mentions:{{{uid}}}"
 
 
@@ -97,22 +97,22 @@ def tag_timeline_key(tag: str) -> str:
     return f"tag:{{{tag}}}"
 
 
-def replies_key(status_id: int) -> str:
+def replies_key(status_id: int | str) -> str:
     """Reply id -> posted."""
     return f"replies:{{{status_id}}}"
 
 
-def reposts_key(status_id: int) -> str:
+def reposts_key(status_id: int | str) -> str:
     """Reposter uid -> id of their repost."""
     return f"reposts:{{{status_id}}}"
 
 
-def likers_key(status_id: int) -> str:
+def likers_key(status_id: int | str) -> str:
     """Liker uid -> time liked."""
     return f"likers:{{{status_id}}}"
 
 
-def likes_key(uid: int) -> str:
+def likes_key(uid: int | str) -> str:
     """Status id -> time liked: the user's likes page."""
     return f"likes:{{{uid}}}"
 
@@ -120,12 +120,12 @@ def likes_key(uid: int) -> str:
 # A page's liked and reposted marks (statuses.marks): sets of status ids, intsets
 # (a binary search a lookup), in the viewer's slot beside likes:{uid}. A sorted set
 # as compact as zset-max-ziplist-entries keeps it is walked entry by entry instead.
-def liked_key(uid: int) -> str:
+def liked_key(uid: int | str) -> str:
     """The ids of the statuses `uid` likes (as likes_key, unordered)."""
     return f"liked:{{{uid}}}"
 
 
-def reposted_key(uid: int) -> str:
+def reposted_key(uid: int | str) -> str:
     """The ids of the statuses `uid` reposted (each an original: reposts_key's)."""
     return f"reposted:{{{uid}}}"
 
@@ -135,16 +135,16 @@ def reposted_key(uid: int) -> str:
 LIST_ID_COUNTER = "lists:next_id"
 
 
-def list_key(list_id: int) -> str:
+def list_key(list_id: int | str) -> str:
     return f"list:{{{list_id}}}"
 
 
-def list_members_key(list_id: int) -> str:
+def list_members_key(list_id: int | str) -> str:
     """Member uid -> time added."""
     return f"list:{{{list_id}}}:members"
 
 
-def list_timeline_key(list_id: int) -> str:
+def list_timeline_key(list_id: int | str) -> str:
     return f"list:{{{list_id}}}:timeline"
 
 
@@ -153,7 +153,7 @@ def user_lists_key(uid: int) -> str:
     return f"lists:{{{uid}}}"
 
 
-def listed_in_key(uid: int) -> str:
+def listed_in_key(uid: int | str) -> str:
     """List id -> time added: the lists `uid` is a member of, walked by fan-out."""
     return f"listed_in:{{{uid}}}"
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from accounts.auth import current_uid
+from accounts.records import UserProfile
 from accounts.services import get_user_by_login
 from socialsite.views import error_page
 
@@ -71,7 +72,7 @@ def login_first(then: Callable[..., str]):
     return decorator
 
 
-def other_user(login: str) -> dict:
+def other_user(login: str) -> UserProfile:
     """The profile of the user a URL names, or 404."""
     user = get_user_by_login(login)
     if user is None:

@@ -1,9 +1,10 @@
 """Accounts: yourself, others by id or login, their statuses, followers and following,
 following them, and how you relate to them."""
 
-from django.http import HttpRequest
+from collections.abc import Callable
 
 from accounts import avatars, profiles
+from accounts.records import UserProfile
 from accounts.services import check_name, get_user, get_user_by_login, update_name
 from timeline.audience.selectors import relations
 from timeline.feeds.selectors import cursor_page
@@ -14,6 +15,9 @@ from timeline.safety import services as safety
 from .. import entities
 from ..http import (
     ApiError,
+    ApiRequest,
+    ApiResult,
+    caller_uid,
     cursor_params,
     endpoint,
     id_param,
@@ -27,7 +31,7 @@ from ..http import (
 from .people import people_page
 
 
-def profile(uid) -> dict:
+def profile(uid: int | str) -> UserProfile:
     user = get_user(id_param(uid))
     if user is None or user["suspended"]:
         raise ApiError(404, "Record not found")
@@ -35,13 +39,13 @@ def profile(uid) -> dict:
 
 
 @endpoint("GET", scope="read")
-def verify_credentials(request: HttpRequest) -> dict:
+def verify_credentials(request: ApiRequest) -> dict:
     return own_account(request)
 
 
-def own_account(request: HttpRequest) -> dict:
+def own_account(request: ApiRequest) -> dict:
     """The caller's Account entity with its `source` (what they wrote)."""
-    user = profile(request.caller.uid)
+    user = profile(caller_uid(request))
     found = entities.account(entities.site_of(request), user)
     source = {
         "privacy": "private" if user["private"] else "public",
@@ -73,10 +77,10 @@ def boolean(found: dict, name: str) -> bool | None:
 
 
 @endpoint("PATCH", scope="write")
-def update_credentials(request: HttpRequest) -> dict:
+def update_credentials(request: ApiRequest) -> dict:
     """display_name, note (the bio), locked (private) and avatar, each through the
     settings page's services; everything is checked before anything changes."""
-    found, uid = params(request), request.caller.uid
+    found, uid = params(request), caller_uid(request)
     user = profile(uid)
     name = found.get("display_name")
     name = check_name(str(name)) if name is not None else None
@@ -104,7 +108,7 @@ def update_credentials(request: HttpRequest) -> dict:
 
 
 @endpoint("GET", public=True, user=False)
-def lookup(request: HttpRequest) -> dict:
+def lookup(request: ApiRequest) -> dict:
     acct = str(params(request).get("acct") or "").removeprefix("@")
     login, _, domain = acct.partition("@")
     user = get_user_by_login(login) if login and domain in ("", request.get_host()) else None
@@ -114,12 +118,12 @@ def lookup(request: HttpRequest) -> dict:
 
 
 @endpoint("GET", public=True, user=False)
-def account(request: HttpRequest, account_id: str) -> dict:
+def account(request: ApiRequest, account_id: str) -> dict:
     return entities.account(entities.site_of(request), profile(account_id))
 
 
 @endpoint("GET", public=True, user=False)
-def statuses(request: HttpRequest, account_id: str):
+def statuses(request: ApiRequest, account_id: str) -> ApiResult:
     uid = profile(account_id)["id"]
     found = params(request)
     if any(str(found.get(name)).lower() in {"true", "1"} for name in ("pinned", "only_media")):
@@ -133,13 +137,13 @@ def statuses(request: HttpRequest, account_id: str):
 
 
 @endpoint("GET", public=True, user=False)
-def followers(request: HttpRequest, account_id: str):
+def followers(request: ApiRequest, account_id: str) -> ApiResult:
     uid = profile(account_id)["id"]
     return people_page(request, lambda number, count: graph.followers_page(uid, number, count))
 
 
 @endpoint("GET", public=True, user=False)
-def following(request: HttpRequest, account_id: str):
+def following(request: ApiRequest, account_id: str) -> ApiResult:
     uid = profile(account_id)["id"]
     return people_page(request, lambda number, count: graph.following_page(uid, number, count))
 
@@ -159,22 +163,24 @@ def relationship(uid: int, other: int) -> dict:
     return relationships_of(uid, [other])[0]
 
 
-def act(request: HttpRequest, account_id: str, action, limit: str) -> dict:
+def act(
+    request: ApiRequest, account_id: str, action: Callable[[int, int], object], limit: str
+) -> dict:
     """Runs `action(caller, other)` on the account `account_id` names, counted against
     the pages' account limit `limit` ("follows", "safety"): the Relationship after it."""
     other = profile(account_id)["id"]
     limit_rate(request, limit)
-    action(request.caller.uid, other)
-    return relationship(request.caller.uid, other)
+    action(caller_uid(request), other)
+    return relationship(caller_uid(request), other)
 
 
 @endpoint("POST", scope="follow")
-def follow(request: HttpRequest, account_id: str) -> dict:
+def follow(request: ApiRequest, account_id: str) -> dict:
     return act(request, account_id, follows.follow_user, "follows")
 
 
 @endpoint("POST", scope="follow")
-def unfollow(request: HttpRequest, account_id: str) -> dict:
+def unfollow(request: ApiRequest, account_id: str) -> dict:
     return act(request, account_id, follows.unfollow_user, "follows")
 
 
@@ -183,11 +189,11 @@ RELATIONSHIPS_MAX = 40
 
 
 @endpoint("GET", scope="read:follows")
-def relationships(request: HttpRequest) -> list:
+def relationships(request: ApiRequest) -> list:
     found = params(request)
     asked = found.get("id[]") or found.get("id") or []
     asked = [asked] if isinstance(asked, str | int) else list(asked)
     if len(asked) > RELATIONSHIPS_MAX:
         raise ApiError(422, f"Ask about at most {RELATIONSHIPS_MAX} accounts at once.")
     others = list(dict.fromkeys(id_param(other) for other in asked))
-    return relationships_of(request.caller.uid, others)
+    return relationships_of(caller_uid(request), others)

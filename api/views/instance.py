@@ -1,14 +1,14 @@
 """The instance's description (v1 and v2) and registering client apps."""
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET
 
 from socialsite.ratelimit import address, enforce
 
 from .. import entities, oauth
-from ..http import ApiError, endpoint, params
+from ..http import ApiError, ApiRequest, endpoint, params, token_caller
 
 
 def _description() -> str:
@@ -40,12 +40,12 @@ def _configuration() -> dict:
     }
 
 
-def _streaming_url(request: HttpRequest) -> str:
+def _streaming_url(request: ApiRequest) -> str:
     return ("wss://" if request.is_secure() else "ws://") + request.get_host()
 
 
 @endpoint("GET", public=True, user=False)
-def instance_v1(request: HttpRequest) -> dict:
+def instance_v1(request: ApiRequest) -> dict:
     host = request.get_host()
     return {
         "uri": host,
@@ -68,7 +68,7 @@ def instance_v1(request: HttpRequest) -> dict:
 
 
 @endpoint("GET", public=True, user=False)
-def instance_v2(request: HttpRequest) -> dict:
+def instance_v2(request: ApiRequest) -> dict:
     return {
         "domain": request.get_host(),
         "title": "socialsite",
@@ -91,13 +91,13 @@ def instance_v2(request: HttpRequest) -> dict:
 
 
 @require_GET
-def streaming_health(request: HttpRequest) -> HttpResponse:
+def streaming_health(request: ApiRequest) -> HttpResponse:
     """Mastodon's streaming health check: streams are served by every server process."""
     return HttpResponse("OK", content_type="text/plain")
 
 
 @endpoint("POST", public=True, user=False)
-def create_app(request: HttpRequest) -> dict:
+def create_app(request: ApiRequest) -> dict:
     """Registers a client app: anyone may, as on Mastodon, within the address's limit."""
     found = params(request)
     enforce("apps_per_ip", address(request))
@@ -116,8 +116,8 @@ def create_app(request: HttpRequest) -> dict:
 
 
 @endpoint("GET", user=False)
-def verify_app(request: HttpRequest) -> dict:
-    app = oauth.client_app(request.caller.application_id)
+def verify_app(request: ApiRequest) -> dict:
+    app = oauth.client_app(token_caller(request).application_id)
     if app is None:
         raise ApiError(401, "The access token is invalid")
     return entities.application(app)

@@ -1,27 +1,37 @@
 """Your lists and their members, through the lists' services."""
 
-from django.http import HttpRequest
-
 from timeline.lists import selectors, services
+from timeline.lists.records import TimelineList
 
 from .. import entities
-from ..http import ApiError, endpoint, has_scope, id_param, limit_rate, params
+from ..http import (
+    ApiError,
+    ApiRequest,
+    ApiResult,
+    caller_uid,
+    endpoint,
+    has_scope,
+    id_param,
+    limit_rate,
+    params,
+    token_caller,
+)
 from .accounts import profile
 from .people import people_page
 
 
-def own_list(request: HttpRequest, list_id: str) -> dict:
+def own_list(request: ApiRequest, list_id: str | int) -> TimelineList:
     """The caller's list `list_id`; 404 for anyone else's, as Mastodon's lists are
     their owner's alone."""
-    found = selectors.get_list(id_param(list_id), request.caller.uid)
-    if found is None or found["owner"] != request.caller.uid:
+    found = selectors.get_list(id_param(list_id), caller_uid(request))
+    if found is None or found["owner"] != caller_uid(request):
         raise ApiError(404, "Record not found")
     return found
 
 
 @endpoint("GET", "POST", scope="read")
-def lists(request: HttpRequest):
-    uid = request.caller.uid
+def lists(request: ApiRequest) -> ApiResult:
+    uid = caller_uid(request)
     if request.method == "GET":
         return [entities.user_list(found) for found in selectors.lists_of(uid, uid)]
     check_write(request)
@@ -30,23 +40,23 @@ def lists(request: HttpRequest):
     return entities.user_list(own_list(request, list_id))
 
 
-def check_write(request: HttpRequest) -> None:
-    if not has_scope(request.caller, "write"):
+def check_write(request: ApiRequest) -> None:
+    if not has_scope(token_caller(request), "write"):
         raise ApiError(403, "This action is outside the authorized scopes")
     limit_rate(request, "list_changes")
 
 
 @endpoint("GET", "PUT", "DELETE", scope="read")
-def one_list(request: HttpRequest, list_id: str):
+def one_list(request: ApiRequest, list_id: str) -> ApiResult:
     found = own_list(request, list_id)
     if request.method == "GET":
         return entities.user_list(found)
     check_write(request)
     if request.method == "DELETE":
-        services.delete_list(request.caller.uid, found["id"])
+        services.delete_list(caller_uid(request), found["id"])
         return {}
     title = params(request).get("title")
-    services.rename_list(request.caller.uid, found["id"], title if isinstance(title, str) else "")
+    services.rename_list(caller_uid(request), found["id"], title if isinstance(title, str) else "")
     return entities.user_list(own_list(request, list_id))
 
 
@@ -55,7 +65,7 @@ MEMBERS_PER_CALL = 40
 
 
 @endpoint("GET", "POST", "DELETE", scope="read")
-def members(request: HttpRequest, list_id: str):
+def members(request: ApiRequest, list_id: str) -> ApiResult:
     found = own_list(request, list_id)
     if request.method == "GET":
         return people_page(
@@ -69,5 +79,5 @@ def members(request: HttpRequest, list_id: str):
         raise ApiError(422, f"Give 1 to {MEMBERS_PER_CALL} account_ids.")
     change = services.add_member if request.method == "POST" else services.remove_member
     for member in [profile(account_id)["id"] for account_id in asked]:
-        change(request.caller.uid, found["id"], member)
+        change(caller_uid(request), found["id"], member)
     return {}

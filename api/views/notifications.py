@@ -2,13 +2,13 @@
 site's pages of them behind opaque page cursors ("max_id=p2")."""
 
 from django.conf import settings
-from django.http import HttpRequest
 
-from timeline.direct.selectors import inbox_page
+from timeline.direct.selectors import Conversation, inbox_page
 from timeline.notifications.selectors import notifications_page
+from timeline.statuses.records import Status
 
 from .. import entities
-from ..http import endpoint, limit_param, params
+from ..http import ApiRequest, ApiResult, caller_uid, endpoint, limit_param, params
 from .people import next_link, page_cursor
 
 # The site's kinds of notification as Mastodon names them.
@@ -22,12 +22,12 @@ TYPES = {
 
 
 @endpoint("GET", scope="read")
-def notifications(request: HttpRequest):
+def notifications(request: ApiRequest) -> ApiResult:
     """One Mastodon notification for each person in each of the page's groups."""
     found = params(request)
     number = page_cursor(found)
     page = notifications_page(
-        request.caller.uid, number, limit_param(found, default=settings.NOTIFICATIONS_PER_PAGE)
+        caller_uid(request), number, limit_param(found, default=settings.NOTIFICATIONS_PER_PAGE)
     )
     site = entities.site_of(request)
     people = entities.accounts(site, [uid for n in page.notifications for uid in n.uids])
@@ -51,10 +51,10 @@ def notifications(request: HttpRequest):
 
 
 @endpoint("GET", scope="read")
-def conversations(request: HttpRequest):
+def conversations(request: ApiRequest) -> ApiResult:
     found = params(request)
     number = page_cursor(found)
-    uid = request.caller.uid
+    uid = caller_uid(request)
     page = inbox_page(uid, number, limit_param(found))
     site = entities.site_of(request)
     people = entities.accounts(site, [u for c in page.conversations for u in c.uids])
@@ -72,17 +72,20 @@ def conversations(request: HttpRequest):
     return shown, next_link(request, number) if page.has_older else {}
 
 
-def last_status(site: str, conversation, people: dict) -> dict | None:
+def last_status(site: str, conversation: Conversation, people: dict) -> dict | None:
     """A conversation's last message as a direct Status (its id the conversation's: a
     message isn't a status, and has no id of its own here)."""
     last = conversation.last
     if not last or last["uid"] not in people:
         return None
-    message = {
+    message: Status = {
         "id": conversation.id,
         "uid": last["uid"],
         "login": last["login"],
         "message": last["text"],
         "posted": last["sent"],
     }
-    return {**entities.status(site, message, people), "visibility": "direct"}
+    entity = entities.status(site, message, people)
+    # Its author is among `people` (checked above), so it has an entity.
+    assert entity is not None
+    return {**entity, "visibility": "direct"}

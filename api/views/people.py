@@ -5,12 +5,11 @@ import re
 from collections.abc import Callable
 from urllib.parse import urlencode
 
-from django.http import HttpRequest
-
+from accounts.records import UserProfile
 from timeline.feeds.selectors import LAST_PAGE
 
 from .. import entities
-from ..http import ApiError, limit_param, params
+from ..http import ApiError, ApiRequest, limit_param, params
 
 PAGE_CURSOR = re.compile(r"p([1-9][0-9]{0,8})")
 
@@ -24,13 +23,13 @@ def page_cursor(found: dict) -> int:
     return int(match[1])
 
 
-def next_link(request: HttpRequest, number: int) -> dict:
+def next_link(request: ApiRequest, number: int) -> dict:
     query = {k: v for k, v in request.GET.items() if k not in {"max_id", "min_id", "since_id"}}
     url = request.build_absolute_uri(request.path)
     return {"Link": f'<{url}?{urlencode({**query, "max_id": f"p{number + 1}"})}>; rel="next"'}
 
 
-def people_page(request: HttpRequest, read_page: Callable) -> tuple[list, dict]:
+def people_page(request: ApiRequest, read_page: Callable) -> tuple[list, dict]:
     """Accounts of `read_page(number, count)` (profiles, and whether more follow) for
     the request's cursor and limit, with the next page's Link."""
     found = params(request)
@@ -39,7 +38,7 @@ def people_page(request: HttpRequest, read_page: Callable) -> tuple[list, dict]:
     return visible_accounts(request, people), next_link(request, number) if more else {}
 
 
-def visible_accounts(request: HttpRequest, people: list[dict]) -> list[dict]:
+def visible_accounts(request: ApiRequest, people: list[UserProfile]) -> list[dict]:
     """Account entities of `people`, less the suspended."""
     site = entities.site_of(request)
     return [entities.account(site, person) for person in people if not person["suspended"]]

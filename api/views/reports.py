@@ -1,14 +1,12 @@
 """Reporting an account, or some of its statuses, to the operators (timeline.reports,
 as the pages' report forms do): Mastodon's categories as the site's reasons."""
 
-from django.http import HttpRequest
-
 from timeline.feeds.selectors import shown_status
 from timeline.reports import services as reports
 from timeline.reports.selectors import get_report
 
 from .. import entities
-from ..http import ApiError, endpoint, id_param, limit_rate, params
+from ..http import ApiError, ApiRequest, caller_uid, endpoint, id_param, limit_rate, params
 from .accounts import profile
 
 # Mastodon's report categories as the site's reasons.
@@ -33,7 +31,7 @@ def reported_statuses(found: dict, uid: int, account_uid: int) -> list[int]:
 
 
 @endpoint("POST", scope="write")
-def report(request: HttpRequest) -> dict:
+def report(request: ApiRequest) -> dict:
     found = params(request)
     if not found.get("account_id"):
         raise ApiError(422, "account_id is required.")
@@ -44,7 +42,7 @@ def report(request: HttpRequest) -> dict:
     reason, comment = reports.check_report(
         REASON_OF_CATEGORY[category], str(found.get("comment") or "")
     )
-    uid = request.caller.uid
+    uid = caller_uid(request)
     status_ids = reported_statuses(found, uid, target["id"])
     if target["id"] == uid:
         raise ApiError(422, "You can't report yourself.")
@@ -53,6 +51,9 @@ def report(request: HttpRequest) -> dict:
         filed = [reports.report_status(uid, status_id, reason, comment) for status_id in status_ids]
     else:
         filed = [reports.report_user(uid, target["id"], reason, comment)]
+    report = get_report(filed[0])
+    # Filed just above.
+    assert report is not None
     return {
         "id": str(filed[0]),
         "action_taken": False,
@@ -60,7 +61,7 @@ def report(request: HttpRequest) -> dict:
         "category": category,
         "comment": comment,
         "forwarded": False,
-        "created_at": entities.iso(get_report(filed[0])["filed"]),
+        "created_at": entities.iso(report["filed"]),
         "status_ids": [str(status_id) for status_id in status_ids] or None,
         "rule_ids": None,
         "target_account": entities.account(entities.site_of(request), target),

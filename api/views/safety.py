@@ -1,14 +1,13 @@
 """Blocks, mutes, follow requests and removing a follower, through the services of the
 pages' privacy and safety settings (timeline.safety), with their rate limits."""
 
+from collections.abc import Callable
 from functools import partial
-
-from django.http import HttpRequest
 
 from timeline.safety import people
 from timeline.safety import services as safety
 
-from ..http import ApiError, endpoint, params
+from ..http import ApiError, ApiRequest, ApiResult, caller_uid, endpoint, params
 from .accounts import act
 from .people import people_page
 
@@ -23,56 +22,58 @@ def mute_duration(found: dict) -> int:
 
 
 @endpoint("POST", scope="write:blocks")
-def block(request: HttpRequest, account_id: str) -> dict:
+def block(request: ApiRequest, account_id: str) -> dict:
     return act(request, account_id, safety.block, "safety")
 
 
 @endpoint("POST", scope="write:blocks")
-def unblock(request: HttpRequest, account_id: str) -> dict:
+def unblock(request: ApiRequest, account_id: str) -> dict:
     return act(request, account_id, safety.unblock, "safety")
 
 
 @endpoint("POST", scope="write:mutes")
-def mute(request: HttpRequest, account_id: str) -> dict:
+def mute(request: ApiRequest, account_id: str) -> dict:
     duration = mute_duration(params(request))
     return act(request, account_id, partial(safety.mute, duration=duration), "safety")
 
 
 @endpoint("POST", scope="write:mutes")
-def unmute(request: HttpRequest, account_id: str) -> dict:
+def unmute(request: ApiRequest, account_id: str) -> dict:
     return act(request, account_id, safety.unmute, "safety")
 
 
 @endpoint("POST", scope="write:follows")
-def authorize(request: HttpRequest, account_id: str) -> dict:
+def authorize(request: ApiRequest, account_id: str) -> dict:
     return act(request, account_id, safety.approve_request, "follows")
 
 
 @endpoint("POST", scope="write:follows")
-def reject(request: HttpRequest, account_id: str) -> dict:
+def reject(request: ApiRequest, account_id: str) -> dict:
     return act(request, account_id, safety.reject_request, "follows")
 
 
 @endpoint("POST", scope="write:follows")
-def remove_from_followers(request: HttpRequest, account_id: str) -> dict:
+def remove_from_followers(request: ApiRequest, account_id: str) -> dict:
     return act(request, account_id, safety.remove_follower, "follows")
 
 
-def own_people_page(request: HttpRequest, read_page):
-    uid = request.caller.uid
+def own_people_page(
+    request: ApiRequest, read_page: Callable[[int, int, int], tuple[list, bool]]
+) -> ApiResult:
+    uid = caller_uid(request)
     return people_page(request, lambda number, count: read_page(uid, number, count))
 
 
 @endpoint("GET", scope="read:blocks")
-def blocks(request: HttpRequest):
+def blocks(request: ApiRequest) -> ApiResult:
     return own_people_page(request, people.blocks_page)
 
 
 @endpoint("GET", scope="read:mutes")
-def mutes(request: HttpRequest):
+def mutes(request: ApiRequest) -> ApiResult:
     return own_people_page(request, people.mutes_page)
 
 
 @endpoint("GET", scope="read:follows")
-def follow_requests(request: HttpRequest):
+def follow_requests(request: ApiRequest) -> ApiResult:
     return own_people_page(request, people.follow_requests_page)

@@ -4,13 +4,11 @@ selectors' numbered pages serve Mastodon's `offset` and `limit`."""
 
 from collections.abc import Callable
 
-from django.http import HttpRequest
-
 from accounts.services import search_people
 from timeline.search import selectors
 
 from .. import entities
-from ..http import ApiError, endpoint, limit_param, limit_rate, params, viewer
+from ..http import ApiError, ApiRequest, endpoint, limit_param, limit_rate, params, viewer
 from .people import visible_accounts
 
 TYPES = ("accounts", "statuses", "hashtags")
@@ -42,14 +40,14 @@ def at_offset(read_page: Callable, offset: int, limit: int) -> list:
     return found[skip : skip + limit]
 
 
-def found_accounts(request: HttpRequest, query: str, offset: int, limit: int) -> list[dict]:
+def found_accounts(request: ApiRequest, query: str, offset: int, limit: int) -> list[dict]:
     people = at_offset(
         lambda number, count: search_people(query, page=number, count=count), offset, limit
     )
     return visible_accounts(request, people)
 
 
-def found_statuses(request: HttpRequest, query: str, offset: int, limit: int) -> list[dict]:
+def found_statuses(request: ApiRequest, query: str, offset: int, limit: int) -> list[dict]:
     def read(number: int, count: int) -> tuple[list, bool]:
         page = selectors.search_statuses(query, number, count, viewer(request))
         return page.statuses, page.has_older
@@ -57,7 +55,7 @@ def found_statuses(request: HttpRequest, query: str, offset: int, limit: int) ->
     return entities.statuses(entities.site_of(request), at_offset(read, offset, limit))
 
 
-def found_hashtags(request: HttpRequest, query: str, offset: int, limit: int) -> list[dict]:
+def found_hashtags(request: ApiRequest, query: str, offset: int, limit: int) -> list[dict]:
     tags = at_offset(
         lambda number, count: selectors.search_tags(query, number, count), offset, limit
     )
@@ -68,7 +66,7 @@ SEARCHES = {"accounts": found_accounts, "statuses": found_statuses, "hashtags": 
 
 
 @endpoint("GET", public=True, user=False)
-def search(request: HttpRequest) -> dict:
+def search(request: ApiRequest) -> dict:
     """One type (`type`; a query it refuses is 422) or all three (a type that refuses
     the query finds nothing, as a word can't be a #tag and "#" can't be a word)."""
     found = params(request)
@@ -77,7 +75,7 @@ def search(request: HttpRequest) -> dict:
     if kind and kind not in TYPES:
         raise ApiError(422, f"type must be one of {', '.join(TYPES)}.")
     limit_rate(request, "searches")
-    results = {}
+    results: dict[str, list] = {}
     for name in TYPES:
         if kind and name != kind:
             results[name] = []
@@ -92,7 +90,7 @@ def search(request: HttpRequest) -> dict:
 
 
 @endpoint("GET", scope="read")
-def accounts(request: HttpRequest) -> list:
+def accounts(request: ApiRequest) -> list:
     found = params(request)
     query, offset, limit = query_param(found), offset_param(found), limit_param(found, 40, 80)
     limit_rate(request, "searches")

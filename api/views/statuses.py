@@ -1,7 +1,8 @@
 """Statuses: posting (and replying), reading one and its context, deleting, and
 favouriting and reblogging, each through the services the pages use."""
 
-from django.http import HttpRequest
+from collections.abc import Callable
+from typing import Any
 
 from timeline.audience.selectors import is_private_user
 from timeline.conversations.selectors import conversation
@@ -13,6 +14,9 @@ from timeline.statuses.selectors import StatusGone
 from .. import entities
 from ..http import (
     ApiError,
+    ApiRequest,
+    ApiResult,
+    caller_uid,
     check_caller,
     cursor_params,
     endpoint,
@@ -30,21 +34,21 @@ from ..http import (
 VISIBILITIES = {"public", "unlisted"}
 
 
-def shown_with_source(request: HttpRequest, status_id: int) -> tuple[dict, dict]:
+def shown_with_source(request: ApiRequest, status_id: int) -> tuple[Status, dict]:
     """A status as the caller sees it, and its Status entity; 404 if it is gone."""
     found = shown_status(status_id, viewer=viewer(request))
     entity = entities.statuses(entities.site_of(request), [found])[0] if found else None
-    if entity is None:
+    if found is None or entity is None:
         raise ApiError(404, "Record not found")
     return found, entity
 
 
-def shown(request: HttpRequest, status_id: int) -> dict:
+def shown(request: ApiRequest, status_id: int) -> dict:
     return shown_with_source(request, status_id)[1]
 
 
 @endpoint("POST", scope="write")
-def create(request: HttpRequest) -> dict:
+def create(request: ApiRequest) -> dict:
     found = params(request)
     unsupported = ("media_ids", "media_ids[]", "poll", "scheduled_at", "spoiler_text")
     given = [name for name in unsupported if found.get(name)]
@@ -57,7 +61,7 @@ def create(request: HttpRequest) -> dict:
     visibility = found.get("visibility") or "public"
     # A private account's statuses are all private: its apps ask for that (their
     # default is the account's source.privacy), and get it.
-    private_ok = visibility == "private" and is_private_user(request.caller.uid)
+    private_ok = visibility == "private" and is_private_user(caller_uid(request))
     if visibility not in VISIBILITIES and not private_ok:
         raise ApiError(
             422, f"A status is public, or private as its account is; not {visibility!r}."
@@ -68,7 +72,7 @@ def create(request: HttpRequest) -> dict:
     reply_to = optional_id(found, "in_reply_to_id")
     limit_rate(request, "posts")
     try:
-        status_id = posting.post_status(request.caller.uid, message, in_reply_to=reply_to)
+        status_id = posting.post_status(caller_uid(request), message, in_reply_to=reply_to)
     except StatusGone:
         raise ApiError(404, "The status replied to doesn't exist or was deleted.") from None
     if status_id is None:
@@ -77,12 +81,12 @@ def create(request: HttpRequest) -> dict:
 
 
 @endpoint("GET", "DELETE", public=True, user=False)
-def status(request: HttpRequest, status_id: str) -> dict:
+def status(request: ApiRequest, status_id: str) -> dict:
     if request.method == "GET":
         return shown(request, id_param(status_id))
     check_caller(request, "write", user=True, public=False)
     found, entity = shown_with_source(request, id_param(status_id))
-    deleted = posting.delete_status(request.caller.uid, found["id"])
+    deleted = posting.delete_status(caller_uid(request), found["id"])
     if deleted is None:
         raise ApiError(404, "Record not found")
     if not deleted:
@@ -92,7 +96,7 @@ def status(request: HttpRequest, status_id: str) -> dict:
 
 
 @endpoint("GET", public=True, user=False)
-def context(request: HttpRequest, status_id: str) -> dict:
+def context(request: ApiRequest, status_id: str) -> dict:
     found = conversation(id_param(status_id), viewer(request))
     if found is None:
         raise ApiError(404, "Record not found")
@@ -103,16 +107,16 @@ def context(request: HttpRequest, status_id: str) -> dict:
     }
 
 
-def react(action, *, done_already: str):
+def react(action: Callable[[int, int], Any], *, done_already: str) -> Callable:
     """A reaction endpoint: Mastodon's are idempotent, so doing what is done already
     (the service's ValueError saying so) answers as if it had just been done."""
 
     @endpoint("POST", scope="write")
-    def view(request: HttpRequest, status_id: str) -> dict:
+    def view(request: ApiRequest, status_id: str) -> dict:
         target = id_param(status_id)
         limit_rate(request, "reactions")
         try:
-            made = action(request.caller.uid, target)
+            made = action(caller_uid(request), target)
         except StatusGone:
             raise ApiError(404, "Record not found") from None
         except ValueError as error:
@@ -132,11 +136,11 @@ unreblog = react(reactions.undo_repost, done_already="reposted")
 
 
 @endpoint("GET", scope="read")
-def favourites(request: HttpRequest):
+def favourites(request: ApiRequest) -> ApiResult:
     found = params(request)
     page = cursor_page(
         "likes",
-        request.caller.uid,
+        caller_uid(request),
         cursor_params(found),
         limit_param(found),
         viewer=viewer(request),

@@ -1,7 +1,5 @@
 """Timelines: home, public, a tag's and a list's, paged by status ids."""
 
-from django.http import HttpRequest
-
 from timeline.conversations.selectors import check_tag
 from timeline.feeds.selectors import cursor_page
 from timeline.lists.selectors import get_list
@@ -9,6 +7,9 @@ from timeline.lists.selectors import get_list
 from .. import entities
 from ..http import (
     ApiError,
+    ApiRequest,
+    ApiResult,
+    caller_uid,
     cursor_params,
     endpoint,
     id_param,
@@ -19,7 +20,7 @@ from ..http import (
 )
 
 
-def page(request: HttpRequest, timeline: str, owner) -> tuple[list, dict]:
+def page(request: ApiRequest, timeline: str, owner: int | str | None) -> tuple[list, dict]:
     found = params(request)
     read = cursor_page(
         timeline, owner, cursor_params(found), limit_param(found), viewer=viewer(request)
@@ -29,23 +30,23 @@ def page(request: HttpRequest, timeline: str, owner) -> tuple[list, dict]:
 
 
 @endpoint("GET", scope="read")
-def home(request: HttpRequest):
-    return page(request, "home", request.caller.uid)
+def home(request: ApiRequest) -> ApiResult:
+    return page(request, "home", caller_uid(request))
 
 
 @endpoint("GET", public=True, user=False)
-def public(request: HttpRequest):
+def public(request: ApiRequest) -> ApiResult:
     return page(request, "global", None)
 
 
 @endpoint("GET", public=True, user=False)
-def tag(request: HttpRequest, tag: str):
+def tag(request: ApiRequest, tag: str) -> ApiResult:
     return page(request, "tag", check_tag(tag))
 
 
 @endpoint("GET", scope="read")
-def user_list(request: HttpRequest, list_id: str):
-    the_list = get_list(id_param(list_id), request.caller.uid)
+def user_list(request: ApiRequest, list_id: str) -> ApiResult:
+    the_list = get_list(id_param(list_id), caller_uid(request))
     if the_list is None:
         raise ApiError(404, "Record not found")
     return page(request, "list", the_list["id"])

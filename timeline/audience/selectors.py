@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from accounts.keys import user_key
 from socialsite.redis import get_redis
 from socialsite.text import words
+from timeline.statuses.records import Status
 
 from .. import keys
 from ..follow_sets import following
@@ -80,7 +81,7 @@ def read_audience(viewer: int | None, replies: list) -> Audience:
     )
 
 
-def is_private(status: dict) -> bool:
+def is_private(status: Status) -> bool:
     """Whether `status` is a private account's (only approved followers see it)."""
     return is_private_value(status.get(keys.PRIVATE_FIELD))
 
@@ -90,7 +91,7 @@ def is_private_value(value) -> bool:
     return str(value) == "1"
 
 
-def may_see(status: dict, audience: Audience, *, where: str = ANYWHERE) -> bool:
+def may_see(status: Status, audience: Audience, *, where: str = ANYWHERE) -> bool:
     """The rule: whether `audience`'s viewer may see `status` (and the original it
     reposts, if attached) shown `where`. A page asks `sees`, which decides what depends
     only on who wrote a status (and whether it is private) once per author. (`visible`
@@ -99,7 +100,7 @@ def may_see(status: dict, audience: Audience, *, where: str = ANYWHERE) -> bool:
     return sees(status, audience, where, {})
 
 
-def sees(status: dict, audience: Audience, where: str, decided: dict) -> bool:
+def sees(status: Status, audience: Audience, where: str, decided: dict) -> bool:
     """may_see, with its arguments in place (it runs once a status of a page)."""
     by = (status["uid"], status.get("repost_of_uid"), status.get(keys.PRIVATE_FIELD))
     allowed = decided.get(by)
@@ -133,7 +134,7 @@ def may_see_author(audience: Audience, author, original_author, private, *, wher
     )
 
 
-def has_muted_words(status: dict, audience: Audience) -> bool:
+def has_muted_words(status: Status, audience: Audience) -> bool:
     """Whether another's `status` holds all the words of one of the viewer's muted
     phrases (their own never does)."""
     if int(status["uid"]) == audience.viewer:
@@ -142,7 +143,7 @@ def has_muted_words(status: dict, audience: Audience) -> bool:
     return any(phrase <= present for phrase in audience.muted_phrases)
 
 
-def private_authors(statuses: list[dict]) -> set[int]:
+def private_authors(statuses: list[Status]) -> set[int]:
     """The authors of the private statuses among `statuses` (and their originals)."""
     private = keys.PRIVATE_FIELD
     found = set()
@@ -157,7 +158,7 @@ def private_authors(statuses: list[dict]) -> set[int]:
 
 
 def confirm_follows(
-    conn, statuses: list[dict], audience: Audience, *, private: set[int] | None = None
+    conn, statuses: list[Status], audience: Audience, *, private: set[int] | None = None
 ) -> None:
     """Learns whether the viewer follows the authors of others' private statuses among
     `statuses` (`private`: their private authors, if already known): 1 round trip, only
@@ -174,7 +175,9 @@ def confirm_follows(
     audience.follows.update(uid for uid, score in zip(unknown, scores, strict=True) if score)
 
 
-def visible(conn, statuses: list[dict], audience: Audience, *, where: str = ANYWHERE) -> list[dict]:
+def visible(
+    conn, statuses: list[Status], audience: Audience, *, where: str = ANYWHERE
+) -> list[Status]:
     """`statuses` less those the rule hides from `audience` shown `where` (1 round trip
     on `conn`, or the site's Redis if None, when some are others' private statuses by
     authors not known to be followed)."""

@@ -35,13 +35,13 @@ def tag_page(tag: str, page: int = 1, count: int = 30, viewer: int | None = None
     return statuses_page(key, page, count, viewer=viewer)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Conversation:
-    ancestors: list[dict | None]  # oldest first; None where one was deleted (or is hidden)
-    status: dict
-    replies: list[dict]  # oldest first
+    ancestors: list[Status | None]  # oldest first; None where one was deleted (or is hidden)
+    status: Status
+    replies: list[Status]  # oldest first
     more_replies: bool
-    repost: dict | None = None  # the repost asked for, its original attached
+    repost: Status | None = None  # the repost asked for, its original attached
 
 
 def conversation(status_id: int, viewer: int | None = None) -> Conversation | None:
@@ -64,7 +64,7 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     audience = safety.read_audience(viewer, viewers)
     hidden = hidden_uids(suspended)
 
-    def shown(status: dict | None) -> dict | None:
+    def shown(status: Status | None) -> Status | None:
         if not status or is_hidden(status, hidden):
             return None
         # timeline.safety's rule (1 round trip when it must learn whom the viewer follows).
@@ -100,7 +100,7 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     )
 
 
-def reply_mentions(status: dict, viewer_login: str) -> str:
+def reply_mentions(status: Status, viewer_login: str) -> str:
     """What a reply box starts with: "@author " and the others the status mentions, as
     Twitter and Mastodon do, leaving out the one replying."""
     named, seen = [], {viewer_login.lower()}

@@ -9,6 +9,7 @@ conversation reads in 2 round trips however long the chain."""
 from django.conf import settings
 
 from accounts.keys import LOGIN_INDEX
+from timeline.statuses.records import Status
 
 from .. import keys, text
 from ..feeds.selectors import original
@@ -36,12 +37,12 @@ def reply_data(data: dict, uid: int) -> dict:
     }
 
 
-def _mentioned_logins(status: dict) -> list[str]:
+def _mentioned_logins(status: Status) -> list[str]:
     # A repost carries its original's mentions; only the original indexes them.
     return [] if status.get("repost_of") else text.mentions(status["message"])
 
 
-def queue_lookups(pipe, status: dict) -> int:
+def queue_lookups(pipe, status: Status) -> int:
     """Queues on `pipe` the reads index() needs (the uids of the logins mentioned);
     returns how many replies they add."""
     logins = _mentioned_logins(status)
@@ -50,12 +51,12 @@ def queue_lookups(pipe, status: dict) -> int:
     return 1 if logins else 0
 
 
-def _add(pipe, timeline_key: str, status: dict) -> None:
+def _add(pipe, timeline_key: str, status: Status) -> None:
     pipe.zadd(timeline_key, {status["id"]: status["posted"]})
     pipe.zremrangebyrank(timeline_key, 0, -settings.HOME_TIMELINE_SIZE - 1)
 
 
-def index(pipe, status: dict, lookups: list) -> None:
+def index(pipe, status: Status, lookups: list) -> None:
     """Queues on `pipe` the indexing of a new status, given queue_lookups' replies: the
     mentions timelines of the users it mentions (but its author), the tag timelines and
     its parent's replies. Records on it the mentions of existing users, which are the
@@ -79,7 +80,7 @@ def index(pipe, status: dict, lookups: list) -> None:
         add_to_status_set(pipe, keys.replies_key, parent, "replies", status["posted"], status["id"])
 
 
-def forget(pipe, status: dict) -> None:
+def forget(pipe, status: Status) -> None:
     """Queues on `pipe` the removal of a deleted status from the mentions and tag
     timelines and from its parent's replies; its own reply set goes too."""
     for uid in status.get("mention_ids", "").split():

@@ -15,12 +15,12 @@ from . import scripts
 from .services import GROUP, NoSuchConversation, conversation_keys
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Conversation:
     id: int
     kind: str
     logins: list[str]
-    last: dict | None
+    last: Message | None
     unread: int = 0
     # Its members' uids, in the order of `logins`.
     uids: tuple[int, ...] = ()
@@ -35,10 +35,10 @@ class Conversation:
         return ", ".join(f"@{other}" for other in others)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MessagesPage:
     conversation: Conversation
-    messages: list[dict]
+    messages: list[Message]
     number: int
     has_older: bool
 
@@ -53,7 +53,9 @@ def _check_page(page: int, count: int) -> int:
     return (page - 1) * count
 
 
-def _conversation(conversation_id: int, fields: dict, members: dict, unread: int = 0):
+def _conversation(
+    conversation_id: int, fields: dict[str, str], members: dict[str, str], unread: int = 0
+) -> Conversation:
     last = fields.get("last")
     return Conversation(
         id=int(conversation_id),
@@ -65,14 +67,14 @@ def _conversation(conversation_id: int, fields: dict, members: dict, unread: int
     )
 
 
-def _pairs(flat: list) -> dict:
+def _pairs(flat: list[str] | dict[str, str]) -> dict[str, str]:
     """A hash as Lua returns it (field, value, field, value...), or as RESP3 does (a dict)."""
     if isinstance(flat, dict):
         return flat
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class InboxPage:
     conversations: list[Conversation]
     number: int

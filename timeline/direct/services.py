@@ -14,6 +14,7 @@ import time
 from django.conf import settings
 
 from accounts.keys import LOGIN_INDEX, user_key
+from accounts.records import UserProfile
 from accounts.services import AccountSuspended, get_users
 from socialsite.redis import get_redis
 from socialsite.text import check_display_text, with_lf
@@ -125,7 +126,7 @@ def start_conversation(uid: int, to: str, message: str) -> int:
     return conversation_id
 
 
-def _create(conn, members: list[dict], kind: str) -> int:
+def _create(conn, members: list[UserProfile], kind: str) -> int:
     """A new conversation of `members` (profiles); a one-to-one one is remembered by both."""
     conversation_id = conn.incr(keys.CONVERSATION_ID_COUNTER)
     pairs = [value for member in members for value in (member["id"], member["login"])]

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import logged_in_uid
 from socialsite.ratelimit import rate_limited
 from socialsite.views import error_page
 
@@ -22,7 +22,7 @@ from .services import MESSAGE_MAX_LENGTH, NoSuchConversation
 def inbox(request: HttpRequest) -> HttpResponse:
     """Your conversations, the one with the latest message first."""
     number = page_number(request)
-    page = selectors.inbox_page(current_uid(request), number, settings.STATUSES_PER_PAGE)
+    page = selectors.inbox_page(logged_in_uid(request), number, settings.STATUSES_PER_PAGE)
     require_page(number, page.conversations, page.has_older)
     return render(request, "timeline/inbox.html", {"page": page})
 
@@ -38,7 +38,7 @@ def new_conversation(request: HttpRequest) -> HttpResponse:
         return render(request, "timeline/new_conversation.html", context)
     to, message = request.POST.get("to", ""), request.POST.get("message", "")
     try:
-        conversation_id = services.start_conversation(current_uid(request), to, message)
+        conversation_id = services.start_conversation(logged_in_uid(request), to, message)
     except ValueError as error:
         context.update(to=to, message=message, error=str(error))
         return render(request, "timeline/new_conversation.html", context, status=400)
@@ -51,7 +51,7 @@ def new_conversation(request: HttpRequest) -> HttpResponse:
 def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
     """One of your conversations, the newest message at the bottom (?page=2: older), with a
     box to answer it (POST `message`); opening it marks it read. 404 unless you are in it."""
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     error, message = None, ""
     if request.method == "POST":
         message = request.POST.get("message", "")
@@ -86,7 +86,7 @@ def _back_to_inbox(**kwargs) -> str:
 @login_first(_back_to_inbox)
 def mark_read(request: HttpRequest, conversation_id: int) -> HttpResponse:
     """Marks a conversation read (its open page does, as messages arrive): 204."""
-    services.mark_read(current_uid(request), conversation_id)
+    services.mark_read(logged_in_uid(request), conversation_id)
     return HttpResponse(status=204)
 
 
@@ -95,7 +95,7 @@ def mark_read(request: HttpRequest, conversation_id: int) -> HttpResponse:
 def leave(request: HttpRequest, conversation_id: int) -> HttpResponse:
     """Leaves a group conversation: back to the inbox."""
     try:
-        services.leave_conversation(current_uid(request), conversation_id)
+        services.leave_conversation(logged_in_uid(request), conversation_id)
     except NoSuchConversation as gone:
         raise Http404(str(gone)) from None
     except ValueError as refused:
@@ -108,7 +108,7 @@ def leave(request: HttpRequest, conversation_id: int) -> HttpResponse:
 def delete_message(request: HttpRequest, conversation_id: int, message_id: int) -> HttpResponse:
     """Deletes a message of yours: back to the conversation."""
     try:
-        services.delete_message(current_uid(request), conversation_id, message_id)
+        services.delete_message(logged_in_uid(request), conversation_id, message_id)
     except NoSuchConversation as gone:
         raise Http404(str(gone)) from None
     except PermissionError as refused:

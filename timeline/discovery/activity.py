@@ -9,7 +9,8 @@ listening: while no worker runs, nothing is counted."""
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import redis
 
@@ -25,7 +26,9 @@ HOURS = 24
 TREND_MINUTES = 60
 
 
-def record(client, status: dict, *, deleted: bool = False, now: float | None = None) -> None:
+def record(
+    client, status: Mapping[str, Any], *, deleted: bool = False, now: float | None = None
+) -> None:
     """Queues on `client` (a connection or a pipeline) the counting of one status
     posted, or deleted; counting the same event twice changes nothing."""
     now = time.time() if now is None else now
@@ -57,7 +60,7 @@ def record_event(payload: str) -> bool:
         event = json.loads(payload)
         if "event" in event:
             return False
-        status = {"id": int(event["id"]), "posted": float(event["posted"])}
+        status: dict[str, Any] = {"id": int(event["id"]), "posted": float(event["posted"])}
     except (ValueError, TypeError, KeyError):
         log.warning("activity: unreadable event %.200r", payload)
         return False

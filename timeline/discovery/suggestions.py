@@ -10,6 +10,7 @@ the list with the page's ids, their profiles with its statuses."""
 from collections import Counter
 
 from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.records import UserProfile
 from accounts.services import decode_user
 from socialsite import jobs
 from socialsite.redis import PackedPipeline, get_redis
@@ -114,7 +115,7 @@ def queue_profiles(pipe, uid: int, kept: list[str]) -> list[int]:
     return shown
 
 
-def decode(shown: list[int], replies: list) -> list[dict]:
+def decode(shown: list[int], replies: list) -> list[UserProfile]:
     """The profiles to suggest, from the replies to `queue_profiles` (the pipeline's last
     ones): up to SHOWN_ON_HOME of them, leaving out people followed since and accounts
     gone or suspended."""

@@ -10,9 +10,14 @@ export is a snapshot taken over a few seconds, not one instant."""
 import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from functools import partial
+from typing import Any
 
+from accounts.records import UserProfile
 from accounts.services import get_user
+from timeline.statuses.records import Status
 
+from ..feeds.selectors import Page
 from ..graph.selectors import followers_page, following_page
 from ..lists.selectors import lists_of, members_page
 from ..moderation.selectors import statuses_by
@@ -39,21 +44,21 @@ def moment(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat()
 
 
-def exported_profile(user: dict) -> dict:
+def exported_profile(user: UserProfile) -> dict:
     profile = {k: v for k, v in user.items() if k not in BOOKKEEPING_FIELDS}
     profile["signup"] = moment(user["signup"])
     return profile
 
 
-def exported_status(status: dict) -> dict:
+def exported_status(status: Status) -> dict:
     """One of the user's statuses: what they wrote, when, and what it answers or reposts."""
     shown = {"id": status["id"], "message": status["message"], "posted": moment(status["posted"])}
-    shown |= {field: status[field] for field in STATUS_FIELDS if status.get(field)}
+    shown |= {field: value for field in STATUS_FIELDS if (value := status.get(field))}
     shown |= {count: status.get(count, 0) for count in ("replies", "reposts", "likes")}
     return shown
 
 
-def exported_like(status: dict) -> dict:
+def exported_like(status: Status) -> dict:
     """A status the user likes: whose it is and what it said."""
     return {
         "id": status["id"],
@@ -63,7 +68,7 @@ def exported_like(status: dict) -> dict:
     }
 
 
-def exported_person(user: dict) -> dict:
+def exported_person(user: UserProfile) -> dict:
     return {"login": user["login"], "name": user["name"]}
 
 
@@ -79,7 +84,7 @@ def every_page(read_page: Callable[[int, int], tuple[list, bool]]) -> Iterator[l
         number += 1
 
 
-def statuses_pages(read: Callable[..., object]) -> Callable[[int, int], tuple[list, bool]]:
+def statuses_pages(read: Callable[..., Page]) -> Callable[[int, int], tuple[list, bool]]:
     """A Page selector (statuses_by, likes_page) as every_page reads it."""
 
     def read_page(number: int, count: int) -> tuple[list, bool]:
@@ -93,9 +98,7 @@ def exported_lists(uid: int) -> Iterator[dict]:
     for the_list in lists_of(uid, uid):
         members = [
             person["login"]
-            for page in every_page(
-                lambda number, count, list_id=the_list["id"]: members_page(list_id, number, count)
-            )
+            for page in every_page(partial(members_page, the_list["id"]))
             for person in page
         ]
         yield {
@@ -107,7 +110,7 @@ def exported_lists(uid: int) -> Iterator[dict]:
         }
 
 
-def json_array(pages: Iterator[list], shape: Callable[[dict], dict]) -> Iterator[str]:
+def json_array(pages: Iterator[list], shape: Callable[[Any], dict]) -> Iterator[str]:
     """A JSON array of the items of `pages`, each `shape`d, a page per piece."""
     yield "["
     first = True
@@ -131,7 +134,7 @@ def export_chunks(uid: int, *, now: float) -> Iterator[str]:
         "profile": exported_profile(user),
     }
     yield json.dumps(header)[:-1]  # the object stays open for the sections
-    sections = {
+    sections: dict[str, tuple[Iterator[list], Callable[[Any], dict]]] = {
         "statuses": (
             every_page(statuses_pages(lambda n, c: statuses_by(uid, page=n, count=c))),
             exported_status,

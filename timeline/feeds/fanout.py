@@ -103,7 +103,7 @@ def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
     pipe.for_each_key(map(keys.list_timeline_key, list_ids), ("ZREM", status_id))
 
 
-def queue_answered_followers(pipe, status: dict) -> int:
+def queue_answered_followers(pipe, status: Status) -> int:
     """Queues the read of how many follow the user a reply answers (see answered_uid),
     which tells reply_audience where to ask: how many replies it queued (0 for a status
     that reaches everyone)."""
@@ -115,7 +115,7 @@ def queue_answered_followers(pipe, status: dict) -> int:
 
 
 def reply_audience(
-    conn, status: dict, follower_uids: list[str], answered_followers: str | None = None
+    conn, status: Status, follower_uids: list[str], answered_followers: str | None = None
 ) -> list[str]:
     """The followers a status (or a fan-out job's args) reaches: for a reply, only the user
     it answers and those who follow them (asked of the answered user's followers in their
@@ -133,12 +133,12 @@ def reply_audience(
     ]
 
 
-def everyone(conn, status: dict, members: list[str]) -> list[str]:
+def everyone(conn, status: Status, members: list[str]) -> list[str]:
     """Lists take every status of their members, replies too."""
     return members
 
 
-def no_reads(pipe, status: dict) -> int:
+def no_reads(pipe, status: Status) -> int:
     """Lists' reach (everyone) reads nothing first."""
     return 0
 
@@ -192,7 +192,7 @@ AUDIENCES = {
 CHUNKS_PER_SPLIT = 100
 
 
-def fan_out_job(status: dict, *, retract: bool = False, audience: str = "followers") -> jobs.Job:
+def fan_out_job(status: Status, *, retract: bool = False, audience: str = "followers") -> jobs.Job:
     """The job that splits the walk of all of the author's followers (or lists), from the
     first one, into chunks for the workers."""
     args = {

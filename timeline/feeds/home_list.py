@@ -31,6 +31,7 @@ land at the head, where the next read sees them."""
 
 import operator
 from collections.abc import Iterable
+from typing import Any
 
 from accounts.keys import user_key
 
@@ -77,7 +78,7 @@ def queue_sort(client, uid: int, size: int) -> None:
     queue_merge(client, uid, size, [])
 
 
-def queue_merge(client, uid: int, size: int, groups: list) -> object:
+def queue_merge(client, uid: int, size: int, groups: list) -> Any:
     """Queues merging statuses into `uid`'s home (merge_home.lua), the home kept in
     order and to its newest `size`: `groups` is [(source uid, [status ids])...], each
     merged only if the source is still followed (or is `uid`). Nothing happens to the

@@ -13,10 +13,12 @@ so one cluster-legal round trip can't read ids and statuses together."""
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 
 from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.records import UserProfile
 from accounts.services import decode_user, get_users
 from socialsite.redis import PackedPipeline, get_redis
 
@@ -45,9 +47,9 @@ SHOWN_WHERE = {"home": safety.HOME, "global": safety.GLOBAL}
 LAST_PAGE = 999_999_999
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Page:
-    statuses: list[dict]
+    statuses: list[Status]
     number: int
     has_older: bool
 
@@ -86,14 +88,14 @@ def queue_home_ids(pipe, uid: int, page: int, count: int) -> None:
     pipe.get(keys.STATUSES_EPOCH)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HomeIds:
     """A home page's ids as read (and one more, if an older page exists), those of its
     statuses kept in the process, and what `queue_home_upkeep` needs."""
 
     uid: int
     ids: list[str]
-    kept: dict[str, dict]
+    kept: dict[str, Status]
     generation: int
     epoch: str | None
     in_order: bool
@@ -139,7 +141,7 @@ def queue_statuses(
     count: int,
     viewer: int | None,
     *,
-    kept: dict[str, dict] | None = None,
+    kept: dict[str, Status] | None = None,
     suspended: list | None = None,
 ) -> int:
     """Queues the (small) suspended-user set (unless read already: `suspended`), the
@@ -169,7 +171,7 @@ def read_page(
     include_suspended: bool = False,
     where: str = safety.ANYWHERE,
     follows: set[int] | None = None,
-    kept: dict[str, dict] | None = None,
+    kept: dict[str, Status] | None = None,
     suspended: list | None = None,
     generation: int | None = None,
     audience: safety.Audience | None = None,
@@ -205,17 +207,17 @@ def read_page(
     # A repost is marked here too, unused: it shows its original, marked when read.
     apply_marks(statuses, marks)
     if hidden:
-        statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
+        present = [s for s in statuses if s and not is_hidden(s, hidden)]
     else:
-        statuses = [s for s in statuses if s]
+        present = [s for s in statuses if s]
     if where == safety.HOME:
         # Fan-out delivers a status only to its author's followers, and whatever ends a
         # follow takes the author's statuses out of home: its authors are followed.
-        audience.follows.update(s["uid"] for s in statuses)
-    statuses = with_originals(statuses, viewer)
+        audience.follows.update(s["uid"] for s in present)
+    present = with_originals(present, viewer)
     if not include_suspended:
-        statuses = safety.visible(None, statuses, audience, where=where)
-    return Page(statuses=statuses, number=page, has_older=len(ids) > count)
+        present = safety.visible(None, present, audience, where=where)
+    return Page(statuses=present, number=page, has_older=len(ids) > count)
 
 
 def statuses_page(
@@ -283,7 +285,7 @@ def posted_page(
     )
 
 
-def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict], int]:
+def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, Status], int]:
     """The ids of a page read with their scores (`entries`, POSTED), those of its first
     `count` statuses kept in the process, and the cache's generation for `read_page`."""
     generation = cache.statuses.generation()
@@ -293,19 +295,23 @@ def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict]
 
 def shown_status(
     status_id: int, *, viewer: int | None = None, include_suspended: bool = False
-) -> dict | None:
+) -> Status | None:
     """One status as a timeline would show it (a repost with its "original"), marked for
     `viewer` as pages are; None if it is gone, or (unless `include_suspended`) hidden as
     its author's (or its original's author's) are suspended. 1 round trip, 2 for a repost."""
     pipe = PackedPipeline(get_redis())
-    queue_statuses(pipe, [status_id], 1, viewer)
+    queue_statuses(pipe, [str(status_id)], 1, viewer)
     replies = pipe.execute()
-    page = read_page([status_id], replies, 1, 1, viewer=viewer, include_suspended=include_suspended)
+    page = read_page(
+        [str(status_id)], replies, 1, 1, viewer=viewer, include_suspended=include_suspended
+    )
     statuses = page.statuses
     return statuses[0] if statuses else None
 
 
-def original(status_id, *, hide_suspended: bool = True, viewer: int | None = None) -> dict:
+def original(
+    status_id: int | str, *, hide_suspended: bool = True, viewer: int | None = None
+) -> Status:
     """The status `status_id`, or its original if it is a repost (1 more round trip);
     StatusGone if it is gone, `status_id` isn't an id, or (unless not `hide_suspended`)
     a suspended user wrote it or its original, or timeline.safety's rule hides it from
@@ -355,7 +361,7 @@ def home_statuses(
     *,
     audience: safety.Audience | None = None,
     queue_more: Callable = lambda pipe: None,
-) -> tuple[Page, object, list]:
+) -> tuple[Page, Any, list]:
     """A home page's second round trip, given its `read` ids: its statuses (marked for
     their reader unless their `audience` was read with the ids), the upkeep the read found
     wanting (queue_home_upkeep), and what `queue_more` queues on the same pipeline.
@@ -384,18 +390,18 @@ def home_statuses(
 
 def get_status_messages(
     uid: int, timeline: str = "home", page: int = 1, count: int = 30
-) -> list[dict]:
+) -> list[Status]:
     """A page of `uid`'s home or profile timeline, newest first, without deleted statuses
     or those the safety rule hides from them (1 round trip when the statuses are kept)."""
     return timeline_page(uid, timeline, page, count, marked=False).statuses
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HomePage:
-    user: dict
+    user: UserProfile
     page: Page
     # Who to follow (discovery.suggestions), read with the page.
-    suggestions: list[dict]
+    suggestions: list[UserProfile]
     # Being rebuilt after a pause (feeds.homes): the page says it is catching up.
     catching_up: bool = False
 
@@ -421,7 +427,8 @@ def home_page(
         queue_home(pipe, uid, page, count)
         first = pipe.execute()
     window, epoch, suspended, user, suggested_uids = first
-    if not user:
+    profile = decode_user(user)
+    if profile is None:
         return None
     catching_up = refill.note_home_read(conn, uid, user)
     read = home_ids(uid, [window, epoch], page, count)
@@ -434,7 +441,7 @@ def home_page(
         queue_more=lambda pipe: suggestions.queue_profiles(pipe, uid, suggested_uids),
     )
     return HomePage(
-        user=decode_user(user),
+        user=profile,
         page=shown,
         suggestions=suggestions.decode(suggested, replies),
         catching_up=catching_up,
@@ -446,14 +453,14 @@ def global_timeline_page(page: int = 1, count: int = 30, viewer: int | None = No
     return posted_page(keys.GLOBAL_TIMELINE, page, count, viewer=viewer, where=safety.GLOBAL)
 
 
-def users_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:
+def users_page(key: str, page: int, count: int) -> tuple[list[UserProfile], bool]:
     """Page `page` (from 1) of the profiles in the sorted set at `key`, newest first, and
     whether an older page exists: 2 round trips."""
     uids = page_ids(get_redis(), key, page, count)
     return get_users([int(u) for u in uids[:count]]), len(uids) > count
 
 
-def with_originals(statuses: list[dict], viewer: int | None = None) -> list[dict]:
+def with_originals(statuses: list[Status], viewer: int | None = None) -> list[Status]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
     reposts), marked for `viewer` (see statuses.marks), leaving out reposts whose original
     is gone. (Reposts of hidden users' statuses were left out already: a repost names
@@ -510,6 +517,7 @@ def cursor_page(
     if count < 1:
         raise ValueError("Pages take 1 status or more.")
     conn = get_redis()
+    ids: list[str] | None
     if timeline == "home":
         ids = home_cursor_ids(conn, owner, cursor, count)
     else:
@@ -527,7 +535,7 @@ def scored_cursor_ids(conn, key: str, cursor: Cursor, count: int) -> list[str] |
     bounds (see Cursor), newest first; None if a bound's status is gone and no longer
     there: 2 round trips."""
     bounds = [b for b in (cursor.max_id, cursor.since_id, cursor.min_id) if b is not None]
-    at = {}
+    at: dict[int | None, float | None] = {}
     if bounds:
         pipe = conn.pipeline(transaction=False)
         for status_id in bounds:

@@ -9,11 +9,13 @@ REPOST_FALLOFF) and for the live home timeline (streaming.filters.HomeFilter).
 
 from collections.abc import Callable
 
+from timeline.statuses.records import Status
+
 # A repost isn't shown in a timeline whose 40 newest entries already show its original.
 REPOST_FALLOFF = 40
 
 
-def answered_uid(status: dict) -> int | None:
+def answered_uid(status: Status) -> int | None:
     """The user a reply answers, when the reply rule narrows its audience: then it reaches
     only those of the author's followers who are that user or follow them. None for a
     status that reaches all its author's followers (not a reply, or one to themselves)."""

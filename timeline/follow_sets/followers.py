@@ -11,6 +11,8 @@ score), so "does X follow Y" is asked of X's following set (follow_sets.followin
 "Which of these follow Y" is asked in Y's slot of Y's followers while they are in a few
 pieces (followers_among.lua), else of each one's following set."""
 
+from typing import Any
+
 from django.conf import settings
 
 from accounts.keys import hash_tag_id, user_key
@@ -43,7 +45,7 @@ def queue_range(
     count: int = 1000,
     *,
     withscores: bool = False,
-) -> object:
+) -> Any:
     """Queues (or runs) the read of the followers at `key` (keys.followers_key; or any
     sorted set never cut, as lists' listed-in sets) in follow order from a cursor (a
     follow time and how many at that time are done) to `below` (a ZRANGEBYSCORE max),
@@ -121,7 +123,7 @@ def chunk_starts(conn, key: str, after, size: int, most: int) -> list:
     return _followers_cuts(conn, followers_key=key, after=after, size=size, most=most)
 
 
-def forget(client, uid: int, followers: list[tuple]) -> object:
+def forget(client, uid: int, followers: list[tuple]) -> Any:
     """Queues (or runs) the removal of `followers` ((uid, follow time) pairs) from
     `uid`'s followers, and from their count."""
     return _forget_followers(client, uid=uid, followers=followers)
@@ -143,7 +145,7 @@ def all_keys(conn, uid: int) -> list[str]:
     return [*piece_keys(conn, uid), keys.follower_pieces_key(uid)]
 
 
-def queue_followers_among(client, candidates: list, uid: int) -> object:
+def queue_followers_among(client, candidates: list, uid: int) -> Any:
     """Queues (or runs) the read of whether each of `candidates` follows `uid`, in
     `uid`'s slot (followers_among.lua): for up to ASKED_BY_ZMSCORE a 1 or 0 each, for more
     all of `uid`'s followers; None if they are in more than PIECES_READ pieces (then
@@ -201,7 +203,7 @@ def who_follow(conn, candidates: list, uid: int, replies: list, *, in_slot: bool
     return [score is not None for score in scores]
 
 
-def queue_score(client, uid: int, follower, followed_at) -> object:
+def queue_score(client, uid: int, follower, followed_at) -> Any:
     """Queues (or runs) the read of `follower`'s follow time among `uid`'s followers,
     looked for in the piece of `followed_at` (their following set's score; "+inf" if
     not known: the newest piece)."""

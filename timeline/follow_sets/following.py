@@ -16,6 +16,7 @@ lua/lib/following_read.lua (and lua/lib/following.lua, for writers); the counter
 user's hash count them all."""
 
 import itertools
+from typing import Any
 
 from django.conf import settings
 
@@ -44,13 +45,13 @@ def all_keys(uid: int) -> list[str]:
     return [keys.following_key(uid), *keys.following_bucket_keys(uid, BUCKETS)]
 
 
-def queue_score(client, uid: int, other: int) -> object:
+def queue_score(client, uid: int, other: int) -> Any:
     """Queues (or runs) the read of when `uid` followed `other`: the follow time (a
     string), or None if they don't."""
     return _follow_score(client, uid=uid, other=int(other))
 
 
-def queue_scores(client, uid: int, others: list) -> object:
+def queue_scores(client, uid: int, others: list) -> Any:
     """Queues (or runs) when `uid` followed each of `others` (not empty): a list of
     follow times or None."""
     return _follow_scores(client, uid=uid, others=others)
@@ -108,7 +109,7 @@ def newest(conn, uid: int, replies: list, count: int, offset: int = 0) -> list:
     return queue_newest(conn, uid, offset, count) if bucketed else base
 
 
-def queue_from(client, uid: int, after, skip: int, count: int) -> object:
+def queue_from(client, uid: int, after, skip: int, count: int) -> Any:
     """Queues (or runs) the read of `uid`'s follows oldest first from the follow time
     `after` (a ZRANGEBYSCORE min), passing over `skip` of those: at most `count`, each
     followed by its follow time; `pairs` decodes it. A job's cursor (fan-out's)."""

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from accounts import logins
 from accounts.keys import user_key
+from accounts.records import UserProfile
 from accounts.services import decode_user, get_users, uid_for_login
 from socialsite.redis import PackedPipeline, get_redis
 
@@ -33,7 +34,7 @@ def following_among(uid: int | None, others: list[int]) -> set[int]:
 
 def followers_page(
     uid: int, page: int = 1, count: int = 50, viewer: int | None = None
-) -> tuple[list[dict], bool]:
+) -> tuple[list[UserProfile], bool]:
     """Profiles of `uid`'s followers, newest follow first, and whether more follow, as
     `viewer` may see them (none of a private account's to others, see may_see_account)."""
     if not may_see_account(uid, viewer):
@@ -44,7 +45,7 @@ def followers_page(
 
 def following_page(
     uid: int, page: int = 1, count: int = 50, viewer: int | None = None
-) -> tuple[list[dict], bool]:
+) -> tuple[list[UserProfile], bool]:
     """Profiles of the users `uid` follows, newest first, and whether more follow, as
     `viewer` may see them (none of a private account's to others, see may_see_account)."""
     if not may_see_account(uid, viewer):
@@ -59,7 +60,7 @@ def in_common(following: list[str], follows: list[bool], limit: int) -> list[int
     return common[:limit]
 
 
-def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]:
+def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[UserProfile]:
     """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
 
     `uid`'s follows are asked of `other_uid`'s followers in their slot, or if those are
@@ -74,12 +75,12 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]
     return get_users(in_common(following, follows, limit))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProfilePage:
-    user: dict
+    user: UserProfile
     page: Page
     is_following: bool
-    followers_in_common: list[dict]
+    followers_in_common: list[UserProfile]
     # Blocks, mute and follow request between the viewer and them (timeline.safety).
     relation: Relation = Relation()
     # The viewer's lists, each with `has_member` (them on it): the "add to list" control.
@@ -155,7 +156,7 @@ def profile_page(
             generation=generation,
         ),
         is_following=following_them is not None,
-        followers_in_common=get_users(common),
+        followers_in_common=get_users(common_uids),
         relation=relation_from(safety) if safety else Relation(),
         viewer_lists=tuple(decode_lists(list_ids, replies[shown:listed], uid)),
     )

@@ -256,7 +256,7 @@ def notify_unfollow(conn, follower: dict, other_uid: int, *, followers: int) -> 
     pipe.execute()
 
 
-def losing_follower(client, uid: int, follower_uid: int, followed_at) -> object:
+def losing_follower(client, uid: int | str, follower_uid: int, followed_at) -> Any:
     """Step 1 of an unfollow, in the followed user's slot: `follower_uid`, who followed
     at `followed_at` (their following set's score; "+inf" if it has none), leaves `uid`'s
     followers. Replies [`uid`'s login, their newest status ids], or nothing for an
@@ -270,9 +270,7 @@ def losing_follower(client, uid: int, follower_uid: int, followed_at) -> object:
     )
 
 
-def unfollowing(
-    client, follower: dict, followed: dict, ids: list, *, private: bool = False
-) -> object:
+def unfollowing(client, follower: dict, followed: dict, ids: list, *, private: bool = False) -> Any:
     """Step 2 of an unfollow, in the follower's slot: forgets `followed` and takes
     `ids` (their newest statuses) out of home, and publishes the unfollow (to live home
     timelines only if `followed` is `private`). On a connection, whether they were

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import current_uid, logged_in_uid
 from socialsite.ratelimit import rate_limited
 
 from ..forms import ListMembershipForm, listless_membership_form
@@ -56,7 +56,7 @@ def render_profile(
 def follow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     try:
-        followed = services.follow_user(current_uid(request), other["id"])
+        followed = services.follow_user(logged_in_uid(request), other["id"])
     except ValueError as error:
         return refused(request, error)
     if followed:
@@ -73,7 +73,7 @@ def follow(request: HttpRequest, login: str) -> HttpResponse:
 @rate_limited("follows")
 def unfollow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
-    if services.unfollow_user(current_uid(request), other["id"]):
+    if services.unfollow_user(logged_in_uid(request), other["id"]):
         messages.success(request, f"You no longer follow @{other['login']}.")
     elif services.cancel_request(current_uid(request), other["id"]):
         messages.success(request, f"You took back your request to follow @{other['login']}.")

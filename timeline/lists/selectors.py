@@ -1,9 +1,13 @@
 """Reading lists: one list, someone's lists, a list's members and its timeline."""
 
+from typing import Any
+
+from accounts.records import UserProfile
 from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import Page, statuses_page, users_page
+from .records import TimelineList
 
 NO_SUCH_LIST = "No such list."
 
@@ -12,7 +16,7 @@ class NoSuchList(ValueError):
     """The list asked for doesn't exist (or its id can't be one)."""
 
 
-def list_id_of(value) -> int:
+def list_id_of(value: Any) -> int:
     """`value` (say, a URL part) as a list id; NoSuchList if it can't be one."""
     try:
         return int(value)
@@ -20,7 +24,7 @@ def list_id_of(value) -> int:
         raise NoSuchList(NO_SUCH_LIST) from None
 
 
-def decode_list(fields: dict) -> dict | None:
+def decode_list(fields: dict[str, str]) -> TimelineList | None:
     if not fields:
         return None
     return {
@@ -33,14 +37,14 @@ def decode_list(fields: dict) -> dict | None:
     }
 
 
-def can_see(the_list: dict, viewer: int | None) -> bool:
+def can_see(the_list: TimelineList, viewer: int | None) -> bool:
     """Whether `viewer` (None: a visitor) may see a list, its members and its timeline:
     anyone a public list, only its owner a private one. Every page that shows a list or
     links to one asks this."""
     return not the_list["private"] or (viewer is not None and the_list["owner"] == int(viewer))
 
 
-def get_list(list_id, viewer: int | None = None) -> dict | None:
+def get_list(list_id: int | str, viewer: int | None = None) -> TimelineList | None:
     """The list's id, owner, name, members (a count), created and private, or None if
     there is none or `viewer` may not see it."""
     try:
@@ -50,18 +54,18 @@ def get_list(list_id, viewer: int | None = None) -> dict | None:
     return the_list if the_list and can_see(the_list, viewer) else None
 
 
-def lists_of(uid: int, viewer: int | None = None) -> list[dict]:
+def lists_of(uid: int, viewer: int | None = None) -> list[TimelineList]:
     """The lists `uid` owns that `viewer` may see, newest first: 2 round trips."""
     return [the_list for the_list in _owned_lists(uid) if can_see(the_list, viewer)]
 
 
-def lists_for_member(uid: int, member_uid: int) -> list[dict]:
+def lists_for_member(uid: int, member_uid: int) -> list[TimelineList]:
     """Every list `uid` owns, newest first, each with `has_member`: whether `member_uid`
     is on it (the "add to list" control on their profile). 2 round trips."""
     return _owned_lists(uid, member_uid)
 
 
-def _owned_lists(uid: int, member_uid: int | None = None) -> list[dict]:
+def _owned_lists(uid: int, member_uid: int | None = None) -> list[TimelineList]:
     conn = get_redis()
     list_ids = conn.zrevrange(keys.user_lists_key(uid), 0, -1)
     if not list_ids:
@@ -71,7 +75,7 @@ def _owned_lists(uid: int, member_uid: int | None = None) -> list[dict]:
     return decode_lists(list_ids, pipe.execute(), member_uid)
 
 
-def queue_lists(pipe: PackedPipeline, list_ids: list, member_uid: int | None = None) -> int:
+def queue_lists(pipe: PackedPipeline, list_ids: list[str], member_uid: int | None = None) -> int:
     """Queues the reads of the lists `list_ids` (an owner's, from their lists key) and,
     with `member_uid`, whether they are on each, for decode_lists: how many replies."""
     if not list_ids:
@@ -84,7 +88,9 @@ def queue_lists(pipe: PackedPipeline, list_ids: list, member_uid: int | None = N
     return len(list_ids) + 1
 
 
-def decode_lists(list_ids: list, replies: list, member_uid: int | None = None) -> list[dict]:
+def decode_lists(
+    list_ids: list[str], replies: list[Any], member_uid: int | None = None
+) -> list[TimelineList]:
     """The lists (each with `has_member` if `member_uid` is given) from the replies to
     queue_lists, leaving out any deleted meanwhile."""
     found = [decode_list(fields) for fields in replies[: len(list_ids)]]
@@ -95,7 +101,7 @@ def decode_lists(list_ids: list, replies: list, member_uid: int | None = None) -
     return [the_list for the_list in found if the_list]
 
 
-def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[dict], bool]:
+def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[UserProfile], bool]:
     """Profiles of the list's members, the latest added first, and whether more follow."""
     return users_page(keys.list_members_key(list_id_of(list_id)), page, count)
 

@@ -21,6 +21,7 @@ from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_redis
 from socialsite.text import check_display_text
+from timeline.lists.records import TimelineList
 
 from .. import keys
 from ..audience.selectors import Blocked, queue_block_check
@@ -43,7 +44,7 @@ def check_name(name: str) -> str:
     return check_display_text(name)
 
 
-def _owned(fields: dict, uid: int) -> dict:
+def _owned(fields: dict, uid: int) -> TimelineList:
     """The list in `fields` if `uid` owns it; NoSuchList if there is none (or it is someone
     else's private list), PermissionError if it is someone else's public list."""
     the_list = decode_list(fields)
@@ -131,7 +132,7 @@ def delete_list(uid: int, list_id: int) -> None:
 
 def _prepare_member_change(
     conn, uid: int, list_id, member_uid, *, adding: bool
-) -> tuple[dict, dict, dict, bool]:
+) -> tuple[TimelineList, dict, dict, bool]:
     """Checks a membership change (1 round trip): the list (ValueError if none,
     PermissionError if not `uid`'s), owner and member as {"id", "login"} (ValueError for
     an unknown member, or when `adding` a suspended one; Blocked when adding someone

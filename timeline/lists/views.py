@@ -1,6 +1,7 @@
 """Pages to manage lists of users and read their timelines."""
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -9,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import current_uid, logged_in_uid
 from accounts.services import get_user, uid_for_login
 from socialsite.ratelimit import rate_limited
 
@@ -24,7 +25,7 @@ def _list_or_404(list_id: int, viewer: int | None) -> dict:
     the_list = selectors.get_list(list_id, viewer)
     # A deleted user's lists go with them.
     owner = get_user(the_list["owner"]) if the_list else None
-    if owner is None:
+    if the_list is None or owner is None:
         raise Http404(f"There is no list {list_id}: it may have been deleted.")
     return {**the_list, "owner_login": owner["login"]}
 
@@ -34,7 +35,7 @@ def _list_or_404(list_id: int, viewer: int | None) -> dict:
 @rate_limited("list_changes")
 def my_lists(request: HttpRequest) -> HttpResponse:
     """Your lists, and a form to make one."""
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     form = ListForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         data = form.cleaned_data
@@ -74,7 +75,7 @@ def render_members(request: HttpRequest, list_id: int, error: str = "") -> HttpR
     """The members page; with `error` (a refused add or removal), the error under its form
     with the login typed, as a 400."""
     the_list = _list_or_404(list_id, current_uid(request))
-    context = {"list": the_list}
+    context: dict[str, Any] = {"list": the_list}
     if error:
         context |= {"member_error": error, "member_login": request.POST.get("login", "")[:60]}
     response = render_people(
@@ -91,7 +92,7 @@ def _change(request: HttpRequest, change: Callable[[int], str], back: str):
     """Runs `change(uid)` (which returns what to tell the user), turning refusals into
     error pages, then goes back to `next` or `back`."""
     try:
-        done = change(current_uid(request))
+        done = change(logged_in_uid(request))
     except (ValueError, PermissionError) as error:
         return refused(request, error)
     messages.success(request, done)
@@ -147,7 +148,7 @@ def _member_change(change: Callable[[int, int, int], str], done: str):
     @_list_change
     def view(request: HttpRequest, list_id: int) -> HttpResponse:
         try:
-            login = change(current_uid(request), list_id, _member_uid(request))
+            login = change(logged_in_uid(request), list_id, _member_uid(request))
         except (NoSuchList, PermissionError) as error:
             return refused(request, error)
         except ValueError as error:

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from accounts import services as accounts
 from accounts.auth import current_uid
+from accounts.records import UserProfile
 from socialsite.admin_views import confirm, int_param, log_action, render
 
 from ..graph.selectors import followers_page, following_page
@@ -19,7 +20,7 @@ from . import selectors
 PAGE_SIZE = 50
 
 
-def _profile_or_404(uid: int) -> dict:
+def _profile_or_404(uid: int) -> UserProfile:
     profile = accounts.get_user(uid)
     if profile is None:
         raise Http404("No such user.")
@@ -29,7 +30,8 @@ def _profile_or_404(uid: int) -> dict:
 def users(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip().lstrip("@")
     after = request.GET.get("after", "")
-    found, next_after, status = [], "", 200
+    found: list[UserProfile] = []
+    next_after, status = "", 200
     try:
         found, next_after = accounts.search_users(query, after=after, count=PAGE_SIZE)
     except ValueError as error:

@@ -2,13 +2,14 @@
 user's statuses even while they are suspended."""
 
 from socialsite.redis import get_redis
+from timeline.statuses.records import Status
 
 from .. import keys
 from ..feeds.selectors import Page, statuses_page
 from ..statuses.selectors import decode_status
 
 
-def latest_statuses(*, before: int = 0, count: int = 50) -> tuple[list[dict], int]:
+def latest_statuses(*, before: int = 0, count: int = 50) -> tuple[list[Status], int]:
     """Up to `count` statuses, newest first, with ids below `before` (0: from the newest),
     hidden ones included; also the cursor for the next page (0 after the last).
 
@@ -19,7 +20,7 @@ def latest_statuses(*, before: int = 0, count: int = 50) -> tuple[list[dict], in
     conn = get_redis()
     top = int(conn.get(keys.STATUS_ID_COUNTER) or 0)
     top = min(top, before - 1) if before else top
-    found: list[dict] = []
+    found: list[Status] = []
     for _ in range(10):
         if top < 1 or len(found) >= count:
             break

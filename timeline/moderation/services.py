@@ -76,8 +76,8 @@ def _detach_followers(uid: int) -> bool:
     followers = list(zip(pairs[::2], pairs[1::2], strict=True))
     if not followers:
         return False
-    for follower in get_users([int(f) for f, _ in followers]):
-        follower = {"id": follower["id"], "login": follower["login"]}
+    for profile in get_users([int(f) for f, _ in followers]):
+        follower = {"id": profile["id"], "login": profile["login"]}
         unfollowing(pipe, follower, {"id": uid, "login": login}, status_ids)
     follower_sets.forget(pipe, uid, followers)
     pipe.execute()

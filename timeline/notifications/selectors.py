@@ -11,11 +11,12 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE, queue_statuses, read_page
+from ..statuses.records import Status
 from .services import FOLLOW, WHAT_THEY_DID, parse_member, time_of
-from .unread import decode_unread, queue_unread
+from .unread import UnreadCounts, decode_unread, queue_unread
 
 
-@dataclass
+@dataclass(slots=True)
 class Notification:
     """One line of the page: who (newest first), did what, to which status (None for a
     follow), the newest time they did it."""
@@ -23,7 +24,7 @@ class Notification:
     kind: str
     logins: list[str]
     when: float
-    status: dict | None = None
+    status: Status | None = None
     # The uids of `logins`, in the same order.
     uids: list[int] = field(default_factory=list)
 
@@ -36,7 +37,7 @@ class Notification:
         return f"{who} {WHAT_THEY_DID[self.kind]}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NotificationsPage:
     notifications: list[Notification]
     number: int
@@ -90,7 +91,7 @@ def notifications_page(
     )
 
 
-def unread_counts(uid: int | None) -> dict:
+def unread_counts(uid: int | None) -> UnreadCounts:
     """The nav's unread notifications and messages of `uid` (zeros for a visitor): 1
     round trip, for the pages that read nothing of the viewer's otherwise."""
     if uid is None:

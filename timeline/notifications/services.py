@@ -141,7 +141,7 @@ def queue_withdraw(pipe, recipient: int, kind: str, actor: dict, object_id: int 
     )
 
 
-def _status_notifications(status: dict) -> list[tuple[int, str, int]]:
+def _status_notifications(status: Status) -> list[tuple[int, str, int]]:
     """(recipient, kind, object) of each notification a new status makes: its original's
     author for a repost; its parent's author for a reply; each user it mentions (but
     one its reply notifies already)."""
@@ -157,7 +157,7 @@ def _status_notifications(status: dict) -> list[tuple[int, str, int]]:
     return made
 
 
-def queue_for_new_status(pipe, status: dict) -> None:
+def queue_for_new_status(pipe, status: Status) -> None:
     """Queues the notifications a new status makes (after conversations.index, which
     finds whom it mentions)."""
     actor = {"id": status["uid"], "login": status["login"]}
@@ -169,7 +169,7 @@ def queue_for_new_status(pipe, status: dict) -> None:
         )
 
 
-def queue_withdraw_for_status(pipe, status: dict) -> None:
+def queue_withdraw_for_status(pipe, status: Status) -> None:
     """Queues the removal of the notifications a deleted status made."""
     actor = {"id": status["uid"], "login": status["login"]}
     for recipient, kind, object_id in _status_notifications(status):

@@ -2,19 +2,29 @@
 hash, read with whatever a page reads already (feeds.selectors queues them with a
 page's statuses), so the nav costs no round trip of its own."""
 
+from typing import TypedDict
+
 from accounts.keys import user_key
+from socialsite.redis import Pipe
 
 from .. import keys
 
 UNREAD_FIELDS = (keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
 
 
-def queue_unread(pipe, uid: int) -> None:
+def queue_unread(pipe: Pipe, uid: int) -> None:
     """Queues the read of `uid`'s unread counts (1 reply, for decode_unread)."""
     pipe.hmget(user_key(uid), *UNREAD_FIELDS)
 
 
-def decode_unread(fields: list) -> dict:
+class UnreadCounts(TypedDict):
+    """The nav's unread counts."""
+
+    notifications: int
+    messages: int
+
+
+def decode_unread(fields: list[str | None]) -> UnreadCounts:
     """The counts from queue_unread's reply."""
     notifications, messages = fields
     return {"notifications": int(notifications or 0), "messages": int(messages or 0)}

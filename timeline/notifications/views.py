@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import logged_in_uid
 from socialsite.views import error_page
 
 from ..statuses.selectors import with_authors
@@ -25,7 +25,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
     show = request.GET.get("show", "all")
     if show not in FILTERS:
         return error_page(request, 400, f"Show {' or '.join(FILTERS)} notifications.")
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     number = page_number(request)
     unread = services.mark_read(uid)
     page = selectors.notifications_page(
@@ -42,5 +42,5 @@ def notifications(request: HttpRequest) -> HttpResponse:
 @login_first(lambda: reverse("notifications"))
 def mark_read(request: HttpRequest) -> HttpResponse:
     """Marks your notifications read (the open page does as they arrive): 204."""
-    services.mark_read(current_uid(request))
+    services.mark_read(logged_in_uid(request))
     return HttpResponse(status=204)

@@ -89,8 +89,8 @@ def _check_timelines(conn, report: RepairReport, progress: Progress) -> None:
             progress(f"timelines: {checked} checked")
     report.checked["timelines"] = checked
     pipe = conn.pipeline(transaction=False)
-    for key, home, missing in suspects:
-        gone = [sid for sid, found in zip(missing, exist(conn, missing), strict=True) if not found]
+    for key, home, listed in suspects:
+        gone = [sid for sid, found in zip(listed, exist(conn, listed), strict=True) if not found]
         if not gone:
             continue
         report.findings.append(

@@ -12,8 +12,9 @@ import math
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 
@@ -194,7 +195,8 @@ def seed_network(
         for tag in text.tags(status["message"]):
             tagged[tag].append(status)
     for status in statuses:
-        writes.count(search.index(pipe, status))
+        search.index(pipe, status)
+        writes.count(pipe)
     for uid, mentions in mentioning.items():
         writes.newest_into(keys.mentions_timeline_key(uid), mentions)
     for tag, tagged_statuses in tagged.items():
@@ -209,7 +211,8 @@ def seed_network(
     # when posted (oldest first), so the events-counted set keeps the last hour's, as live.
     for status in statuses:
         if status["posted"] > now - activity.HOURS * 3600:
-            writes.count(activity.record(pipe, status, now=status["posted"]))
+            activity.record(pipe, status, now=status["posted"])
+            writes.count(pipe)
     writes.flush("global timeline and activity")
     follows = sum(len(f) for f in following)
     return SeedResult(
@@ -228,11 +231,11 @@ def vocabulary_word(rank: int) -> str:
     return "".join(syllables)
 
 
-def _posted(status: dict) -> float:
+def _posted(status: Mapping[str, Any]) -> float:
     return status["posted"]
 
 
-def _id(status: dict) -> int:
+def _id(status: Mapping[str, Any]) -> int:
     return status["id"]
 
 
@@ -302,7 +305,8 @@ def _create_profiles(rng: random.Random, users: int) -> tuple[list[int], list[st
             for i, (login, name), uid in zip(chunk, batch, create_users(batch), strict=True):
                 if uid:
                     uids[i], wanted[i] = uid, (login, name)
-    return uids, [login for login, _ in wanted]
+    # Every place is filled when none is pending.
+    return [uid for uid in uids if uid is not None], [login for login, _ in wanted]
 
 
 def _pick_follows(rng: random.Random, users: int, per_user: int) -> list[list[int]]:
@@ -339,7 +343,7 @@ def _compose_statuses(
     tag_weights = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(TAGS))))
     word_weights = list(itertools.accumulate(1 / (rank + 1) for rank in range(VOCABULARY)))
     ranks = range(VOCABULARY)
-    drafts = []
+    drafts: list[dict[str, Any]] = []
     for i in range(len(uids)):
         # Log-normal with mean per_user, like the follows: a few post a lot.
         count = round(rng.lognormvariate(math.log(per_user) - 0.5, 1)) if per_user else 0
@@ -356,7 +360,7 @@ def _compose_statuses(
             if rng.random() < 0.4:
                 parts.append("#" + rng.choices(TAGS, cum_weights=tag_weights)[0])
             # Squaring crowds the times towards now, as real activity grows.
-            status = {
+            status: dict[str, Any] = {
                 "author": i,
                 "message": " ".join(parts),
                 "posted": layout.exact_posted(now - HISTORY_DAYS * DAY * rng.random() ** 2),

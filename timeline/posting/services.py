@@ -12,6 +12,7 @@ from django.conf import settings
 
 from socialsite import events, jobs
 from socialsite.redis import PackedPipeline, get_redis
+from timeline.statuses.records import Status
 
 from .. import keys
 from ..conversations import services as conversations
@@ -64,7 +65,7 @@ def check_post(conn, uid: int, message: str, data: dict) -> dict | None:
     return build_status(conn, uid, message, data)
 
 
-def deliver_status(conn, status: dict) -> int:
+def deliver_status(conn, status: Status) -> int:
     """Stores a status from build_status, delivers it, indexes it and publishes it:
     2 round trips (3 for a reply). For services that set its reserved fields themselves
     (a repost)."""
@@ -130,7 +131,8 @@ def queue_delivery(pipe: PackedPipeline, status: dict, stored: _Stored) -> None:
     search.index(pipe, status)
     # A private account's statuses never go on the global timeline.
     if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
-        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
+        # redis-py's types say a member is text; it encodes an int id as Redis would.
+        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})  # type: ignore[type-var]
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
     rests = (
         fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor),

@@ -8,7 +8,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import logged_in_uid
 from socialsite.ratelimit import rate_limited
 
 from ..conversations.views import render_status_page
@@ -22,7 +22,7 @@ from . import services
 @login_first(lambda: reverse("home"))
 @rate_limited("posts")
 def post_status(request: HttpRequest) -> HttpResponse:
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     form = StatusForm(request.POST)
     if not form.is_valid():
         return render_home(request, uid, form, status=400)
@@ -34,7 +34,7 @@ def post_status(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_first(lambda status_id: reverse("status", args=[status_id]))
 def delete_status(request: HttpRequest, status_id: int) -> HttpResponse:
-    deleted = services.delete_status(current_uid(request), status_id)
+    deleted = services.delete_status(logged_in_uid(request), status_id)
     if deleted is None:
         raise Http404(f"There is no status {status_id}: it may have been deleted already.")
     if not deleted:

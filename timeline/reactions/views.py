@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import logged_in_uid
 from socialsite.ratelimit import rate_limited
 
 from ..web import act_on_status, login_first, render_statuses
@@ -34,7 +34,7 @@ unlike = _reaction_view(services.unlike, "Like taken back.")
 @login_required
 def likes(request: HttpRequest) -> HttpResponse:
     """The statuses you like: only ever your own likes."""
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     return render_statuses(
         request,
         lambda number, count, viewer: selectors.likes_page(uid, number, count),

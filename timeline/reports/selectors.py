@@ -39,7 +39,7 @@ def open_count() -> int:
     return get_redis().zcard(keys.OPEN_REPORTS)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ReportGroup:
     """The open reports on one status or account, newest first."""
 

@@ -6,7 +6,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import logged_in_uid
 from socialsite.ratelimit import rate_limited
 
 from ..web import login_first, next_url, other_user, refused
@@ -21,7 +21,7 @@ THANKS = "Thanks: the moderators will look at your report."
 def report_status(request: HttpRequest, status_id: int) -> HttpResponse:
     try:
         services.report_status(
-            current_uid(request),
+            logged_in_uid(request),
             status_id,
             request.POST.get("reason", ""),
             request.POST.get("comment", ""),
@@ -39,7 +39,7 @@ def report_user(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     try:
         services.report_user(
-            current_uid(request),
+            logged_in_uid(request),
             other["id"],
             request.POST.get("reason", ""),
             request.POST.get("comment", ""),

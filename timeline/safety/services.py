@@ -16,6 +16,7 @@ import time
 from django.conf import settings
 
 from accounts.keys import user_key
+from accounts.records import UserProfile
 from accounts.services import get_user
 from socialsite import jobs
 from socialsite.redis import get_redis
@@ -32,7 +33,7 @@ MUTED_PHRASE_MAX_BYTES = 60  # as a track phrase
 MUTE_DURATIONS = {0: "until I unmute", 3600: "1 hour", 86400: "1 day", 7 * 86400: "7 days"}
 
 
-def _other(uid: int, other_uid: int, doing: str) -> dict:
+def _other(uid: int, other_uid: int, doing: str) -> UserProfile:
     if int(uid) == int(other_uid):
         raise ValueError(f"You can't {doing} yourself.")
     other = get_user(other_uid)

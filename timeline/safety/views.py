@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.auth import current_uid
+from accounts.auth import current_uid, logged_in_uid
 from accounts.services import get_user
 from socialsite.ratelimit import rate_limited
 
@@ -18,9 +18,9 @@ from . import people, services
 def safety_panel(uid: int) -> dict:
     """What the settings page's privacy section (timeline/_safety_settings.html) shows:
     a Jinja2 global, so the settings view needn't know about it."""
-    user = get_user(uid) or {}
+    user = get_user(uid)
     return {
-        "private": bool(user.get("private")),
+        "private": bool(user and user["private"]),
         "muted_words": "\n".join(services.muted_words(uid)),
         "phrases_max": services.MUTED_PHRASES_MAX,
     }
@@ -56,7 +56,9 @@ def mutes(request: HttpRequest) -> HttpResponse:
     return _people_page(request, people.mutes_page, "People you mute", "unmute", "Unmute")
 
 
-def _act(request: HttpRequest, login: str, action, done: str, default: str) -> HttpResponse:
+def _act(
+    request: HttpRequest, login: str, action, done: str | tuple[str, str], default: str
+) -> HttpResponse:
     """Runs `action(viewer, other uid)` for the user `login` names: back to `next` (else
     `default`) saying `done` (formatted with their login), or the error page."""
     other = other_user(login)
@@ -172,7 +174,7 @@ def unmute(request: HttpRequest, login: str) -> HttpResponse:
 @rate_limited("safety")
 def privacy(request: HttpRequest) -> HttpResponse:
     """The settings page's privacy section: the private switch and the muted words."""
-    uid = current_uid(request)
+    uid = logged_in_uid(request)
     private = request.POST.get("private") == "on"
     try:
         services.set_muted_words(uid, request.POST.get("muted_words", ""))

@@ -110,7 +110,7 @@ def shown_to(viewer: int | None, ids: list[str], page: int, count: int) -> Page:
     return read_page(ids, pipe.execute(), page, count, viewer=viewer)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TagMatch:
     name: str
     # Statuses with the tag in the last TAG_RECENT_SECONDS (its timeline keeps the

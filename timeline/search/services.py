@@ -16,6 +16,7 @@ from accounts.keys import LOGIN_INDEX, user_key
 from accounts.services import queue_name_entries
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
 from socialsite.text import words
+from timeline.statuses.records import Status
 
 from .. import keys, text
 from ..discovery.suggestions import queue_popular
@@ -42,7 +43,7 @@ def indexed_words(message: str) -> list[str]:
     return sorted(word for word in words(message) if len(word) <= WORD_MAX_LENGTH)
 
 
-def index(pipe, status: dict) -> None:
+def index(pipe, status: Mapping[str, Any]) -> None:
     """Queues on `pipe` the indexing of a new status's words (one script in its shard's
     slot, idempotent) and tags; nothing for a repost."""
     if status.get("repost_of"):
@@ -53,14 +54,14 @@ def index(pipe, status: dict) -> None:
         pipe.zadd(keys.TAG_NAMES, dict.fromkeys(tags, 0))
 
 
-def forget(pipe, status: dict) -> None:
+def forget(pipe, status: Status) -> None:
     """Queues on `pipe` taking a deleted status out of the word index. A tag's name stays:
     other statuses may use it, and its page says when none is left."""
     if not status.get("repost_of"):
         queue_words(pipe, status, "remove")
 
 
-def queue_words(pipe, status: dict, change: str) -> None:
+def queue_words(pipe, status: Mapping[str, Any], change: str) -> None:
     """Queues on `pipe` the script that adds ("add") or removes ("remove") a status's
     words in its shard (lua/index_words.lua)."""
     found = indexed_words(status["message"])

@@ -1,5 +1,7 @@
 """The search page: people, statuses or #tags, one kind at a time."""
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -31,7 +33,7 @@ def search(request: HttpRequest) -> HttpResponse:
     """`?q=...&type=people|statuses|tags&page=N`; no query shows the search box alone."""
     query = request.GET.get("q", "").strip()
     kind = kind_of(request, query)
-    context = {"query": query, "kind": kind, "kinds": KINDS}
+    context: dict[str, Any] = {"query": query, "kind": kind, "kinds": KINDS}
     if kind not in KINDS:
         return _page(request, context, "Search for people, statuses or tags.")
     if not query:
@@ -44,6 +46,7 @@ def search(request: HttpRequest) -> HttpResponse:
     except RateLimited as error:
         return too_many_requests(request, error)
     viewer = current_uid(request)
+    found: list
     try:
         if kind == "statuses":
             page = selectors.search_statuses(query, number, settings.STATUSES_PER_PAGE, viewer)

@@ -20,13 +20,15 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 
 import redis
 from django.conf import settings
 
-from socialsite.redis import cluster_options, connect_cluster
+from socialsite.redis import Client, cluster_options, connect_cluster
 
 from .. import keys
+from .records import Status
 
 # Changes remembered, to refuse keeping a status read before one of them.
 CHANGES_REMEMBERED = 10_000
@@ -36,7 +38,7 @@ class StatusCache:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         # Both by status id, as text (as timelines hold them).
-        self._kept: dict[str, dict] = {}
+        self._kept: dict[str, Status] = {}
         self._changes: OrderedDict[str, int] = OrderedDict()
         self._generation = 0
         # Reads sent before the listener (re)subscribed may have missed a change.
@@ -50,17 +52,17 @@ class StatusCache:
         """Taken before a read is sent, and given back to `keep` with what it read."""
         return self._generation
 
-    def get(self, status_id, posted: float) -> dict | None:
+    def get(self, status_id: int | str, posted: float) -> Status | None:
         """A copy of the kept status `status_id` if it was posted at `posted`, else None."""
         return self.get_many([(str(status_id), posted)]).get(str(status_id))
 
-    def get_many(self, entries) -> dict:
+    def get_many(self, entries: Iterable[tuple[str, float]]) -> dict[str, Status]:
         """Copies of the kept statuses among `entries` ((id as text, score) pairs: a
         page's, as Redis returns them, scored as POSTED says), by id, those posted at the
         time their score gives."""
         if not self.serving():
             return {}
-        found = {}
+        found: dict[str, Status] = {}
         # A kept status's posted time is a float already (decode_status), its score.
         kept = self._kept.get
         for status_id, at in entries:
@@ -69,7 +71,7 @@ class StatusCache:
                 found[status_id] = status.copy()
         return found
 
-    def get_by_id(self, status_ids: list[str], epoch: str | None) -> dict:
+    def get_by_id(self, status_ids: list[str], epoch: str | None) -> dict[str, Status]:
         """Copies of the kept statuses among `status_ids` (a home page's), by id, if they
         were kept under `epoch` (STATUSES_EPOCH as the page read it; None: nothing)."""
         # serving() first: it starts the listener, without which nothing is kept under
@@ -79,7 +81,9 @@ class StatusCache:
         kept = self._kept.get
         return {i: status.copy() for i in status_ids if (status := kept(i)) is not None}
 
-    def keep(self, statuses: list[dict | None], generation: int, epoch: str | None = None) -> None:
+    def keep(
+        self, statuses: list[Status | None], generation: int, epoch: str | None = None
+    ) -> None:
         """Keeps copies of `statuses` (decoded, None for gone ones), read after
         `generation` (and, from a home, under `epoch`: another one than before forgets
         all that is kept), unless they changed since."""
@@ -97,9 +101,9 @@ class StatusCache:
                     continue
                 if len(self._kept) >= settings.STATUS_CACHE_SIZE:
                     self._kept.pop(next(iter(self._kept)))
-                self._kept[status_id] = dict(status)
+                self._kept[status_id] = status.copy()
 
-    def forget(self, status_id) -> None:
+    def forget(self, status_id: int | str) -> None:
         """Forgets `status_id` in this process (the writer's own, before its change)."""
         self.changed(keys.status_key(status_id))
 
@@ -153,7 +157,7 @@ class StatusCache:
             self._ready = ready
 
 
-def listening_client() -> redis.Redis | redis.RedisCluster:
+def listening_client() -> Client:
     """A client of its own for the listener (whose connection stays subscribed), so that
     it takes none from the pool the site's work uses."""
     url = settings.REDIS_URL

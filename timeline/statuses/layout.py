@@ -8,6 +8,8 @@ is stored as the status's dict has it. (Statuses stored before this, with an `id
 and `posted` as seconds in text, are rewritten by data migration 0007.)"""
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from ..scores import MICROSECONDS, microseconds
 
@@ -30,7 +32,7 @@ def posted_now() -> float:
     return exact_posted(time.time())
 
 
-def stored_fields(status: dict) -> dict:
+def stored_fields(status: Mapping[str, Any]) -> dict[str, Any]:
     """The hash's fields for `status` (a dict with at least id, uid, login, message,
     posted), for an HSET."""
     fields = {name: value for name, value in status.items() if name not in DERIVED_FIELDS}
@@ -48,7 +50,7 @@ def read_posted(stored: str | None) -> float | None:
     return None if stored is None else int(stored) / MICROSECONDS
 
 
-def status_fields(status_id, fields: dict) -> dict:
+def status_fields(status_id: int | str, fields: dict[str, str]) -> dict[str, Any]:
     """The status's dict from its hash's fields (not empty): its id from its key, its
     posted time as Unix seconds (a float), every other field as stored (text)."""
     status = dict(fields)

@@ -12,6 +12,8 @@ Each write is queued beside the change it marks, and is idempotent: a like's in 
 pipeline as its `likes:{uid}` write (one slot), a repost's in the one that claims it in
 the original's `reposts:{id}` (the reposter's slot: a step of its own)."""
 
+from timeline.statuses.records import Status
+
 from .. import keys
 
 
@@ -25,7 +27,7 @@ def queue_marks(pipe, uid: int | None, ids: list) -> int:
     return 2
 
 
-def apply_marks(statuses: list[dict | None], replies: list) -> None:
+def apply_marks(statuses: list[Status | None], replies: list) -> None:
     """Marks each of `statuses` (None for one that is gone) `liked` and `reposted` from
     the replies to `queue_marks` for their ids (none: nothing to mark)."""
     if not replies:

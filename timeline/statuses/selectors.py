@@ -1,11 +1,15 @@
 """Reading status records: a status hash decoded, and the rule that hides the statuses
 of suspended users from everyone but moderators."""
 
+from collections.abc import Iterable
+from typing import Any, cast
+
 from accounts.authors import authors
-from socialsite.redis import get_redis
+from socialsite.redis import Client, get_redis
 
 from .. import keys
 from . import layout
+from .records import Status
 
 # Counts kept by conversations and reactions: absent means 0.
 COUNT_FIELDS = ("replies", "reposts", "likes")
@@ -22,7 +26,7 @@ class AlreadyDone(ValueError):
     nothing, it is no failure, and pages say so as news, not as an error."""
 
 
-def status_id_of(value) -> int:
+def status_id_of(value: Any) -> int:
     """`value` (say, a form field) as a status id; StatusGone if it can't be one."""
     try:
         return int(value)
@@ -30,7 +34,7 @@ def status_id_of(value) -> int:
         raise StatusGone(GONE) from None
 
 
-def decode_status(status_id, fields: dict) -> dict | None:
+def decode_status(status_id: int | str, fields: dict[str, str]) -> Status | None:
     """Status `status_id` from its hash's fields (HGETALL's reply); None if it has none."""
     if not fields:
         return None
@@ -41,14 +45,16 @@ def decode_status(status_id, fields: dict) -> dict | None:
     for field in REFERENCE_FIELDS:
         if field in status:
             status[field] = int(status[field])
-    return status
+    # The hash's fields are whatever was stored (a post's extra data too), so the
+    # record is checked field by field above, not by the type checker.
+    return cast(Status, status)
 
 
-def get_status(status_id: int) -> dict | None:
+def get_status(status_id: int) -> Status | None:
     return decode_status(status_id, get_redis().hgetall(keys.status_key(status_id)))
 
 
-def exist(conn, status_ids: list) -> list[bool]:
+def exist(conn: Client, status_ids: list[int] | list[str]) -> list[bool]:
     """Whether each status still exists: one round trip of single-key EXISTS, so it
     reads across slots. A status id is never reused, so one found gone stays gone."""
     pipe = conn.pipeline(transaction=False)
@@ -57,23 +63,23 @@ def exist(conn, status_ids: list) -> list[bool]:
     return [bool(found) for found in pipe.execute()]
 
 
-def hidden_uids(suspended) -> set[int]:
+def hidden_uids(suspended: Iterable[str]) -> set[int]:
     """The uids whose statuses read as deleted to everyone but moderators, from a read
     of SUSPENDED_USERS (made in the same round trip as the statuses)."""
     return {int(uid) for uid in suspended}
 
 
-def is_hidden(status: dict, hidden: set[int]) -> bool:
+def is_hidden(status: Status, hidden: set[int]) -> bool:
     """Whether `status` reads as deleted: its author, or its original's, is in `hidden`."""
     return status["uid"] in hidden or status.get("repost_of_uid") in hidden
 
 
-def with_authors(statuses: list[dict | None]) -> None:
+def with_authors(statuses: list[Status | None]) -> None:
     """Gives each of `statuses` (and each repost's original) its author's display name
     and avatar token, as `author_name` and `author_avatar`, for its card: no round trip
     for authors this process read lately, one for the rest (accounts.authors)."""
     shown = [s for s in statuses if s]
-    shown += [s["original"] for s in shown if s.get("original")]
+    shown += [original for s in shown if (original := s.get("original"))]
     found = authors({s["uid"]: s["login"] for s in shown})
     for status in shown:
         author = found.get(status["uid"])

@@ -5,6 +5,8 @@ author's profile, taking a deleted one back, and the sets kept in a status's slo
 These are the status store's own steps; posting a status to its audience (fan-out,
 indexes, events) is timeline.posting's."""
 
+from typing import Literal, cast
+
 from django.conf import settings
 
 from accounts.keys import user_key
@@ -16,6 +18,7 @@ from .. import keys
 from ..follow_sets import followers as follower_sets
 from . import layout, scripts
 from .cache import statuses as kept
+from .records import Status
 from .selectors import decode_status
 
 # The status's own fields, and the name its hash stores the posted time under.
@@ -36,7 +39,7 @@ def check_message(message: str) -> str:
     return check_display_text(message, multiline=True)
 
 
-def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
+def build_status(conn, uid: int, message: str, data: dict) -> Status | None:
     """Checks a new status and allocates its id (1 round trip); returns its fields, not
     yet stored, marked "private" if its author's account is. None for an unknown user,
     AccountSuspended for a suspended one."""
@@ -56,17 +59,21 @@ def build_status(conn, uid: int, message: str, data: dict) -> dict | None:
     extra.pop(keys.PRIVATE_FIELD, None)
     if private == "1":
         extra[keys.PRIVATE_FIELD] = "1"
-    return {
-        **extra,
-        "id": status_id,
-        "uid": int(uid),
-        "login": login,
-        "message": message,
-        "posted": layout.posted_now(),
-    }
+    # A post's extra data (a location...) are fields of its record as they are.
+    return cast(
+        Status,
+        {
+            **extra,
+            "id": status_id,
+            "uid": int(uid),
+            "login": login,
+            "message": message,
+            "posted": layout.posted_now(),
+        },
+    )
 
 
-def queue_store(pipe, status: dict, *, home_size: int, followers: int) -> None:
+def queue_store(pipe, status: Status, *, home_size: int, followers: int) -> None:
     """Queues the status hash and its author's bookkeeping (see store_status.lua): the
     profile timeline, their own home (`home_size` > 0), the `posts` count, and, for
     `followers` > 0, a read of their first `followers` followers: the last reply (see
@@ -100,7 +107,7 @@ def create_status(uid: int, message: str, **data) -> int | None:
     return status["id"]
 
 
-def take_status(conn, status_id: int, author: str) -> dict | bool | None:
+def take_status(conn, status_id: int, author: str) -> Status | Literal[False] | None:
     """Deletes the status hash if `author` (a uid as a string; "" for anyone) wrote it,
     and returns the status as it was; False if someone else wrote it (nothing changes);
     None if there is no such status."""
@@ -118,7 +125,7 @@ def take_status(conn, status_id: int, author: str) -> dict | bool | None:
     return decode_status(status_id, dict(zip(taken[::2], taken[1::2], strict=True)))
 
 
-def queue_unrecord(pipe, status: dict) -> None:
+def queue_unrecord(pipe, status: Status) -> None:
     """Queues taking a deleted status off its author's profile, home and `posts` count."""
     author = status["uid"]
     scripts.unrecord_status(

@@ -62,6 +62,8 @@ class Command(BaseCommand):
             while count is None or printed < count:
                 line = await listener.lines.get()
                 if line is None:
+                    # The hub queues None only after it sets the ending.
+                    assert listener.ending is not None
                     raise CommandError(listener.ending.reason)
                 self.stdout.write(line)
                 self.stdout.flush()
