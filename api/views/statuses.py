@@ -9,6 +9,7 @@ from timeline.conversations.selectors import conversation
 from timeline.feeds.selectors import cursor_page, shown_status
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
+from timeline.statuses.records import Status
 from timeline.statuses.selectors import StatusGone
 
 from .. import entities

@@ -10,6 +10,7 @@ from .. import keys, text
 from ..audience import selectors as safety
 from ..feeds.selectors import Page, statuses_page
 from ..statuses.marks import apply_marks, queue_marks
+from ..statuses.records import Status
 from ..statuses.selectors import decode_status, hidden_uids, is_hidden
 
 # The replies a conversation shows, oldest first.

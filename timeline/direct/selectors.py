@@ -12,6 +12,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..feeds.selectors import LAST_PAGE
 from . import scripts
+from .records import Message
 from .services import GROUP, NoSuchConversation, conversation_keys
 
 

@@ -27,6 +27,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..follow_sets import followers as follower_sets
 from ..scores import POSTED
+from ..statuses.records import Status
 from . import home_list, homes, scripts
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
 

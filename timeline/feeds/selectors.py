@@ -28,6 +28,7 @@ from ..discovery import suggestions
 from ..scores import POSTED
 from ..statuses import cache, layout
 from ..statuses.marks import apply_marks, queue_marks
+from ..statuses.records import Status
 from ..statuses.selectors import (
     GONE,
     StatusGone,

@@ -142,7 +142,7 @@ def profile_page(
     in_slot = follower_sets.queue_who_follow(pipe, following, uid, user["followers"])
     replies = pipe.execute()
     follows = follower_sets.who_follow(conn, following, uid, replies[listed:], in_slot=in_slot)
-    common = in_common(following, follows, common)
+    common_uids = in_common(following, follows, common)
     return ProfilePage(
         user=user,
         page=read_page(

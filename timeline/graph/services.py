@@ -12,6 +12,7 @@ the piece of followers that holds them (follow_sets.followers), one round trip m
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 

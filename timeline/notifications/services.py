@@ -23,6 +23,7 @@ from socialsite.redis import get_redis
 
 from .. import keys
 from ..follow_sets import following
+from ..statuses.records import Status
 from . import scripts
 
 FOLLOW, LIKE, REPOST, REPLY, MENTION = "follow", "like", "repost", "reply", "mention"

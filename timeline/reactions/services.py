@@ -10,8 +10,6 @@ page. Each set lives in its owner's slot, so a like is two idempotent steps. Eac
 user's marks of what they liked and reposted are kept beside (statuses.marks)."""
 
 import time
-from collections.abc import Mapping
-from typing import Any
 
 from accounts.keys import SUSPENDED_USERS, user_key
 from socialsite import events
@@ -160,10 +158,8 @@ def check_like(conn, uid: int, status_id: int, *, liking: bool) -> tuple[dict, d
     )
     if status is None or (liking and hidden):
         raise StatusGone(GONE)
-    # What is liked: the status, or a repost's original.
-    liked: Mapping[str, Any] = status
     if status.get("repost_of"):
-        liked = {
+        status = {
             "id": status["repost_of"],
             "uid": status["repost_of_uid"],
             "login": status["repost_of_login"],
@@ -197,14 +193,14 @@ def notify_like(conn, liker: dict, status: dict, now: float, *, liking: bool) ->
     pipe.hget(keys.status_key(sid), "likes")
     if liking:
         marks.queue_like(pipe, uid, sid, now)
-        notifications.queue_notify(pipe, liked["uid"], notifications.LIKE, liker, sid, now)
+        notifications.queue_notify(pipe, status["uid"], notifications.LIKE, liker, sid, now)
     else:
         marks.queue_unlike(pipe, uid, sid)
         notifications.queue_withdraw(pipe, status["uid"], notifications.LIKE, liker, sid)
     event = events.activity(
         "like" if liking else "unlike",
         liker,
-        {"id": liked["uid"], "login": liked["login"]},
+        {"id": status["uid"], "login": status["login"]},
         {"id": sid},
         now,
     )

@@ -8,7 +8,8 @@ finds what a `track` stream would have passed. A repost carries its original's
 message and is not indexed: the original is."""
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from django.conf import settings
 
