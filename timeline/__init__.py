@@ -2,8 +2,9 @@
 subpackage) per domain. The rooms' order, bottom first; a room imports only rooms of the
 layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
 
-    follow_sets, templatetags
-    audience, statuses, discovery
+    follow_sets
+    statuses
+    audience, discovery
     feeds
     conversations, direct, lists, notifications
     graph
@@ -12,6 +13,6 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     reactions, reports
     moderation, ops
     export, data_migrations
-    management
+    management, templatetags
 
 timeline's own modules (keys, web, forms, ...) are shared by the rooms."""

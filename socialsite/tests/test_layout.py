@@ -17,8 +17,9 @@ WIRING = {"socialsite.settings", "socialsite.urls", "socialsite.asgi"}
 # import each other round a circle. Each module of a room counts, its views too (a page
 # that needs a higher room's work is that room's view). timeline/__init__.py says the same.
 ROOMS = (
-    ("follow_sets", "templatetags"),  # storage of the follow graph; template filters
-    ("audience", "statuses", "discovery"),  # who may see what; statuses; trends, suggestions
+    ("follow_sets",),  # storage of the follow graph
+    ("statuses",),  # the status record, its cache, marks and cards
+    ("audience", "discovery"),  # who may see what; trends, suggestions
     ("feeds",),  # fan-out, homes and every timeline's page
     ("conversations", "direct", "lists", "notifications"),
     ("graph",),  # follow and unfollow, follow requests, the profile page
@@ -27,7 +28,7 @@ ROOMS = (
     ("reactions", "reports"),  # likes and reposts; reports
     ("moderation", "ops"),  # a closed account's purge, moderators' pages; repair, seeding
     ("export", "data_migrations"),  # an account's archive; the numbered upgrades of stored data
-    ("management",),  # the manage.py commands
+    ("management", "templatetags"),  # the manage.py commands; template filters
 )
 
 
