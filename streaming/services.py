@@ -20,7 +20,7 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import get_async_redis, get_redis
+from socialsite.redis import Batch, get_async_redis, get_redis
 from socialsite.scripts import LuaScripts
 from timeline.feeds import home_list
 from timeline.graph import following
@@ -307,22 +307,23 @@ class HomeState:
 async def home_state(uid: int, count: int) -> HomeState:
     """`uid`'s following, the `count` newest entries of their home and their blocks and
     mutes: 1 round trip."""
-    pipe = get_async_redis().pipeline(transaction=False)
-    scripts.run(
+    pipe = Batch(get_async_redis())
+    state = scripts.run(
         pipe,
         "home_state",
         [following_key(uid), home_timeline_key(uid), shown_reposts_key(home_timeline_key(uid))],
         [count, following.BUCKETS],
     )
-    safety.queue_audience(pipe, uid)
-    (followed, window, shown), *audience = await pipe.execute()
+    audience = safety.queue_audience(pipe, uid)
+    await pipe.execute()
+    followed, window, shown = state.value
     newest = [int(i) for i in home_list.shown(window)[0]]
     return HomeState(
         followed=[int(u) for u in followed],
         newest=newest,
         shown={int(shown[i]): int(shown[i + 1]) for i in range(0, len(shown), 2)},
         complete=len(window) < count,
-        audience=safety.read_audience(uid, audience),
+        audience=audience.audience,
     )
 
 

@@ -9,9 +9,10 @@ from .. import keys
 UNREAD_FIELDS = (keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
 
 
-def queue_unread(pipe, uid: int) -> None:
-    """Queues the read of `uid`'s unread counts (1 reply, for decode_unread)."""
-    pipe.hmget(user_key(uid), *UNREAD_FIELDS)
+def queue_unread(client, uid: int):
+    """Queues (or runs) the read of `uid`'s unread counts, for decode_unread: its handle,
+    or its reply."""
+    return client.hmget(user_key(uid), *UNREAD_FIELDS)
 
 
 def decode_unread(fields: list) -> dict:

@@ -9,7 +9,7 @@ missing status) and leaves the clean-up of homes, lists and reactions to jobs.""
 from django.conf import settings
 
 from socialsite import events, jobs
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import Batch, PackedPipeline, get_redis
 
 from .. import keys
 from ..conversations import services as conversations
@@ -61,15 +61,18 @@ def deliver_status(conn, status: dict) -> int:
     (a repost)."""
     uid = status["uid"]
     home_size = settings.HOME_TIMELINE_SIZE
-    pipe = conn.pipeline(transaction=False)
-    lookups = conversations.queue_lookups(pipe, status)
-    narrowed = fanout.queue_answered_followers(pipe, status)
-    pipe.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
-    queue_store(pipe, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
-    results = pipe.execute()
-    found, lists = results[:lookups], results[lookups + narrowed]
-    batch, cursor = pieces.decode_range(results[-1])
-    followers = fanout.reply_audience(conn, status, batch, *results[lookups : lookups + narrowed])
+    reads = Batch(conn)
+    found = conversations.queue_lookups(reads, status)
+    answered = fanout.queue_answered_followers(reads, status)
+    listed = reads.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
+    with reads.collected() as stored:
+        queue_store(reads, status, home_size=home_size, followers=settings.POSTS_PER_PASS)
+    reads.execute()
+    lists = listed.value
+    # queue_store's last read: the author's first followers.
+    batch, cursor = pieces.decode_range(stored[-1].value)
+    answered_followers = () if answered is None else (answered.value,)
+    followers = fanout.reply_audience(conn, status, batch, *answered_followers)
 
     pipe = PackedPipeline(conn)
     repost_of = status.get("repost_of")

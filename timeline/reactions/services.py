@@ -13,7 +13,7 @@ import time
 
 from accounts.keys import SUSPENDED_USERS, user_key
 from socialsite import events
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, get_redis
 
 from .. import keys
 from ..feeds.selectors import original
@@ -101,14 +101,15 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
     # 3 round trips: the liker, the status, the suspended set and the liker's blocks;
     # the status's slot; the liker's slot (1 more liking another's private status).
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
-    pipe.hget(user_key(uid), "login")
+    pipe = Batch(conn)
+    login = pipe.hget(user_key(uid), "login")
     status_id = status_id_of(status_id)
-    pipe.hgetall(keys.status_key(status_id))
-    pipe.smembers(SUSPENDED_USERS)
-    safety.queue_audience(pipe, uid)
-    login, fields, suspended, *audience = pipe.execute()
-    status = decode_status(status_id, fields)
+    fields = pipe.hgetall(keys.status_key(status_id))
+    suspended = pipe.smembers(SUSPENDED_USERS)
+    audience = safety.queue_audience(pipe, uid)
+    pipe.execute()
+    login, suspended = login.value, suspended.value
+    status = decode_status(status_id, fields.value)
     if login is None:
         raise ValueError("No such user.")
     # A suspended user's status reads as deleted, so it can't be liked; a like given
@@ -116,7 +117,7 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
     # hides from the liker.
     hidden = status is not None and (
         is_hidden(status, hidden_uids(suspended))
-        or not safety.visible(conn, [status], safety.read_audience(uid, audience))
+        or not safety.visible(conn, [status], audience.audience)
     )
     if status is None or (liking and hidden):
         raise StatusGone(GONE)
