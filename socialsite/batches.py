@@ -218,7 +218,8 @@ class PackedPipeline(redis.commands.CoreCommands):
         error reply, if any, once all are read (as a redis-py pipeline does). Returns the
         raw replies (for bulk writes that only check them)."""
         if not self._queued:
-            self._handles = []
+            # Only runs of no keys: each is filled with no replies.
+            self._fill([])
             return []
         shares = list(self._nodes.values())
         for share in shares:
