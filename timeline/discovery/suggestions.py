@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from accounts.keys import SUSPENDED_USERS, user_key
 from accounts.services import decode_user
 from socialsite import jobs
-from socialsite.redis import PackedPipeline, Reply, get_redis
+from socialsite.redis import Batch, PackedPipeline, Reply, get_redis, replies_of
 
 from .. import keys
 from ..graph import following
@@ -54,28 +54,36 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     """Works out `uid`'s suggestions and keeps them SUGGESTIONS_TTL seconds; returns them
     as (uid, how many of the people they follow follow them; 0 for a popular account)."""
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
+    batch = Batch(conn)
     # The plain read, which nearly every user's follows take (no buckets: graph.following).
-    following.queue_newest_of_base(pipe, uid, OWN_FOLLOWS_READ)
-    pipe.smembers(keys.dismissed_suggestions_key(uid))
-    pipe.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
-    pipe.smembers(SUSPENDED_USERS)
+    with batch.collected() as newest:
+        following.queue_newest_of_base(batch, uid, OWN_FOLLOWS_READ)
+    dismissed = batch.smembers(keys.dismissed_suggestions_key(uid))
+    popular = batch.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
+    suspended = batch.smembers(SUSPENDED_USERS)
     # Nobody they block, mute or have asked to follow, nor anyone blocking them.
-    for other_key in (keys.blocks_key, keys.blocked_by_key, keys.mutes_key, keys.requested_key):
-        pipe.zrange(other_key(uid), 0, -1)
-    base, bucketed, dismissed, popular, suspended, *others = pipe.execute()
-    followed = following.newest(conn, uid, [base, bucketed], OWN_FOLLOWS_READ)
-    left_out = {str(uid), *followed, *dismissed, *suspended}.union(*others)
+    others = [
+        batch.zrange(other_key(uid), 0, -1)
+        for other_key in (keys.blocks_key, keys.blocked_by_key, keys.mutes_key, keys.requested_key)
+    ]
+    batch.execute()
+    followed = following.newest(conn, uid, replies_of(newest), OWN_FOLLOWS_READ)
+    left_out = {str(uid), *followed, *dismissed.value, *suspended.value}.union(
+        *(other.value for other in others)
+    )
+    popular = popular.value
     counts: Counter = Counter()
     followees = followed[:FOLLOWEES_READ]
     if followees:
         pipe = PackedPipeline(conn)
+        reads = []
         for followee in followees:
-            following.queue_newest_of_base(pipe, followee, FOLLOWS_READ_EACH)
-        replies = pipe.execute()
-        reads = zip(followees, replies[::2], replies[1::2], strict=True)
-        for followee, base, bucketed in reads:
-            theirs = following.newest(conn, followee, [base, bucketed], FOLLOWS_READ_EACH)
+            with pipe.collected() as newest:
+                following.queue_newest_of_base(pipe, followee, FOLLOWS_READ_EACH)
+            reads.append((followee, newest))
+        pipe.execute()
+        for followee, newest in reads:
+            theirs = following.newest(conn, followee, replies_of(newest), FOLLOWS_READ_EACH)
             counts.update(other for other in theirs if other not in left_out)
     found = [(int(other), count) for other, count in counts.most_common(SUGGESTIONS_KEPT)]
     for other in popular:
