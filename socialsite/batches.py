@@ -22,20 +22,18 @@ class Reply:
     an error. A `for_each_key` run has one handle: a list, one reply per key; with
     several command shapes, a tuple of such lists, one per shape in the order given."""
 
+    # Unset until the batch runs: no __init__, as a page makes dozens of these.
     __slots__ = ("_value",)
-
-    def __init__(self) -> None:
-        self._value = _NOT_READ
 
     @property
     def value(self):
-        value = self._value
-        if value is _NOT_READ:
-            raise ReplyNotRead("This read's batch has not run yet.")
-        return value
+        try:
+            return self._value
+        except AttributeError:
+            raise ReplyNotRead("This read's batch has not run yet.") from None
 
     def __repr__(self) -> str:
-        return f"Reply({'not read' if self._value is _NOT_READ else self._value!r})"
+        return f"Reply({self._value!r})" if hasattr(self, "_value") else "Reply(not read)"
 
 
 class RunReply(Reply):
@@ -55,10 +53,6 @@ def replies_of(handles: list[Reply]) -> list:
         else:
             replies.append(handle.value)
     return replies
-
-
-# A Reply's value before its batch has run.
-_NOT_READ = object()
 
 
 class PackedPipeline(redis.commands.CoreCommands):
@@ -96,7 +90,11 @@ class PackedPipeline(redis.commands.CoreCommands):
 
     def execute_command(self, *args, **options) -> Reply:
         slot = self._cluster.determine_slot(*args) if self._cluster else None
-        handle = self._handle(self._queued, None, 1)
+        # As _handle does, inline: every page queues dozens of commands.
+        handle = Reply()
+        self._handles.append((handle, self._queued, None, 1, self._text))
+        if self._collect is not None:
+            self._collect.append(handle)
         self._queue(self._share(slot), hiredis.pack_command(args), 1)
         return handle
 

@@ -234,9 +234,10 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
     owners: dict[int, dict[str | None, list[str]]] = {}
     for grant in grants:
         owners.setdefault(grant.uid, {}).setdefault(grant.key_id, []).append(grant.connection_id)
-    pipe = get_async_redis().pipeline(transaction=False)
-    pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
-    _renew_ip_places(pipe, grants, expiry)
+    batch = Batch(get_async_redis())
+    batch.pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
+    _renew_ip_places(batch.pipe, grants, expiry)
+    kept = []
     for uid, streams in owners.items():
         owner_keys, args = [user_key(uid)], [expiry, math.ceil(_lifetime())]
         for key_id, connection_ids in streams.items():
@@ -246,11 +247,11 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
                     keys.stream_key_connections_key(uid, key_id),
                 ]
                 args += [len(connection_ids), *connection_ids]
-        scripts.run(pipe, "keep_streams", owner_keys, args)
+        kept.append((uid, streams, scripts.run(batch, "keep_streams", owner_keys, args)))
+    await batch.execute()
     suspended, revoked = set(), set()
-    for (uid, streams), (owner_suspended, *exists) in zip(
-        owners.items(), (await pipe.execute())[-len(owners) :], strict=True
-    ):
+    for uid, streams, reply in kept:
+        owner_suspended, *exists = reply.value
         if owner_suspended:
             suspended.add(uid)
         key_ids = [key_id for key_id in streams if key_id]
