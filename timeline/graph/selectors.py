@@ -65,12 +65,13 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[dict]
     `uid`'s follows are asked of `other_uid`'s followers in their slot, or if those are
     in many pieces, each of its following set (graph.pieces.followers_among)."""
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
-    following_sets.queue_newest_of_base(pipe, uid, COMMON_SCAN)
-    pipe.hget(user_key(other_uid), "followers")
-    *newest, followers = pipe.execute()
-    following = following_sets.newest(conn, uid, newest, COMMON_SCAN)
-    follows = pieces.followers_among(conn, following, other_uid, followers)
+    batch = Batch(conn)
+    with batch.collected() as newest:
+        following_sets.queue_newest_of_base(batch, uid, COMMON_SCAN)
+    followers = batch.hget(user_key(other_uid), "followers")
+    batch.execute()
+    following = following_sets.newest(conn, uid, replies_of(newest), COMMON_SCAN)
+    follows = pieces.followers_among(conn, following, other_uid, followers.value)
     return get_users(in_common(following, follows, limit))
 
 
