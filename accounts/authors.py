@@ -9,7 +9,7 @@ AUTHORS_KEPT_SECONDS in the others."""
 import time
 
 from socialsite.kept import keep
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import PackedPipeline, Reply, get_redis
 
 from . import keys
 
@@ -35,14 +35,15 @@ def authors(wanted: dict[int, str]) -> dict[int, dict]:
             missing.append(uid)
     if missing:
         pipe = PackedPipeline(get_redis())
-        queue_authors(pipe, missing)
-        found |= read_authors(missing, pipe.execute())
+        authors = queue_authors(pipe, missing)
+        pipe.execute()
+        found |= read_authors(missing, authors.value)
     return found
 
 
-def queue_authors(pipe: PackedPipeline, uids: list[int]) -> None:
-    """Queues the read of `uids`' authors (a reply each, for read_authors)."""
-    pipe.for_each_key(map(keys.user_key, uids), ("HMGET", *FIELDS))
+def queue_authors(pipe: PackedPipeline, uids: list[int]) -> Reply:
+    """Queues the read of `uids`' authors (its value, a reply each, for read_authors)."""
+    return pipe.for_each_key(map(keys.user_key, uids), ("HMGET", *FIELDS))
 
 
 def read_authors(uids: list[int], replies: list) -> dict[int, dict]:

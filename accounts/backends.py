@@ -17,7 +17,8 @@ accounts.middleware has Django's authentication middleware use)."""
 
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import cast
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
@@ -28,8 +29,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from socialsite.kept import keep
-from socialsite.redis import PackedPipeline, as_text, shared_cache
-from socialsite.sessions import SessionStore
+from socialsite.redis import PackedPipeline, Reply, shared_cache
 
 from . import services
 from .models import SessionUser
@@ -50,32 +50,43 @@ KNOWN_UIDS: dict[str, int] = {}
 KNOWN_UIDS_KEPT = 100_000
 
 
-def queue_user_and_state(pipe, user_id, uid: int) -> None:
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class UserAndStateRead:
+    """The reads `queue_user_and_state` queued: the cached user and the session state."""
+
+    user: Reply
+    state: Reply
+
+    @property
+    def decoded(self) -> tuple[object, tuple]:
+        """The cached user (None if not cached) and the session state."""
+        raw = self.user.value
+        user = None if raw is None else shared_cache("default").client.decode(raw)
+        return user, services.decode_session_state(self.state.value)
+
+
+def queue_user_and_state(pipe, user_id, uid: int) -> UserAndStateRead:
     """Queues the cached user `user_id` and `uid`'s session state on `pipe`, a
-    PackedPipeline of the cache's client (see decode_user_and_state)."""
-    pipe.get(shared_cache("default").client.make_key(user_cache_key(user_id)))
-    services.queue_session_state(pipe, uid)
-
-
-def decode_user_and_state(replies: list) -> tuple[object, tuple]:
-    """The cached user (None if not cached) and the session state, from the replies to
-    queue_user_and_state's commands."""
-    raw, state = replies[:2]
-    user = None if raw is None else shared_cache("default").client.decode(raw)
-    return user, services.decode_session_state(state)
+    PackedPipeline of the cache's client."""
+    return UserAndStateRead(
+        pipe.get(shared_cache("default").client.make_key(user_cache_key(user_id))),
+        services.queue_session_state(pipe, uid),
+    )
 
 
 def cached_user_and_state(
-    user_id, uid: int, queue: Callable | None = None
-) -> tuple[object, tuple, list]:
-    """The cached user (None if not cached), `uid`'s session state and the replies to
-    the reads `queue(pipe)` queues on the cache's client, if any: one round trip."""
+    user_id, uid: int, queue: Callable[[PackedPipeline], T] | None = None
+) -> tuple[object, tuple, T | None]:
+    """The cached user (None if not cached), `uid`'s session state and what `queue(pipe)`
+    returned (its reads on the cache's client, filled), if given: one round trip."""
     pipe = PackedPipeline(shared_cache("default").client.get_client(write=False))
-    queue_user_and_state(pipe, user_id, uid)
-    if queue is not None:
-        queue(pipe)
-    replies = pipe.execute()
-    return (*decode_user_and_state(replies), replies[2:])
+    read = queue_user_and_state(pipe, user_id, uid)
+    reads = None if queue is None else queue(pipe)
+    pipe.execute()
+    return (*read.decoded, reads)
 
 
 # Each session this process has seen signed in: session key -> (user id, uid). Such a
@@ -90,76 +101,90 @@ KNOWN_SESSIONS_KEPT = 100_000
 _read_with_session: ContextVar[tuple | None] = ContextVar("read_with_session", default=None)
 
 
+@dataclass(frozen=True, slots=True)
+class UserReads(Generic[T]):
+    """A page's first reads (`reads`: what its queue function returned, filled, replies
+    as str), made on the round trip that read the session of signed-in user `uid`."""
+
+    uid: int
+    reads: T
+
+
 def session_user(request: HttpRequest) -> User | AnonymousUser:
     """Django's auth.get_user(request): the session's user if the session's hash still
     holds, else a visitor. Where this process has seen the session signed in, the
     session, its user and their session state are read in one round trip, not two: all
-    as of the same moment, so an ended session is as ended as before (and so are the
-    page's own first reads, if it asked: read_with_user)."""
-    # SESSION_ENGINE is socialsite.sessions, whose store reads with others' reads.
-    session = cast(SessionStore, request.session)
+    as of the same moment, so an ended session is as ended as before."""
+    return _session_user(request, None)[0]
+
+
+def _session_user(
+    request: HttpRequest, also: Callable[[PackedPipeline, int], T] | None
+) -> tuple[User | AnonymousUser, UserReads[T] | None]:
+    """session_user's user, and the reads `also(pipe, uid)` queued on its round trip if
+    it made one and the session proved to be that user's."""
+    session = request.session
     key = session.session_key
     guess = KNOWN_SESSIONS.get(key) if key else None
-    also = getattr(request, _READ_WITH_USER, None)
-    if guess is None:
-        replies = None
-    else:
+    read = page_reads = None
+    if guess is not None:
         user_id, uid = guess
 
-        def queue(pipe) -> None:
-            queue_user_and_state(pipe, user_id, uid)
-            if also is not None:
-                also(pipe, uid)
+        def queue(pipe: PackedPipeline) -> tuple[UserAndStateRead, T | None]:
+            user_and_state = queue_user_and_state(pipe, user_id, uid)
+            if also is None:
+                return user_and_state, None
+            # The page's reads are the data client's, which decodes.
+            with pipe.as_text():
+                return user_and_state, also(pipe, uid)
 
-        replies = session.load_with(queue)
-    read = None if replies is None or guess is None else (*guess, *decode_user_and_state(replies))
+        queued = session.load_with(queue)
+        if queued is not None:
+            user_and_state, page_reads = queued
+            read = (*guess, *user_and_state.decoded)
     token = _read_with_session.set(read)
     try:
         user = auth.get_user(request)
     finally:
         _read_with_session.reset(token)
-    signed_in = getattr(user, "uid", None)
-    if signed_in is not None and session.session_key:
-        keep(KNOWN_SESSIONS, session.session_key, (str(user.pk), signed_in), KNOWN_SESSIONS_KEPT)
-        if also is not None and guess is not None and replies is not None and signed_in == guess[1]:
-            setattr(request, _READ_WITH_USER, (signed_in, as_text(replies[2:])))
-    elif key and guess is not None:
+    uid = getattr(user, "uid", None)
+    if uid is not None and session.session_key:
+        keep(KNOWN_SESSIONS, session.session_key, (str(user.pk), uid), KNOWN_SESSIONS_KEPT)
+        if page_reads is not None and uid == guess[1]:
+            return user, UserReads(uid, page_reads)
+    elif guess is not None:
         KNOWN_SESSIONS.pop(key, None)
-    return user
+    return user, None
 
 
-# The request attribute through which read_with_user hands session_user a page's reads,
-# and session_user hands back their replies.
-_READ_WITH_USER = "_read_with_user"
-
-
-def read_with_user(request: HttpRequest, queue: Callable) -> tuple[int, list] | None:
+def read_with_user(
+    request: HttpRequest, queue: Callable[[PackedPipeline, int], T]
+) -> UserReads[T] | None:
     """Has `queue(pipe, uid)` queue a page's first reads on the round trip that reads the
     session and its signed-in user (where this process has seen the session signed in,
-    so knows the uid), and reads the user: (uid, the replies, as str) once the session
+    so knows the uid), and reads the user (request.user): the reads once the session
     proves to be that user's; None if they weren't read (a visitor, a session not seen
     signed in, ended or another's, the user read already): the page reads them itself.
     Read with the session check, they are as fresh as reads made after it."""
     if hasattr(request, "_cached_user"):
         return None
-    setattr(request, _READ_WITH_USER, queue)
-    try:
-        request.user.is_authenticated  # noqa: B018 (reads the user)
-        read = getattr(request, _READ_WITH_USER)
-    finally:
-        delattr(request, _READ_WITH_USER)
-    return None if read is queue else read
+    user, reads = _session_user(request, queue)
+    # What accounts.middleware's request.user reads once a request.
+    request._cached_user = user
+    return reads
 
 
-def user_with(user_id: str, uid: int, queue: Callable) -> tuple[SessionUser | None, list]:
+def user_with(
+    user_id: str, uid: int, queue: Callable[[PackedPipeline], T]
+) -> tuple[SessionUser | None, T]:
     """CachedUserBackend().get_user(user_id) for a user this process has seen as `uid`,
     with the reads `queue(pipe)` queues on the cache's client in the same round trip:
-    (the user, the replies to queue's commands). A credential other than a session (an
-    API token) is read with its user this way, as session_user reads a session."""
-    user, state, replies = cached_user_and_state(user_id, uid, queue)
+    (the user, what `queue` returned, filled). A credential other than a session (an API
+    token) is read with its user this way, as session_user reads a session."""
+    user, state, reads = cached_user_and_state(user_id, uid, queue)
     token = _read_with_session.set((str(user_id), uid, user, state))
     try:
-        return CachedUserBackend().get_user(user_id), replies
+        return CachedUserBackend().get_user(user_id), reads
     finally:
         _read_with_session.reset(token)
 

@@ -228,14 +228,13 @@ def read_with_session(*fields: str) -> None:
 
 def session_state(uid: int) -> tuple[int, dict[str, str | None]]:
     """`uid`'s session generation, and the SESSION_FIELDS of their profile: one HMGET."""
-    pipe = get_redis().pipeline(transaction=False)
-    queue_session_state(pipe, uid)
-    return decode_session_state(pipe.execute()[0])
+    return decode_session_state(queue_session_state(get_redis(), uid))
 
 
-def queue_session_state(pipe: Pipe, uid: int) -> None:
-    """Queues session_state's HMGET on `pipe` (of any client: see decode_session_state)."""
-    pipe.hmget(keys.user_key(uid), SESSION_GENERATION_FIELD, *SESSION_FIELDS)
+def queue_session_state(client, uid: int):
+    """Queues (or runs) session_state's HMGET on `client` (of any client: see
+    decode_session_state): its handle, or its reply."""
+    return client.hmget(keys.user_key(uid), SESSION_GENERATION_FIELD, *SESSION_FIELDS)
 
 
 def decode_session_state(reply: list[bytes | str | None]) -> tuple[int, dict[str, str | None]]:

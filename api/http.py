@@ -116,8 +116,8 @@ def caller_for_token(token: str) -> Caller | None:
     guess = KNOWN_TOKENS.get(key)
     if guess is not None:
         client = shared_cache("default").client
-        user, (raw,) = user_with(*guess, lambda pipe: pipe.get(client.make_key(key)))
-        found = None if raw is None else client.decode(raw)
+        user, raw = user_with(*guess, lambda pipe: pipe.get(client.make_key(key)))
+        found = None if raw.value is None else client.decode(raw.value)
         if found is None or str(found["user_id"]) != guess[0]:
             # The token's entry is gone (checked afresh below) or names another user
             # (read below): the guess is forgotten.

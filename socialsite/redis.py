@@ -3,11 +3,9 @@
 import asyncio
 import itertools
 import weakref
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+from typing import Any, TypeAlias, cast
 from urllib.parse import unquote
 
-import hiredis
 import redis
 import redis.asyncio
 from django.conf import settings
@@ -17,10 +15,19 @@ from django.dispatch import receiver
 from django_redis.cache import RedisCache as DjangoRedisCache
 from django_redis.client import DefaultClient
 from django_redis.pool import ConnectionFactory as DjangoRedisConnectionFactory
-from redis.crc import key_slot
 
-if TYPE_CHECKING:
-    from redis.event import EventDispatcherInterface
+# The batches of commands whose replies are read by name, offered here too: this module
+# is where every other one asks for Redis.
+from .batches import (  # noqa: F401
+    Batch,
+    NodeShare,
+    PackedPipeline,
+    Reply,
+    ReplyNotRead,
+    RunReply,
+    as_text,
+    replies_of,
+)
 
 # A client of the site's Redis (one server or a cluster) as the code sees it. redis-py 8
 # types every reply `bytes | str` (a cluster's a union of shapes) whatever
@@ -256,248 +263,3 @@ def is_redis_unavailable(error: BaseException | None) -> bool:
             return True
         error = error.__cause__ or error.__context__
     return False
-
-
-class PackedPipeline(redis.commands.CoreCommands):
-    """A pipeline for bulk work: commands are packed as they are queued and sent in one
-    round trip, and the replies are read in bulk, raw, with no per-command parsing (as
-    the server sent them, decoded to str if the client decodes; redis-py 8 speaks RESP3
-    on the wire, so a hash is a dict, a set a list, a score a float).
-
-    A fan-out pass is thousands of commands; on a redis-py pipeline the client's work per
-    command costs several times what Redis spends running it (see `make bench`); a page
-    of 30 statuses read here costs about half. Queue any command by its redis-py method;
-    `for_each_key` packs one command shape for many keys at the cost of a string join.
-
-    Given a RedisCluster client, commands are grouped by the node that serves their
-    key's slot: each node gets its share in one round trip (all at once), and the
-    replies come back in the order the commands were queued. A slot that moves while
-    the pipeline runs (resharding) makes its commands fail with MOVED, raised here:
-    the callers' steps are idempotent and are redone."""
-
-    # A full buffer goes out while the rest is packed, so Redis works as we pack.
-    FLUSH_BYTES = 64 * 1024
-    # redis-py types its command methods for its own clients: a synchronous one (this
-    # marker picks those overloads) with an event dispatcher (declared, never used here).
-    _is_async_client: Literal[False] = False
-    _event_dispatcher: "EventDispatcherInterface"
-
-    def __init__(self, client: Client) -> None:
-        self._nodes: dict[str | None, NodeShare] = {}
-        self._queued = 0
-        self._cluster = client if isinstance(client, redis.RedisCluster) else None
-        self._pool: redis.ConnectionPool | None = None if self._cluster else client.connection_pool
-
-    def execute_command(self, *args, **options) -> None:
-        slot = self._cluster.determine_slot(*args) if self._cluster else None
-        self._queue(self._share(slot), hiredis.pack_command(args), 1)
-
-    def for_each_key(self, keys: Iterable[str], *commands: tuple) -> None:
-        """Queues each of `commands` (a name, then the arguments after the key) for every key."""
-        shapes = [
-            hiredis.pack_command((name, _KEY, *args)).split(_KEY_BULK, 1)
-            for name, *args in commands
-        ]
-        if self._cluster is None:
-            keys = list(keys)
-            self._queue(self._share(None), _pack(keys, shapes), len(keys) * len(shapes))
-            return
-        # Each node's keys in one string, each key's replies still in their place.
-        by_node: dict[NodeShare, list[tuple[int, str]]] = {}
-        # The slot from its CRC directly and each slot's node looked up once: redis-py's
-        # keyslot() and get_node_from_slot() per key cost a fan-out worker more CPU than
-        # Redis spends delivering (see make bench's scale rows).
-        by_slot: dict[int, NodeShare] = {}
-        for place, key in enumerate(keys):
-            slot = key_slot(key.encode())
-            share = by_slot.get(slot) or by_slot.setdefault(slot, self._share(slot))
-            by_node.setdefault(share, []).append((place, key))
-        first, per_key = self._queued, len(shapes)
-        for share, placed in by_node.items():
-            places = [(first + place * per_key, per_key) for place, _ in placed]
-            share.add(_pack([key for _, key in placed], shapes), places)
-            self._flush_if_full(share)
-        self._queued = first + sum(map(len, by_node.values())) * per_key
-
-    def execute_repeating(self, command: tuple, shape: tuple, values) -> list[str]:
-        """Queues ONE command: `command` (its name, then its one key), then `shape` and a
-        value for each of `values` (BITFIELD_RO key GET u1 7 GET u1 9 ...), packed with a
-        join per length of value (hiredis packs a fan-out job's 30,000 such arguments
-        several times slower). The values go grouped by length: returns them in the order
-        sent, which the command's reply follows."""
-        by_length: dict[int, list[str]] = {}
-        for value in map(str, values):
-            by_length.setdefault(len(value), []).append(value)
-        total = len(command) + sum(map(len, by_length.values())) * (len(shape) + 1)
-        packed = [b"*%d\r\n" % total + hiredis.pack_command(command).split(b"\r\n", 1)[1]]
-        between = hiredis.pack_command(shape).split(b"\r\n", 1)[1].decode()
-        for length, group in by_length.items():
-            lead = f"{between}${length}\r\n"
-            packed.append((lead + f"\r\n{lead}".join(group) + "\r\n").encode())
-        slot = key_slot(command[1].encode()) if self._cluster else None
-        self._queue(self._share(slot), b"".join(packed), 1)
-        return [value for group in by_length.values() for value in group]
-
-    def _share(self, slot: int | None) -> "NodeShare":
-        if self._cluster is None:
-            name, pool = None, self._pool
-            # Without a cluster, __init__ took its client's pool.
-            assert pool is not None
-        else:
-            # A cluster's commands all have a key, so a slot.
-            assert slot is not None
-            node = self._cluster.nodes_manager.get_node_from_slot(slot)
-            name, pool = node.name, self._cluster.get_redis_connection(node).connection_pool
-        share = self._nodes.get(name)
-        if share is None:
-            share = self._nodes[name] = NodeShare(pool)
-        return share
-
-    def _queue(self, share: "NodeShare", packed: bytes, count: int) -> None:
-        """`packed` holds `count` commands, whose replies take the next places."""
-        share.add(packed, [(self._queued, count)])
-        self._queued += count
-        self._flush_if_full(share)
-
-    def _flush_if_full(self, share: "NodeShare") -> None:
-        if share.buffered >= self.FLUSH_BYTES:
-            self._guarded(share.flush)
-
-    def _guarded(self, step):
-        try:
-            return step()
-        except BaseException:
-            self._release(broken=True)
-            raise
-
-    def send(self) -> None:
-        """Sends what is queued so far, so that Redis runs it while more is queued; the
-        replies are read by execute()."""
-        for share in self._nodes.values():
-            self._guarded(share.flush)
-
-    def execute(self) -> list:
-        """Sends what is left and reads every reply; raises the first error reply, if any,
-        once all are read (as a redis-py pipeline does). Returns the raw replies."""
-        if not self._queued:
-            return []
-        shares = list(self._nodes.values())
-        for share in shares:
-            self._guarded(share.flush)
-        got = [self._guarded(share.read) for share in shares]
-        if len(shares) == 1:
-            replies = got[0]
-        else:
-            replies = [None] * self._queued
-            for share, theirs in zip(shares, got, strict=True):
-                done = 0
-                for start, count in share.places:
-                    replies[start : start + count] = theirs[done : done + count]
-                    done += count
-        self._release(broken=False)
-        for reply in replies:
-            if isinstance(reply, hiredis.ReplyError):
-                if self._cluster and str(reply).startswith(("MOVED", "ASK")):
-                    # Slots moved: the next pipeline (the step redone) asks the new map.
-                    self._cluster.nodes_manager.initialize()
-                raise redis.ResponseError(str(reply))
-        return replies
-
-    def __del__(self) -> None:
-        # Dropped after a flush but before execute() (an error while queueing): the
-        # replies left on the wire make the connection useless, but not lost to the pool.
-        self._release(broken=True)
-
-    def _release(self, *, broken: bool) -> None:
-        for share in self._nodes.values():
-            share.release(broken=broken)
-        self._nodes.clear()
-        self._queued = 0
-
-
-class NodeShare:
-    """What a PackedPipeline has for one server: the packed commands not sent yet, the
-    connection they go out on, and the places (start, count) of their replies."""
-
-    def __init__(self, pool: redis.ConnectionPool) -> None:
-        self.pool = pool
-        decode = pool.connection_kwargs.get("decode_responses")
-        self.encoding = pool.connection_kwargs.get("encoding", "utf-8") if decode else None
-        self.connection: redis.Connection | None = None
-        self.chunks: list[bytes] = []
-        self.buffered = 0
-        self.places: list[tuple[int, int]] = []
-
-    def add(self, packed: bytes, places: list[tuple[int, int]]) -> None:
-        self.chunks.append(packed)
-        self.buffered += len(packed)
-        self.places += places
-
-    def flush(self) -> None:
-        if not self.chunks:
-            return
-        if self.connection is None:
-            self.connection = self.pool.get_connection()
-        self.connection.send_packed_command([b"".join(self.chunks)])
-        self.chunks, self.buffered = [], 0
-
-    def read(self) -> list:
-        # Our own reader on the connection's socket: nothing else is in flight on it, and
-        # redis-py's per-reply path is what PackedPipeline exists to avoid.
-        count = sum(count for _, count in self.places)
-        reader = hiredis.Reader(encoding=self.encoding)
-        # Flushed before it is read, so connected.
-        assert self.connection is not None
-        sock = self.connection._sock
-        assert sock is not None
-        replies: list = []
-        while len(replies) < count:
-            try:
-                data = sock.recv(1 << 16)
-            except TimeoutError as error:
-                # As redis-py raises them, so callers (and the 503 page) know them.
-                raise redis.TimeoutError("Timeout reading from Redis") from error
-            except OSError as error:
-                raise redis.ConnectionError(f"Error reading from Redis: {error}") from error
-            if not data:
-                raise redis.ConnectionError("Redis closed the connection mid-pipeline")
-            reader.feed(data)
-            while (reply := reader.gets()) is not False:
-                replies.append(reply)
-        return replies
-
-    def release(self, *, broken: bool) -> None:
-        if self.connection is not None:
-            if broken:
-                # Replies may still be on the wire: the connection can't be reused.
-                self.connection.disconnect()
-            self.pool.release(self.connection)
-        self.connection = None
-        self.chunks, self.buffered, self.places = [], 0, []
-
-
-def as_text(reply):
-    """A raw reply of a client that doesn't decode (bytes, and lists and maps of them),
-    as the same reply from one that does (str)."""
-    if isinstance(reply, bytes):
-        return reply.decode()
-    if isinstance(reply, list):
-        return [as_text(item) for item in reply]
-    if isinstance(reply, dict):
-        return {as_text(key): as_text(value) for key, value in reply.items()}
-    return reply
-
-
-def _pack(keys: list[str], shapes: list[list[bytes]]) -> bytes:
-    """Each command shape (its packed head and tail around the key) for every key."""
-    bulks = [b"$%d\r\n%s\r\n" % (len(key), key) for key in map(str.encode, keys)]
-    if len(shapes) == 1 and bulks:
-        # One shape (a fan-out's ZADD): joined in C, each key between a tail and a head.
-        ((head, tail),) = shapes
-        return head + (tail + head).join(bulks) + tail
-    return b"".join(head + bulk + tail for bulk in bulks for head, tail in shapes)
-
-
-# The key's place in a packed command shape: a byte no key of ours contains.
-_KEY = "\0"
-_KEY_BULK = b"$1\r\n\0\r\n"

@@ -127,6 +127,8 @@ def _route(client, by: str | None) -> dict:
     node): told, because redis-py 8 would ask the server (COMMAND GETKEYS, the whole
     script sent) for the keys of every EVAL it queues, one more round trip each. A slot
     that moved is still followed (MOVED)."""
+    # A Batch of reads queues on its redis-py pipeline.
+    client = getattr(client, "pipe", client)
     if not isinstance(client, ClusterPipeline):
         return {}
     if by is None:

@@ -20,7 +20,7 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import get_async_redis, get_redis
+from socialsite.redis import Batch, get_async_redis, get_redis
 from timeline.audience import selectors as safety
 from timeline.feeds import home_list
 from timeline.follow_sets import following
@@ -242,9 +242,10 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
     owners: dict[int, dict[str | None, list[str]]] = {}
     for grant in grants:
         owners.setdefault(grant.uid, {}).setdefault(grant.key_id, []).append(grant.connection_id)
-    pipe = get_async_redis().pipeline(transaction=False)
-    pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
-    _renew_ip_places(pipe, grants, expiry)
+    batch = Batch(get_async_redis())
+    batch.pipe.zadd(keys.OPEN_STREAMS, {grant.connection_id: expiry for grant in grants}, xx=True)
+    _renew_ip_places(batch.pipe, grants, expiry)
+    kept = []
     for uid, streams in owners.items():
         stream_keys, args = [], []
         for key_id, connection_ids in streams.items():
@@ -254,18 +255,19 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
                     keys.stream_key_connections_key(uid, key_id),
                 ]
                 args += [len(connection_ids), *connection_ids]
-        scripts.keep_streams(
-            pipe,
+        renewed = scripts.keep_streams(
+            batch,
             user_key=user_key(uid),
             stream_keys=stream_keys,
             expires=expiry,
             set_lifetime=math.ceil(_lifetime()),
             args=args,
         )
+        kept.append((uid, streams, renewed))
+    await batch.execute()
     suspended, revoked = set(), set()
-    for (uid, streams), (owner_suspended, *exists) in zip(
-        owners.items(), (await pipe.execute())[-len(owners) :], strict=True
-    ):
+    for uid, streams, reply in kept:
+        owner_suspended, *exists = reply.value
         if owner_suspended:
             suspended.add(uid)
         key_ids = [key_id for key_id in streams if key_id]
@@ -322,8 +324,8 @@ class HomeState:
 async def home_state(uid: int, count: int) -> HomeState:
     """`uid`'s following, the `count` newest entries of their home and their blocks and
     mutes: 1 round trip."""
-    pipe = get_async_redis().pipeline(transaction=False)
-    scripts.home_state(
+    pipe = Batch(get_async_redis())
+    state = scripts.home_state(
         pipe,
         following_key=following_key(uid),
         home_key=home_timeline_key(uid),
@@ -331,15 +333,16 @@ async def home_state(uid: int, count: int) -> HomeState:
         count=count,
         following_buckets=following.BUCKETS,
     )
-    safety.queue_audience(pipe, uid)
-    (followed, window, shown), *audience = await pipe.execute()
+    audience = safety.queue_audience(pipe, uid)
+    await pipe.execute()
+    followed, window, shown = state.value
     newest = [int(i) for i in home_list.shown(window)[0]]
     return HomeState(
         followed=[int(u) for u in followed],
         newest=newest,
         shown={int(shown[i]): int(shown[i + 1]) for i in range(0, len(shown), 2)},
         complete=len(window) < count,
-        audience=safety.read_audience(uid, audience),
+        audience=audience.audience,
     )
 
 

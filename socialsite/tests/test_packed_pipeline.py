@@ -3,7 +3,7 @@ import time
 import pytest
 import redis
 
-from socialsite.redis import PackedPipeline
+from socialsite.redis import Batch, PackedPipeline, ReplyNotRead, replies_of
 from socialsite.testing.cluster import throwaway_cluster
 
 
@@ -41,13 +41,13 @@ def test_a_repeating_command_is_one_command_whose_reply_follows_the_values_sent(
         redis_conn.setbit("bits", bit, 1)
     values = [123, 7, 70000, 5, 69999, 80]
     pipe = PackedPipeline(redis_conn)
-    pipe.set("before", "1")
-    sent = pipe.execute_repeating(("BITFIELD_RO", "bits"), ("GET", "u1"), values)
-    pipe.get("before")
+    ok = pipe.set("before", "1")
+    bits, sent = pipe.execute_repeating(("BITFIELD_RO", "bits"), ("GET", "u1"), values)
+    before = pipe.get("before")
     assert sorted(sent) == sorted(map(str, values))
-    ok, bits, before = pipe.execute()
-    assert ok == "OK" and before == "1"
-    assert dict(zip(sent, bits, strict=True)) == {
+    pipe.execute()
+    assert ok.value == "OK" and before.value == "1"
+    assert dict(zip(sent, bits.value, strict=True)) == {
         "123": 1,
         "7": 0,
         "70000": 1,
@@ -171,3 +171,37 @@ def test_a_stalled_server_is_a_redis_timeout_and_the_connection_is_dropped(serve
     assert not pool._in_use_connections
     time.sleep(0.5)
     assert impatient.ping()
+
+
+def test_each_queued_command_gives_a_handle_that_holds_its_reply_after_the_round_trip(
+    redis_conn,
+):
+    redis_conn.set("a{t}", "1")
+    pipe = PackedPipeline(redis_conn)
+    got = pipe.get("a{t}")
+    with pytest.raises(ReplyNotRead):
+        got.value  # noqa: B018
+    missing = pipe.get("b{t}")
+    pipe.execute()
+    assert got.value == "1" and missing.value is None
+
+
+def test_a_run_for_each_key_is_one_handle_grouped_by_command(redis_conn):
+    keys = [f"k:{i}{{t}}" for i in range(3)]
+    pipe = PackedPipeline(redis_conn)
+    one = pipe.for_each_key(keys, ("SET", "v"))
+    two = pipe.for_each_key(keys, ("GET",), ("STRLEN",))
+    pipe.execute()
+    assert one.value == ["OK", "OK", "OK"]
+    assert two.value == (["v", "v", "v"], [1, 1, 1])
+    assert replies_of([one]) == ["OK", "OK", "OK"]
+
+
+def test_a_batch_gives_handles_on_a_redis_py_pipeline(redis_conn):
+    redis_conn.zadd("z{t}", {"x": 1.5})
+    batch = Batch(redis_conn)
+    score = batch.zscore("z{t}", "x")
+    with batch.collected() as queued:
+        batch.zscore("z{t}", "y")
+    batch.execute()
+    assert score.value == 1.5 and [h.value for h in queued] == [None]

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 from accounts.keys import user_key
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, Reply, get_redis
 from socialsite.text import words
 from timeline.statuses.records import Status
 
@@ -50,34 +50,42 @@ class Audience:
         return bool(self.blocked or self.muted or self.muted_phrases)
 
 
-# How many replies queue_audience adds for a viewer.
-AUDIENCE_REPLIES = 4
+@dataclass(frozen=True, slots=True)
+class AudienceRead:
+    """The reads `queue_audience` queued for a viewer (none for a visitor)."""
+
+    viewer: int | None
+    blocks: Reply | None = None
+    blocked_by: Reply | None = None
+    muted: Reply | None = None
+    phrases: Reply | None = None
+
+    @property
+    def audience(self) -> Audience:
+        """A new Audience from the replies (its `follows` are the caller's to add to)."""
+        if not self.viewer:
+            return Audience(None)
+        return Audience(
+            viewer=int(self.viewer),
+            blocked=frozenset(map(int, self.blocks.value)).union(map(int, self.blocked_by.value)),
+            muted=frozenset(map(int, self.muted.value)),
+            muted_phrases=tuple(words(phrase) for phrase in self.phrases.value if words(phrase)),
+        )
 
 
-def queue_audience(pipe, viewer: int | None) -> int:
+def queue_audience(pipe, viewer: int | None) -> AudienceRead:
     """Queues the reads of `viewer`'s blocks, mutes and muted words (all in their slot);
-    returns how many replies they add (AUDIENCE_REPLIES; none for a visitor)."""
+    nothing for a visitor."""
     if not viewer:
-        return 0
+        return AudienceRead(None)
     # As raw commands: every page and the contract read queue these, and redis-py's
     # methods cost more to pack them than Redis spends running them.
-    pipe.execute_command("ZRANGE", keys.blocks_key(viewer), 0, -1)
-    pipe.execute_command("ZRANGE", keys.blocked_by_key(viewer), 0, -1)
-    pipe.execute_command("ZRANGEBYSCORE", keys.mutes_key(viewer), time.time(), "+inf")
-    pipe.execute_command("SMEMBERS", keys.muted_words_key(viewer))
-    return AUDIENCE_REPLIES
-
-
-def read_audience(viewer: int | None, replies: list) -> Audience:
-    """The Audience from the replies to `queue_audience`."""
-    if not viewer:
-        return Audience(None)
-    blocks, blocked_by, muted, phrases = replies
-    return Audience(
-        viewer=int(viewer),
-        blocked=frozenset(map(int, blocks)).union(map(int, blocked_by)),
-        muted=frozenset(map(int, muted)),
-        muted_phrases=tuple(words(phrase) for phrase in phrases if words(phrase)),
+    return AudienceRead(
+        viewer,
+        pipe.execute_command("ZRANGE", keys.blocks_key(viewer), 0, -1),
+        pipe.execute_command("ZRANGE", keys.blocked_by_key(viewer), 0, -1),
+        pipe.execute_command("ZRANGEBYSCORE", keys.mutes_key(viewer), time.time(), "+inf"),
+        pipe.execute_command("SMEMBERS", keys.muted_words_key(viewer)),
     )
 
 
@@ -196,19 +204,34 @@ class Blocked(ValueError):
     notification between them."""
 
 
-def queue_block_check(pipe, uid: int, other_uid: int) -> int:
+@dataclass(frozen=True, slots=True)
+class BlockCheck:
+    """The reads `queue_block_check` queued: either side of a block, in one user's slot."""
+
+    blocks: Reply
+    blocked_by: Reply
+
+    @property
+    def blocked(self) -> bool:
+        """Whether either user blocks the other."""
+        return self.blocks.value is not None or self.blocked_by.value is not None
+
+
+def queue_block_check(pipe, uid: int, other_uid: int) -> BlockCheck:
     """Queues whether either of two users blocks the other, read in `uid`'s slot alone
-    (both sides of a block are recorded there): 2 replies, any of them set if so."""
-    pipe.zscore(keys.blocks_key(uid), other_uid)
-    pipe.zscore(keys.blocked_by_key(uid), other_uid)
-    return 2
+    (both sides of a block are recorded there)."""
+    return BlockCheck(
+        pipe.zscore(keys.blocks_key(uid), other_uid),
+        pipe.zscore(keys.blocked_by_key(uid), other_uid),
+    )
 
 
 def blocked_between(uid: int, other_uid: int) -> bool:
     """Whether either of two users blocks the other: 1 round trip."""
-    pipe = get_redis().pipeline(transaction=False)
-    queue_block_check(pipe, uid, other_uid)
-    return any(score is not None for score in pipe.execute())
+    batch = Batch(get_redis())
+    check = queue_block_check(batch, uid, other_uid)
+    batch.execute()
+    return check.blocked
 
 
 @dataclass(frozen=True)
@@ -222,22 +245,33 @@ class Relation:
     requested_by: bool = False  # they asked to follow the viewer
 
 
-def queue_relation(pipe, viewer: int, uid: int) -> int:
-    """Queues the reads for `relation_from`, all in the viewer's slot: 4 replies."""
-    pipe.zscore(keys.blocks_key(viewer), uid)
-    pipe.zscore(keys.blocked_by_key(viewer), uid)
-    pipe.zscore(keys.mutes_key(viewer), uid)
-    pipe.zscore(keys.requested_key(viewer), uid)
-    return 4
+@dataclass(frozen=True, slots=True)
+class RelationRead:
+    """The reads `queue_relation` queued, all in the viewer's slot."""
+
+    blocking: Reply
+    blocked_by: Reply
+    mute_ends: Reply
+    requested: Reply
+
+    @property
+    def relation(self) -> Relation:
+        mute_ends = self.mute_ends.value
+        return Relation(
+            blocking=self.blocking.value is not None,
+            blocked_by=self.blocked_by.value is not None,
+            muting=mute_ends is not None and float(mute_ends) > time.time(),
+            requested=self.requested.value is not None,
+        )
 
 
-def relation_from(replies: list) -> Relation:
-    blocking, blocked_by, mute_ends, requested = replies
-    return Relation(
-        blocking=blocking is not None,
-        blocked_by=blocked_by is not None,
-        muting=mute_ends is not None and float(mute_ends) > time.time(),
-        requested=requested is not None,
+def queue_relation(pipe, viewer: int, uid: int) -> RelationRead:
+    """Queues the reads of how `viewer` stands to `uid` (its `relation`)."""
+    return RelationRead(
+        pipe.zscore(keys.blocks_key(viewer), uid),
+        pipe.zscore(keys.blocked_by_key(viewer), uid),
+        pipe.zscore(keys.mutes_key(viewer), uid),
+        pipe.zscore(keys.requested_key(viewer), uid),
     )
 
 
@@ -278,26 +312,26 @@ def may_see_account(uid: int, viewer: int | None) -> bool:
     1 round trip."""
     if viewer is not None and int(viewer) == int(uid):
         return True
-    pipe = get_redis().pipeline(transaction=False)
-    pipe.hget(user_key(uid), keys.PRIVATE_FIELD)
+    batch = Batch(get_redis())
+    private = batch.hget(user_key(uid), keys.PRIVATE_FIELD)
     if viewer:
-        queue_block_check(pipe, viewer, uid)
-        following.queue_score(pipe, viewer, uid)
-    private, *relation = pipe.execute()
-    if relation and (relation[0] is not None or relation[1] is not None):
+        check = queue_block_check(batch, viewer, uid)
+        follows = following.queue_score(batch, viewer, uid)
+    batch.execute()
+    if viewer and check.blocked:
         return False
-    return private != "1" or (bool(relation) and relation[2] is not None)
+    return private.value != "1" or (bool(viewer) and follows.value is not None)
 
 
 def may_message(sender_uid: int, recipient_uid: int) -> bool:
     """Whether `sender_uid` may write to `recipient_uid` in direct messages: not when
     either blocks the other, nor to a private account that doesn't follow them. 1 round
     trip, all in the recipient's slot."""
-    pipe = get_redis().pipeline(transaction=False)
-    queue_block_check(pipe, recipient_uid, sender_uid)
-    pipe.hget(user_key(recipient_uid), keys.PRIVATE_FIELD)
-    following.queue_score(pipe, recipient_uid, sender_uid)
-    blocks, blocked_by, private, follows_sender = pipe.execute()
-    if blocks is not None or blocked_by is not None:
+    batch = Batch(get_redis())
+    check = queue_block_check(batch, recipient_uid, sender_uid)
+    private = batch.hget(user_key(recipient_uid), keys.PRIVATE_FIELD)
+    follows_sender = following.queue_score(batch, recipient_uid, sender_uid)
+    batch.execute()
+    if check.blocked:
         return False
-    return private != "1" or follows_sender is not None
+    return private.value != "1" or follows_sender.value is not None

@@ -4,12 +4,12 @@ the mentions and tag timelines."""
 from dataclasses import dataclass, replace
 
 from accounts.keys import SUSPENDED_USERS
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import Batch, PackedPipeline, get_redis
 
 from .. import keys, text
 from ..audience import selectors as safety
 from ..feeds.selectors import Page, statuses_page
-from ..statuses.marks import apply_marks, queue_marks
+from ..statuses.marks import queue_marks
 from ..statuses.records import Status
 from ..statuses.selectors import decode_status, hidden_uids, is_hidden
 
@@ -55,15 +55,16 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     replies left out. So do those timeline.safety's rule hides from the viewer.
     Moderators see them in the admin, which doesn't come here."""
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
+    batch = Batch(conn)
     # The suspended set is small and read in the same round trip, as timeline pages do.
-    pipe.smembers(SUSPENDED_USERS)
-    pipe.hgetall(keys.status_key(status_id))
-    pipe.zrange(keys.replies_key(status_id), 0, REPLIES_SHOWN)
-    safety.queue_audience(pipe, viewer)
-    suspended, fields, reply_ids, *viewers = pipe.execute()
-    audience = safety.read_audience(viewer, viewers)
-    hidden = hidden_uids(suspended)
+    suspended = batch.smembers(SUSPENDED_USERS)
+    fields = batch.hgetall(keys.status_key(status_id))
+    reply_ids = batch.zrange(keys.replies_key(status_id), 0, REPLIES_SHOWN)
+    audience_read = safety.queue_audience(batch, viewer)
+    batch.execute()
+    audience = audience_read.audience
+    hidden = hidden_uids(suspended.value)
+    reply_ids = reply_ids.value
 
     def shown(status: Status | None) -> Status | None:
         if not status or is_hidden(status, hidden):
@@ -71,7 +72,7 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
         # timeline.safety's rule (1 round trip when it must learn whom the viewer follows).
         return status if safety.visible(conn, [status], audience) else None
 
-    status = shown(decode_status(status_id, fields))
+    status = shown(decode_status(status_id, fields.value))
     if status is None:
         return None
     if status.get("repost_of"):
@@ -83,14 +84,13 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     ancestors = status.get("ancestors", "").split()
     others = [*ancestors, *reply_ids[:REPLIES_SHOWN]]
     pipe = PackedPipeline(conn)
-    pipe.for_each_key(map(keys.status_key, others), ("HGETALL",))
-    queue_marks(pipe, viewer, [status["id"], *others])
-    replies = pipe.execute()
+    hashes = pipe.for_each_key(map(keys.status_key, others), ("HGETALL",))
+    marks = queue_marks(pipe, viewer, [status["id"], *others])
+    pipe.execute()
     found = [
-        decode_status(other, fields)
-        for other, fields in zip(others, replies[: len(others)], strict=True)
+        decode_status(other, fields) for other, fields in zip(others, hashes.value, strict=True)
     ]
-    apply_marks([status, *found], replies[len(others) :])
+    marks.apply([status, *found])
     safety.confirm_follows(conn, [other for other in found if other], audience)
     found = [shown(other) for other in found]
     return Conversation(

@@ -9,6 +9,7 @@ conversation reads in 2 round trips however long the chain."""
 from django.conf import settings
 
 from accounts.keys import LOGIN_INDEX
+from socialsite.redis import Reply
 from timeline.statuses.records import Status
 
 from .. import keys, text
@@ -42,13 +43,11 @@ def _mentioned_logins(status: Status) -> list[str]:
     return [] if status.get("repost_of") else text.mentions(status["message"])
 
 
-def queue_lookups(pipe, status: Status) -> int:
-    """Queues on `pipe` the reads index() needs (the uids of the logins mentioned);
-    returns how many replies they add."""
+def queue_lookups(pipe, status: dict) -> Reply | None:
+    """Queues on `pipe` the read index() needs (the uids of the logins mentioned): its
+    handle, or None if it mentions no one."""
     logins = _mentioned_logins(status)
-    if logins:
-        pipe.hmget(LOGIN_INDEX, logins)
-    return 1 if logins else 0
+    return pipe.hmget(LOGIN_INDEX, logins) if logins else None
 
 
 def _add(pipe, timeline_key: str, status: Status) -> None:
@@ -56,13 +55,13 @@ def _add(pipe, timeline_key: str, status: Status) -> None:
     pipe.zremrangebyrank(timeline_key, 0, -settings.HOME_TIMELINE_SIZE - 1)
 
 
-def index(pipe, status: Status, lookups: list) -> None:
-    """Queues on `pipe` the indexing of a new status, given queue_lookups' replies: the
+def index(pipe, status: dict, lookups: Reply | None) -> None:
+    """Queues on `pipe` the indexing of a new status, given queue_lookups' handle: the
     mentions timelines of the users it mentions (but its author), the tag timelines and
     its parent's replies. Records on it the mentions of existing users, which are the
     ones linked (so `status` gains `mentions` and `mention_ids`)."""
     if lookups:
-        found = zip(_mentioned_logins(status), lookups[0], strict=True)
+        found = zip(_mentioned_logins(status), lookups.value, strict=True)
         known = [(login, int(uid)) for login, uid in found if uid]
         if known:
             status["mentions"] = " ".join(login for login, _ in known)

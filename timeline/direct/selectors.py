@@ -97,13 +97,12 @@ def inbox_page(uid: int, page: int, count: int) -> InboxPage:
     ids, unread = pipe.execute()
     shown = ids[:count]
     pipe = PackedPipeline(conn)
-    pipe.for_each_key(map(keys.conversation_key, shown), ("HGETALL",))
-    pipe.for_each_key(map(keys.conversation_members_key, shown), ("HGETALL",))
-    replies = pipe.execute()
-    hashes, members = replies[: len(shown)], replies[len(shown) :]
+    hashes = pipe.for_each_key(map(keys.conversation_key, shown), ("HGETALL",))
+    members = pipe.for_each_key(map(keys.conversation_members_key, shown), ("HGETALL",))
+    pipe.execute()
     conversations = [
         _conversation(cid, _pairs(fields), _pairs(people), int(unread.get(cid, 0)))
-        for cid, fields, people in zip(shown, hashes, members, strict=True)
+        for cid, fields, people in zip(shown, hashes.value, members.value, strict=True)
         if fields
     ]
     return InboxPage(conversations, page, len(ids) > count)

@@ -16,7 +16,7 @@ from django.conf import settings
 from accounts.keys import LOGIN_INDEX, user_key
 from accounts.records import UserProfile
 from accounts.services import AccountSuspended, get_users
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, get_redis
 from socialsite.text import check_display_text, with_lf
 
 from .. import keys
@@ -170,9 +170,10 @@ def check_sender(conn, uid: int, conversation_id: int) -> str:
     if suspended == "1":
         raise AccountSuspended("This account is suspended.")
     others = [int(member) for member in members if int(member) != int(uid)]
-    for other in others:
-        safety.queue_block_check(pipe, uid, other)
-    if any(score is not None for score in pipe.execute()):
+    batch = Batch(conn)
+    checks = [safety.queue_block_check(batch, uid, other) for other in others]
+    batch.execute()
+    if any(check.blocked for check in checks):
         raise ValueError("You can't message someone who blocks you or whom you block.")
     return login
 

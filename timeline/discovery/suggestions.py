@@ -8,12 +8,12 @@ seconds in the user's slot. The home page reads the kept ones with its own round
 the list with the page's ids, their profiles with its statuses."""
 
 from collections import Counter
+from dataclasses import dataclass
 
 from accounts.keys import SUSPENDED_USERS, user_key
-from accounts.records import UserProfile
 from accounts.services import decode_user
 from socialsite import jobs
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import Batch, PackedPipeline, Reply, get_redis, replies_of
 
 from .. import keys
 from ..follow_sets import following
@@ -54,28 +54,36 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     """Works out `uid`'s suggestions and keeps them SUGGESTIONS_TTL seconds; returns them
     as (uid, how many of the people they follow follow them; 0 for a popular account)."""
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
-    # The plain read, which nearly every user's follows take (no buckets: follow_sets.following).
-    following.queue_newest_of_base(pipe, uid, OWN_FOLLOWS_READ)
-    pipe.smembers(keys.dismissed_suggestions_key(uid))
-    pipe.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
-    pipe.smembers(SUSPENDED_USERS)
+    batch = Batch(conn)
+    # The plain read, which nearly every user's follows take (no buckets: graph.following).
+    with batch.collected() as newest:
+        following.queue_newest_of_base(batch, uid, OWN_FOLLOWS_READ)
+    dismissed = batch.smembers(keys.dismissed_suggestions_key(uid))
+    popular = batch.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
+    suspended = batch.smembers(SUSPENDED_USERS)
     # Nobody they block, mute or have asked to follow, nor anyone blocking them.
-    for other_key in (keys.blocks_key, keys.blocked_by_key, keys.mutes_key, keys.requested_key):
-        pipe.zrange(other_key(uid), 0, -1)
-    base, bucketed, dismissed, popular, suspended, *others = pipe.execute()
-    followed = following.newest(conn, uid, [base, bucketed], OWN_FOLLOWS_READ)
-    left_out = {str(uid), *followed, *dismissed, *suspended}.union(*others)
+    others = [
+        batch.zrange(other_key(uid), 0, -1)
+        for other_key in (keys.blocks_key, keys.blocked_by_key, keys.mutes_key, keys.requested_key)
+    ]
+    batch.execute()
+    followed = following.newest(conn, uid, replies_of(newest), OWN_FOLLOWS_READ)
+    left_out = {str(uid), *followed, *dismissed.value, *suspended.value}.union(
+        *(other.value for other in others)
+    )
+    popular = popular.value
     counts: Counter = Counter()
     followees = followed[:FOLLOWEES_READ]
     if followees:
         pipe = PackedPipeline(conn)
+        reads = []
         for followee in followees:
-            following.queue_newest_of_base(pipe, followee, FOLLOWS_READ_EACH)
-        replies = pipe.execute()
-        reads = zip(followees, replies[::2], replies[1::2], strict=True)
-        for followee, base, bucketed in reads:
-            theirs = following.newest(conn, followee, [base, bucketed], FOLLOWS_READ_EACH)
+            with pipe.collected() as newest:
+                following.queue_newest_of_base(pipe, followee, FOLLOWS_READ_EACH)
+            reads.append((followee, newest))
+        pipe.execute()
+        for followee, newest in reads:
+            theirs = following.newest(conn, followee, replies_of(newest), FOLLOWS_READ_EACH)
             counts.update(other for other in theirs if other not in left_out)
     found = [(int(other), count) for other, count in counts.most_common(SUGGESTIONS_KEPT)]
     for other in popular:
@@ -92,42 +100,52 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     return found
 
 
-def queue_read(pipe, uid: int) -> None:
+def queue_read(pipe, uid: int) -> Reply:
     """Queues on `pipe` the read of `uid`'s kept suggestions (for `queue_profiles`)."""
-    pipe.zrevrange(keys.suggestions_key(uid), 0, SUGGESTIONS_KEPT - 1)
+    return pipe.zrevrange(keys.suggestions_key(uid), 0, SUGGESTIONS_KEPT - 1)
 
 
-def queue_profiles(pipe, uid: int, kept: list[str]) -> list[int]:
+@dataclass(frozen=True, slots=True)
+class SuggestedRead:
+    """The reads `queue_profiles` queued: the profiles of the suggestions to show and
+    when their reader followed each (none if nothing was kept to show)."""
+
+    profiles: tuple[Reply, ...] = ()
+    followed: Reply | None = None
+
+    @property
+    def people(self) -> list[dict]:
+        """Up to SHOWN_ON_HOME profiles to suggest, leaving out people followed since and
+        accounts gone or suspended."""
+        if self.followed is None:
+            return []
+        people = [
+            person
+            for person, score in zip(
+                (decode_user(profile.value) for profile in self.profiles),
+                self.followed.value,
+                strict=True,
+            )
+            if person and score is None and not person["suspended"]
+        ]
+        return people[:SHOWN_ON_HOME]
+
+
+def queue_profiles(pipe, uid: int, kept: list[str]) -> SuggestedRead:
     """Queues on `pipe`, given `queue_read`'s reply, the profiles of the suggestions to
-    show and whether `uid` follows them now (queued last, for `decode`), or the job that
-    works them out if none are kept. Returns the uids whose profiles it reads."""
+    show and whether `uid` follows them now, or the job that works them out if none are
+    kept."""
     if not kept:
         # Marked as pending, so the pages shown before the job is done don't queue more.
         pipe.zadd(keys.suggestions_key(uid), {NOTHING: -1})
         pipe.expire(keys.suggestions_key(uid), PENDING_TTL)
         jobs.enqueue(pipe, ("suggest", {"uid": uid}))
-        return []
+        return SuggestedRead()
     shown = [int(other) for other in kept if other != NOTHING][: SHOWN_ON_HOME * 2]
-    for other in shown:
-        pipe.hgetall(user_key(other))
-    if shown:
-        following.queue_scores(pipe, uid, shown)
-    return shown
-
-
-def decode(shown: list[int], replies: list) -> list[UserProfile]:
-    """The profiles to suggest, from the replies to `queue_profiles` (the pipeline's last
-    ones): up to SHOWN_ON_HOME of them, leaving out people followed since and accounts
-    gone or suspended."""
     if not shown:
-        return []
-    *profiles, followed = replies[-len(shown) - 1 :]
-    people = [
-        person
-        for person, score in zip(map(decode_user, profiles), followed, strict=True)
-        if person and score is None and not person["suspended"]
-    ]
-    return people[:SHOWN_ON_HOME]
+        return SuggestedRead()
+    profiles = tuple(pipe.hgetall(user_key(other)) for other in shown)
+    return SuggestedRead(profiles, following.queue_scores(pipe, uid, shown))
 
 
 def dismiss(uid: int, other_uid: int) -> None:

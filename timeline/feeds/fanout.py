@@ -22,7 +22,7 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite import jobs
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import Batch, PackedPipeline, Reply, get_redis, replies_of
 
 from .. import keys
 from ..follow_sets import followers as follower_sets
@@ -104,15 +104,14 @@ def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
     pipe.for_each_key(map(keys.list_timeline_key, list_ids), ("ZREM", status_id))
 
 
-def queue_answered_followers(pipe, status: Status) -> int:
+def queue_answered_followers(pipe, status: dict) -> Reply | None:
     """Queues the read of how many follow the user a reply answers (see answered_uid),
-    which tells reply_audience where to ask: how many replies it queued (0 for a status
-    that reaches everyone)."""
+    which tells reply_audience where to ask: its handle (None for a status that reaches
+    everyone)."""
     answered = answered_uid(status)
     if answered is None:
-        return 0
-    pipe.hget(user_key(answered), "followers")
-    return 1
+        return None
+    return pipe.hget(user_key(answered), "followers")
 
 
 def reply_audience(
@@ -139,9 +138,9 @@ def everyone(conn, status: Status, members: list[str]) -> list[str]:
     return members
 
 
-def no_reads(pipe, status: Status) -> int:
+def no_reads(pipe, status: dict) -> None:
     """Lists' reach (everyone) reads nothing first."""
-    return 0
+    return None
 
 
 def list_chunk_starts(conn, members_key: str, after, skip: int, size: int, most: int) -> list:
@@ -161,8 +160,8 @@ def follower_chunk_starts(conn, members_key: str, after, skip: int, size: int, m
 @dataclass(frozen=True)
 class Audience:
     members: Callable[[int], str]  # the author's set to walk
-    reach: Callable  # (conn, status, members, *queue_reach's replies) -> those it reaches
-    queue_reach: Callable  # (pipe, status) -> how many replies reach needs it queued
+    reach: Callable  # (conn, status, members[, queue_reach's reply]) -> those it reaches
+    queue_reach: Callable  # (pipe, status) -> the handle of the read reach needs, or None
     deliver: Callable
     retract: Callable
     chunk_starts: Callable  # (conn, members key, after, skip, size, most) -> [more, start...]
@@ -274,20 +273,21 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     # A chunk ends just before the next one's first score.
     below = "+inf" if args["until"] == "+inf" else f"({args['until']}"
     walked = (members_key, args["after_score"], args["skip"], below, size)
-    pipe = conn.pipeline(transaction=False)
-    pipe.exists(keys.status_key(args["status_id"]))
-    reads = 0 if args["retract"] else audience.queue_reach(pipe, args)
+    reads = Batch(conn)
+    exists = reads.exists(keys.status_key(args["status_id"]))
+    reach = None if args["retract"] else audience.queue_reach(reads, args)
     # Where the uids are, and the next job's cursor; then the uids alone, by plain reads
     # (with their scores, or through a script, Redis and the client spend longer on
     # reading them than on the deliveries): for a set never cut, read beside the plan.
-    follower_sets.queue_walk(pipe, *walked)
-    exists, *replies = pipe.execute()
-    members, cursor = follower_sets.walk(conn, members_key, replies[reads:], *walked[1:])
+    with reads.collected() as walk:
+        follower_sets.queue_walk(reads, *walked)
+    reads.execute()
+    members, cursor = follower_sets.walk(conn, members_key, replies_of(walk), *walked[1:])
     pipe = PackedPipeline(conn)
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)
-    elif exists:
-        reached = audience.reach(conn, args, members, *replies[:reads])
+    elif exists.value:
+        reached = audience.reach(conn, args, members, *([] if reach is None else [reach.value]))
         if args["audience"] == "followers":
             reached = homes.with_homes(conn, reached)
         audience.deliver(

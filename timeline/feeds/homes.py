@@ -54,9 +54,14 @@ def with_homes(conn, uids: list[str]) -> list[str]:
     pipe, sent = PackedPipeline(conn), []
     for start in range(0, len(uids), BITS_PER_COMMAND):
         part = uids[start : start + BITS_PER_COMMAND]
-        sent += pipe.execute_repeating(("BITFIELD_RO", keys.DROPPED_HOMES), ("GET", "u1"), part)
-    bits = [bit for reply in pipe.execute() for bit in reply]
-    dropped = {uid for uid, bit in zip(sent, bits, strict=True) if bit}
+        reply, values = pipe.execute_repeating(
+            ("BITFIELD_RO", keys.DROPPED_HOMES), ("GET", "u1"), part
+        )
+        sent.append((reply, values))
+    pipe.execute()
+    dropped = {
+        uid for reply, values in sent for uid, bit in zip(values, reply.value, strict=True) if bit
+    }
     return [uid for uid in uids if str(uid) not in dropped] if dropped else uids
 
 

@@ -32,7 +32,7 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite import jobs
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, get_redis
 
 from .. import keys
 from ..follow_sets import following
@@ -92,8 +92,8 @@ def _take_out_of_list(client, list_id: int, status_ids: list) -> None:
     client.zrem(keys.list_timeline_key(list_id), *status_ids)
 
 
-def _queue_members(client, list_id: int, after, skip: int, count: int) -> None:
-    client.zrangebyscore(
+def _queue_members(client, list_id: int, after, skip: int, count: int) -> object:
+    return client.zrangebyscore(
         keys.list_members_key(list_id), after, "+inf", start=skip, num=count, withscores=True
     )
 
@@ -180,19 +180,18 @@ def _refill_batch(refilled: Refilled, args: dict) -> list[jobs.Job]:
     per_pass = settings.REFILL_FOLLOWEES_PER_PASS
     timeline = refilled.timeline(owner_id)
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
-    refilled.sources(pipe, owner_id, args["after_score"], args["skip"], per_pass)
-    floor = "-inf"
+    reads = Batch(conn)
+    found = refilled.sources(reads, owner_id, args["after_score"], args["skip"], per_pass)
     if refilled.floored:
-        pipe.zcard(timeline)
-        pipe.zrange(timeline, 0, 0, withscores=True)
-        batch, length, oldest = pipe.execute()
-        # A full timeline has room only for statuses newer than its oldest.
-        if length >= size and oldest:
-            floor = oldest[0][1]
-    else:
-        (batch,) = pipe.execute()
-    batch = refilled.sources_read(batch)
+        length = reads.zcard(timeline)
+        oldest = reads.zrange(timeline, 0, 0, withscores=True)
+    reads.execute()
+    floor = "-inf"
+    # A full timeline has room only for statuses newer than its oldest.
+    if refilled.floored and length.value >= size and oldest.value:
+        floor = oldest.value[0][1]
+    batch = refilled.sources_read(found.value)
+    pipe = conn.pipeline(transaction=False)
     own = [str(owner_id)] if refilled.owner_posts else []
     sources = [*own, *(source for source, _ in batch)]
     for source in sources:

@@ -18,7 +18,14 @@ from ..web import page_number, render_statuses, require_page
 from . import selectors
 
 
-def render_home(request: HttpRequest, uid: int, form: StatusForm, status: int = 200, *, first=None):
+def render_home(
+    request: HttpRequest,
+    uid: int,
+    form: StatusForm,
+    status: int = 200,
+    *,
+    first: selectors.HomeFirstReads | None = None,
+) -> HttpResponse:
     """`uid`'s home page with `form` in its post box (a bound one shows its errors);
     `first`: its first reads, made already (see selectors.home_page)."""
     number = page_number(request)
@@ -47,7 +54,7 @@ def home(request: HttpRequest) -> HttpResponse:
     read = read_with_user(request, queue)
     uid = current_uid(request)
     if uid is not None:
-        first = read[1] if read is not None and read[0] == uid else None
+        first = read.reads if read is not None and read.uid == uid else None
         return render_home(request, uid, blank_status_form(), first=first)
     return _global(request, "timeline/welcome.html")
 

@@ -7,14 +7,14 @@ from accounts import logins
 from accounts.keys import user_key
 from accounts.records import UserProfile
 from accounts.services import decode_user, get_users, uid_for_login
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import Batch, PackedPipeline, get_redis, replies_of
 
 from .. import keys
-from ..audience.selectors import Relation, may_see_account, queue_relation, relation_from
+from ..audience.selectors import Relation, may_see_account, queue_relation
 from ..feeds.selectors import Page, kept_statuses, page_ids, queue_statuses, read_page
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following as following_sets
-from ..lists.selectors import decode_lists, queue_lists
+from ..lists.selectors import queue_lists
 
 # Followers in common are looked for among this many of your newest follows.
 COMMON_SCAN = 5000
@@ -66,12 +66,13 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[UserP
     `uid`'s follows are asked of `other_uid`'s followers in their slot, or if those are
     in many pieces, each of its following set (graph.follower_sets.followers_among)."""
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
-    following_sets.queue_newest_of_base(pipe, uid, COMMON_SCAN)
-    pipe.hget(user_key(other_uid), "followers")
-    *newest, followers = pipe.execute()
-    following = following_sets.newest(conn, uid, newest, COMMON_SCAN)
-    follows = follower_sets.followers_among(conn, following, other_uid, followers)
+    batch = Batch(conn)
+    with batch.collected() as newest:
+        following_sets.queue_newest_of_base(batch, uid, COMMON_SCAN)
+    followers = batch.hget(user_key(other_uid), "followers")
+    batch.execute()
+    following = following_sets.newest(conn, uid, replies_of(newest), COMMON_SCAN)
+    follows = follower_sets.followers_among(conn, following, other_uid, followers.value)
     return get_users(in_common(following, follows, limit))
 
 
@@ -111,54 +112,49 @@ def profile_page(
         return None
     viewer = None if viewer_uid in (None, uid) else int(viewer_uid)
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
-    pipe.hgetall(user_key(uid))
+    batch = Batch(conn)
+    user = batch.hgetall(user_key(uid))
     # With their scores: the statuses kept in the process are served by them.
-    page_ids(pipe, keys.profile_timeline_key(uid), page, count, withscores=True)
+    entries = page_ids(batch, keys.profile_timeline_key(uid), page, count, withscores=True)
     if viewer:
-        following_sets.queue_score(pipe, viewer, uid)
-        following_sets.queue_newest_of_base(pipe, viewer, COMMON_SCAN)
-        pipe.zrevrange(keys.user_lists_key(viewer), 0, -1)
-        queue_relation(pipe, viewer, uid)
-    user, entries, *relation = pipe.execute()
-    user = decode_user(user)
+        following_them = following_sets.queue_score(batch, viewer, uid)
+        with batch.collected() as newest:
+            following_sets.queue_newest_of_base(batch, viewer, COMMON_SCAN)
+        own_lists = batch.zrevrange(keys.user_lists_key(viewer), 0, -1)
+        relation = queue_relation(batch, viewer, uid)
+    batch.execute()
+    user = decode_user(user.value)
     if not looked_up and not logins.is_profile_of(user, login):
         # The uid remembered is no longer the login's: looked up again.
         logins.forget(login)
         return profile_page(login, viewer_uid, page, count, common, looked_up=True)
     if user is None:
         return None
-    following_them, *newest, list_ids = relation[:4] or (None, [], False, [])
-    safety = relation[4:]
-    following = following_sets.newest(conn, viewer, newest, COMMON_SCAN) if viewer else []
-    if user["private"] and uid != viewer_uid and following_them is None:
+    follows_them = viewer is not None and following_them.value is not None
+    following = (
+        following_sets.newest(conn, viewer, replies_of(newest), COMMON_SCAN) if viewer else []
+    )
+    if user["private"] and uid != viewer_uid and not follows_them:
         # A private account's page shows others nothing, whether or not the job that
         # marks its statuses after going private has reached them yet.
-        entries = []
-    ids, kept, generation = kept_statuses(entries, count)
+        ids, kept, generation = kept_statuses([], count)
+    else:
+        ids, kept, generation = kept_statuses(entries.value, count)
     pipe = PackedPipeline(conn)
-    shown = queue_statuses(pipe, ids, count, viewer_uid, kept=kept)
-    listed = shown + queue_lists(pipe, list_ids, uid)
-    in_slot = follower_sets.queue_who_follow(pipe, following, uid, user["followers"])
-    replies = pipe.execute()
-    follows = follower_sets.who_follow(conn, following, uid, replies[listed:], in_slot=in_slot)
+    statuses = queue_statuses(pipe, ids, count, viewer_uid, kept=kept, generation=generation)
+    lists = queue_lists(pipe, own_lists.value if viewer else [], uid)
+    with pipe.collected() as asked:
+        in_slot = follower_sets.queue_who_follow(pipe, following, uid, user["followers"])
+    pipe.execute()
+    follows = follower_sets.who_follow(conn, following, uid, replies_of(asked), in_slot=in_slot)
     common_uids = in_common(following, follows, common)
     return ProfilePage(
         user=user,
-        page=read_page(
-            ids,
-            replies[:shown],
-            page,
-            count,
-            viewer=viewer_uid,
-            follows={uid} if following_them is not None else set(),
-            kept=kept,
-            generation=generation,
-        ),
-        is_following=following_them is not None,
+        page=read_page(statuses, page, follows={uid} if follows_them else set()),
+        is_following=follows_them,
         followers_in_common=get_users(common_uids),
-        relation=relation_from(safety) if safety else Relation(),
-        viewer_lists=tuple(decode_lists(list_ids, replies[shown:listed], uid)),
+        relation=relation.relation if viewer else Relation(),
+        viewer_lists=tuple(lists.lists),
     )
 
 
@@ -168,11 +164,12 @@ def relationships(uid: int, others: list[int]) -> list[tuple[bool, bool]]:
     if not others:
         return []
     pipe = PackedPipeline(get_redis())
-    following_sets.queue_scores(pipe, uid, others)
-    following_sets.queue_follows_of(pipe, others, uid)
-    following, *followers = pipe.execute()
-    followers = following_sets.scores_of(followers)
-    return [(a is not None, b is not None) for a, b in zip(following, followers, strict=True)]
+    following = following_sets.queue_scores(pipe, uid, others)
+    with pipe.collected() as asked:
+        following_sets.queue_follows_of(pipe, others, uid)
+    pipe.execute()
+    followers = following_sets.scores_of(replies_of(asked))
+    return [(a is not None, b is not None) for a, b in zip(following.value, followers, strict=True)]
 
 
 def followed_at(uid: int, other_uid: int) -> float | None:

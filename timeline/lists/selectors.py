@@ -1,9 +1,10 @@
 """Reading lists: one list, someone's lists, a list's members and its timeline."""
 
+from dataclasses import dataclass
 from typing import Any
 
 from accounts.records import UserProfile
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import PackedPipeline, Reply, get_redis
 
 from .. import keys
 from ..feeds.selectors import Page, statuses_page, users_page
@@ -71,34 +72,43 @@ def _owned_lists(uid: int, member_uid: int | None = None) -> list[TimelineList]:
     if not list_ids:
         return []
     pipe = PackedPipeline(conn)
-    queue_lists(pipe, list_ids, member_uid)
-    return decode_lists(list_ids, pipe.execute(), member_uid)
+    read = queue_lists(pipe, list_ids, member_uid)
+    pipe.execute()
+    return read.lists
 
 
-def queue_lists(pipe: PackedPipeline, list_ids: list[str], member_uid: int | None = None) -> int:
+@dataclass(frozen=True, slots=True)
+class ListsRead:
+    """The reads `queue_lists` queued: the lists' hashes and, for a member, their scores
+    in the member's "listed in" set (none read for no lists)."""
+
+    hashes: Reply | None = None
+    member_scores: Reply | None = None
+
+    @property
+    def lists(self) -> list[TimelineList]:
+        """The lists (each with `has_member` if a member was asked about), leaving out
+        any deleted meanwhile."""
+        if self.hashes is None:
+            return []
+        found = [decode_list(fields) for fields in self.hashes.value]
+        if self.member_scores is not None:
+            for the_list, score in zip(found, self.member_scores.value, strict=True):
+                if the_list:
+                    the_list["has_member"] = score is not None
+        return [the_list for the_list in found if the_list]
+
+
+def queue_lists(pipe: PackedPipeline, list_ids: list, member_uid: int | None = None) -> ListsRead:
     """Queues the reads of the lists `list_ids` (an owner's, from their lists key) and,
-    with `member_uid`, whether they are on each, for decode_lists: how many replies."""
+    with `member_uid`, whether they are on each."""
     if not list_ids:
-        return 0
-    pipe.for_each_key(map(keys.list_key, list_ids), ("HGETALL",))
+        return ListsRead()
+    hashes = pipe.for_each_key(map(keys.list_key, list_ids), ("HGETALL",))
     if member_uid is None:
-        return len(list_ids)
+        return ListsRead(hashes)
     # Their "listed in" set answers for all the lists in one command.
-    pipe.zmscore(keys.listed_in_key(member_uid), list_ids)
-    return len(list_ids) + 1
-
-
-def decode_lists(
-    list_ids: list[str], replies: list[Any], member_uid: int | None = None
-) -> list[TimelineList]:
-    """The lists (each with `has_member` if `member_uid` is given) from the replies to
-    queue_lists, leaving out any deleted meanwhile."""
-    found = [decode_list(fields) for fields in replies[: len(list_ids)]]
-    if member_uid is not None and list_ids:
-        for the_list, score in zip(found, replies[len(list_ids)], strict=True):
-            if the_list:
-                the_list["has_member"] = score is not None
-    return [the_list for the_list in found if the_list]
+    return ListsRead(hashes, pipe.zmscore(keys.listed_in_key(member_uid), list_ids))
 
 
 def members_page(list_id: int, page: int = 1, count: int = 50) -> tuple[list[UserProfile], bool]:

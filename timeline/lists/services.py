@@ -19,7 +19,7 @@ from accounts.keys import user_key
 from accounts.services import get_users
 from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, get_redis
 from socialsite.text import check_display_text
 from timeline.lists.records import TimelineList
 
@@ -143,19 +143,19 @@ def _prepare_member_change(
         member_uid = int(member_uid)
     except (TypeError, ValueError):
         raise ValueError("No such user.") from None
-    pipe = conn.pipeline(transaction=False)
+    pipe = Batch(conn)
     pipe.hgetall(keys.list_key(list_id))
     pipe.hget(user_key(uid), "login")
     pipe.hmget(user_key(member_uid), "login", "suspended")
     pipe.zscore(keys.list_members_key(list_id), member_uid)
-    queue_block_check(pipe, uid, member_uid)
-    fields, owner_login, (member_login, suspended), member_since, *blocks = pipe.execute()
+    check = queue_block_check(pipe, uid, member_uid)
+    fields, owner_login, (member_login, suspended), member_since, *_ = pipe.execute()
     the_list = _owned(fields, uid)
     # A suspended user reads as gone; refusing them also keeps a purge (which suspends
     # first) from racing a new membership.
     if member_login is None or (adding and suspended == "1"):
         raise ValueError("No such user.")
-    if adding and any(blocks):
+    if adding and check.blocked:
         raise Blocked(f"You can't add @{member_login} to a list.")
     owner = {"id": int(uid), "login": owner_login}
     member = {"id": member_uid, "login": member_login}

@@ -68,11 +68,11 @@ def notifications_page(
     # check a kept author against (accounts.authors), and they ride this round trip.
     uids = list(dict.fromkeys(actor for _, _, actor, _ in entries))
     pipe = PackedPipeline(conn)
-    added = queue_statuses(pipe, ids, len(ids), uid)
-    queue_authors(pipe, uids)
-    replies = pipe.execute()
-    actors = read_authors(uids, replies[added:])
-    statuses = read_page(ids, replies[:added], 1, max(len(ids), 1), viewer=uid).statuses
+    read = queue_statuses(pipe, ids, len(ids), uid)
+    authors = queue_authors(pipe, uids)
+    pipe.execute()
+    actors = read_authors(uids, authors.value)
+    statuses = read_page(read, 1).statuses
     by_id = {status["id"]: status for status in statuses}
     groups: dict[tuple[str, int], Notification] = {}
     for kind, obj, actor, when in entries:
@@ -96,6 +96,4 @@ def unread_counts(uid: int | None) -> UnreadCounts:
     round trip, for the pages that read nothing of the viewer's otherwise."""
     if uid is None:
         return {"notifications": 0, "messages": 0}
-    pipe = get_redis().pipeline(transaction=False)
-    queue_unread(pipe, uid)
-    return decode_unread(pipe.execute()[0])
+    return decode_unread(queue_unread(get_redis(), uid))

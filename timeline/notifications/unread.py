@@ -5,16 +5,16 @@ page's statuses), so the nav costs no round trip of its own."""
 from typing import TypedDict
 
 from accounts.keys import user_key
-from socialsite.redis import Pipe
 
 from .. import keys
 
 UNREAD_FIELDS = (keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
 
 
-def queue_unread(pipe: Pipe, uid: int) -> None:
-    """Queues the read of `uid`'s unread counts (1 reply, for decode_unread)."""
-    pipe.hmget(user_key(uid), *UNREAD_FIELDS)
+def queue_unread(client, uid: int):
+    """Queues (or runs) the read of `uid`'s unread counts, for decode_unread: its handle,
+    or its reply."""
+    return client.hmget(user_key(uid), *UNREAD_FIELDS)
 
 
 class UnreadCounts(TypedDict):

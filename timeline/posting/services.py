@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from socialsite import events, jobs
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import Batch, PackedPipeline, Reply, get_redis
 from timeline.statuses.records import Status
 
 from .. import keys
@@ -83,7 +83,7 @@ class _Stored:
     first pass of the lists it goes to and of the followers it reaches, and where the
     fan-out job takes the followers over."""
 
-    found: list
+    found: Reply | None
     lists: list
     followers: list
     cursor: object
@@ -93,19 +93,20 @@ def do_store_status(conn, status: dict) -> _Stored:
     """Stores the status on its author's profile and reads its first pass of followers
     and lists (1 round trip; 2 for a reply: fanout.reply_audience)."""
     uid = status["uid"]
-    pipe = conn.pipeline(transaction=False)
-    lookups = conversations.queue_lookups(pipe, status)
-    narrowed = fanout.queue_answered_followers(pipe, status)
-    pipe.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
-    queue_store(
-        pipe, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
-    )
-    # Replies by position until the reads' handles (socialsite.redis) reach pipelines.
-    results = pipe.execute()
-    found, lists = results[:lookups], results[lookups + narrowed]
-    batch, cursor = follower_sets.decode_range(results[-1])
-    followers = fanout.reply_audience(conn, status, batch, *results[lookups : lookups + narrowed])
-    return _Stored(found, lists, followers, cursor)
+    reads = Batch(conn)
+    found = conversations.queue_lookups(reads, status)
+    answered = fanout.queue_answered_followers(reads, status)
+    listed = reads.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
+    with reads.collected() as stored:
+        queue_store(
+            reads, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
+        )
+    reads.execute()
+    # queue_store's last read: the author's first followers.
+    batch, cursor = follower_sets.decode_range(stored[-1].value)
+    answered_followers = () if answered is None else (answered.value,)
+    followers = fanout.reply_audience(conn, status, batch, *answered_followers)
+    return _Stored(found, listed.value, followers, cursor)
 
 
 def queue_delivery(pipe: PackedPipeline, status: dict, stored: _Stored) -> None:

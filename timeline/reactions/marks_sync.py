@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from accounts.keys import hash_tag_id
-from socialsite.redis import get_redis, scan_batches
+from socialsite.redis import Batch, get_redis, scan_batches
 
 from .. import keys
 from . import scripts
@@ -109,12 +109,20 @@ def _settle(conn, suspects: list[tuple[int, int]], found: MarksCheck, fix: bool)
     mends) the mark of each that is still one-sided: the claim is the truth."""
     if not suspects:
         return
+    batch = Batch(conn)
+    reads = [
+        (
+            uid,
+            status_id,
+            batch.zscore(keys.reposts_key(status_id), uid),
+            batch.sismember(keys.reposted_key(uid), status_id),
+        )
+        for uid, status_id in suspects
+    ]
+    batch.execute()
     pipe = conn.pipeline(transaction=False)
-    for uid, status_id in suspects:
-        pipe.zscore(keys.reposts_key(status_id), uid)
-        pipe.sismember(keys.reposted_key(uid), status_id)
-    replies = pipe.execute()
-    for (uid, status_id), claim, marked in zip(suspects, replies[::2], replies[1::2], strict=True):
+    for uid, status_id, claim, marked in reads:
+        claim, marked = claim.value, marked.value
         if (claim is not None) == bool(marked):
             continue
         key = keys.reposted_key(uid)

@@ -13,7 +13,7 @@ import time
 
 from accounts.keys import SUSPENDED_USERS, user_key
 from socialsite import events
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
@@ -139,14 +139,15 @@ def check_like(conn, uid: int, status_id: int, *, liking: bool) -> tuple[dict, d
     """The liker ({"id", "login"}), the status a like goes to (given a repost, its
     original: {"id", "uid", "login"}) and whether it is hidden from them; ValueError for
     an unknown liker, StatusGone for a status gone (or, liking, hidden)."""
-    pipe = conn.pipeline(transaction=False)
-    pipe.hget(user_key(uid), "login")
+    pipe = Batch(conn)
+    login = pipe.hget(user_key(uid), "login")
     status_id = status_id_of(status_id)
-    pipe.hgetall(keys.status_key(status_id))
-    pipe.smembers(SUSPENDED_USERS)
-    safety.queue_audience(pipe, uid)
-    login, fields, suspended, *audience = pipe.execute()
-    status = decode_status(status_id, fields)
+    fields = pipe.hgetall(keys.status_key(status_id))
+    suspended = pipe.smembers(SUSPENDED_USERS)
+    audience = safety.queue_audience(pipe, uid)
+    pipe.execute()
+    login, suspended = login.value, suspended.value
+    status = decode_status(status_id, fields.value)
     if login is None:
         raise ValueError("No such user.")
     # A suspended user's status reads as deleted, so it can't be liked; a like given
@@ -154,7 +155,7 @@ def check_like(conn, uid: int, status_id: int, *, liking: bool) -> tuple[dict, d
     # hides from the liker.
     hidden = status is not None and (
         is_hidden(status, hidden_uids(suspended))
-        or not safety.visible(conn, [status], safety.read_audience(uid, audience))
+        or not safety.visible(conn, [status], audience.audience)
     )
     if status is None or (liking and hidden):
         raise StatusGone(GONE)

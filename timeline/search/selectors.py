@@ -106,8 +106,9 @@ def shown_to(viewer: int | None, ids: list[str], page: int, count: int) -> Page:
     users', and what timeline.safety's rule hides: private accounts' to non-followers,
     either side of a block)."""
     pipe = PackedPipeline(get_redis())
-    queue_statuses(pipe, ids, count, viewer)
-    return read_page(ids, pipe.execute(), page, count, viewer=viewer)
+    read = queue_statuses(pipe, ids, count, viewer)
+    pipe.execute()
+    return read_page(read, page)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,31 +12,43 @@ Each write is queued beside the change it marks, and is idempotent: a like's in 
 pipeline as its `likes:{uid}` write (one slot), a repost's in the one that claims it in
 the original's `reposts:{id}` (the reposter's slot: a step of its own)."""
 
-from timeline.statuses.records import Status
+from dataclasses import dataclass
+
+from socialsite.redis import Reply
 
 from .. import keys
 
 
-def queue_marks(pipe, uid: int | None, ids: list) -> int:
-    """Queues the reads that tell whether `uid` liked and reposted each of `ids`, for
-    `apply_marks`: nothing for no one. Returns how many replies they add."""
+@dataclass(frozen=True, slots=True)
+class MarksRead:
+    """The reads `queue_marks` queued (none for no one, or no ids)."""
+
+    liked: Reply | None = None
+    reposted: Reply | None = None
+
+    def apply(self, statuses: list[dict | None]) -> None:
+        """Marks each of `statuses` (those of the ids read, in their order; None for one
+        that is gone) `liked` and `reposted`; nothing if nothing was read."""
+        if self.liked is None:
+            return
+        liked, reposted = self.liked.value, self.reposted.value
+        for status, is_liked, is_reposted in zip(statuses, liked, reposted, strict=True):
+            if status is not None:
+                status["liked"] = bool(is_liked)
+                status["reposted"] = bool(is_reposted)
+
+
+NOT_MARKED = MarksRead()
+
+
+def queue_marks(pipe, uid: int | None, ids: list) -> MarksRead:
+    """Queues the reads that tell whether `uid` liked and reposted each of `ids`: nothing
+    for no one."""
     if not uid or not ids:
-        return 0
-    pipe.smismember(keys.liked_key(uid), ids)
-    pipe.smismember(keys.reposted_key(uid), ids)
-    return 2
-
-
-def apply_marks(statuses: list[Status | None], replies: list) -> None:
-    """Marks each of `statuses` (None for one that is gone) `liked` and `reposted` from
-    the replies to `queue_marks` for their ids (none: nothing to mark)."""
-    if not replies:
-        return
-    liked, reposted = replies
-    for status, is_liked, is_reposted in zip(statuses, liked, reposted, strict=True):
-        if status is not None:
-            status["liked"] = bool(is_liked)
-            status["reposted"] = bool(is_reposted)
+        return NOT_MARKED
+    return MarksRead(
+        pipe.smismember(keys.liked_key(uid), ids), pipe.smismember(keys.reposted_key(uid), ids)
+    )
 
 
 def queue_like(pipe, uid: int, status_id: int, liked_at: float) -> None:

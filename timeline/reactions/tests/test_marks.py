@@ -158,10 +158,11 @@ def test_closing_an_account_takes_its_marks_and_the_marks_of_its_statuses(
 def test_a_pages_marks_are_two_reads_in_the_viewers_slot(network):
     ids = [network["first"], network["second"], *range(10**6, 10**6 + 28)]
     pipe = PackedPipeline(get_redis())
-    assert marks.queue_marks(pipe, network["fan"], ids) == 2
-    liked, reposted = pipe.execute()
-    assert len(liked) == len(reposted) == 30
-    assert marks.queue_marks(pipe, None, ids) == 0
+    read = marks.queue_marks(pipe, network["fan"], ids)
+    assert len(pipe.execute()) == 2
+    assert len(read.liked.value) == len(read.reposted.value) == 30
+    assert marks.queue_marks(pipe, None, ids) == marks.MarksRead()
+    assert pipe.execute() == []
 
 
 def test_a_home_page_with_marks_takes_the_round_trips_it_did(network, round_trips):
