@@ -262,7 +262,8 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
             set_lifetime=math.ceil(_lifetime()),
             args=args,
         )
-    suspended, revoked = set(), set()
+    suspended: set[int] = set()
+    revoked: set[tuple[int, str]] = set()
     for (uid, streams), (owner_suspended, *exists) in zip(
         owners.items(), (await pipe.execute())[-len(owners) :], strict=True
     ):
