@@ -12,12 +12,15 @@ Each write is queued beside the change it marks, and is idempotent: a like's in 
 pipeline as its `likes:{uid}` write (one slot), a repost's in the one that claims it in
 the original's `reposts:{id}` (the reposter's slot: a step of its own)."""
 
+from typing import Any
+
+from socialsite.redis import Pipe
 from timeline.statuses.records import Status
 
 from .. import keys
 
 
-def queue_marks(pipe, uid: int | None, ids: list) -> int:
+def queue_marks(pipe: Pipe, uid: int | None, ids: list[Any]) -> int:
     """Queues the reads that tell whether `uid` liked and reposted each of `ids`, for
     `apply_marks`: nothing for no one. Returns how many replies they add."""
     if not uid or not ids:
@@ -27,7 +30,7 @@ def queue_marks(pipe, uid: int | None, ids: list) -> int:
     return 2
 
 
-def apply_marks(statuses: list[Status | None], replies: list) -> None:
+def apply_marks(statuses: list[Status | None], replies: list[Any]) -> None:
     """Marks each of `statuses` (None for one that is gone) `liked` and `reposted` from
     the replies to `queue_marks` for their ids (none: nothing to mark)."""
     if not replies:
@@ -39,23 +42,23 @@ def apply_marks(statuses: list[Status | None], replies: list) -> None:
             status["reposted"] = bool(is_reposted)
 
 
-def queue_like(pipe, uid: int, status_id: int, liked_at: float) -> None:
+def queue_like(pipe: Pipe, uid: int, status_id: int, liked_at: float) -> None:
     """Queues `uid`'s side of a like: its place on their likes page and its mark."""
     pipe.zadd(keys.likes_key(uid), {status_id: liked_at})
     pipe.sadd(keys.liked_key(uid), status_id)
 
 
-def queue_unlike(pipe, uid: int, *status_ids) -> None:
+def queue_unlike(pipe: Pipe, uid: int, *status_ids: int | str) -> None:
     """Queues taking `status_ids` off `uid`'s likes page and their marks."""
     pipe.zrem(keys.likes_key(uid), *status_ids)
     pipe.srem(keys.liked_key(uid), *status_ids)
 
 
-def queue_reposted(pipe, uid: int, status_id: int) -> None:
+def queue_reposted(pipe: Pipe, uid: int, status_id: int) -> None:
     """Queues marking the original `status_id` reposted by `uid`."""
     pipe.sadd(keys.reposted_key(uid), status_id)
 
 
-def queue_unreposted(pipe, uid: int, status_id: int) -> None:
+def queue_unreposted(pipe: Pipe, uid: int, status_id: int) -> None:
     """Queues taking back `uid`'s mark of having reposted the original `status_id`."""
     pipe.srem(keys.reposted_key(uid), status_id)
