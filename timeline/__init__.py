@@ -3,7 +3,8 @@ subpackage) per domain. The rooms' order, bottom first; a room imports only room
 layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
 
     follow_sets, templatetags
-    audience, statuses, discovery
+    statuses
+    audience, discovery
     feeds
     conversations, direct, lists, notifications
     graph

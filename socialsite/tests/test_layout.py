@@ -18,7 +18,8 @@ WIRING = {"socialsite.settings", "socialsite.urls", "socialsite.asgi"}
 # that needs a higher room's work is that room's view). timeline/__init__.py says the same.
 ROOMS = (
     ("follow_sets", "templatetags"),  # storage of the follow graph; template filters
-    ("audience", "statuses", "discovery"),  # who may see what; statuses; trends, suggestions
+    ("statuses",),  # the status record: build, store, take, decode; its cache; marks
+    ("audience", "discovery"),  # who may see what (of Status records); trends, suggestions
     ("feeds",),  # fan-out, homes and every timeline's page
     ("conversations", "direct", "lists", "notifications"),
     ("graph",),  # follow and unfollow, follow requests, the profile page
