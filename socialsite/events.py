@@ -59,7 +59,7 @@ def publish(client: Client, payload: str) -> None:
         client.publish(STATUS_CHANNEL, payload)
 
 
-def publish_by_script(client, *, channel: str, payload: str):
+def publish_by_script(client: Client, *, channel: str, payload: str) -> Any:
     """Runs lua/publish.lua (the only way to): PUBLISHes `payload` on `channel` from the
     node that serves the channel's slot."""
     return _lua.run(client, "publish", [], [channel, payload], slot_of=channel)

@@ -39,7 +39,7 @@ def home_timeline_key(uid: int | str) -> str:
     return f"feed:{{{uid}}}"
 
 
-def followers_key(uid: int) -> str:
+def followers_key(uid: int | str) -> str:
     return f"followers:{{{uid}}}"
 
 

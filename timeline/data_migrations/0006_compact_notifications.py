@@ -3,6 +3,8 @@ scored in Unix seconds (a float's 17 digits, ~49 B a follow in a set of 1,000), 
 notifications.services.notification_member scored in whole milliseconds (~15 B), and
 each reader's last read (keys.NOTIFICATIONS_READ_AT) turns to milliseconds with them."""
 
+from typing import Any
+
 from accounts.keys import hash_tag_id
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
 
@@ -46,6 +48,6 @@ def compact_old_notifications(batch: int = 1000) -> int:
     return converted
 
 
-def is_old(first: list) -> bool:
+def is_old(first: list[Any]) -> bool:
     """Whether a set's oldest entry (ZRANGE 0 0 WITHSCORES's raw reply) is scored in seconds."""
     return bool(first) and float(first[0][1]) < SECONDS_BELOW

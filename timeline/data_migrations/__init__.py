@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from accounts.keys import USER_ID_COUNTER
-from socialsite.redis import get_redis
+from socialsite.redis import Client, get_redis
 
 from .. import keys
 
@@ -62,7 +62,7 @@ def all_migrations() -> list[DataMigration]:
     return found
 
 
-def stored_version(conn) -> int | None:
+def stored_version(conn: Client) -> int | None:
     """The store's version (see above); None for a new, empty store."""
     version = conn.get(keys.DATA_VERSION)
     if version is not None:

@@ -15,7 +15,7 @@ from typing import Any
 import redis
 
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import get_redis
+from socialsite.redis import Client, get_redis
 
 from .. import keys, text
 from . import scripts
@@ -27,7 +27,7 @@ TREND_MINUTES = 60
 
 
 def record(
-    client, status: Mapping[str, Any], *, deleted: bool = False, now: float | None = None
+    client: Client, status: Mapping[str, Any], *, deleted: bool = False, now: float | None = None
 ) -> None:
     """Queues on `client` (a connection or a pipeline) the counting of one status
     posted, or deleted; counting the same event twice changes nothing."""

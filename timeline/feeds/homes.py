@@ -103,3 +103,4 @@ def drop_inactive_homes(now: float | None = None, batch: int = 1000) -> int:
         mark_dropped(marks, [uid for uid, gone in zip(uids, done, strict=True) if not gone], False)
         marks.execute()
         dropped += sum(done)
+    raise AssertionError("itertools.count never ends")

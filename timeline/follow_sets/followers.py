@@ -212,13 +212,13 @@ def queue_score(client, uid: int, follower, followed_at) -> Any:
     )
 
 
-def queue_add(client, uid: int, follower, followed_at) -> object:
+def queue_add(client, uid: int, follower, followed_at) -> Any:
     """Queues (or runs) putting `follower` among `uid`'s followers at `followed_at`, in
     its piece (a repair or a bulk write: the count is the caller's)."""
     return _follower_edge(client, uid=uid, change="add", follower=follower, followed_at=followed_at)
 
 
-def queue_remove(client, uid: int, follower, followed_at) -> object:
+def queue_remove(client, uid: int, follower, followed_at) -> Any:
     """Queues (or runs) taking `follower`, followed at `followed_at`, out of `uid`'s
     followers (a repair: the count is the caller's)."""
     return _follower_edge(
@@ -245,7 +245,7 @@ def split_every_big_set(batch: int = 1000) -> tuple[int, int]:
 
 def queue_follow(
     client, uid: int, *, follower: int, since: int, newest: int, approving: bool, followed_at
-) -> object:
+) -> Any:
     """Queues (or runs) a follow's step 1 in `uid`'s slot (add_follower.lua): `follower`
     joins `uid`'s followers at `followed_at` (their following set's score; None: not
     following yet, so `since`) unless either blocks the other or `uid` is private and
@@ -274,7 +274,7 @@ def queue_follow(
     )
 
 
-def queue_unfollow(client, uid: int, *, follower: int, followed_at, newest: int) -> object:
+def queue_unfollow(client, uid: int | str, *, follower: int, followed_at, newest: int) -> Any:
     """Queues (or runs) an unfollow's step 1 in `uid`'s slot (remove_follower.lua):
     `follower`, who followed at `followed_at` ("+inf" if not known), leaves `uid`'s
     followers and their count. Replies [`uid`'s login, their `newest` profile ids], or
@@ -292,7 +292,7 @@ def queue_unfollow(client, uid: int, *, follower: int, followed_at, newest: int)
 
 def _followers_range(
     client, *, followers_key: str, after, skip: int, below, count: int, withscores: bool
-) -> object:
+) -> Any:
     return scripts.run(
         client,
         "followers_range",
@@ -301,11 +301,11 @@ def _followers_range(
     )
 
 
-def _followers_plan(client, *, followers_key: str, after, skip: int, below, count: int) -> object:
+def _followers_plan(client, *, followers_key: str, after, skip: int, below, count: int) -> Any:
     return scripts.run(client, "followers_plan", [followers_key], [after, skip, below, count])
 
 
-def _followers_page(client, *, uid: int, offset: int, count: int) -> object:
+def _followers_page(client, *, uid: int, offset: int, count: int) -> Any:
     return scripts.run(
         client,
         "followers_page",
@@ -314,11 +314,11 @@ def _followers_page(client, *, uid: int, offset: int, count: int) -> object:
     )
 
 
-def _followers_cuts(client, *, followers_key: str, after, size: int, most: int) -> object:
+def _followers_cuts(client, *, followers_key: str, after, size: int, most: int) -> Any:
     return scripts.run(client, "followers_cuts", [followers_key], [after, size, most])
 
 
-def _forget_followers(client, *, uid: int, followers: list[tuple]) -> object:
+def _forget_followers(client, *, uid: int, followers: list[tuple]) -> Any:
     pairs = [value for pair in followers for value in pair]
     return scripts.run(client, "forget_followers", [user_key(uid), keys.followers_key(uid)], pairs)
 
@@ -332,7 +332,7 @@ def _split_followers(client, *, uid: int, pieces: int) -> int:
     )
 
 
-def _followers_among(client, *, uid: int, pieces_read: int, asked: list) -> object:
+def _followers_among(client, *, uid: int, pieces_read: int, asked: list) -> Any:
     return scripts.run(
         client,
         "followers_among",
@@ -341,7 +341,7 @@ def _followers_among(client, *, uid: int, pieces_read: int, asked: list) -> obje
     )
 
 
-def _follower_edge(client, *, uid: int, change: str, follower, followed_at) -> object:
+def _follower_edge(client, *, uid: int, change: str, follower, followed_at) -> Any:
     # "add" cuts a new piece past the piece size; "score" and "remove" don't read it.
     size = [settings.FOLLOWERS_PIECE_SIZE] if change == "add" else []
     return scripts.run(

@@ -116,7 +116,7 @@ def queue_from(client, uid: int, after, skip: int, count: int) -> Any:
     return _queue_range(client, uid, "oldest", after, skip, count)
 
 
-def _queue_range(client, uid, order, after, offset, count) -> object:
+def _queue_range(client, uid, order, after, offset, count) -> Any:
     return _following_range(client, uid=uid, order=order, after=after, offset=offset, count=count)
 
 
@@ -183,7 +183,7 @@ def split_every_big_set(batch: int = 1000) -> tuple[int, int]:
     return cut, moved
 
 
-def queue_follow(client, uid: int, *, other: int, since: int, channel: str, event: str) -> object:
+def queue_follow(client, uid: int, *, other: int, since: int, channel: str, event: str) -> Any:
     """Queues (or runs) a follow's step 2 in `uid`'s slot (add_following.lua): `other`
     joins whom `uid` follows at `since`, and their count, unless either blocks the other;
     `event` is published on `channel` ("": the caller publishes). Replies 1 if the follow
@@ -198,7 +198,7 @@ def queue_follow(client, uid: int, *, other: int, since: int, channel: str, even
 
 def queue_unfollow(
     client, uid: int, *, other: int, channel: str, event: str, ids_per_command: int, ids: list
-) -> object:
+) -> Any:
     """Queues (or runs) an unfollow's step 2 in `uid`'s slot (remove_following.lua):
     `other` leaves whom `uid` follows, and their count, `ids` (their statuses) leave home
     (rewritten `ids_per_command` at a time), and `event` is published on `channel` ("":
@@ -214,17 +214,17 @@ def queue_unfollow(
 # One function a script: its keys and arguments by name.
 
 
-def _follow_score(client, *, uid: int, other: int) -> object:
+def _follow_score(client, *, uid: int, other: int) -> Any:
     return scripts.run(
         client, "follow_score", [keys.following_key(uid), bucket_key(uid, other)], [other]
     )
 
 
-def _follow_scores(client, *, uid: int, others: list) -> object:
+def _follow_scores(client, *, uid: int, others: list) -> Any:
     return scripts.run(client, "follow_scores", [keys.following_key(uid)], [BUCKETS, *others])
 
 
-def _following_range(client, *, uid: int, order: str, after, offset: int, count: int) -> object:
+def _following_range(client, *, uid: int, order: str, after, offset: int, count: int) -> Any:
     return scripts.run(
         client, "following_range", [keys.following_key(uid)], [BUCKETS, order, after, offset, count]
     )

@@ -75,7 +75,7 @@ def unfollow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
     if services.unfollow_user(logged_in_uid(request), other["id"]):
         messages.success(request, f"You no longer follow @{other['login']}.")
-    elif services.cancel_request(current_uid(request), other["id"]):
+    elif services.cancel_request(logged_in_uid(request), other["id"]):
         messages.success(request, f"You took back your request to follow @{other['login']}.")
     else:
         messages.info(request, f"You weren't following @{other['login']}.")
@@ -114,7 +114,7 @@ def following(request: HttpRequest, login: str) -> HttpResponse:
 def change_membership(request: HttpRequest, login: str) -> HttpResponse:
     """The "add to list" control on a profile: adds the person to one of your lists, or
     takes them off it; a bad choice is a form error on their profile."""
-    person, uid = other_user(login), current_uid(request)
+    person, uid = other_user(login), logged_in_uid(request)
     theirs = list_selectors.lists_for_member(uid, person["id"])
     form = ListMembershipForm(request.POST, lists=theirs)
     if form.is_valid():

@@ -23,6 +23,8 @@ def change_own_list(
     set, and for take the member uids."""
     if members_key is None:
         return _lua.run(client, "change_own_list", [list_key], [owner, "set", *fields])
+    if timeline_key is None or shown_reposts_key is None:
+        raise TypeError("change_own_list: taking a list needs all four of its keys.")
     return _lua.run(
         client,
         "change_own_list",

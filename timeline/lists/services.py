@@ -12,6 +12,7 @@ selectors.can_see); only its owner changes it. Following a member is not require
 
 import contextlib
 import time
+from typing import TypedDict
 
 from django.conf import settings
 
@@ -162,7 +163,15 @@ def _prepare_member_change(
     return the_list, owner, member, member_since is not None
 
 
-def _list_keys(list_id: int) -> dict[str, str]:
+class ListKeys(TypedDict):
+    """A list's hash, members and timeline keys, named as its scripts take them."""
+
+    list_key: str
+    members_key: str
+    timeline_key: str
+
+
+def _list_keys(list_id: int) -> ListKeys:
     """A list's hash, members and timeline keys, named as its scripts take them."""
     return {
         "list_key": keys.list_key(list_id),
@@ -181,7 +190,7 @@ def add_member(uid: int, list_id: int, member_uid: int) -> str:
     return member["login"]
 
 
-def check_add_member(conn, uid: int, list_id, member_uid) -> tuple[dict, dict, dict]:
+def check_add_member(conn, uid: int, list_id, member_uid) -> tuple[TimelineList, dict, dict]:
     """The list, owner and member of an addition `uid` may make (1 round trip), else
     ValueError or PermissionError saying why not (_prepare_member_change)."""
     the_list, owner, member, is_member = _prepare_member_change(
@@ -194,7 +203,7 @@ def check_add_member(conn, uid: int, list_id, member_uid) -> tuple[dict, dict, d
     return the_list, owner, member
 
 
-def do_add_member(conn, the_list: dict, owner: dict, member: dict) -> None:
+def do_add_member(conn, the_list: TimelineList, owner: dict, member: dict) -> None:
     """Puts the list in the member's "listed in" set, then the member and their newest
     statuses on the list, which publishes list_member_added (2 round trips); undoes step
     1 and raises NoSuchList or ValueError if the list was deleted or filled meanwhile."""
@@ -241,7 +250,7 @@ def remove_member(uid: int, list_id: int, member_uid: int) -> str:
     return member["login"]
 
 
-def check_remove_member(conn, uid: int, list_id, member_uid) -> tuple[dict, dict, dict]:
+def check_remove_member(conn, uid: int, list_id, member_uid) -> tuple[TimelineList, dict, dict]:
     """The list, owner and member of a removal `uid` may make (1 round trip), else
     ValueError or PermissionError saying why not (_prepare_member_change)."""
     the_list, owner, member, is_member = _prepare_member_change(
@@ -252,7 +261,7 @@ def check_remove_member(conn, uid: int, list_id, member_uid) -> tuple[dict, dict
     return the_list, owner, member
 
 
-def do_remove_member(conn, the_list: dict, owner: dict, member: dict) -> bool:
+def do_remove_member(conn, the_list: TimelineList, owner: dict, member: dict) -> bool:
     """Takes the list out of the member's "listed in" set, then the member and their
     statuses off the list, which publishes list_member_removed (2 round trips); whether
     they were removed (False: gone meanwhile)."""

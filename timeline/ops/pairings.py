@@ -18,7 +18,9 @@ from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
 class End(Protocol):
     """One end's sets, as the check walks and mends them (SortedSetEnd; follow_sets.ends)."""
 
-    pattern: str
+    # Read-only: a frozen dataclass (SortedSetEnd) holds it as well as a class does.
+    @property
+    def pattern(self) -> str: ...
 
     def key(self, owner: int) -> str: ...
 

@@ -4,20 +4,25 @@ members a CHUNK at a time, by rank, never all at once."""
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
+
+from socialsite.redis import Client
 
 CHUNK = 1000
 
 Progress = Callable[[str], None]
 
 
-def chunks(items: Iterable, size: int = CHUNK) -> Iterator[list]:
+def chunks(items: Iterable[Any], size: int = CHUNK) -> Iterator[list[Any]]:
     """`items` in lists of `size` (the last may be shorter)."""
     iterator = iter(items)
     while chunk := list(itertools.islice(iterator, size)):
         yield chunk
 
 
-def ranges(conn, key: str, *, withscores: bool = False, home: bool = False) -> Iterator[list]:
+def ranges(
+    conn: Client, key: str, *, withscores: bool = False, home: bool = False
+) -> Iterator[list[Any]]:
     """A sorted set's members (or (member, score) pairs; a home's ids: a list), CHUNK at a
     time, by rank."""
     for start in itertools.count(0, CHUNK):

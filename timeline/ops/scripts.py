@@ -2,6 +2,8 @@
 way any module runs them. Each takes its keys and arguments by name, in the order the
 script's header comment gives them."""
 
+from collections.abc import Sequence
+
 from socialsite.scripts import LuaScripts
 
 _lua = LuaScripts(__file__)
@@ -15,7 +17,7 @@ def check_counters(
     fix: bool,
     following_field: str,
     following_buckets: int,
-    fields: list,
+    fields: Sequence[str],
 ):
     """Checks (and with `fix`, sets) a hash's counter `fields` against the sizes of
     `set_keys`, in the same order: {field, counter, set size, ...} for each wrong one."""

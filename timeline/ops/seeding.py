@@ -149,7 +149,8 @@ def seed_network(
             followers[j][uids[i]] = when
         if since:
             # Big ones straight into buckets, as follows one by one would have left them.
-            writes.count(following_sets.queue_add(pipe, uids[i], since))
+            following_sets.queue_add(pipe, uids[i], since)
+            writes.count(pipe)
     for j, followed_by in enumerate(followers):
         if followed_by:
             writes.count(pipe.zadd(keys.followers_key(uids[j]), followed_by))

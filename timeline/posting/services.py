@@ -54,7 +54,7 @@ def post_status(uid: int, message: str, **data) -> int | None:
     return deliver_status(conn, status)
 
 
-def check_post(conn, uid: int, message: str, data: dict) -> dict | None:
+def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
     """The status to post (statuses.build_status: checked, its id allocated, not stored);
     None for an unknown user, ValueError for a bad message, reserved extra data or a
     reply to a status gone."""
@@ -86,10 +86,10 @@ class _Stored:
     found: Reply | None
     lists: list
     followers: list
-    cursor: object
+    cursor: list
 
 
-def do_store_status(conn, status: dict) -> _Stored:
+def do_store_status(conn, status: Status) -> _Stored:
     """Stores the status on its author's profile and reads its first pass of followers
     and lists (1 round trip; 2 for a reply: fanout.reply_audience)."""
     uid = status["uid"]
@@ -109,7 +109,7 @@ def do_store_status(conn, status: dict) -> _Stored:
     return _Stored(found, listed.value, followers, cursor)
 
 
-def queue_delivery(pipe: PackedPipeline, status: dict, stored: _Stored) -> None:
+def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> None:
     """Queues a stored status's delivery: the first pass of followers' homes and lists,
     its conversation and word indexes, the global timeline, and the fan-out jobs for the
     rest."""
@@ -143,7 +143,7 @@ def queue_delivery(pipe: PackedPipeline, status: dict, stored: _Stored) -> None:
         jobs.enqueue(pipe, rest)
 
 
-def queue_post_notifications(pipe, status: dict) -> None:
+def queue_post_notifications(pipe, status: Status) -> None:
     """Queues what a new status tells others: the notifications it makes (a reply, a
     mention, a repost) and its event, last."""
     notifications.queue_for_new_status(pipe, status)
@@ -174,7 +174,7 @@ def _delete(status_id: int, author: str) -> bool | None:
     return True
 
 
-def queue_deletion(pipe, status: dict) -> None:
+def queue_deletion(pipe, status: Status) -> None:
     """Queues the rest of a taken status's deletion: its author's timelines and count,
     the global timeline, its conversation and word indexes, its reactions, and the jobs
     that take it out of homes and lists (reads skip the missing hash meanwhile)."""
@@ -187,14 +187,14 @@ def queue_deletion(pipe, status: dict) -> None:
         jobs.enqueue(pipe, fanout.fan_out_job(status, retract=True, audience=audience))
 
 
-def queue_deletion_notifications(pipe, status: dict) -> None:
+def queue_deletion_notifications(pipe, status: Status) -> None:
     """Queues what a deletion tells others: the notifications the status made, withdrawn,
     and the deletion's event, last."""
     notifications.queue_withdraw_for_status(pipe, status)
     events.publish(pipe, events.status_deleted(status))
 
 
-def _forget_reactions(pipe, status: dict) -> None:
+def _forget_reactions(pipe, status: Status) -> None:
     """Queues on `pipe` what deleting `status` means for reactions: a repost leaves its
     original's reposts; an original's reposts and likes go by a background job."""
     if status.get("repost_of"):

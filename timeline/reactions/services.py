@@ -10,10 +10,12 @@ page. Each set lives in its owner's slot, so a like is two idempotent steps. Eac
 user's marks of what they liked and reposted are kept beside (statuses.marks)."""
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from accounts.keys import SUSPENDED_USERS, user_key
 from socialsite import events
-from socialsite.redis import Batch, get_redis
+from socialsite.redis import Batch, Client, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
@@ -21,6 +23,7 @@ from ..feeds.selectors import original
 from ..notifications import services as notifications
 from ..posting.services import delete_status, deliver_status
 from ..statuses import marks
+from ..statuses.records import Status
 from ..statuses.selectors import (
     GONE,
     AlreadyDone,
@@ -44,7 +47,7 @@ def repost(uid: int, status_id: int) -> int:
     return deliver_status(conn, status)
 
 
-def check_repost(conn, uid: int, status_id: int) -> tuple[dict, dict]:
+def check_repost(conn: Client, uid: int, status_id: int) -> tuple[Status, Status]:
     """The original a repost of `status_id` reposts, and the repost (built, its id
     allocated, not stored: statuses.build_status); StatusGone, or ValueError for a
     private account's status or an unknown user."""
@@ -64,7 +67,7 @@ def check_repost(conn, uid: int, status_id: int) -> tuple[dict, dict]:
     return shown, status
 
 
-def do_claim_repost(conn, uid: int, shown: dict, status: dict) -> None:
+def do_claim_repost(conn: Client, uid: int, shown: Status, status: Status) -> None:
     """The claim in the original's slot and the mark in the reposter's, 1 round trip;
     StatusGone if the original was deleted meanwhile (the mark taken back), AlreadyDone
     if `uid` reposted it already."""
@@ -88,7 +91,7 @@ def undo_repost(uid: int, status_id: int) -> None:
         do_drop_repost_claim(conn, uid, shown)
 
 
-def check_undo_repost(conn, uid: int, status_id: int) -> tuple[dict, int]:
+def check_undo_repost(conn: Client, uid: int, status_id: int) -> tuple[Status, int]:
     """The original `uid` reposted and their repost's id; AlreadyDone if they haven't."""
     # Taking back your own repost stays possible after its original's author is suspended.
     shown = original(status_id, hide_suspended=False)
@@ -101,7 +104,7 @@ def check_undo_repost(conn, uid: int, status_id: int) -> tuple[dict, int]:
     return shown, int(repost_id)
 
 
-def do_drop_repost_claim(conn, uid: int, shown: dict) -> None:
+def do_drop_repost_claim(conn: Client, uid: int, shown: Status) -> None:
     """Drops a claim made by a repost that died before its status was stored, and its
     mark (1 round trip)."""
     pipe = conn.pipeline(transaction=False)
@@ -135,7 +138,9 @@ def _change_like(uid: int, status_id: int, *, liking: bool) -> int:
     return notify_like(conn, liker, status, now, liking=liking)
 
 
-def check_like(conn, uid: int, status_id: int, *, liking: bool) -> tuple[dict, dict, bool]:
+def check_like(
+    conn: Client, uid: int, status_id: int, *, liking: bool
+) -> tuple[dict[str, Any], Mapping[str, Any], bool]:
     """The liker ({"id", "login"}), the status a like goes to (given a repost, its
     original: {"id", "uid", "login"}) and whether it is hidden from them; ValueError for
     an unknown liker, StatusGone for a status gone (or, liking, hidden)."""
@@ -159,16 +164,18 @@ def check_like(conn, uid: int, status_id: int, *, liking: bool) -> tuple[dict, d
     )
     if status is None or (liking and hidden):
         raise StatusGone(GONE)
+    # What is liked: the status, or a repost's original.
+    liked: Mapping[str, Any] = status
     if status.get("repost_of"):
-        status = {
+        liked = {
             "id": status["repost_of"],
             "uid": status["repost_of_uid"],
             "login": status["repost_of_login"],
         }
-    return {"id": int(uid), "login": login}, status, hidden
+    return {"id": int(uid), "login": login}, liked, hidden
 
 
-def do_like(conn, liker: dict, status: dict, now: float) -> None:
+def do_like(conn: Client, liker: Mapping[str, Any], status: Mapping[str, Any], now: float) -> None:
     """Adds the liker to the status's likers (its slot, 1 round trip); StatusGone if it
     was deleted meanwhile, AlreadyDone if they like it already."""
     changed = add_to_status_set(conn, keys.likers_key, status["id"], "likes", now, liker["id"])
@@ -178,14 +185,18 @@ def do_like(conn, liker: dict, status: dict, now: float) -> None:
         raise AlreadyDone("You already like that status.")
 
 
-def do_unlike(conn, liker: dict, status: dict, *, hidden: bool) -> None:
+def do_unlike(
+    conn: Client, liker: Mapping[str, Any], status: Mapping[str, Any], *, hidden: bool
+) -> None:
     """Takes the liker out of the status's likers (its slot, 1 round trip); AlreadyDone if
     they don't like it (StatusGone if it is hidden from them: it reads as deleted)."""
     if not remove_from_status_set(conn, keys.likers_key, status["id"], "likes", liker["id"]):
         raise StatusGone(GONE) if hidden else AlreadyDone("You don't like that status.")
 
 
-def notify_like(conn, liker: dict, status: dict, now: float, *, liking: bool) -> int:
+def notify_like(
+    conn: Client, liker: dict[str, Any], status: Mapping[str, Any], now: float, *, liking: bool
+) -> int:
     """The like's other side, 1 round trip: the liker's marks (reactions.marks), the
     author's notification (or its withdrawal) and the like or unlike event; returns the
     status's like count."""

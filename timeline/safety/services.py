@@ -19,7 +19,7 @@ from accounts.keys import user_key
 from accounts.records import UserProfile
 from accounts.services import get_user
 from socialsite import jobs
-from socialsite.redis import get_redis
+from socialsite.redis import Client, get_redis
 from socialsite.text import words
 
 from .. import keys
@@ -142,7 +142,7 @@ def block(uid: int, other_uid: int) -> bool:
     return added
 
 
-def do_block(conn, uid: int, other_uid: int) -> bool:
+def do_block(conn: Client, uid: int, other_uid: int) -> bool:
     """Records the block in the blocker's slot, then in the blocked user's, with their
     follow requests both ways gone (2 round trips, each command idempotent): whether it
     is new."""

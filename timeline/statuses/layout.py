@@ -53,7 +53,7 @@ def read_posted(stored: str | None) -> float | None:
 def status_fields(status_id: int | str, fields: dict[str, str]) -> dict[str, Any]:
     """The status's dict from its hash's fields (not empty): its id from its key, its
     posted time as Unix seconds (a float), every other field as stored (text)."""
-    status = dict(fields)
+    status: dict[str, Any] = dict(fields)
     status["posted"] = read_posted(status.pop(POSTED_FIELD, None))
     status["id"] = int(status_id)
     return status

@@ -14,7 +14,8 @@ the original's `reposts:{id}` (the reposter's slot: a step of its own)."""
 
 from dataclasses import dataclass
 
-from socialsite.redis import Reply
+from socialsite.redis import Pipe, Reply
+from timeline.statuses.records import Status
 
 from .. import keys
 
@@ -26,7 +27,7 @@ class MarksRead:
     liked: Reply | None = None
     reposted: Reply | None = None
 
-    def apply(self, statuses: list[dict | None]) -> None:
+    def apply(self, statuses: list[Status | None]) -> None:
         """Marks each of `statuses` (those of the ids read, in their order; None for one
         that is gone) `liked` and `reposted`; nothing if nothing was read."""
         if self.liked is None:
@@ -51,23 +52,23 @@ def queue_marks(pipe, uid: int | None, ids: list) -> MarksRead:
     )
 
 
-def queue_like(pipe, uid: int, status_id: int, liked_at: float) -> None:
+def queue_like(pipe: Pipe, uid: int, status_id: int, liked_at: float) -> None:
     """Queues `uid`'s side of a like: its place on their likes page and its mark."""
     pipe.zadd(keys.likes_key(uid), {status_id: liked_at})
     pipe.sadd(keys.liked_key(uid), status_id)
 
 
-def queue_unlike(pipe, uid: int, *status_ids) -> None:
+def queue_unlike(pipe: Pipe, uid: int, *status_ids: int | str) -> None:
     """Queues taking `status_ids` off `uid`'s likes page and their marks."""
     pipe.zrem(keys.likes_key(uid), *status_ids)
     pipe.srem(keys.liked_key(uid), *status_ids)
 
 
-def queue_reposted(pipe, uid: int, status_id: int) -> None:
+def queue_reposted(pipe: Pipe, uid: int, status_id: int) -> None:
     """Queues marking the original `status_id` reposted by `uid`."""
     pipe.sadd(keys.reposted_key(uid), status_id)
 
 
-def queue_unreposted(pipe, uid: int, status_id: int) -> None:
+def queue_unreposted(pipe: Pipe, uid: int, status_id: int) -> None:
     """Queues taking back `uid`'s mark of having reposted the original `status_id`."""
     pipe.srem(keys.reposted_key(uid), status_id)
