@@ -24,7 +24,7 @@ from streaming.services import StreamRefused
 from streaming.streams import Stream, open_stream
 from timeline.conversations.selectors import check_tag
 from timeline.feeds.selectors import shown_status
-from timeline.text import tags
+from timeline.statuses.text import tags
 
 from . import entities
 from .http import Caller, caller_for_token, has_scope

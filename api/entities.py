@@ -16,10 +16,10 @@ from accounts.records import UserProfile
 from accounts.services import get_users
 from socialsite.links import url
 from timeline.audience.selectors import Relation, is_private
-from timeline.display import linkify
 from timeline.lists.records import TimelineList
+from timeline.statuses.display import linkify
 from timeline.statuses.records import Status
-from timeline.text import tags
+from timeline.statuses.text import tags
 
 from .models import ClientApp
 

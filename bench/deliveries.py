@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import hiredis
 from django.conf import settings
 
-from timeline.scores import POSTED
+from timeline.statuses.scores import POSTED
 
 from . import seed
 from .context import Context

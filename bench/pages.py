@@ -13,9 +13,9 @@ from timeline.graph import selectors as graph_selectors
 from timeline.graph import services as graph
 from timeline.reactions import services as reactions
 from timeline.safety import services as safety
-from timeline.scores import POSTED
 from timeline.statuses import cache
 from timeline.statuses import services as statuses
+from timeline.statuses.scores import POSTED
 
 from . import book, in_common, seed
 from .context import Context

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from .kept import keep
 
 # Up to this many fragments (a nav ~1.5 KB, a sidebar ~3 KB); emptied when full, as
-# timeline.cards does (simpler than LRU bookkeeping on every hit).
+# timeline.statuses.cards does (simpler than LRU bookkeeping on every hit).
 FRAGMENTS_KEPT = 5_000
 
 # Stands for the page's CSRF field in a kept fragment: random, so no name or bio holds it.

@@ -104,7 +104,7 @@ TEMPLATES = [
             "context_processors": [*CONTEXT_PROCESSORS, "socialsite.jinja2.csrf"],
             # The apps' own globals and filters, by dotted path (socialsite/jinja2.py).
             "globals": {
-                "status_cards": "timeline.cards.page_status_cards",
+                "status_cards": "timeline.statuses.cards.page_status_cards",
                 "stream_keys_panel": "streaming.views.stream_keys_panel",
                 "safety_panel": "timeline.safety.views.safety_panel",
                 "avatar_url": "accounts.avatars.avatar_url",
@@ -113,10 +113,10 @@ TEMPLATES = [
                 "authorised_apps": "api.views.oauth.authorised_apps_panel",
             },
             "filters": {
-                "status_text": "timeline.display.status_text",
-                "posted_at": "timeline.display.posted_at",
-                "ago": "timeline.display.ago",
-                "linkify": "timeline.display.linkify",
+                "status_text": "timeline.statuses.display.status_text",
+                "posted_at": "timeline.statuses.display.posted_at",
+                "ago": "timeline.statuses.display.ago",
+                "linkify": "timeline.statuses.display.linkify",
             },
         },
     },

@@ -20,7 +20,7 @@ from accounts.services import LOGIN_PATTERN
 from socialsite.text import words
 from timeline.audience import selectors as safety
 from timeline.feeds import visibility
-from timeline.text import mentions
+from timeline.statuses.text import mentions
 
 from .records import Event
 from .services import HomeState

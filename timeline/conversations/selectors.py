@@ -6,9 +6,10 @@ from dataclasses import dataclass, replace
 from accounts.keys import SUSPENDED_USERS
 from socialsite.redis import Batch, PackedPipeline, get_redis
 
-from .. import keys, text
+from .. import keys
 from ..audience import selectors as safety
 from ..feeds.selectors import Page, statuses_page
+from ..statuses import text
 from ..statuses.marks import queue_marks
 from ..statuses.records import Status
 from ..statuses.selectors import decode_status, hidden_uids, is_hidden

@@ -12,8 +12,9 @@ from accounts.keys import LOGIN_INDEX
 from socialsite.redis import Reply
 from timeline.statuses.records import Status
 
-from .. import keys, text
+from .. import keys
 from ..feeds.selectors import original
+from ..statuses import text
 from ..statuses.services import add_to_status_set, queue_update, remove_from_status_set
 
 # The nearest statuses above a reply that it remembers.

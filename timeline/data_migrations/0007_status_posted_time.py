@@ -5,7 +5,7 @@ whole microseconds under layout.POSTED_FIELD) by one script in its own slot."""
 from socialsite.redis import PackedPipeline, get_redis, scan_batches
 
 from .. import keys
-from ..scores import MICROSECONDS
+from ..statuses.scores import MICROSECONDS
 from . import Say, scripts
 
 DESCRIPTION = "statuses keep their posted time in microseconds and no id field"

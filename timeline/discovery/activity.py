@@ -17,7 +17,8 @@ import redis
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import Client, get_redis
 
-from .. import keys, text
+from .. import keys
+from ..statuses import text
 from . import scripts
 
 log = logging.getLogger(__name__)

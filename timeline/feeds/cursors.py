@@ -10,8 +10,8 @@ from socialsite.redis import Batch, PackedPipeline, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
-from ..scores import POSTED
 from ..statuses import layout
+from ..statuses.scores import POSTED
 from . import home_list
 from .pages import Page, queue_statuses, read_page
 

@@ -26,8 +26,8 @@ from socialsite.redis import Batch, PackedPipeline, Reply, get_redis, replies_of
 
 from .. import keys
 from ..follow_sets import followers as follower_sets
-from ..scores import POSTED
 from ..statuses.records import Status
+from ..statuses.scores import POSTED
 from . import home_list, homes, scripts
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
 

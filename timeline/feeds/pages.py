@@ -16,9 +16,9 @@ from socialsite.redis import PackedPipeline, Reply, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
-from ..scores import POSTED
 from ..statuses import cache
 from ..statuses.marks import MarksRead, queue_marks
+from ..statuses.scores import POSTED
 from ..statuses.selectors import (
     GONE,
     StatusGone,

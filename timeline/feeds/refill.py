@@ -36,7 +36,7 @@ from socialsite.redis import Batch, get_redis
 
 from .. import keys
 from ..follow_sets import following
-from ..scores import POSTED
+from ..statuses.scores import POSTED
 from ..statuses.selectors import exist
 from . import fanout, home_list, homes, scripts
 

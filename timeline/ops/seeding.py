@@ -22,14 +22,14 @@ from accounts.keys import user_key
 from accounts.services import create_login_users, create_users
 from socialsite.redis import get_redis
 
-from .. import keys, text
+from .. import keys
 from ..discovery import activity
 from ..discovery.suggestions import POPULAR_KEPT
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following as following_sets
-from ..scores import POSTED
 from ..search import services as search
-from ..statuses import layout
+from ..statuses import layout, text
+from ..statuses.scores import POSTED
 from .report import chunks
 
 DAY = 86400

@@ -19,8 +19,9 @@ from socialsite.redis import PackedPipeline, get_redis, scan_batches
 from socialsite.text import words
 from timeline.statuses.records import Status
 
-from .. import keys, text
+from .. import keys
 from ..discovery.suggestions import queue_popular
+from ..statuses import text
 from . import scripts
 
 # Keys a step of reindex's walk (a SCAN's count, a pipeline's reads).

@@ -10,7 +10,7 @@ missed. A status read just before a change and kept just after the change's mess
 came would be stale: `keep` refuses what changed since its read was sent.
 
 A kept status is served only for a timeline entry with the score it was posted at
-(profile and global timelines are scored so, as timeline.scores says): an id reused after
+(profile and global timelines are scored so, as timeline.statuses.scores says): an id reused after
 the database was emptied (the tests, the bench) is another status, with another time. A
 home holds ids alone (feeds.home_list): its page reads STATUSES_EPOCH, a token set once
 after the store was emptied, and what is kept is served to a home only under the token

@@ -11,7 +11,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ..scores import MICROSECONDS, microseconds
+from .scores import MICROSECONDS, microseconds
 
 POSTED_FIELD = "t"
 # The fields a reader of the posted time alone asks for (HMGET).

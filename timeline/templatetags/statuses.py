@@ -2,7 +2,7 @@
 
 from django import template
 
-from timeline import display
+from timeline.statuses import display
 
 register = template.Library()
 register.filter("posted_at", display.posted_at)

@@ -8,9 +8,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts import services as accounts
-from timeline.display import ago
 from timeline.feeds import selectors as feeds
 from timeline.posting import services as posting
+from timeline.statuses.display import ago
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

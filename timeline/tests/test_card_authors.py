@@ -3,9 +3,9 @@
 from accounts import authors
 from accounts.keys import user_key
 from accounts.services import update_name
-from timeline.cards import status_cards
 from timeline.feeds import selectors as feeds
 from timeline.posting import services as posting
+from timeline.statuses.cards import status_cards
 
 
 def test_a_page_of_cards_reads_its_authors_in_one_round_trip_then_none(

@@ -3,7 +3,7 @@
 import re
 import time
 
-from timeline.cards import kept_cards, status_cards
+from timeline.statuses.cards import kept_cards, status_cards
 
 # One posting time for every card: cards differing only by viewer or a field then share
 # everything else a kept card is found by.

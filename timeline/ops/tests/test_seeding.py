@@ -9,13 +9,13 @@ from django.test import override_settings
 
 from accounts.services import get_user, uid_for_login
 from socialsite.redis import key_count
-from timeline import display, text
 from timeline.conversations.selectors import mentions_page, tag_page
 from timeline.discovery import activity
 from timeline.feeds import selectors as feeds
 from timeline.graph.selectors import following_page
 from timeline.ops import maintenance, seeding
 from timeline.posting import services as posting
+from timeline.statuses import display, text
 from timeline.tests.pages import home_entries, ids
 
 

@@ -3,11 +3,11 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import User
 
 from accounts.services import get_user
-from timeline.display import posted_at
 from timeline.feeds.selectors import shown_status
 from timeline.posting import services as posting
 from timeline.reports import selectors, services
 from timeline.safety import services as safety
+from timeline.statuses.display import posted_at
 from timeline.statuses.selectors import StatusGone
 from timeline.tests.pages import shows
 

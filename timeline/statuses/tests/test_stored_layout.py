@@ -9,10 +9,10 @@ from timeline.feeds.selectors import Cursor, cursor_page
 from timeline.graph import services as graph
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
-from timeline.scores import POSTED, microseconds
 from timeline.search import selectors as search
 from timeline.search import services as search_services
 from timeline.statuses import layout
+from timeline.statuses.scores import POSTED, microseconds
 from timeline.statuses.selectors import get_status
 from timeline.statuses.services import create_status
 

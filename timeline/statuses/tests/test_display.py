@@ -4,7 +4,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from timeline.display import ago, linkify, posted_at
+from timeline.statuses.display import ago, linkify, posted_at
 
 
 def test_linkify_escapes_html():

@@ -1,4 +1,4 @@
-from timeline import text
+from timeline.statuses import text
 
 
 def test_mentions_are_lower_cased_unique_and_skip_email_addresses():

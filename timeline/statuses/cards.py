@@ -19,7 +19,7 @@ from jinja2.runtime import Context
 from socialsite.kept import keep
 from timeline.statuses.records import Status
 
-from .statuses.selectors import with_authors
+from .selectors import with_authors
 
 # Up to settings.STATUS_CARDS_KEPT; emptied when full (simpler than LRU bookkeeping on
 # every hit, and a page re-renders its 30 cards in ~1.5 ms).

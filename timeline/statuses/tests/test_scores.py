@@ -1,6 +1,6 @@
-"""The book's scores (timeline.scores.POSTED), which every timeline but homes keeps."""
+"""The book's scores (timeline.statuses.scores.POSTED), which every timeline but homes keeps."""
 
-from timeline.scores import POSTED
+from timeline.statuses.scores import POSTED
 
 
 def test_a_posted_score_is_its_status_time_in_unix_seconds():
