@@ -31,7 +31,8 @@ from timeline.keys import PRIVATE_CHANNEL
 
 from . import services
 from .backlog import Line, Writer
-from .filters import Filter, HomeFilter
+from .filters import Filter
+from .home_filter import HomeFilter
 from .index import FilterIndex
 from .records import Event
 from .services import StreamGrant

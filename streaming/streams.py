@@ -17,7 +17,8 @@ from accounts.services import uid_for_login
 
 from . import services
 from .backlog import Writer
-from .filters import HomeFilter, create_stream_filter
+from .filters import create_stream_filter
+from .home_filter import HomeFilter
 from .hub import Ending, Hub, Listener, get_hub
 from .services import StreamGrant, StreamRefused
 

@@ -1,12 +1,12 @@
 import pytest
 
 from streaming.filters import (
-    HomeFilter,
     create_filter,
     create_stream_filter,
     sample_filter,
     words,
 )
+from streaming.home_filter import HomeFilter
 from streaming.services import HomeState
 from timeline.feeds.visibility import REPOST_FALLOFF
 

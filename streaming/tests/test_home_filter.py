@@ -13,7 +13,7 @@ from accounts.services import create_user
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import for_each_primary, get_async_redis
 from streaming import services
-from streaming.filters import HomeFilter
+from streaming.home_filter import HomeFilter
 from timeline.graph.services import follow_user, unfollow_user
 from timeline.posting.services import delete_status, post_status
 from timeline.reactions import services as reactions

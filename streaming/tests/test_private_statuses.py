@@ -7,7 +7,8 @@ import json
 
 from accounts.services import create_user
 from streaming import services
-from streaming.filters import HomeFilter, create_filter
+from streaming.filters import create_filter
+from streaming.home_filter import HomeFilter
 from streaming.hub import Hub
 from timeline.graph.services import follow_user
 from timeline.posting.services import delete_status, post_status

@@ -1,6 +1,6 @@
 """Who sees a status in a home timeline: the reply rule and the repost rule, in one
 place for fan-out (timeline.feeds.fanout, and add_to_timeline.lua, which is given
-REPOST_FALLOFF) and for the live home timeline (streaming.filters.HomeFilter).
+REPOST_FALLOFF) and for the live home timeline (streaming.home_filter.HomeFilter).
 
 - A reply reaches those of its author's followers who follow the user it answers
   (or are that user); a reply to oneself reaches everyone, as a plain status does.
