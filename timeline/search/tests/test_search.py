@@ -18,7 +18,7 @@ from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.safety import services as safety
 from timeline.search import selectors, services
-from timeline.tests.pages import ids, page_text, shows, status_ids
+from timeline.tests.pages import ids
 
 
 def indexed(conn, word: str, shard: int = 0) -> tuple[str, list[int]]:
@@ -306,80 +306,6 @@ def test_a_shard_size_past_two_bytes_of_offsets_is_refused(size):
 def test_the_index_shards_by_status_id():
     with override_settings(SEARCH_SHARD_STATUSES=100):
         assert [services.shard_of(i) for i in (0, 99, 100, 250)] == [0, 0, 1, 2]
-
-
-# The page
-
-
-def test_the_search_page_finds_statuses(client, alice):
-    status_id = posting.post_status(alice.uid, "hello searchable world")
-    response = client.get("/search/", {"q": "searchable world"})
-    assert response.status_code == 200
-    assert status_ids(response) == [status_id]
-
-
-def test_searches_past_their_limit_are_429_per_account_or_visitor_address(
-    client, alice, bob, settings
-):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "searches": (1, 60)}
-    assert alice.client.get("/search/", {"q": "anything"}).status_code == 200
-    refused = alice.client.get("/search/", {"q": "@bob"})
-    assert refused.status_code == 429
-    assert 50 <= int(refused["Retry-After"]) <= 60
-    assert shows(refused, "Too many searches for now: try again in 1 minute.")
-    # The box alone and a query refused for its form don't count.
-    assert bob.client.get("/search/").status_code == 200
-    assert bob.client.get("/search/", {"q": "x" * 201}).status_code == 400
-    assert bob.client.get("/search/", {"q": "mine"}).status_code == 200
-    assert client.get("/search/", {"q": "visitor"}).status_code == 200
-    assert client.get("/search/", {"q": "again"}).status_code == 429
-
-
-def test_the_search_page_finds_people_with_follow_buttons(alice, bob):
-    response = alice.client.get("/search/", {"q": "@bo"})
-    assert response.status_code == 200
-    assert shows(response, "Bob @bob")
-    assert "/u/bob/follow/" in page_text(response)
-    graph.follow_user(alice.uid, bob.uid)
-    assert "/u/bob/unfollow/" in page_text(alice.client.get("/search/?q=bo&type=people"))
-
-
-def test_the_search_page_finds_tags(client, alice):
-    posting.post_status(alice.uid, "#python rules")
-    response = client.get("/search/", {"q": "#py"})
-    assert shows(response, "#python 1 status in the last day")
-    assert 'href="/tags/python/"' in page_text(response)
-
-
-def test_the_search_page_without_a_query_shows_the_box(client):
-    response = client.get("/search/")
-    assert response.status_code == 200
-    assert 'name="q"' in page_text(response)
-
-
-@pytest.mark.parametrize(
-    ("params", "error"),
-    [
-        ({"q": "x", "type": "bogus"}, "Search for people, statuses or tags."),
-        ({"q": "...", "type": "statuses"}, "Type a word to search for."),
-        ({"q": "x" * 201}, "Searches are at most 200 characters."),
-        ({"q": "a-b", "type": "tags"}, "Tags are letters, digits and underscores"),
-    ],
-)
-def test_bad_searches_say_what_is_wrong(client, params, error):
-    response = client.get("/search/", params)
-    assert response.status_code == 400
-    assert shows(response, error)
-
-
-def test_a_page_past_the_results_is_not_found(client, alice):
-    posting.post_status(alice.uid, "only one")
-    assert client.get("/search/", {"q": "only", "page": "2"}).status_code == 404
-    assert client.get("/search/", {"q": "only", "page": "x"}).status_code == 404
-
-
-def test_every_page_has_a_search_box_in_the_nav(client):
-    assert 'class="nav-search"' in page_text(client.get("/timeline/"))
 
 
 def test_reindexing_finds_what_was_written_before_search_existed(redis_conn, alice, bob):
