@@ -1,7 +1,7 @@
-"""Fuzzing every route of the site with hostile input (odd
-unicode, NUL and lone surrogate bytes, huge and negative numbers, huge bodies, wrong
-methods, no CSRF token), as a visitor, a member and a moderator: no answer is a 5xx, and
-a refused request changes no key in Redis.
+"""Fuzzing every route of the site with hostile input (odd unicode, NUL and lone
+surrogate bytes, huge and negative numbers, huge bodies, wrong methods, no CSRF token),
+as a visitor, a member and a moderator: no answer is a 5xx, and a refused request
+changes no key in Redis (the streaming API's routes: test_fuzz_streams.py).
 
 The site's routes are read from the URL resolver, so a new route is fuzzed as soon as it
 exists; a route whose parameter no generator here can make fails the test until one is

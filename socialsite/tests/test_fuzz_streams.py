@@ -1,6 +1,6 @@
 """Fuzzing the streaming API's chunked HTTP and WebSocket endpoints, on a real daphne,
-with the hostile input of the site's fuzz (socialsite/tests/test_fuzz.py): no answer is a 5xx, and a refused
-stream changes no key in Redis and closes with a code."""
+with the hostile input of the site's fuzz (socialsite/tests/test_fuzz.py): no answer is
+a 5xx, and a refused stream changes no key in Redis and closes with a code."""
 
 import pytest
 from django.conf import settings as django_settings
