@@ -97,13 +97,14 @@ def do_store_status(conn, status: Status) -> _Stored:
     found = conversations.queue_lookups(reads, status)
     answered = fanout.queue_answered_followers(reads, status)
     listed = reads.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
-    with reads.collected() as stored:
-        queue_store(
-            reads, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
-        )
+    first_followers = queue_store(
+        reads, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
+    )
     reads.execute()
-    # queue_store's last read: the author's first followers.
-    batch, cursor = follower_sets.decode_range(stored[-1].value)
+    if first_followers is None:
+        batch, cursor = [], []
+    else:
+        batch, cursor = follower_sets.decode_range(first_followers)
     answered_followers = () if answered is None else (answered.value,)
     followers = fanout.reply_audience(conn, status, batch, *answered_followers)
     return _Stored(found, listed.value, followers, cursor)

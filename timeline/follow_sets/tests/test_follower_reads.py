@@ -2,10 +2,13 @@
 many follows a user (in their slot), a follow into a full piece, and a fan-out job's walk
 of them, planned and read."""
 
+from dataclasses import replace
+
 import pytest
 from django.test import override_settings
 
 from accounts import services as account_services
+from socialsite.redis import Batch
 from timeline import keys
 from timeline.follow_sets import followers as follower_sets
 from timeline.graph import services as graph
@@ -99,9 +102,10 @@ def test_a_follow_into_a_full_piece_splits_it_once(make_user, redis_conn):
 
 def walk_of(redis_conn, key: str, *cursor) -> tuple[list, list]:
     """A walk of `key` from `cursor` (after, skip, below, count), planned and read."""
-    pipe = redis_conn.pipeline(transaction=False)
-    follower_sets.queue_walk(pipe, key, *cursor)
-    return follower_sets.walk(redis_conn, key, pipe.execute(), *cursor)
+    batch = Batch(redis_conn)
+    read = follower_sets.queue_walk(batch, key, *cursor)
+    batch.execute()
+    return follower_sets.walk(redis_conn, read)
 
 
 @override_settings(FOLLOWERS_PIECE_SIZE=100)
@@ -123,12 +127,14 @@ def test_a_walk_whose_set_was_cut_between_plan_and_read_reads_again_in_one_scrip
     author = make_user().uid
     key = keys.followers_key(author)
     redis_conn.zadd(key, {str(100 + i): 1 + i for i in range(8)})
+    before, after = Batch(redis_conn), Batch(redis_conn)
+    planned = follower_sets.queue_walk(before, key, 2.0, 0, "+inf", 10)
     with override_settings(FOLLOWERS_PIECE_SIZE=100):
-        plan = follower_sets._followers_plan(
-            redis_conn, followers_key=key, after=2.0, skip=0, below="+inf", count=10
-        )
+        before.execute()
     follower_sets.split(redis_conn, author)  # into pieces of 3 before the read
-    read = redis_conn.zrangebyscore(key, 2.0, "+inf", start=0, num=10)
-    assert len(read) == 1  # the followers key keeps [1, 2]
-    members, cursor = follower_sets.walk(redis_conn, key, [plan, read], 2.0, 0, "+inf", 10)
+    read = follower_sets.queue_walk(after, key, 2.0, 0, "+inf", 10)
+    after.execute()
+    assert len(read.in_key.value) == 1  # the followers key keeps [1, 2]
+    # The plan made before the cut, with the followers key as read after it.
+    members, cursor = follower_sets.walk(redis_conn, replace(planned, in_key=read.in_key))
     assert (members, cursor) == ([str(100 + i) for i in range(1, 8)], [])
