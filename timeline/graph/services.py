@@ -19,7 +19,7 @@ from django.conf import settings
 from accounts.keys import user_key
 from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, get_redis
 
 from .. import keys
 from ..audience.selectors import Blocked
@@ -141,9 +141,10 @@ def do_add_following(conn, follow: _Follow, followed: _Followed) -> int:
     uid, other_uid, since = follow.follower["id"], follow.other_uid, follow.since
     home_size = settings.HOME_TIMELINE_SIZE
     in_script = events.publishes_in_scripts(conn)
-    pipe = conn.pipeline(transaction=False)
-    following.queue_follow(
-        pipe,
+    steps = Batch(conn)
+    pipe = steps.pipe
+    added = following.queue_follow(
+        steps,
         uid,
         other=other_uid,
         since=since,
@@ -157,13 +158,13 @@ def do_add_following(conn, follow: _Follow, followed: _Followed) -> int:
     copied = list(zip(entries[::2], entries[1::2], strict=True))
     home_list.queue_merge(pipe, uid, home_size, [(other_uid, entries[::2])])
     queue_follow_notification(pipe, follow, followers=followed.followers)
-    added, *_merged_and_notified = drop_copied_if_deleted(
-        pipe,
+    drop_copied_if_deleted(
+        steps,
         lambda client, gone: home_list.queue_remove(client, uid, gone),
         keys.profile_timeline_key(other_uid),
         copied,
     )
-    return added
+    return added.value
 
 
 def queue_follow_notification(pipe, follow: _Follow, *, followers: int) -> None:

@@ -215,8 +215,9 @@ def do_add_member(conn, the_list: TimelineList, owner: dict, member: dict) -> No
     target = {"id": list_id, "name": the_list["name"]}
     event = events.activity("list_member_added", owner, member, target, now)
     pairs = [value for status_id, score in entries for value in (score, status_id)]
-    scripts.add_list_member(
-        pipe,
+    steps = Batch(conn)
+    added = scripts.add_list_member(
+        steps,
         **_list_keys(list_id),
         owner=owner["id"],
         member=member["id"],
@@ -227,16 +228,16 @@ def do_add_member(conn, the_list: TimelineList, owner: dict, member: dict) -> No
         event_json=event,
         statuses=pairs,
     )
-    (added,) = drop_copied_if_deleted(
-        pipe,
+    drop_copied_if_deleted(
+        steps,
         lambda client, gone: client.zrem(keys.list_timeline_key(list_id), *gone),
         keys.profile_timeline_key(member["id"]),
         entries,
     )
-    if added in (-1, -2):
+    if added.value in (-1, -2):
         # The list was deleted or filled since the check: undo step 1.
         conn.zrem(keys.listed_in_key(member["id"]), list_id)
-        raise NoSuchList(NO_SUCH_LIST) if added == -1 else ValueError(FULL)
+        raise NoSuchList(NO_SUCH_LIST) if added.value == -1 else ValueError(FULL)
 
 
 def remove_member(uid: int, list_id: int, member_uid: int) -> str:
