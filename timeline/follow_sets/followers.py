@@ -187,6 +187,20 @@ def split(conn, uid: int) -> int:
             return made
 
 
+def add_in_bulk(conn, uid: int, followers: dict) -> None:
+    """Writes `followers` (uid -> follow time) among `uid`'s at once and cuts them into
+    pieces as follows one by one would have made them (a seed's bulk write; the count is
+    the caller's)."""
+    conn.zadd(keys.followers_key(uid), followers)
+    split(conn, uid)
+
+
+def piece_starts(conn, uid: int) -> list[str]:
+    """The follow times where each piece of `uid`'s followers starts, oldest first; none
+    while the followers key holds them all (how a set was cut, for checks and tests)."""
+    return conn.zrange(keys.follower_pieces_key(uid), 0, -1)
+
+
 def all_keys(conn, uid: int) -> list[str]:
     """Every key of `uid`'s followers: the followers key, its pieces and their index."""
     return [*piece_keys(conn, uid), keys.follower_pieces_key(uid)]

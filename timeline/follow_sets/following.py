@@ -45,6 +45,16 @@ def all_keys(uid: int) -> list[str]:
     return [keys.following_key(uid), *keys.following_bucket_keys(uid, BUCKETS)]
 
 
+def kept_in(conn, uid: int) -> tuple[int, int]:
+    """How many of `uid`'s follows are in their base and how many in buckets (how a set
+    was split, for checks and tests): 1 round trip."""
+    batch = Batch(conn)
+    in_base = batch.zcard(keys.following_key(uid))
+    in_buckets = [batch.zcard(key) for key in keys.following_bucket_keys(uid, BUCKETS)]
+    batch.execute()
+    return in_base.value, sum(count.value for count in in_buckets)
+
+
 def queue_score(client, uid: int, other: int) -> Any:
     """Queues (or runs) the read of when `uid` followed `other`: the follow time (a
     string), or None if they don't."""

@@ -8,9 +8,10 @@ import pytest
 from django.test import override_settings
 
 from accounts import services as account_services
-from socialsite.redis import Batch
+from socialsite.redis import Batch, PackedPipeline
 from timeline import keys
 from timeline.follow_sets import followers as follower_sets
+from timeline.follow_sets import following
 from timeline.graph import services as graph
 
 from .test_followers import every_follower, followed_long_ago, piece_starts
@@ -138,3 +139,21 @@ def test_a_walk_whose_set_was_cut_between_plan_and_read_reads_again_in_one_scrip
     # The plan made before the cut, with the followers key as read after it.
     members, cursor = follower_sets.walk(redis_conn, replace(planned, in_key=read.in_key))
     assert (members, cursor) == ([str(100 + i) for i in range(1, 8)], [])
+
+
+def test_who_follows_is_read_by_name_in_the_slot_or_of_each_following_set(make_user, redis_conn):
+    author = make_user().uid
+    fans = [make_user().uid for _ in range(4)]
+    follower_sets.add_in_bulk(redis_conn, author, {fan: 1 + i for i, fan in enumerate(fans)})
+    for fan in fans:
+        following.queue_add(redis_conn, fan, {author: 1 + fans.index(fan)})
+    assert follower_sets.piece_starts(redis_conn, author) != []
+    asked = [fans[0], make_user().uid, fans[3]]
+    for followers, in_slot in ((len(fans), True), (10**9, False)):
+        pipe = PackedPipeline(redis_conn)
+        read = follower_sets.queue_who_follow(pipe, asked, author, followers)
+        pipe.execute()
+        assert (read.in_slot is not None, read.of_each is not None) == (in_slot, not in_slot)
+        assert follower_sets.who_follow(redis_conn, read) == [True, False, True]
+    empty = follower_sets.queue_who_follow(PackedPipeline(redis_conn), [], author, 4)
+    assert follower_sets.who_follow(redis_conn, empty) == []
