@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.records import UserProfile
 from accounts.services import decode_user
 from socialsite import jobs
 from socialsite.redis import Batch, PackedPipeline, Reply, get_redis
@@ -112,7 +113,7 @@ class SuggestedRead:
     followed: Reply | None = None
 
     @property
-    def people(self) -> list[dict]:
+    def people(self) -> list[UserProfile]:
         """Up to SHOWN_ON_HOME profiles to suggest, leaving out people followed since and
         accounts gone or suspended."""
         if self.followed is None:

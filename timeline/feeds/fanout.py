@@ -104,7 +104,7 @@ def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
     pipe.for_each_key(map(keys.list_timeline_key, list_ids), ("ZREM", status_id))
 
 
-def queue_answered_followers(pipe, status: dict) -> Reply | None:
+def queue_answered_followers(pipe, status: Status) -> Reply | None:
     """Queues the read of how many follow the user a reply answers (see answered_uid),
     which tells reply_audience where to ask: its handle (None for a status that reaches
     everyone)."""
@@ -138,7 +138,7 @@ def everyone(conn, status: Status, members: list[str]) -> list[str]:
     return members
 
 
-def no_reads(pipe, status: dict) -> None:
+def no_reads(pipe, status: Status) -> None:
     """Lists' reach (everyone) reads nothing first."""
     return None
 

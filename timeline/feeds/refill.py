@@ -32,7 +32,7 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite import jobs
-from socialsite.redis import Batch, get_redis
+from socialsite.redis import Batch, Pipe, Reply, get_redis
 
 from .. import keys
 from ..follow_sets import following
@@ -49,9 +49,9 @@ class Refilled:
     id_arg: str  # the job's argument naming the owner
     owner: Callable[[int], str]  # the hash that must exist (a user's, a list's)
     # Queues the read of sources by the time they joined, oldest first from a cursor:
-    # (client, owner id, after, skip, count); `sources_read` decodes it as (source,
-    # time) pairs.
-    sources: Callable[[object, int, object, int, int], object]
+    # (a Batch, owner id, after, skip, count), its handle; `sources_read` decodes its
+    # reply as (source, time) pairs.
+    sources: Callable[[Pipe, int, object, int, int], Reply]
     sources_read: Callable[[list], list]
     timeline: Callable[[int], str]
     # Queues the merge of (source, [(posted, status id)...]) groups into the timeline,
@@ -92,7 +92,7 @@ def _take_out_of_list(client, list_id: int, status_ids: list) -> None:
     client.zrem(keys.list_timeline_key(list_id), *status_ids)
 
 
-def _queue_members(client, list_id: int, after, skip: int, count: int) -> object:
+def _queue_members(client: Pipe, list_id: int, after, skip: int, count: int) -> Reply:
     return client.zrangebyscore(
         keys.list_members_key(list_id), after, "+inf", start=skip, num=count, withscores=True
     )

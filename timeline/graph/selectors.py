@@ -112,7 +112,7 @@ def profile_page(
     viewer = None if viewer_uid in (None, uid) else int(viewer_uid)
     conn = get_redis()
     batch = Batch(conn)
-    user = batch.hgetall(user_key(uid))
+    fields = batch.hgetall(user_key(uid))
     # With their scores: the statuses kept in the process are served by them.
     entries = page_ids(batch, keys.profile_timeline_key(uid), page, count, withscores=True)
     if viewer:
@@ -121,7 +121,7 @@ def profile_page(
         own_lists = batch.zrevrange(keys.user_lists_key(viewer), 0, -1)
         relation = queue_relation(batch, viewer, uid)
     batch.execute()
-    user = decode_user(user.value)
+    user = decode_user(fields.value)
     if not looked_up and not logins.is_profile_of(user, login):
         # The uid remembered is no longer the login's: looked up again.
         logins.forget(login)

@@ -101,6 +101,8 @@ def do_store_status(conn, status: Status) -> _Stored:
         reads, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
     )
     reads.execute()
+    batch: list
+    cursor: list
     if first_followers is None:
         batch, cursor = [], []
     else:
@@ -133,8 +135,7 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     search.index(pipe, status)
     # A private account's statuses never go on the global timeline.
     if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
-        # redis-py's types say a member is text; it encodes an int id as Redis would.
-        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})  # type: ignore[type-var]
+        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
     rests = (
         fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor),
