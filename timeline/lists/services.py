@@ -144,23 +144,24 @@ def _prepare_member_change(
         member_uid = int(member_uid)
     except (TypeError, ValueError):
         raise ValueError("No such user.") from None
-    pipe = Batch(conn)
-    pipe.hgetall(keys.list_key(list_id))
-    pipe.hget(user_key(uid), "login")
-    pipe.hmget(user_key(member_uid), "login", "suspended")
-    pipe.zscore(keys.list_members_key(list_id), member_uid)
-    check = queue_block_check(pipe, uid, member_uid)
-    fields, owner_login, (member_login, suspended), member_since, *_ = pipe.execute()
-    the_list = _owned(fields, uid)
+    reads = Batch(conn)
+    fields = reads.hgetall(keys.list_key(list_id))
+    owner_login = reads.hget(user_key(uid), "login")
+    member_fields = reads.hmget(user_key(member_uid), "login", "suspended")
+    member_since = reads.zscore(keys.list_members_key(list_id), member_uid)
+    check = queue_block_check(reads, uid, member_uid)
+    reads.execute()
+    the_list = _owned(fields.value, uid)
+    member_login, suspended = member_fields.value
     # A suspended user reads as gone; refusing them also keeps a purge (which suspends
     # first) from racing a new membership.
     if member_login is None or (adding and suspended == "1"):
         raise ValueError("No such user.")
     if adding and check.blocked:
         raise Blocked(f"You can't add @{member_login} to a list.")
-    owner = {"id": int(uid), "login": owner_login}
+    owner = {"id": int(uid), "login": owner_login.value}
     member = {"id": member_uid, "login": member_login}
-    return the_list, owner, member, member_since is not None
+    return the_list, owner, member, member_since.value is not None
 
 
 class ListKeys(TypedDict):
