@@ -46,19 +46,6 @@ class RunReply(Reply):
     __slots__ = ()
 
 
-def replies_of(handles: list[Reply]) -> list:
-    """The replies of `handles` (those a queue function made, see `collected`) as a
-    pipeline's `execute` returns them, a run's one per key, for the decoders that take
-    a list of replies."""
-    replies = []
-    for handle in handles:
-        if type(handle) is RunReply:
-            replies += handle.value
-        else:
-            replies.append(handle.value)
-    return replies
-
-
 class PackedPipeline(redis.commands.CoreCommands):
     """A pipeline for bulk work: commands are packed as they are queued and sent in one
     round trip, and the replies are read in bulk, raw, with no per-command parsing (as
@@ -92,7 +79,6 @@ class PackedPipeline(redis.commands.CoreCommands):
         # for one command's, how many command shapes a key).
         self._handles: list[tuple[Reply, int, int | None, int, bool]] = []
         self._text = False
-        self._collect: list[Reply] | None = None
         self._cluster = client if isinstance(client, redis.RedisCluster) else None
         self._pool = None if self._cluster else client.connection_pool
 
@@ -101,8 +87,6 @@ class PackedPipeline(redis.commands.CoreCommands):
         # As _handle does, inline: every page queues dozens of commands.
         handle = Reply()
         self._handles.append((handle, self._queued, None, 1, self._text))
-        if self._collect is not None:
-            self._collect.append(handle)
         self._queue(self._share(slot), hiredis.pack_command(args), 1)
         return handle
 
@@ -117,21 +101,9 @@ class PackedPipeline(redis.commands.CoreCommands):
         finally:
             self._text = False
 
-    @contextlib.contextmanager
-    def collected(self) -> Iterator[list[Reply]]:
-        """A list of the handles of the commands queued within (by a queue function that
-        doesn't return them)."""
-        outer, self._collect = self._collect, []
-        try:
-            yield self._collect
-        finally:
-            self._collect = outer
-
     def _handle(self, first: int, count: int | None, shapes: int) -> Reply:
         handle = Reply() if count is None else RunReply()
         self._handles.append((handle, first, count, shapes, self._text))
-        if self._collect is not None:
-            self._collect.append(handle)
         return handle
 
     def for_each_key(self, keys: Iterable[str], *commands: tuple) -> Reply:
@@ -351,17 +323,12 @@ class Batch(redis.commands.CoreCommands):
     def __init__(self, client) -> None:
         self.pipe = client.pipeline(transaction=False)
         self._handles: list[tuple[int, Reply]] = []
-        self._collect: list[Reply] | None = None
 
     def execute_command(self, *args, **options) -> Reply:
         self.pipe.execute_command(*args, **options)
         handle = Reply()
         self._handles.append((len(self.pipe) - 1, handle))
-        if self._collect is not None:
-            self._collect.append(handle)
         return handle
-
-    collected = PackedPipeline.collected
 
     def execute(self):
         """Runs the pipeline and fills the handles; returns its replies (awaitable, for an

@@ -26,7 +26,6 @@ from .batches import (  # noqa: F401
     ReplyNotRead,
     RunReply,
     as_text,
-    replies_of,
 )
 
 # A client of the site's Redis (one server or a cluster) as the code sees it. redis-py 8

@@ -1,10 +1,11 @@
 """The client API's favourited and reblogged come from the reader's marks
 (timeline.statuses.marks): on a status, in a home timeline and on a reblog."""
 
-from timeline import keys
+from socialsite.redis import PackedPipeline
 from timeline.graph.services import follow_user
 from timeline.posting.services import delete_status, post_status
 from timeline.reactions import services as reactions
+from timeline.statuses import marks
 
 
 def test_favourited_and_reblogged_follow_the_readers_likes_and_reposts(alice, bob, api_as):
@@ -40,4 +41,10 @@ def test_favouriting_a_status_that_is_gone_is_404_and_marks_nothing(alice, bob, 
     assert as_alice("post", f"/api/v1/statuses/{gone}/reblog")[0] == 404
     _, seen, _ = as_alice("get", f"/api/v1/statuses/{kept}")
     assert (seen["favourited"], seen["reblogged"]) == (False, False)
-    assert redis_conn.exists(keys.liked_key(alice.uid), keys.reposted_key(alice.uid)) == 0
+    # Neither status marked liked nor reposted.
+    pipe = PackedPipeline(redis_conn)
+    read = marks.queue_marks(pipe, alice.uid, [gone, kept])
+    pipe.execute()
+    shown: list = [{}, {}]
+    read.apply(shown)
+    assert shown == [{"liked": False, "reposted": False}] * 2

@@ -11,9 +11,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.records import UserProfile
 from accounts.services import decode_user
 from socialsite import jobs
-from socialsite.redis import Batch, PackedPipeline, Reply, get_redis, replies_of
+from socialsite.redis import Batch, PackedPipeline, Reply, get_redis
 
 from .. import keys
 from ..follow_sets import following
@@ -56,8 +57,7 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     conn = get_redis()
     batch = Batch(conn)
     # The plain read, which nearly every user's follows take (no buckets: graph.following).
-    with batch.collected() as newest:
-        following.queue_newest_of_base(batch, uid, OWN_FOLLOWS_READ)
+    newest = following.queue_newest_of_base(batch, uid, OWN_FOLLOWS_READ)
     dismissed = batch.smembers(keys.dismissed_suggestions_key(uid))
     popular = batch.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
     suspended = batch.smembers(SUSPENDED_USERS)
@@ -67,7 +67,7 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
         for other_key in (keys.blocks_key, keys.blocked_by_key, keys.mutes_key, keys.requested_key)
     ]
     batch.execute()
-    followed = following.newest(conn, uid, replies_of(newest), OWN_FOLLOWS_READ)
+    followed = following.newest(conn, newest)
     left_out = {str(uid), *followed, *dismissed.value, *suspended.value}.union(
         *(other.value for other in others)
     )
@@ -76,14 +76,13 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     followees = followed[:FOLLOWEES_READ]
     if followees:
         pipe = PackedPipeline(conn)
-        reads = []
-        for followee in followees:
-            with pipe.collected() as newest:
-                following.queue_newest_of_base(pipe, followee, FOLLOWS_READ_EACH)
-            reads.append((followee, newest))
+        reads = [
+            following.queue_newest_of_base(pipe, followee, FOLLOWS_READ_EACH)
+            for followee in followees
+        ]
         pipe.execute()
-        for followee, newest in reads:
-            theirs = following.newest(conn, followee, replies_of(newest), FOLLOWS_READ_EACH)
+        for read in reads:
+            theirs = following.newest(conn, read)
             counts.update(other for other in theirs if other not in left_out)
     found = [(int(other), count) for other, count in counts.most_common(SUGGESTIONS_KEPT)]
     for other in popular:
@@ -114,7 +113,7 @@ class SuggestedRead:
     followed: Reply | None = None
 
     @property
-    def people(self) -> list[dict]:
+    def people(self) -> list[UserProfile]:
         """Up to SHOWN_ON_HOME profiles to suggest, leaving out people followed since and
         accounts gone or suspended."""
         if self.followed is None:

@@ -22,7 +22,7 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite import jobs
-from socialsite.redis import Batch, PackedPipeline, Reply, get_redis, replies_of
+from socialsite.redis import Batch, PackedPipeline, Reply, get_redis
 
 from .. import keys
 from ..follow_sets import followers as follower_sets
@@ -104,7 +104,7 @@ def retract_from_lists(pipe: PackedPipeline, status_id: int, list_ids) -> None:
     pipe.for_each_key(map(keys.list_timeline_key, list_ids), ("ZREM", status_id))
 
 
-def queue_answered_followers(pipe, status: dict) -> Reply | None:
+def queue_answered_followers(pipe, status: Status) -> Reply | None:
     """Queues the read of how many follow the user a reply answers (see answered_uid),
     which tells reply_audience where to ask: its handle (None for a status that reaches
     everyone)."""
@@ -138,7 +138,7 @@ def everyone(conn, status: Status, members: list[str]) -> list[str]:
     return members
 
 
-def no_reads(pipe, status: dict) -> None:
+def no_reads(pipe, status: Status) -> None:
     """Lists' reach (everyone) reads nothing first."""
     return None
 
@@ -272,17 +272,17 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
             return chunks
     # A chunk ends just before the next one's first score.
     below = "+inf" if args["until"] == "+inf" else f"({args['until']}"
-    walked = (members_key, args["after_score"], args["skip"], below, size)
     reads = Batch(conn)
     exists = reads.exists(keys.status_key(args["status_id"]))
     reach = None if args["retract"] else audience.queue_reach(reads, args)
     # Where the uids are, and the next job's cursor; then the uids alone, by plain reads
     # (with their scores, or through a script, Redis and the client spend longer on
     # reading them than on the deliveries): for a set never cut, read beside the plan.
-    with reads.collected() as walk:
-        follower_sets.queue_walk(reads, *walked)
+    walk = follower_sets.queue_walk(
+        reads, members_key, args["after_score"], args["skip"], below, size
+    )
     reads.execute()
-    members, cursor = follower_sets.walk(conn, members_key, replies_of(walk), *walked[1:])
+    members, cursor = follower_sets.walk(conn, walk)
     pipe = PackedPipeline(conn)
     if args["retract"]:
         audience.retract(pipe, args["status_id"], members)

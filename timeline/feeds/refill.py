@@ -32,7 +32,7 @@ from django.conf import settings
 
 from accounts.keys import user_key
 from socialsite import jobs
-from socialsite.redis import Batch, get_redis
+from socialsite.redis import Batch, Pipe, Reply, get_redis
 
 from .. import keys
 from ..follow_sets import following
@@ -49,9 +49,9 @@ class Refilled:
     id_arg: str  # the job's argument naming the owner
     owner: Callable[[int], str]  # the hash that must exist (a user's, a list's)
     # Queues the read of sources by the time they joined, oldest first from a cursor:
-    # (client, owner id, after, skip, count); `sources_read` decodes it as (source,
-    # time) pairs.
-    sources: Callable[[object, int, object, int, int], object]
+    # (a Batch, owner id, after, skip, count), its handle; `sources_read` decodes its
+    # reply as (source, time) pairs.
+    sources: Callable[[Pipe, int, object, int, int], Reply]
     sources_read: Callable[[list], list]
     timeline: Callable[[int], str]
     # Queues the merge of (source, [(posted, status id)...]) groups into the timeline,
@@ -92,7 +92,7 @@ def _take_out_of_list(client, list_id: int, status_ids: list) -> None:
     client.zrem(keys.list_timeline_key(list_id), *status_ids)
 
 
-def _queue_members(client, list_id: int, after, skip: int, count: int) -> object:
+def _queue_members(client: Pipe, list_id: int, after, skip: int, count: int) -> Reply:
     return client.zrangebyscore(
         keys.list_members_key(list_id), after, "+inf", start=skip, num=count, withscores=True
     )
@@ -191,15 +191,19 @@ def _refill_batch(refilled: Refilled, args: dict) -> list[jobs.Job]:
     if refilled.floored and length.value >= size and oldest.value:
         floor = oldest.value[0][1]
     batch = refilled.sources_read(found.value)
-    pipe = conn.pipeline(transaction=False)
+    newest = Batch(conn)
     own = [str(owner_id)] if refilled.owner_posts else []
-    sources = [*own, *(source for source, _ in batch)]
-    for source in sources:
-        pipe.zrevrangebyscore(
-            keys.profile_timeline_key(source), "+inf", floor, start=0, num=size, withscores=True
+    read = [
+        (
+            source,
+            newest.zrevrangebyscore(
+                keys.profile_timeline_key(source), "+inf", floor, start=0, num=size, withscores=True
+            ),
         )
-    read = zip(sources, pipe.execute(), strict=True)
-    entries = ((score, status_id, source) for source, got in read for status_id, score in got)
+        for source in (*own, *(source for source, _ in batch))
+    ]
+    newest.execute()
+    entries = ((score, status_id, source) for source, got in read for status_id, score in got.value)
     by_source = defaultdict(list)
     for posted, status_id, source in heapq.nlargest(size, entries):
         by_source[source].append((posted, status_id))
@@ -231,13 +235,13 @@ def drop_deleted(conn, refilled: Refilled, owner_id: int) -> int:
 
 
 def drop_copied_if_deleted(
-    pipe, take_out: Callable, profile_key: str, copied: list[tuple[str, float]]
-) -> list:
-    """Executes `pipe`, which ends by copying the `copied` (id, score) entries of
+    batch: Batch, take_out: Callable, profile_key: str, copied: list[tuple[str, float]]
+) -> None:
+    """Executes `batch`, which ends by copying the `copied` (id, score) entries of
     someone's profile (newest first) into a timeline (a follow, a list member's
     addition), with a look at which are still on that profile, and takes those gone back
-    out of the timeline. Returns the replies of `pipe` without the look. `take_out(pipe,
-    ids)` queues taking ids out of the timeline.
+    out of the timeline; the handles of what the caller queued on `batch` are read once
+    it returns. `take_out(pipe, ids)` queues taking ids out of the timeline.
 
     A status deleted after its id was read but retracted before the copy landed would
     stay: its deletion's job already walked past this timeline. Deleting takes the id
@@ -247,15 +251,13 @@ def drop_copied_if_deleted(
     ZRANGEBYSCORE in the author's slot, from the oldest copied on (a ZMSCORE of every id
     walks a compact profile once an id: 1,000 ids cost ~15 ms), the drop in the
     timeline's."""
-    if copied:
-        pipe.zrangebyscore(profile_key, copied[-1][1], "+inf")
-    replies = pipe.execute()
     if not copied:
-        return replies
-    *replies, still = replies
-    still = set(still)
+        batch.execute()
+        return
+    on_profile = batch.zrangebyscore(profile_key, copied[-1][1], "+inf")
+    batch.execute()
+    still = set(on_profile.value)
     gone = [status_id for status_id, _ in copied if status_id not in still]
     if gone:
-        take_out(pipe, gone)
-        pipe.execute()
-    return replies
+        take_out(batch.pipe, gone)
+        batch.execute()

@@ -14,5 +14,10 @@ outside this package knows either layout; each module has one face:
   following.queue_newest and queue_from);
 - keys: every key a user's set is kept in (`all_keys`);
 - split: a set kept in one key past its size cut into pieces or buckets (`split`,
-  `split_every_big_set`);
-- ends.py: both as one end of a pair a check walks and mends (ops.pairings)."""
+  `split_every_big_set`), and how a set is cut (followers.piece_starts,
+  following.kept_in);
+- ends.py: both as one end of a pair a check walks and mends (ops.pairings).
+
+A queued read gives back its handle (socialsite.redis.Reply) or a small typed read
+(followers.RangeRead, WalkRead, WhoFollowRead; following.FollowsOfRead, NewestRead)
+that its decoder takes once the batch has run: nothing is read by its place."""

@@ -3,6 +3,7 @@ each end's sets with one face (pattern, key, set_keys, queue_score, queue_add,
 queue_remove), whatever their layout: followers in pieces, following in buckets."""
 
 from accounts.keys import hash_tag_id
+from socialsite.redis import Pipe, Reply
 
 from .. import keys
 from . import followers, following
@@ -21,10 +22,11 @@ class FollowersEnd:
         """Every key that holds the followers whose followers key is `key`."""
         return followers.piece_keys(conn, hash_tag_id(key))
 
-    def queue_score(self, pipe, owner: int, member: int, hint) -> None:
-        """Queues the read of `member`'s follow time among `owner`'s followers, looked for
-        in the piece of `hint` (their following set's score; None: not known)."""
-        followers.queue_score(pipe, owner, member, "+inf" if hint is None else hint)
+    def queue_score(self, pipe: Pipe, owner: int, member: int, hint) -> Reply:
+        """Queues on a Batch the read of `member`'s follow time among `owner`'s followers,
+        looked for in the piece of `hint` (their following set's score; None: not known):
+        its handle."""
+        return followers.queue_score(pipe, owner, member, "+inf" if hint is None else hint)
 
     def queue_add(self, pipe, owner: int, member: int, score) -> None:
         """Queues putting `member` among `owner`'s followers at `score` (counts untouched)."""
@@ -49,9 +51,10 @@ class FollowingEnd:
         """The keys that hold the follows at `key` (a base or a bucket): itself."""
         return [key]
 
-    def queue_score(self, pipe, owner: int, member: int, hint) -> None:
-        """Queues the read of when `owner` followed `member` (`hint` unused)."""
-        following.queue_score(pipe, owner, member)
+    def queue_score(self, pipe: Pipe, owner: int, member: int, hint) -> Reply:
+        """Queues on a Batch the read of when `owner` followed `member` (`hint` unused):
+        its handle."""
+        return following.queue_score(pipe, owner, member)
 
     def queue_add(self, pipe, owner: int, member: int, score) -> None:
         """Queues `owner`'s follow of `member` at `score` (counts untouched)."""

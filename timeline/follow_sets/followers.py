@@ -11,12 +11,13 @@ score), so "does X follow Y" is asked of X's following set (follow_sets.followin
 "Which of these follow Y" is asked in Y's slot of Y's followers while they are in a few
 pieces (followers_among.lua), else of each one's following set."""
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 
 from accounts.keys import hash_tag_id, user_key
-from socialsite.redis import PackedPipeline, get_redis, sorted_sets_over
+from socialsite.redis import Batch, PackedPipeline, Pipe, Reply, get_redis, sorted_sets_over
 from socialsite.scripts import LuaScripts
 
 from .. import keys
@@ -36,8 +37,16 @@ PIECES_READ = 8
 ASKED_BY_ZMSCORE = 8
 
 
+@dataclass(frozen=True, slots=True)
+class RangeRead:
+    """A `queue_range` read: `decode_range` finishes it."""
+
+    reply: Reply
+    withscores: bool = False
+
+
 def queue_range(
-    client,
+    pipe: Pipe,
     key: str,
     after: str | float = "-inf",
     skip: int = 0,
@@ -45,13 +54,13 @@ def queue_range(
     count: int = 1000,
     *,
     withscores: bool = False,
-) -> Any:
-    """Queues (or runs) the read of the followers at `key` (keys.followers_key; or any
-    sorted set never cut, as lists' listed-in sets) in follow order from a cursor (a
-    follow time and how many at that time are done) to `below` (a ZRANGEBYSCORE max),
-    at most `count`; decode the reply with `decode_range`."""
-    return _followers_range(
-        client,
+) -> RangeRead:
+    """Queues on `pipe` (a Batch or a PackedPipeline) the read of the followers at `key`
+    (keys.followers_key; or any sorted set never cut, as lists' listed-in sets) in follow
+    order from a cursor (a follow time and how many at that time are done) to `below` (a
+    ZRANGEBYSCORE max), at most `count`, each with its follow time if `withscores`."""
+    reply = _followers_range(
+        pipe,
         followers_key=key,
         after=after,
         skip=skip,
@@ -59,33 +68,69 @@ def queue_range(
         count=count,
         withscores=withscores,
     )
+    return RangeRead(reply, withscores)
 
 
-def decode_range(reply: list) -> tuple[list, list]:
-    """A queue_range reply as (its followers, where the next read starts: [follow time,
-    how many at that time are done], or [] if none are left)."""
+def decode_range(read: RangeRead) -> tuple[list, list]:
+    """A queue_range read as (its followers, or (follower, follow time) pairs if read with
+    scores; where the next read starts: [follow time, how many at that time are done], or
+    [] if none are left)."""
+    followers, cursor = _range_reply(read.reply.value)
+    if read.withscores:
+        each = iter(followers)
+        followers = list(zip(each, each, strict=True))
+    return followers, cursor
+
+
+def read_range(conn, key: str, after, skip: int, below: str, count: int) -> tuple[list, list]:
+    """Runs a read as queue_range's (no scores) and decodes it: 1 round trip."""
+    reply = _followers_range(
+        conn, followers_key=key, after=after, skip=skip, below=below, count=count, withscores=False
+    )
+    return _range_reply(reply)
+
+
+def _range_reply(reply: list) -> tuple[list, list]:
     more, score, ties, *followers = reply
     return followers, [score, ties] if more else []
 
 
-def queue_walk(pipe, key: str, after, skip: int, below: str, count: int) -> None:
-    """Queues on `pipe` the plan of a read as queue_range's (followers_plan.lua) and, read
-    beside it, what the followers key alone holds of it (plain, as the plan reads a set
-    never cut): two replies. Finish it with `walk`. A fan-out job's way: its followers
-    come back by plain reads."""
-    _followers_plan(pipe, followers_key=key, after=after, skip=skip, below=below, count=count)
-    pipe.zrangebyscore(key, after, below, start=skip, num=count)
+@dataclass(frozen=True, slots=True)
+class WalkRead:
+    """A `queue_walk` read: where it walks (the followers key and a cursor to `below`, at
+    most `count`), its plan, and what the followers key alone holds of it; `walk`
+    finishes it."""
+
+    key: str
+    after: str | float
+    skip: int
+    below: str
+    count: int
+    plan: Reply
+    in_key: Reply
 
 
-def walk(conn, key: str, replies: list, after, skip: int, below: str, count: int):
-    """The followers a `queue_walk`'s `replies` plan to read, and where the next read
-    starts (as decode_range). The followers key's part of the plan is read already, in
+def queue_walk(pipe: Pipe, key: str, after, skip: int, below: str, count: int) -> WalkRead:
+    """Queues on `pipe` (a Batch or a PackedPipeline) the plan of a read as queue_range's
+    (followers_plan.lua) and, read beside it, what the followers key alone holds of it
+    (plain, as the plan reads a set never cut). Finish it with `walk`. A fan-out job's
+    way: its followers come back by plain reads."""
+    plan = _followers_plan(
+        pipe, followers_key=key, after=after, skip=skip, below=below, count=count
+    )
+    in_key = pipe.zrangebyscore(key, after, below, start=skip, num=count)
+    return WalkRead(key, after, skip, below, count, plan, in_key)
+
+
+def walk(conn, read: WalkRead) -> tuple[list, list]:
+    """The followers a `queue_walk` read plans to read, and where the next read starts
+    (as decode_range). The followers key's part of the plan is read already, in
     queue_walk's round trip: all of a set never cut (no pieces: most users' followers, a
     list's members); the pieces' parts take 1 round trip more. If a piece changed between
     the two (a follow cut it: a read comes back short), read again as queue_range does,
     in one script."""
-    plan, read = replies
-    more, score, ties, *reads = plan
+    key, after, skip, below, count = read.key, read.after, read.skip, read.below, read.count
+    more, score, ties, *reads = read.plan.value
     planned = [reads[i : i + 4] for i in range(0, len(reads), 4)]
     cursor = [score, ties] if more else []
     if not planned:
@@ -94,19 +139,21 @@ def walk(conn, key: str, replies: list, after, skip: int, below: str, count: int
     if planned[0][0] == key:
         # The followers key's read is always from the cursor: done beside the plan (with
         # any follow made since past the plan's end, not taken).
-        wanted = planned[0][3]
-        if len(read) < wanted:
-            return decode_range(queue_range(conn, key, after, skip, below, count))
-        done, planned = read[:wanted], planned[1:]
+        wanted, in_key = planned[0][3], read.in_key.value
+        if len(in_key) < wanted:
+            return read_range(conn, key, after, skip, below, count)
+        done, planned = in_key[:wanted], planned[1:]
         if not planned:
             return done, cursor
-    pipe = conn.pipeline(transaction=False)
-    for piece, low, offset, wanted in planned:
-        pipe.zrangebyscore(piece, low, below, start=offset, num=wanted)
-    got = pipe.execute()
-    if any(len(read) != wanted for read, (*_, wanted) in zip(got, planned, strict=True)):
-        return decode_range(queue_range(conn, key, after, skip, below, count))
-    return done + [uid for read in got for uid in read], cursor
+    batch = Batch(conn)
+    pieces = [
+        (batch.zrangebyscore(piece, low, below, start=offset, num=wanted), wanted)
+        for piece, low, offset, wanted in planned
+    ]
+    batch.execute()
+    if any(len(piece.value) != wanted for piece, wanted in pieces):
+        return read_range(conn, key, after, skip, below, count)
+    return done + [uid for piece, _ in pieces for uid in piece.value], cursor
 
 
 def page_ids(client, uid: int, page: int, count: int) -> list:
@@ -138,6 +185,20 @@ def split(conn, uid: int) -> int:
         made += now
         if now < PIECES_PER_SPLIT:
             return made
+
+
+def add_in_bulk(conn, uid: int, followers: dict) -> None:
+    """Writes `followers` (uid -> follow time) among `uid`'s at once and cuts them into
+    pieces as follows one by one would have made them (a seed's bulk write; the count is
+    the caller's)."""
+    conn.zadd(keys.followers_key(uid), followers)
+    split(conn, uid)
+
+
+def piece_starts(conn, uid: int) -> list[str]:
+    """The follow times where each piece of `uid`'s followers starts, oldest first; none
+    while the followers key holds them all (how a set was cut, for checks and tests)."""
+    return conn.zrange(keys.follower_pieces_key(uid), 0, -1)
 
 
 def all_keys(conn, uid: int) -> list[str]:
@@ -174,33 +235,47 @@ def followers_among(conn, candidates: list, uid: int, followers=None) -> list[bo
     if not candidates:
         return []
     pipe = PackedPipeline(conn)
-    in_slot = queue_who_follow(pipe, candidates, uid, int(followers or 0))
-    return who_follow(conn, candidates, uid, pipe.execute(), in_slot=in_slot)
+    read = queue_who_follow(pipe, candidates, uid, int(followers or 0))
+    pipe.execute()
+    return who_follow(conn, read)
 
 
-def queue_who_follow(pipe: PackedPipeline, candidates: list, uid: int, followers: int) -> bool:
+@dataclass(frozen=True, slots=True)
+class WhoFollowRead:
+    """A `queue_who_follow` read: the candidates and the user asked about, and the read
+    queued, in the user's slot (`in_slot`) or of each candidate's following set
+    (`of_each`); neither for no candidates. `who_follow` finishes it."""
+
+    candidates: list
+    uid: int
+    in_slot: Reply | None = None
+    of_each: following.FollowsOfRead | None = None
+
+
+def queue_who_follow(
+    pipe: PackedPipeline, candidates: list, uid: int, followers: int
+) -> WhoFollowRead:
     """Queues whether each of `candidates` follows `uid`, who has `followers` (their
-    profile's count): in `uid`'s slot (queue_followers_among, one reply), unless so many
-    that they are surely in more than PIECES_READ pieces (more than that many full
-    pieces and the followers key hold): then of each one's following set
-    (following.queue_follows_of). Nothing if `candidates` is empty. Returns whether
-    it asked in `uid`'s slot, for `who_follow`."""
+    profile's count): in `uid`'s slot (queue_followers_among), unless so many that they
+    are surely in more than PIECES_READ pieces (more than that many full pieces and the
+    followers key hold): then of each one's following set (following.queue_follows_of).
+    Nothing if `candidates` is empty."""
     if not candidates:
-        return False
+        return WhoFollowRead(candidates, uid)
     if followers <= (PIECES_READ + 1) * settings.FOLLOWERS_PIECE_SIZE:
-        queue_followers_among(pipe, candidates, uid)
-        return True
-    following.queue_follows_of(pipe, candidates, uid)
-    return False
+        return WhoFollowRead(candidates, uid, in_slot=queue_followers_among(pipe, candidates, uid))
+    return WhoFollowRead(candidates, uid, of_each=following.queue_follows_of(pipe, candidates, uid))
 
 
-def who_follow(conn, candidates: list, uid: int, replies: list, *, in_slot: bool) -> list[bool]:
-    """Whether each of `candidates` follows `uid`, from the replies of queue_who_follow
-    (`replies` from its first; `in_slot`: what it returned)."""
-    if in_slot:
-        return among_reply(conn, candidates, uid, replies[0])
-    scores = following.scores_of(replies[: 2 * len(candidates)])
-    return [score is not None for score in scores]
+def who_follow(conn, read: WhoFollowRead) -> list[bool]:
+    """Whether each of a `queue_who_follow` read's candidates follows its user (2 round
+    trips if asked in their slot and their followers are in too many pieces:
+    among_reply)."""
+    if read.in_slot is not None:
+        return among_reply(conn, read.candidates, read.uid, read.in_slot.value)
+    if read.of_each is None:
+        return []
+    return [score is not None for score in following.scores_of(read.of_each)]
 
 
 def queue_score(client, uid: int, follower, followed_at) -> Any:

@@ -15,13 +15,13 @@ function below, its keys and arguments named) or the scripts that include
 lua/lib/following_read.lua (and lua/lib/following.lua, for writers); the counters in the
 user's hash count them all."""
 
-import itertools
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 
 from accounts.keys import hash_tag_id, user_key
-from socialsite.redis import PackedPipeline, get_redis, sorted_sets_over
+from socialsite.redis import Batch, PackedPipeline, Pipe, Reply, get_redis, sorted_sets_over
 from socialsite.scripts import LuaScripts
 
 from .. import keys
@@ -45,6 +45,16 @@ def all_keys(uid: int) -> list[str]:
     return [keys.following_key(uid), *keys.following_bucket_keys(uid, BUCKETS)]
 
 
+def kept_in(conn, uid: int) -> tuple[int, int]:
+    """How many of `uid`'s follows are in their base and how many in buckets (how a set
+    was split, for checks and tests): 1 round trip."""
+    batch = Batch(conn)
+    in_base = batch.zcard(keys.following_key(uid))
+    in_buckets = [batch.zcard(key) for key in keys.following_bucket_keys(uid, BUCKETS)]
+    batch.execute()
+    return in_base.value, sum(count.value for count in in_buckets)
+
+
 def queue_score(client, uid: int, other: int) -> Any:
     """Queues (or runs) the read of when `uid` followed `other`: the follow time (a
     string), or None if they don't."""
@@ -64,17 +74,29 @@ def follows(uid: int, others: list) -> list[bool]:
     return [score is not None for score in queue_scores(get_redis(), uid, others)]
 
 
-def queue_follows_of(pipe: PackedPipeline, candidates: list, uid: int) -> None:
+@dataclass(frozen=True, slots=True)
+class FollowsOfRead:
+    """The reads `queue_follows_of` queued: each candidate's follow time of the user asked
+    about in their base and in its bucket."""
+
+    in_bases: Reply
+    in_buckets: Reply
+
+
+def queue_follows_of(pipe: PackedPipeline, candidates: list, uid: int) -> FollowsOfRead:
     """Queues whether each of `candidates` follows `uid` (asked of their following sets:
-    a piece of `uid`'s followers is found only by follow time, follow_sets.followers): two replies
-    each (the base's and the bucket's ZSCORE, packed at one string join), for `scores_of`."""
-    base_and_bucket = ((keys.following_key(c), bucket_key(c, uid)) for c in candidates)
-    pipe.for_each_key(itertools.chain.from_iterable(base_and_bucket), ("ZSCORE", uid))
+    a piece of `uid`'s followers is found only by follow time, follow_sets.followers): the
+    base's and the bucket's ZSCORE each (packed at a string join a run), for `scores_of`."""
+    return FollowsOfRead(
+        pipe.for_each_key(map(keys.following_key, candidates), ("ZSCORE", uid)),
+        pipe.for_each_key((bucket_key(c, uid) for c in candidates), ("ZSCORE", uid)),
+    )
 
 
-def scores_of(replies: list) -> list:
-    """`queue_follows_of`'s replies as one follow time (or None) a candidate."""
-    return [a if a is not None else b for a, b in zip(replies[::2], replies[1::2], strict=True)]
+def scores_of(read: FollowsOfRead) -> list:
+    """A `queue_follows_of` read as one follow time (or None) a candidate."""
+    in_bases, in_buckets = read.in_bases.value, read.in_buckets.value
+    return [a if a is not None else b for a, b in zip(in_bases, in_buckets, strict=True)]
 
 
 def follows_of(conn, candidates: list, uid: int) -> list[bool]:
@@ -82,8 +104,9 @@ def follows_of(conn, candidates: list, uid: int) -> list[bool]:
     if not candidates:
         return []
     pipe = PackedPipeline(conn)
-    queue_follows_of(pipe, candidates, uid)
-    return [score is not None for score in scores_of(pipe.execute())]
+    read = queue_follows_of(pipe, candidates, uid)
+    pipe.execute()
+    return [score is not None for score in scores_of(read)]
 
 
 def queue_newest(client, uid: int, offset: int, count: int):
@@ -92,21 +115,39 @@ def queue_newest(client, uid: int, offset: int, count: int):
     return _queue_range(client, uid, "newest", "+inf", offset, count)
 
 
-def queue_newest_of_base(client, uid: int, count: int, offset: int = 0) -> None:
+@dataclass(frozen=True, slots=True)
+class NewestRead:
+    """The reads `queue_newest_of_base` queued: the newest follows in a user's base, and
+    whether any bucket of theirs exists; `newest` finishes it."""
+
+    uid: int
+    count: int
+    offset: int
+    in_base: Reply
+    bucketed: Reply
+
+
+def queue_newest_of_base(pipe: Pipe, uid: int, count: int, offset: int = 0) -> NewestRead:
     """Queues the plain read of `uid`'s newest `count` follows from rank `offset` of their
-    base, and whether any bucket exists: two replies, for `newest`. Cheaper for Redis than
+    base, and whether any bucket exists, for `newest`. Cheaper for Redis than
     queue_newest's script (a script's table of a few hundred uids costs ~10x a ZREVRANGE)
-    where nearly every user has no bucket."""
-    client.zrevrange(keys.following_key(uid), offset, offset + count - 1)
-    client.exists(*keys.following_bucket_keys(uid, BUCKETS))
+    where nearly every user has no bucket. `pipe` gives handles (a Batch or a
+    PackedPipeline)."""
+    return NewestRead(
+        uid,
+        count,
+        offset,
+        pipe.zrevrange(keys.following_key(uid), offset, offset + count - 1),
+        pipe.exists(*keys.following_bucket_keys(uid, BUCKETS)),
+    )
 
 
-def newest(conn, uid: int, replies: list, count: int, offset: int = 0) -> list:
-    """`uid`'s newest `count` follows from rank `offset`, from `queue_newest_of_base`'s
-    replies: those of the base, or (a bucket exists) read again across the buckets, one
-    round trip more."""
-    base, bucketed = replies
-    return queue_newest(conn, uid, offset, count) if bucketed else base
+def newest(conn, read: NewestRead) -> list:
+    """The newest follows a `queue_newest_of_base` read asked for: those of the base, or
+    (a bucket exists) read again across the buckets, one round trip more."""
+    if read.bucketed.value:
+        return queue_newest(conn, read.uid, read.offset, read.count)
+    return read.in_base.value
 
 
 def queue_from(client, uid: int, after, skip: int, count: int) -> Any:
@@ -121,8 +162,10 @@ def _queue_range(client, uid, order, after, offset, count) -> Any:
 
 
 def pairs(reply: list) -> list[tuple[str, float]]:
-    """A read with follow times as (uid, follow time) pairs."""
-    return [(uid, float(score)) for uid, score in zip(reply[::2], reply[1::2], strict=True)]
+    """A read with follow times (each uid followed by its follow time) as (uid, follow
+    time) pairs."""
+    each = iter(reply)
+    return [(uid, float(score)) for uid, score in zip(each, each, strict=True)]
 
 
 def page_ids(conn, uid: int, page: int, count: int) -> list:
@@ -130,10 +173,10 @@ def page_ids(conn, uid: int, page: int, count: int) -> list:
     an older page exists: 1 round trip (2 if their follows are in buckets)."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
-    offset = (page - 1) * count
-    pipe = conn.pipeline(transaction=False)
-    queue_newest_of_base(pipe, uid, count + 1, offset)
-    return newest(conn, uid, pipe.execute(), count + 1, offset)
+    batch = Batch(conn)
+    read = queue_newest_of_base(batch, uid, count + 1, (page - 1) * count)
+    batch.execute()
+    return newest(conn, read)
 
 
 def queue_add(client, uid: int, follows: dict) -> None:

@@ -7,7 +7,7 @@ from accounts import logins
 from accounts.keys import user_key
 from accounts.records import UserProfile
 from accounts.services import decode_user, get_users, uid_for_login
-from socialsite.redis import Batch, PackedPipeline, get_redis, replies_of
+from socialsite.redis import Batch, PackedPipeline, get_redis
 
 from .. import keys
 from ..audience.selectors import Relation, may_see_account, queue_relation
@@ -67,11 +67,10 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[UserP
     in many pieces, each of its following set (graph.follower_sets.followers_among)."""
     conn = get_redis()
     batch = Batch(conn)
-    with batch.collected() as newest:
-        following_sets.queue_newest_of_base(batch, uid, COMMON_SCAN)
+    newest = following_sets.queue_newest_of_base(batch, uid, COMMON_SCAN)
     followers = batch.hget(user_key(other_uid), "followers")
     batch.execute()
-    following = following_sets.newest(conn, uid, replies_of(newest), COMMON_SCAN)
+    following = following_sets.newest(conn, newest)
     follows = follower_sets.followers_among(conn, following, other_uid, followers.value)
     return get_users(in_common(following, follows, limit))
 
@@ -113,17 +112,16 @@ def profile_page(
     viewer = None if viewer_uid in (None, uid) else int(viewer_uid)
     conn = get_redis()
     batch = Batch(conn)
-    user = batch.hgetall(user_key(uid))
+    fields = batch.hgetall(user_key(uid))
     # With their scores: the statuses kept in the process are served by them.
     entries = page_ids(batch, keys.profile_timeline_key(uid), page, count, withscores=True)
     if viewer:
         following_them = following_sets.queue_score(batch, viewer, uid)
-        with batch.collected() as newest:
-            following_sets.queue_newest_of_base(batch, viewer, COMMON_SCAN)
+        newest = following_sets.queue_newest_of_base(batch, viewer, COMMON_SCAN)
         own_lists = batch.zrevrange(keys.user_lists_key(viewer), 0, -1)
         relation = queue_relation(batch, viewer, uid)
     batch.execute()
-    user = decode_user(user.value)
+    user = decode_user(fields.value)
     if not looked_up and not logins.is_profile_of(user, login):
         # The uid remembered is no longer the login's: looked up again.
         logins.forget(login)
@@ -131,9 +129,7 @@ def profile_page(
     if user is None:
         return None
     follows_them = viewer is not None and following_them.value is not None
-    following = (
-        following_sets.newest(conn, viewer, replies_of(newest), COMMON_SCAN) if viewer else []
-    )
+    following = following_sets.newest(conn, newest) if viewer else []
     if user["private"] and uid != viewer_uid and not follows_them:
         # A private account's page shows others nothing, whether or not the job that
         # marks its statuses after going private has reached them yet.
@@ -143,10 +139,9 @@ def profile_page(
     pipe = PackedPipeline(conn)
     statuses = queue_statuses(pipe, ids, count, viewer_uid, kept=kept, generation=generation)
     lists = queue_lists(pipe, own_lists.value if viewer else [], uid)
-    with pipe.collected() as asked:
-        in_slot = follower_sets.queue_who_follow(pipe, following, uid, user["followers"])
+    asked = follower_sets.queue_who_follow(pipe, following, uid, user["followers"])
     pipe.execute()
-    follows = follower_sets.who_follow(conn, following, uid, replies_of(asked), in_slot=in_slot)
+    follows = follower_sets.who_follow(conn, asked)
     common_uids = in_common(following, follows, common)
     return ProfilePage(
         user=user,
@@ -165,10 +160,9 @@ def relationships(uid: int, others: list[int]) -> list[tuple[bool, bool]]:
         return []
     pipe = PackedPipeline(get_redis())
     following = following_sets.queue_scores(pipe, uid, others)
-    with pipe.collected() as asked:
-        following_sets.queue_follows_of(pipe, others, uid)
+    asked = following_sets.queue_follows_of(pipe, others, uid)
     pipe.execute()
-    followers = following_sets.scores_of(replies_of(asked))
+    followers = following_sets.scores_of(asked)
     return [(a is not None, b is not None) for a, b in zip(following.value, followers, strict=True)]
 
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from accounts.keys import user_key
 from socialsite import events, jobs
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, get_redis
 
 from .. import keys
 from ..audience.selectors import Blocked
@@ -92,14 +92,15 @@ def check_follow(conn, uid: int, other_uid: int, *, approving: bool) -> _Follow:
     uid, other_uid = int(uid), int(other_uid)
     if uid == other_uid:
         raise ValueError("You can't follow yourself.")
-    pipe = conn.pipeline(transaction=False)
-    pipe.hget(user_key(uid), "login")
-    following.queue_score(pipe, uid, other_uid)
-    login, followed_at = pipe.execute()
-    if not login:
+    reads = Batch(conn)
+    login = reads.hget(user_key(uid), "login")
+    followed_at = following.queue_score(reads, uid, other_uid)
+    reads.execute()
+    if not login.value:
         raise ValueError("No such user.")
     now = time.time()
-    return _Follow({"id": uid, "login": login}, other_uid, now, int(now), followed_at, approving)
+    follower = {"id": uid, "login": login.value}
+    return _Follow(follower, other_uid, now, int(now), followed_at.value, approving)
 
 
 def do_add_follower(conn, follow: _Follow) -> _Followed:
@@ -107,9 +108,9 @@ def do_add_follower(conn, follow: _Follow) -> _Followed:
     followers (or their follow requests, if private); ValueError for an unknown user,
     Blocked if either blocks the other."""
     other_uid = follow.other_uid
-    pipe = conn.pipeline(transaction=False)
-    follower_sets.queue_follow(
-        pipe,
+    step = Batch(conn)
+    added = follower_sets.queue_follow(
+        step,
         other_uid,
         follower=follow.follower["id"],
         since=follow.since,
@@ -117,14 +118,14 @@ def do_add_follower(conn, follow: _Follow) -> _Followed:
         approving=follow.approving,
         followed_at=follow.followed_at,
     )
-    pipe.hget(user_key(other_uid), "followers")
-    added, followers = pipe.execute()
-    if not added:
+    followers = step.hget(user_key(other_uid), "followers")
+    step.execute()
+    if not added.value:
         raise ValueError("No such user.")
-    other_login, entries, outcome, private = added
+    other_login, entries, outcome, private = added.value
     if outcome == "blocked":
         raise Blocked(f"You can't follow @{other_login}.")
-    return _Followed(other_login, entries, outcome, private == "1", int(followers or 0))
+    return _Followed(other_login, entries, outcome, private == "1", int(followers.value or 0))
 
 
 def do_record_request(conn, follow: _Follow) -> None:
@@ -141,9 +142,10 @@ def do_add_following(conn, follow: _Follow, followed: _Followed) -> int:
     uid, other_uid, since = follow.follower["id"], follow.other_uid, follow.since
     home_size = settings.HOME_TIMELINE_SIZE
     in_script = events.publishes_in_scripts(conn)
-    pipe = conn.pipeline(transaction=False)
-    following.queue_follow(
-        pipe,
+    steps = Batch(conn)
+    pipe = steps.pipe
+    added = following.queue_follow(
+        steps,
         uid,
         other=other_uid,
         since=since,
@@ -157,13 +159,13 @@ def do_add_following(conn, follow: _Follow, followed: _Followed) -> int:
     copied = list(zip(entries[::2], entries[1::2], strict=True))
     home_list.queue_merge(pipe, uid, home_size, [(other_uid, entries[::2])])
     queue_follow_notification(pipe, follow, followers=followed.followers)
-    added, *_merged_and_notified = drop_copied_if_deleted(
-        pipe,
+    drop_copied_if_deleted(
+        steps,
         lambda client, gone: home_list.queue_remove(client, uid, gone),
         keys.profile_timeline_key(other_uid),
         copied,
     )
-    return added
+    return added.value
 
 
 def queue_follow_notification(pipe, follow: _Follow, *, followers: int) -> None:
@@ -219,31 +221,31 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
 def check_unfollow(conn, uid: int, other_uid: int) -> tuple[dict, str | None] | None:
     """The follower ({"id", "login"}) and since when they follow `other_uid` (None: no
     follow time), 1 round trip; None for an unknown user."""
-    pipe = conn.pipeline(transaction=False)
-    pipe.hget(user_key(uid), "login")
-    following.queue_score(pipe, uid, other_uid)
-    login, followed_at = pipe.execute()
-    if not login:
+    reads = Batch(conn)
+    login = reads.hget(user_key(uid), "login")
+    followed_at = following.queue_score(reads, uid, other_uid)
+    reads.execute()
+    if not login.value:
         return None
-    return {"id": uid, "login": login}, followed_at
+    return {"id": uid, "login": login.value}, followed_at.value
 
 
 def do_unfollow(conn, follower: dict, other_uid: int, followed_at: str | None) -> int | None:
     """Both steps of an unfollow (2 round trips), which publishes its event: the followed
     user's follower count after it, or None if there was no follow to undo."""
     uid = follower["id"]
-    pipe = conn.pipeline(transaction=False)
-    losing_follower(pipe, other_uid, uid, "+inf" if followed_at is None else followed_at)
-    pipe.hget(user_key(other_uid), keys.PRIVATE_FIELD)
-    pipe.hget(user_key(other_uid), "followers")
-    unfollowed, private, followers = pipe.execute()
-    if not unfollowed:
+    step = Batch(conn)
+    lost = losing_follower(step, other_uid, uid, "+inf" if followed_at is None else followed_at)
+    private = step.hget(user_key(other_uid), keys.PRIVATE_FIELD)
+    followers = step.hget(user_key(other_uid), "followers")
+    step.execute()
+    if not lost.value:
         return None
-    other_login, ids = unfollowed
+    other_login, ids = lost.value
     followed = {"id": other_uid, "login": other_login}
-    if not unfollowing(conn, follower, followed, ids, private=private == "1"):
+    if not unfollowing(conn, follower, followed, ids, private=private.value == "1"):
         return None
-    return int(followers)
+    return int(followers.value)
 
 
 def notify_unfollow(conn, follower: dict, other_uid: int, *, followers: int) -> None:

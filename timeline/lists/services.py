@@ -144,23 +144,24 @@ def _prepare_member_change(
         member_uid = int(member_uid)
     except (TypeError, ValueError):
         raise ValueError("No such user.") from None
-    pipe = Batch(conn)
-    pipe.hgetall(keys.list_key(list_id))
-    pipe.hget(user_key(uid), "login")
-    pipe.hmget(user_key(member_uid), "login", "suspended")
-    pipe.zscore(keys.list_members_key(list_id), member_uid)
-    check = queue_block_check(pipe, uid, member_uid)
-    fields, owner_login, (member_login, suspended), member_since, *_ = pipe.execute()
-    the_list = _owned(fields, uid)
+    reads = Batch(conn)
+    fields = reads.hgetall(keys.list_key(list_id))
+    owner_login = reads.hget(user_key(uid), "login")
+    member_fields = reads.hmget(user_key(member_uid), "login", "suspended")
+    member_since = reads.zscore(keys.list_members_key(list_id), member_uid)
+    check = queue_block_check(reads, uid, member_uid)
+    reads.execute()
+    the_list = _owned(fields.value, uid)
+    member_login, suspended = member_fields.value
     # A suspended user reads as gone; refusing them also keeps a purge (which suspends
     # first) from racing a new membership.
     if member_login is None or (adding and suspended == "1"):
         raise ValueError("No such user.")
     if adding and check.blocked:
         raise Blocked(f"You can't add @{member_login} to a list.")
-    owner = {"id": int(uid), "login": owner_login}
+    owner = {"id": int(uid), "login": owner_login.value}
     member = {"id": member_uid, "login": member_login}
-    return the_list, owner, member, member_since is not None
+    return the_list, owner, member, member_since.value is not None
 
 
 class ListKeys(TypedDict):
@@ -215,8 +216,9 @@ def do_add_member(conn, the_list: TimelineList, owner: dict, member: dict) -> No
     target = {"id": list_id, "name": the_list["name"]}
     event = events.activity("list_member_added", owner, member, target, now)
     pairs = [value for status_id, score in entries for value in (score, status_id)]
-    scripts.add_list_member(
-        pipe,
+    steps = Batch(conn)
+    added = scripts.add_list_member(
+        steps,
         **_list_keys(list_id),
         owner=owner["id"],
         member=member["id"],
@@ -227,16 +229,16 @@ def do_add_member(conn, the_list: TimelineList, owner: dict, member: dict) -> No
         event_json=event,
         statuses=pairs,
     )
-    (added,) = drop_copied_if_deleted(
-        pipe,
+    drop_copied_if_deleted(
+        steps,
         lambda client, gone: client.zrem(keys.list_timeline_key(list_id), *gone),
         keys.profile_timeline_key(member["id"]),
         entries,
     )
-    if added in (-1, -2):
+    if added.value in (-1, -2):
         # The list was deleted or filled since the check: undo step 1.
         conn.zrem(keys.listed_in_key(member["id"]), list_id)
-        raise NoSuchList(NO_SUCH_LIST) if added == -1 else ValueError(FULL)
+        raise NoSuchList(NO_SUCH_LIST) if added.value == -1 else ValueError(FULL)
 
 
 def remove_member(uid: int, list_id: int, member_uid: int) -> str:

@@ -25,7 +25,7 @@ from django.dispatch import receiver
 from accounts.keys import SUSPENDED_USERS, user_key
 from accounts.services import account_closed, get_users
 from socialsite import jobs
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, get_redis
 
 from .. import keys
 from ..follow_sets import followers as follower_sets
@@ -66,19 +66,21 @@ def purge_user_batch(args: dict) -> list[jobs.Job]:
 
 def _detach_followers(uid: int) -> bool:
     conn = get_redis()
-    pipe = conn.pipeline(transaction=False)
-    pipe.hget(user_key(uid), "login")
-    follower_sets.queue_range(pipe, keys.followers_key(uid), count=PURGE_BATCH, withscores=True)
+    reads = Batch(conn)
+    login = reads.hget(user_key(uid), "login")
+    first = follower_sets.queue_range(
+        reads, keys.followers_key(uid), count=PURGE_BATCH, withscores=True
+    )
     # What unfollowing would take out of a home: the newest HOME_TIMELINE_SIZE.
-    pipe.zrevrange(keys.profile_timeline_key(uid), 0, settings.HOME_TIMELINE_SIZE - 1)
-    login, first, status_ids = pipe.execute()
-    pairs, _ = follower_sets.decode_range(first)
-    followers = list(zip(pairs[::2], pairs[1::2], strict=True))
+    status_ids = reads.zrevrange(keys.profile_timeline_key(uid), 0, settings.HOME_TIMELINE_SIZE - 1)
+    reads.execute()
+    followers, _ = follower_sets.decode_range(first)
     if not followers:
         return False
+    pipe = conn.pipeline(transaction=False)
     for profile in get_users([int(f) for f, _ in followers]):
         follower = {"id": profile["id"], "login": profile["login"]}
-        unfollowing(pipe, follower, {"id": uid, "login": login}, status_ids)
+        unfollowing(pipe, follower, {"id": uid, "login": login.value}, status_ids.value)
     follower_sets.forget(pipe, uid, followers)
     pipe.execute()
     return True
@@ -101,21 +103,21 @@ def _unfollow_everyone(uid: int) -> bool:
         return False
     # unfollow_user's two steps for the whole batch, 2 round trips, without the job
     # that would refill a home about to go.
+    steps = Batch(conn)
+    own_login = steps.hget(user_key(uid), "login")
+    lost = [(other, losing_follower(steps, other, uid, at)) for other, at in follows]
+    steps.execute()
+    login = own_login.value
     pipe = conn.pipeline(transaction=False)
-    pipe.hget(user_key(uid), "login")
-    for other, followed_at in follows:
-        losing_follower(pipe, other, uid, followed_at)
-    others = [other for other, _ in follows]
-    login, *unfollowed = pipe.execute()
-    for other, reply in zip(others, unfollowed, strict=True):
-        if reply:  # empty for someone who no longer exists
-            other_login, ids = reply
+    for other, step in lost:
+        if step.value:  # empty for someone who no longer exists
+            other_login, ids = step.value
             followed = {"id": int(other), "login": other_login}
             unfollowing(pipe, {"id": uid, "login": login}, followed, ids)
             notifications.queue_withdraw(
                 pipe, int(other), notifications.FOLLOW, {"id": uid, "login": login}
             )
-    following.queue_remove(pipe, uid, others)
+    following.queue_remove(pipe, uid, [other for other, _ in follows])
     pipe.execute()
     return True
 

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from accounts import keys as account_keys
+from socialsite.redis import Batch, Pipe, Reply
 
 from .. import keys
 from ..follow_sets import ends
-from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
+from .report import CHUNK, Finding, Progress, RepairReport, ranges
 
 
 class End(Protocol):
@@ -26,7 +27,7 @@ class End(Protocol):
 
     def set_keys(self, conn, key: str) -> list[str]: ...
 
-    def queue_score(self, pipe, owner: int, member: int, hint) -> None: ...
+    def queue_score(self, pipe: Pipe, owner: int, member: int, hint) -> Reply: ...
 
     def queue_add(self, pipe, owner: int, member: int, score) -> None: ...
 
@@ -44,9 +45,10 @@ class SortedSetEnd:
         """The keys that hold the set whose key is `key`: itself."""
         return [key]
 
-    def queue_score(self, pipe, owner: int, member: int, hint) -> None:
-        """Queues the read of `member`'s score in `owner`'s set (`hint` unused)."""
-        pipe.zscore(self.key(owner), member)
+    def queue_score(self, pipe: Pipe, owner: int, member: int, hint) -> Reply:
+        """Queues on a Batch the read of `member`'s score in `owner`'s set (`hint`
+        unused): its handle."""
+        return pipe.zscore(self.key(owner), member)
 
     def queue_add(self, pipe, owner: int, member: int, score) -> None:
         """Queues adding `member` at `score` to `owner`'s set, unless it is there."""
@@ -77,13 +79,14 @@ class Pairing:
     missing: str
     gone: str | None
 
-    def queue_a_score(self, pipe, a: int, b: int) -> None:
-        """Queues the read of b's score in a's set."""
-        self.a.queue_score(pipe, a, b, None)
+    def queue_a_score(self, pipe: Pipe, a: int, b: int) -> Reply:
+        """Queues on a Batch the read of b's score in a's set: its handle."""
+        return self.a.queue_score(pipe, a, b, None)
 
-    def queue_b_score(self, pipe, b: int, a: int, a_score) -> None:
-        """Queues the read of a's score in b's set (a's score for b: where to look)."""
-        self.b.queue_score(pipe, b, a, a_score)
+    def queue_b_score(self, pipe: Pipe, b: int, a: int, a_score) -> Reply:
+        """Queues on a Batch the read of a's score in b's set (a's score for b: where to
+        look): its handle."""
+        return self.b.queue_score(pipe, b, a, a_score)
 
     def queue_change(self, pipe, side: str, owner: int, member: int, score, *, add: bool):
         """Queues adding `member` to (or dropping it from) `owner`'s set on `side`."""
@@ -169,11 +172,11 @@ def _one_sided_pairs(
     suspects: set[tuple[int, int]] = set()
     counted = {"edges": 0}
 
-    def a_in_b(pipe, a: int, b: int, a_score) -> None:
-        pairing.queue_b_score(pipe, b, a, a_score)
+    def a_in_b(pipe: Pipe, a: int, b: int, a_score) -> Reply:
+        return pairing.queue_b_score(pipe, b, a, a_score)
 
-    def b_in_a(pipe, b: int, a: int, _) -> None:
-        pairing.queue_a_score(pipe, a, b)
+    def b_in_a(pipe: Pipe, b: int, a: int, _) -> Reply:
+        return pairing.queue_a_score(pipe, a, b)
 
     check = (counted, progress, pairing.check)
     for a, b in _one_sided(conn, pairing.a.pattern, pairing.a.set_keys, a_in_b, *check):
@@ -181,18 +184,20 @@ def _one_sided_pairs(
     for b, a in _one_sided(conn, pairing.b.pattern, pairing.b.set_keys, b_in_a, *check):
         suspects.add((a, b))
     report.checked[pairing.counted_as] = counted["edges"]
-    pipe = conn.pipeline(transaction=False)
+    if not suspects:
+        return
     ordered = sorted(suspects)
-    for a, b in ordered:
-        pairing.queue_a_score(pipe, a, b)
-    a_scores = pipe.execute() if ordered else []
-    for (a, b), a_score in zip(ordered, a_scores, strict=True):
-        pairing.queue_b_score(pipe, b, a, a_score)
-        pipe.exists(pairing.b_hash(b))
-    found = zip(ordered, a_scores, chunks(pipe.execute() if ordered else [], 2), strict=True)
-    for (a, b), a_score, (b_score, exists) in found:
-        if (a_score is None) != (b_score is None):
-            yield a, b, a_score, b_score, bool(exists)
+    reads = Batch(conn)
+    a_scores = [pairing.queue_a_score(reads, a, b) for a, b in ordered]
+    reads.execute()
+    backs = [
+        (pairing.queue_b_score(reads, b, a, a_score.value), reads.exists(pairing.b_hash(b)))
+        for (a, b), a_score in zip(ordered, a_scores, strict=True)
+    ]
+    reads.execute()
+    for (a, b), a_score, (b_score, exists) in zip(ordered, a_scores, backs, strict=True):
+        if (a_score.value is None) != (b_score.value is None):
+            yield a, b, a_score.value, b_score.value, bool(exists.value)
 
 
 def _one_sided(
@@ -206,16 +211,18 @@ def _one_sided(
 ) -> Iterator:
     """(owner, member) for each member of the sets of each key matching `pattern`
     (`sets(conn, key)`: the keys that hold it) whose own set doesn't list the owner
-    (`queue_back(pipe, owner, member, score)` queues that read)."""
+    (`queue_back(batch, owner, member, score)` queues that read: its handle)."""
     for key in conn.scan_iter(match=pattern, count=CHUNK, _type="ZSET"):
         owner = account_keys.hash_tag_id(key)
         held = (ranges(conn, k, withscores=True) for k in sets(conn, key))
         for members in itertools.chain.from_iterable(held):
-            pipe = conn.pipeline(transaction=False)
-            for member, score in members:
-                queue_back(pipe, owner, int(member), score)
-            for (member, _), back in zip(members, pipe.execute(), strict=True):
-                if back is None:
+            reads = Batch(conn)
+            backs = [
+                (member, queue_back(reads, owner, int(member), score)) for member, score in members
+            ]
+            reads.execute()
+            for member, back in backs:
+                if back.value is None:
                     yield owner, int(member)
             counted["edges"] += len(members)
             if counted["edges"] % 100_000 < len(members):

@@ -97,13 +97,16 @@ def do_store_status(conn, status: Status) -> _Stored:
     found = conversations.queue_lookups(reads, status)
     answered = fanout.queue_answered_followers(reads, status)
     listed = reads.zrange(keys.listed_in_key(uid), 0, settings.POSTS_PER_PASS - 1, withscores=True)
-    with reads.collected() as stored:
-        queue_store(
-            reads, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
-        )
+    first_followers = queue_store(
+        reads, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
+    )
     reads.execute()
-    # queue_store's last read: the author's first followers.
-    batch, cursor = follower_sets.decode_range(stored[-1].value)
+    batch: list
+    cursor: list
+    if first_followers is None:
+        batch, cursor = [], []
+    else:
+        batch, cursor = follower_sets.decode_range(first_followers)
     answered_followers = () if answered is None else (answered.value,)
     followers = fanout.reply_audience(conn, status, batch, *answered_followers)
     return _Stored(found, listed.value, followers, cursor)
@@ -132,8 +135,7 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     search.index(pipe, status)
     # A private account's statuses never go on the global timeline.
     if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
-        # redis-py's types say a member is text; it encodes an int id as Redis would.
-        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})  # type: ignore[type-var]
+        pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
     rests = (
         fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor),

@@ -73,11 +73,13 @@ def build_status(conn, uid: int, message: str, data: dict) -> Status | None:
     )
 
 
-def queue_store(pipe, status: Status, *, home_size: int, followers: int) -> None:
+def queue_store(
+    pipe, status: Status, *, home_size: int, followers: int
+) -> follower_sets.RangeRead | None:
     """Queues the status hash and its author's bookkeeping (see store_status.lua): the
     profile timeline, their own home (`home_size` > 0), the `posts` count, and, for
-    `followers` > 0, a read of their first `followers` followers: the last reply (see
-    graph.follower_sets.decode_range: their uids, and where a fan-out job takes over)."""
+    `followers` > 0, a read of their first `followers` followers, returned (see
+    follow_sets.followers.decode_range: their uids, and where a fan-out job takes over)."""
     uid = status["uid"]
     pipe.hset(keys.status_key(status["id"]), mapping=layout.stored_fields(status))
     scripts.store_status(
@@ -92,7 +94,8 @@ def queue_store(pipe, status: Status, *, home_size: int, followers: int) -> None
     if followers:
         # After the script: a follower leaving in between gets the status twice (a reader
         # shows it once: feeds.home_list), never not at all.
-        follower_sets.queue_range(pipe, keys.followers_key(uid), count=followers)
+        return follower_sets.queue_range(pipe, keys.followers_key(uid), count=followers)
+    return None
 
 
 def create_status(uid: int, message: str, **data) -> int | None:

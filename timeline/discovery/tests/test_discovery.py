@@ -4,7 +4,6 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from socialsite import jobs
-from timeline import keys
 from timeline.discovery import activity, suggestions, trends
 from timeline.feeds import selectors as feeds
 from timeline.follow_sets import following
@@ -49,9 +48,8 @@ def test_follows_kept_in_buckets_are_read_for_suggestions(redis_conn, make_user)
             graph.follow_user(a.uid, other.uid)
     # Past the split their follows moved into buckets; a's newest is in the base again
     # (follow_sets.following).
-    assert redis_conn.zcard(keys.following_key(me.uid)) == 0
-    assert redis_conn.zcard(keys.following_key(a.uid)) == 1
-    assert redis_conn.exists(*following.all_keys(a.uid)[1:])
+    assert following.kept_in(redis_conn, me.uid) == (0, 3)
+    assert following.kept_in(redis_conn, a.uid) == (1, 3)
     found = suggestions.store_suggestions(me.uid)
     assert found[:2] == [(x.uid, 3), (y.uid, 1)]
     assert {me.uid, a.uid, b.uid, c.uid}.isdisjoint(uid for uid, _ in found)

@@ -4,7 +4,6 @@ from django.test import override_settings
 
 from socialsite import jobs
 from socialsite.redis import for_each_primary
-from timeline import keys
 from timeline.feeds import fanout
 from timeline.feeds import selectors as feeds
 from timeline.follow_sets import followers as follower_sets
@@ -16,8 +15,7 @@ from timeline.tests.pages import home_entries, ids
 def followed_at(redis_conn, author: int, times: dict) -> None:
     """`times` (follower -> follow time) follow `author`, cut into pieces as follows one
     by one would have made them (follow_sets.followers)."""
-    redis_conn.zadd(keys.followers_key(author), times)
-    follower_sets.split(redis_conn, author)
+    follower_sets.add_in_bulk(redis_conn, author, times)
 
 
 @override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=3, FOLLOWERS_PIECE_SIZE=3)
@@ -28,7 +26,7 @@ def test_fan_out_jobs_reach_everyone_once_across_ties_at_job_boundaries(make_use
     times = [1, 1, 1, 2, 2, 2, 2, 2, 3, 4, 4]
     followed_at(redis_conn, author, dict(zip(fans, times, strict=True)))
     # Pieces: the base [1, 1, 1], then [2 x 5] (a run stays whole), [3, 4, 4].
-    assert redis_conn.zrange(keys.follower_pieces_key(author), 0, -1) == ["2", "3"]
+    assert follower_sets.piece_starts(redis_conn, author) == ["2", "3"]
     sid = posting.post_status(author, "to all eleven")
     # The split, then its chunks: the rest of the run at 1 (one job), the run at 2 (five:
     # two jobs of at most 3), and 3 and 4 (three: one job).

@@ -2,12 +2,16 @@
 many follows a user (in their slot), a follow into a full piece, and a fan-out job's walk
 of them, planned and read."""
 
+from dataclasses import replace
+
 import pytest
 from django.test import override_settings
 
 from accounts import services as account_services
+from socialsite.redis import Batch, PackedPipeline
 from timeline import keys
 from timeline.follow_sets import followers as follower_sets
+from timeline.follow_sets import following
 from timeline.graph import services as graph
 
 from .test_followers import every_follower, followed_long_ago, piece_starts
@@ -99,9 +103,10 @@ def test_a_follow_into_a_full_piece_splits_it_once(make_user, redis_conn):
 
 def walk_of(redis_conn, key: str, *cursor) -> tuple[list, list]:
     """A walk of `key` from `cursor` (after, skip, below, count), planned and read."""
-    pipe = redis_conn.pipeline(transaction=False)
-    follower_sets.queue_walk(pipe, key, *cursor)
-    return follower_sets.walk(redis_conn, key, pipe.execute(), *cursor)
+    batch = Batch(redis_conn)
+    read = follower_sets.queue_walk(batch, key, *cursor)
+    batch.execute()
+    return follower_sets.walk(redis_conn, read)
 
 
 @override_settings(FOLLOWERS_PIECE_SIZE=100)
@@ -123,12 +128,32 @@ def test_a_walk_whose_set_was_cut_between_plan_and_read_reads_again_in_one_scrip
     author = make_user().uid
     key = keys.followers_key(author)
     redis_conn.zadd(key, {str(100 + i): 1 + i for i in range(8)})
+    before, after = Batch(redis_conn), Batch(redis_conn)
+    planned = follower_sets.queue_walk(before, key, 2.0, 0, "+inf", 10)
     with override_settings(FOLLOWERS_PIECE_SIZE=100):
-        plan = follower_sets._followers_plan(
-            redis_conn, followers_key=key, after=2.0, skip=0, below="+inf", count=10
-        )
+        before.execute()
     follower_sets.split(redis_conn, author)  # into pieces of 3 before the read
-    read = redis_conn.zrangebyscore(key, 2.0, "+inf", start=0, num=10)
-    assert len(read) == 1  # the followers key keeps [1, 2]
-    members, cursor = follower_sets.walk(redis_conn, key, [plan, read], 2.0, 0, "+inf", 10)
+    read = follower_sets.queue_walk(after, key, 2.0, 0, "+inf", 10)
+    after.execute()
+    assert len(read.in_key.value) == 1  # the followers key keeps [1, 2]
+    # The plan made before the cut, with the followers key as read after it.
+    members, cursor = follower_sets.walk(redis_conn, replace(planned, in_key=read.in_key))
     assert (members, cursor) == ([str(100 + i) for i in range(1, 8)], [])
+
+
+def test_who_follows_is_read_by_name_in_the_slot_or_of_each_following_set(make_user, redis_conn):
+    author = make_user().uid
+    fans = [make_user().uid for _ in range(4)]
+    follower_sets.add_in_bulk(redis_conn, author, {fan: 1 + i for i, fan in enumerate(fans)})
+    for fan in fans:
+        following.queue_add(redis_conn, fan, {author: 1 + fans.index(fan)})
+    assert follower_sets.piece_starts(redis_conn, author) != []
+    asked = [fans[0], make_user().uid, fans[3]]
+    for followers, in_slot in ((len(fans), True), (10**9, False)):
+        pipe = PackedPipeline(redis_conn)
+        read = follower_sets.queue_who_follow(pipe, asked, author, followers)
+        pipe.execute()
+        assert (read.in_slot is not None, read.of_each is not None) == (in_slot, not in_slot)
+        assert follower_sets.who_follow(redis_conn, read) == [True, False, True]
+    empty = follower_sets.queue_who_follow(PackedPipeline(redis_conn), [], author, 4)
+    assert follower_sets.who_follow(redis_conn, empty) == []

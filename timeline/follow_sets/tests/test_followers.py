@@ -5,7 +5,7 @@ from django.test import override_settings
 from accounts import services as account_services
 from accounts.keys import user_key
 from socialsite import jobs
-from socialsite.redis import for_each_primary
+from socialsite.redis import Batch, for_each_primary
 from timeline import keys
 from timeline.follow_sets import followers as follower_sets
 from timeline.graph import selectors
@@ -213,11 +213,12 @@ def test_a_followers_page_before_the_first_is_refused(author_with_pieces):
         selectors.followers_page(author, page=0, viewer=author)
 
 
-def planned_walk(redis_conn, *walked) -> list:
-    """The replies of follower_sets.queue_walk for `walked` (key, after, skip, below, count)."""
-    pipe = redis_conn.pipeline(transaction=False)
-    follower_sets.queue_walk(pipe, *walked)
-    return pipe.execute()
+def planned_walk(redis_conn, *walked) -> follower_sets.WalkRead:
+    """follower_sets.queue_walk's read of `walked` (key, after, skip, below, count), run."""
+    batch = Batch(redis_conn)
+    read = follower_sets.queue_walk(batch, *walked)
+    batch.execute()
+    return read
 
 
 def test_a_walk_planned_before_a_piece_changed_reads_again_in_one_script(
@@ -228,7 +229,7 @@ def test_a_walk_planned_before_a_piece_changed_reads_again_in_one_script(
     walked = (key, "-inf", 0, "+inf", 100)
     planned = planned_walk(redis_conn, *walked)
     graph.unfollow_user(fans[3], author)  # its piece is one shorter than planned
-    members, cursor = follower_sets.walk(redis_conn, key, planned, *walked[1:])
+    members, cursor = follower_sets.walk(redis_conn, planned)
     assert members[:9] == [str(fan) for fan in fans[:10] if fan != fans[3]]
     assert sorted(members[9:]) == sorted(str(fan) for fan in fans[10:])
     assert cursor == []
@@ -238,12 +239,7 @@ def test_a_walk_stops_at_its_count_with_the_cursor_of_the_last(author_with_piece
     author, fans = author_with_pieces
     key = keys.followers_key(author)
     planned = planned_walk(redis_conn, key, 2, 0, "+inf", 5)  # from [2, 3, 4] on
-    members, cursor = follower_sets.walk(redis_conn, key, planned, 2, 0, "+inf", 5)
+    members, cursor = follower_sets.walk(redis_conn, planned)
     assert members == [str(fan) for fan in fans[1:6]]
     assert [float(cursor[0]), cursor[1]] == [6.0, 1]
-    assert follower_sets.decode_range(
-        follower_sets.queue_range(redis_conn, key, 2, 0, "+inf", 5)
-    ) == (
-        members,
-        cursor,
-    )
+    assert follower_sets.read_range(redis_conn, key, 2, 0, "+inf", 5) == (members, cursor)

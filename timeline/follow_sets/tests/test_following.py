@@ -7,7 +7,7 @@ from redis.crc import key_slot
 
 from accounts import services as account_services
 from accounts.keys import user_key
-from socialsite.redis import for_each_primary, get_async_redis
+from socialsite.redis import Batch, PackedPipeline, for_each_primary, get_async_redis
 from streaming import services as streaming
 from timeline import keys
 from timeline.audience import selectors as safety_selectors
@@ -270,3 +270,31 @@ def test_the_repair_mends_both_ends_of_a_follow_kept_in_a_bucket(split_user, red
     assert maintenance.repair().findings == []
     assert account_services.get_user(uid)["following"] == SPLIT + 2
     assert selectors.is_following(uid, stranger)
+
+
+def test_a_newest_read_of_the_base_reads_again_across_buckets_once_split(make_user, redis_conn):
+    uid = make_user().uid
+    others = [make_user().uid for _ in range(SPLIT + 1)]
+    for other in others:
+        graph.follow_user(uid, other)
+    assert following.kept_in(redis_conn, uid) == (0, SPLIT + 1)
+    batch = Batch(redis_conn)
+    read = following.queue_newest_of_base(batch, uid, 10)
+    batch.execute()
+    assert read.in_base.value == [] and read.bucketed.value
+    assert sorted(following.newest(redis_conn, read)) == sorted(map(str, others))
+
+
+def test_whether_candidates_follow_is_read_of_their_base_and_bucket_by_name(make_user, redis_conn):
+    followed = make_user().uid
+    bucketed, plain, stranger = (make_user().uid for _ in range(3))
+    for _ in range(SPLIT):
+        graph.follow_user(bucketed, make_user().uid)
+    graph.follow_user(bucketed, followed)
+    graph.follow_user(plain, followed)
+    assert following.kept_in(redis_conn, bucketed) == (0, SPLIT + 1)
+    assert following.kept_in(redis_conn, plain) == (1, 0)
+    pipe = PackedPipeline(redis_conn)
+    read = following.queue_follows_of(pipe, [bucketed, plain, stranger], followed)
+    pipe.execute()
+    assert [score is not None for score in following.scores_of(read)] == [True, True, False]
