@@ -18,7 +18,7 @@ accounts.middleware has Django's authentication middleware use)."""
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
@@ -30,6 +30,7 @@ from django.http import HttpRequest
 
 from socialsite.kept import keep
 from socialsite.redis import PackedPipeline, Reply, shared_cache
+from socialsite.sessions import SessionStore
 
 from . import services
 from .models import SessionUser
@@ -78,13 +79,13 @@ def queue_user_and_state(pipe, user_id, uid: int) -> UserAndStateRead:
 
 
 def cached_user_and_state(
-    user_id, uid: int, queue: Callable[[PackedPipeline], T] | None = None
-) -> tuple[object, tuple, T | None]:
+    user_id, uid: int, queue: Callable[[PackedPipeline], T]
+) -> tuple[object, tuple, T]:
     """The cached user (None if not cached), `uid`'s session state and what `queue(pipe)`
-    returned (its reads on the cache's client, filled), if given: one round trip."""
+    returned (its reads on the cache's client, filled): one round trip."""
     pipe = PackedPipeline(shared_cache("default").client.get_client(write=False))
     read = queue_user_and_state(pipe, user_id, uid)
-    reads = None if queue is None else queue(pipe)
+    reads = queue(pipe)
     pipe.execute()
     return (*read.decoded, reads)
 
@@ -123,7 +124,8 @@ def _session_user(
 ) -> tuple[User | AnonymousUser, UserReads[T] | None]:
     """session_user's user, and the reads `also(pipe, uid)` queued on its round trip if
     it made one and the session proved to be that user's."""
-    session = request.session
+    # SESSION_ENGINE is socialsite.sessions, whose store reads with others' reads.
+    session = cast(SessionStore, request.session)
     key = session.session_key
     guess = KNOWN_SESSIONS.get(key) if key else None
     read = page_reads = None
@@ -147,12 +149,13 @@ def _session_user(
         user = auth.get_user(request)
     finally:
         _read_with_session.reset(token)
-    uid = getattr(user, "uid", None)
-    if uid is not None and session.session_key:
-        keep(KNOWN_SESSIONS, session.session_key, (str(user.pk), uid), KNOWN_SESSIONS_KEPT)
-        if page_reads is not None and uid == guess[1]:
-            return user, UserReads(uid, page_reads)
-    elif guess is not None:
+    signed_in = getattr(user, "uid", None)
+    if signed_in is not None and session.session_key:
+        keep(KNOWN_SESSIONS, session.session_key, (str(user.pk), signed_in), KNOWN_SESSIONS_KEPT)
+        # The page's reads were made only on a guess: theirs if it was this user.
+        if page_reads is not None and guess is not None and signed_in == guess[1]:
+            return user, UserReads(signed_in, page_reads)
+    elif key and guess is not None:
         KNOWN_SESSIONS.pop(key, None)
     return user, None
 
@@ -169,8 +172,9 @@ def read_with_user(
     if hasattr(request, "_cached_user"):
         return None
     user, reads = _session_user(request, queue)
-    # What accounts.middleware's request.user reads once a request.
-    request._cached_user = user
+    # What accounts.middleware's request.user reads once a request (Django's own
+    # middleware keeps the user in this attribute; django-stubs doesn't declare it).
+    request._cached_user = user  # type: ignore[attr-defined]
     return reads
 
 
@@ -203,7 +207,7 @@ class CachedUserBackend(ModelBackend):
             if guess is None:
                 user, state = shared_cache("default").get(key), None
             else:
-                user, state, _ = cached_user_and_state(user_id, guess)
+                user, state, _ = cached_user_and_state(user_id, guess, lambda pipe: None)
         # Anything else is what an older version of this backend cached.
         if not isinstance(user, SessionUser):
             try:
