@@ -72,7 +72,23 @@ else:
     Commands = redis.commands.CoreCommands
 
 
-class PackedPipeline(Commands):
+class Collecting:
+    """What both batches share: the handles made within `collected` are listed."""
+
+    _collect: list[Reply] | None
+
+    @contextlib.contextmanager
+    def collected(self) -> Iterator[list[Reply]]:
+        """A list of the handles of the commands queued within (by a queue function that
+        doesn't return them)."""
+        outer, self._collect = self._collect, []
+        try:
+            yield self._collect
+        finally:
+            self._collect = outer
+
+
+class PackedPipeline(Collecting, Commands):
     """A pipeline for bulk work: commands are packed as they are queued and sent in one
     round trip, and the replies are read in bulk, raw, with no per-command parsing (as
     the server sent them, decoded to str if the client decodes; redis-py 8 speaks RESP3
@@ -129,16 +145,6 @@ class PackedPipeline(Commands):
             yield
         finally:
             self._text = False
-
-    @contextlib.contextmanager
-    def collected(self) -> Iterator[list[Reply]]:
-        """A list of the handles of the commands queued within (by a queue function that
-        doesn't return them)."""
-        outer, self._collect = self._collect, []
-        try:
-            yield self._collect
-        finally:
-            self._collect = outer
 
     def _handle(self, first: int, count: int | None, shapes: int) -> Reply:
         handle = Reply() if count is None else RunReply()
@@ -359,7 +365,7 @@ class NodeShare:
         self.chunks, self.buffered, self.places = [], 0, []
 
 
-class Batch(Commands):
+class Batch(Collecting, Commands):
     """A batch of reads on a redis-py pipeline (sync or asyncio, one server's or a
     cluster's; transaction=False): each command queued by its redis-py method returns a
     Reply, filled with the reply as redis-py parses it when `execute` runs (awaited, for
@@ -380,8 +386,6 @@ class Batch(Commands):
         if self._collect is not None:
             self._collect.append(handle)
         return handle
-
-    collected = PackedPipeline.collected
 
     def execute(self) -> Any:
         """Runs the pipeline and fills the handles; returns its replies (awaitable, for an

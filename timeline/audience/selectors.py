@@ -65,6 +65,8 @@ class AudienceRead:
         """A new Audience from the replies (its `follows` are the caller's to add to)."""
         if not self.viewer:
             return Audience(None)
+        # A viewer's are all queued (queue_audience).
+        assert self.blocks and self.blocked_by and self.muted and self.phrases
         return Audience(
             viewer=int(self.viewer),
             blocked=frozenset(map(int, self.blocks.value)).union(map(int, self.blocked_by.value)),

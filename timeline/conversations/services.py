@@ -9,7 +9,7 @@ conversation reads in 2 round trips however long the chain."""
 from django.conf import settings
 
 from accounts.keys import LOGIN_INDEX
-from socialsite.redis import Reply
+from socialsite.redis import Pipe, Reply
 from timeline.statuses.records import Status
 
 from .. import keys
@@ -44,7 +44,7 @@ def _mentioned_logins(status: Status) -> list[str]:
     return [] if status.get("repost_of") else text.mentions(status["message"])
 
 
-def queue_lookups(pipe, status: dict) -> Reply | None:
+def queue_lookups(pipe: Pipe, status: Status) -> Reply | None:
     """Queues on `pipe` the read index() needs (the uids of the logins mentioned): its
     handle, or None if it mentions no one."""
     logins = _mentioned_logins(status)
@@ -56,7 +56,7 @@ def _add(pipe, timeline_key: str, status: Status) -> None:
     pipe.zremrangebyrank(timeline_key, 0, -settings.HOME_TIMELINE_SIZE - 1)
 
 
-def index(pipe, status: dict, lookups: Reply | None) -> None:
+def index(pipe: Pipe, status: Status, lookups: Reply | None) -> None:
     """Queues on `pipe` the indexing of a new status, given queue_lookups' handle: the
     mentions timelines of the users it mentions (but its author), the tag timelines and
     its parent's replies. Records on it the mentions of existing users, which are the

@@ -58,6 +58,7 @@ def cursor_page(
     if count < 1:
         raise ValueError("Pages take 1 status or more.")
     conn = get_redis()
+    ids: list[str] | None
     if timeline == "home":
         ids = home_cursor_ids(conn, owner, cursor, count)
     else:
@@ -75,7 +76,7 @@ def scored_cursor_ids(conn, key: str, cursor: Cursor, count: int) -> list[str] |
     bounds (see Cursor), newest first; None if a bound's status is gone and no longer
     there: 2 round trips."""
     bounds = [b for b in (cursor.max_id, cursor.since_id, cursor.min_id) if b is not None]
-    at = {}
+    at: dict[int, float | None] = {}
     if bounds:
         batch = Batch(conn)
         found = [
@@ -97,7 +98,7 @@ def scored_cursor_ids(conn, key: str, cursor: Cursor, count: int) -> list[str] |
         if None in at.values():
             return None
     newer = next((at[b] for b in (cursor.min_id, cursor.since_id) if b is not None), None)
-    older = at.get(cursor.max_id)
+    older = None if cursor.max_id is None else at.get(cursor.max_id)
     oldest_first = cursor.min_id is not None
     ids = POSTED.between(
         conn, key, count + 1, older_than=older, newer_than=newer, oldest_first=oldest_first

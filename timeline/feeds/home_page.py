@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.records import UserProfile
 from accounts.services import decode_user
 from socialsite.redis import PackedPipeline, Reply, get_redis
 
@@ -22,6 +23,7 @@ from .. import keys
 from ..audience import selectors as safety
 from ..discovery import suggestions
 from ..statuses import cache
+from ..statuses.records import Status
 from . import home_list, refill
 from .pages import Page, page_span, queue_statuses, read_page
 
@@ -52,7 +54,7 @@ class HomeIds:
 
     uid: int
     ids: list[str]
-    kept: dict[str, dict]
+    kept: dict[str, Status]
     generation: int
     epoch: str | None
     in_order: bool
@@ -144,10 +146,10 @@ def home_statuses(
 
 @dataclass(frozen=True)
 class HomePage:
-    user: dict
+    user: UserProfile
     page: Page
     # Who to follow (discovery.suggestions), read with the page.
-    suggestions: list[dict]
+    suggestions: list[UserProfile]
     # Being rebuilt after a pause (feeds.homes): the page says it is catching up.
     catching_up: bool = False
 
@@ -186,7 +188,8 @@ def home_page(
         first = queue_home(pipe, uid, page, count)
         pipe.execute()
     user = first.user.value
-    if not user:
+    profile = decode_user(user)
+    if profile is None:
         return None
     catching_up = refill.note_home_read(conn, uid, user)
     suggested = first.suggested.value
@@ -199,7 +202,7 @@ def home_page(
         queue_more=lambda pipe: suggestions.queue_profiles(pipe, uid, suggested),
     )
     return HomePage(
-        user=decode_user(user),
+        user=profile,
         page=shown,
         suggestions=profiles.people,
         catching_up=catching_up,
