@@ -17,7 +17,7 @@ from django.conf import settings
 from accounts.keys import SUSPENDED_USERS, user_key
 from accounts.records import UserProfile
 from accounts.services import decode_user
-from socialsite.redis import PackedPipeline, Reply, get_redis
+from socialsite.redis import Client, PackedPipeline, Pipe, Reply, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
@@ -39,7 +39,7 @@ class HomeIdsRead:
     epoch: Reply
 
 
-def queue_home_ids(pipe, uid: int, page: int, count: int) -> HomeIdsRead:
+def queue_home_ids(pipe: Pipe, uid: int, page: int, count: int) -> HomeIdsRead:
     """Queues the reads of the ids of page `page` of `uid`'s home, for `home_ids`: its
     head up to past the page (feeds.home_list), and STATUSES_EPOCH."""
     _, stop = page_span(page, count, settings.HOME_TIMELINE_SIZE)
@@ -86,7 +86,7 @@ class HomeUpkeep:
         return self.read if self.made is None else self.made.value
 
 
-def queue_home_upkeep(pipe, read: HomeIds) -> HomeUpkeep:
+def queue_home_upkeep(pipe: Pipe, read: HomeIds) -> HomeUpkeep:
     """Queues, after a home page's other reads, what the page found wanting: the sort of
     a home it read out of order (feeds.home_list), and, with no STATUSES_EPOCH, a new one
     and its read (the token the page's statuses are kept under)."""
@@ -112,7 +112,7 @@ def home_timeline_page(uid: int, page: int, count: int, *, marked: bool) -> Page
 
 
 def home_statuses(
-    conn,
+    conn: Client,
     read: HomeIds,
     page: int,
     count: int,
@@ -165,7 +165,7 @@ class HomeFirstReads:
     suggested: Reply
 
 
-def queue_home(pipe, uid: int, page: int = 1, count: int = 30) -> HomeFirstReads:
+def queue_home(pipe: Pipe, uid: int, page: int = 1, count: int = 30) -> HomeFirstReads:
     """Queues home_page's first reads (for its `first`)."""
     return HomeFirstReads(
         ids=queue_home_ids(pipe, uid, page, count),
