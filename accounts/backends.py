@@ -18,7 +18,7 @@ accounts.middleware has Django's authentication middleware use)."""
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
@@ -29,7 +29,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from socialsite.kept import keep
-from socialsite.redis import PackedPipeline, Reply, shared_cache
+from socialsite.redis import PackedPipeline, Pipe, Reply, shared_cache
 from socialsite.sessions import SessionStore
 
 from . import services
@@ -40,7 +40,7 @@ from .models import SessionUser
 USER_CACHE_SECONDS = 300
 
 
-def user_cache_key(user_id) -> str:
+def user_cache_key(user_id: int | str) -> str:
     return f"auth-user:{user_id}"
 
 
@@ -52,6 +52,8 @@ KNOWN_UIDS_KEPT = 100_000
 
 
 T = TypeVar("T")
+# A user's session generation and SESSION_FIELDS (services.session_state).
+SessionState = tuple[int, dict[str, str | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,14 +64,14 @@ class UserAndStateRead:
     state: Reply
 
     @property
-    def decoded(self) -> tuple[object, tuple]:
+    def decoded(self) -> tuple[object, SessionState]:
         """The cached user (None if not cached) and the session state."""
         raw = self.user.value
         user = None if raw is None else shared_cache("default").client.decode(raw)
         return user, services.decode_session_state(self.state.value)
 
 
-def queue_user_and_state(pipe, user_id, uid: int) -> UserAndStateRead:
+def queue_user_and_state(pipe: Pipe, user_id: int | str, uid: int) -> UserAndStateRead:
     """Queues the cached user `user_id` and `uid`'s session state on `pipe`, a
     PackedPipeline of the cache's client."""
     return UserAndStateRead(
@@ -79,8 +81,8 @@ def queue_user_and_state(pipe, user_id, uid: int) -> UserAndStateRead:
 
 
 def cached_user_and_state(
-    user_id, uid: int, queue: Callable[[PackedPipeline], T]
-) -> tuple[object, tuple, T]:
+    user_id: int | str, uid: int, queue: Callable[[PackedPipeline], T]
+) -> tuple[object, SessionState, T]:
     """The cached user (None if not cached), `uid`'s session state and what `queue(pipe)`
     returned (its reads on the cache's client, filled): one round trip."""
     pipe = PackedPipeline(shared_cache("default").client.get_client(write=False))
@@ -99,7 +101,9 @@ KNOWN_SESSIONS_KEPT = 100_000
 
 # What session_user read with the session, for get_user within the same call:
 # (user id, uid, cached user, session state).
-_read_with_session: ContextVar[tuple | None] = ContextVar("read_with_session", default=None)
+_read_with_session: ContextVar[tuple[str, int, object, SessionState] | None] = ContextVar(
+    "read_with_session", default=None
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,12 +198,14 @@ def user_with(
 
 
 class CachedUserBackend(ModelBackend):
-    def get_user(self, user_id) -> SessionUser | None:
+    def get_user(self, user_id: Any) -> SessionUser | None:
         """As ModelBackend's (None for an unknown or inactive user), from the cache, with
         the user's current session generation. Django checks the session's hash against
         the user's, which depends on both the password and the generation."""
         key = user_cache_key(user_id)
         read = _read_with_session.get()
+        guess: int | None
+        state: SessionState | None
         if read is not None and read[0] == str(user_id):
             _, guess, user, state = read
         else:
@@ -231,7 +237,7 @@ class CachedUserBackend(ModelBackend):
 @receiver(post_delete, sender=User)
 @receiver(post_save, sender=SessionUser)
 @receiver(post_delete, sender=SessionUser)
-def forget_cached_user(sender, instance: User, using: str, **kwargs) -> None:
+def forget_cached_user(sender: type[User], instance: User, using: str, **kwargs: Any) -> None:
     """At once, for this process's next read; and, inside a transaction, again on
     commit: a request reading the user between the save and the commit would cache
     the old row."""

@@ -6,6 +6,8 @@ joins its parent's reply set, which the parent's `replies` count follows. A
 reply carries the ids of the statuses above it (`ancestors`), so a whole
 conversation reads in 2 round trips however long the chain."""
 
+from typing import Any
+
 from django.conf import settings
 
 from accounts.keys import LOGIN_INDEX
@@ -21,7 +23,7 @@ from ..statuses.services import add_to_status_set, queue_update, remove_from_sta
 ANCESTORS_KEPT = 50
 
 
-def reply_data(data: dict, uid: int) -> dict:
+def reply_data(data: dict[str, Any], uid: int) -> dict[str, Any]:
     """A new status's extra `data` with `in_reply_to` turned into the reply's fields:
     1 round trip (2 answering a repost, which answers its original). ValueError if the
     status answered is gone or hidden from `uid` (a block either way, a private account
@@ -51,7 +53,7 @@ def queue_lookups(pipe: Pipe, status: Status) -> Reply | None:
     return pipe.hmget(LOGIN_INDEX, logins) if logins else None
 
 
-def _add(pipe, timeline_key: str, status: Status) -> None:
+def _add(pipe: Pipe, timeline_key: str, status: Status) -> None:
     pipe.zadd(timeline_key, {status["id"]: status["posted"]})
     pipe.zremrangebyrank(timeline_key, 0, -settings.HOME_TIMELINE_SIZE - 1)
 
@@ -80,7 +82,7 @@ def index(pipe: Pipe, status: Status, lookups: Reply | None) -> None:
         add_to_status_set(pipe, keys.replies_key, parent, "replies", status["posted"], status["id"])
 
 
-def forget(pipe, status: Status) -> None:
+def forget(pipe: Pipe, status: Status) -> None:
     """Queues on `pipe` the removal of a deleted status from the mentions and tag
     timelines and from its parent's replies; its own reply set goes too."""
     for uid in status.get("mention_ids", "").split():
