@@ -18,7 +18,7 @@ accounts.middleware has Django's authentication middleware use)."""
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
@@ -29,7 +29,8 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from socialsite.kept import keep
-from socialsite.redis import PackedPipeline, Reply, shared_cache
+from socialsite.redis import PackedPipeline, Pipe, Reply, shared_cache
+from socialsite.sessions import SessionStore
 
 from . import services
 from .models import SessionUser
@@ -39,7 +40,7 @@ from .models import SessionUser
 USER_CACHE_SECONDS = 300
 
 
-def user_cache_key(user_id) -> str:
+def user_cache_key(user_id: int | str) -> str:
     return f"auth-user:{user_id}"
 
 
@@ -51,6 +52,8 @@ KNOWN_UIDS_KEPT = 100_000
 
 
 T = TypeVar("T")
+# A user's session generation and SESSION_FIELDS (services.session_state).
+SessionState = tuple[int, dict[str, str | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +64,14 @@ class UserAndStateRead:
     state: Reply
 
     @property
-    def decoded(self) -> tuple[object, tuple]:
+    def decoded(self) -> tuple[object, SessionState]:
         """The cached user (None if not cached) and the session state."""
         raw = self.user.value
         user = None if raw is None else shared_cache("default").client.decode(raw)
         return user, services.decode_session_state(self.state.value)
 
 
-def queue_user_and_state(pipe, user_id, uid: int) -> UserAndStateRead:
+def queue_user_and_state(pipe: Pipe, user_id: int | str, uid: int) -> UserAndStateRead:
     """Queues the cached user `user_id` and `uid`'s session state on `pipe`, a
     PackedPipeline of the cache's client."""
     return UserAndStateRead(
@@ -78,13 +81,13 @@ def queue_user_and_state(pipe, user_id, uid: int) -> UserAndStateRead:
 
 
 def cached_user_and_state(
-    user_id, uid: int, queue: Callable[[PackedPipeline], T] | None = None
-) -> tuple[object, tuple, T | None]:
+    user_id: int | str, uid: int, queue: Callable[[PackedPipeline], T]
+) -> tuple[object, SessionState, T]:
     """The cached user (None if not cached), `uid`'s session state and what `queue(pipe)`
-    returned (its reads on the cache's client, filled), if given: one round trip."""
+    returned (its reads on the cache's client, filled): one round trip."""
     pipe = PackedPipeline(shared_cache("default").client.get_client(write=False))
     read = queue_user_and_state(pipe, user_id, uid)
-    reads = None if queue is None else queue(pipe)
+    reads = queue(pipe)
     pipe.execute()
     return (*read.decoded, reads)
 
@@ -98,7 +101,9 @@ KNOWN_SESSIONS_KEPT = 100_000
 
 # What session_user read with the session, for get_user within the same call:
 # (user id, uid, cached user, session state).
-_read_with_session: ContextVar[tuple | None] = ContextVar("read_with_session", default=None)
+_read_with_session: ContextVar[tuple[str, int, object, SessionState] | None] = ContextVar(
+    "read_with_session", default=None
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +128,8 @@ def _session_user(
 ) -> tuple[User | AnonymousUser, UserReads[T] | None]:
     """session_user's user, and the reads `also(pipe, uid)` queued on its round trip if
     it made one and the session proved to be that user's."""
-    session = request.session
+    # SESSION_ENGINE is socialsite.sessions, whose store reads with others' reads.
+    session = cast(SessionStore, request.session)
     key = session.session_key
     guess = KNOWN_SESSIONS.get(key) if key else None
     read = page_reads = None
@@ -147,12 +153,13 @@ def _session_user(
         user = auth.get_user(request)
     finally:
         _read_with_session.reset(token)
-    uid = getattr(user, "uid", None)
-    if uid is not None and session.session_key:
-        keep(KNOWN_SESSIONS, session.session_key, (str(user.pk), uid), KNOWN_SESSIONS_KEPT)
-        if page_reads is not None and uid == guess[1]:
-            return user, UserReads(uid, page_reads)
-    elif guess is not None:
+    signed_in = getattr(user, "uid", None)
+    if signed_in is not None and session.session_key:
+        keep(KNOWN_SESSIONS, session.session_key, (str(user.pk), signed_in), KNOWN_SESSIONS_KEPT)
+        # The page's reads were made only on a guess: theirs if it was this user.
+        if page_reads is not None and guess is not None and signed_in == guess[1]:
+            return user, UserReads(signed_in, page_reads)
+    elif key and guess is not None:
         KNOWN_SESSIONS.pop(key, None)
     return user, None
 
@@ -169,8 +176,9 @@ def read_with_user(
     if hasattr(request, "_cached_user"):
         return None
     user, reads = _session_user(request, queue)
-    # What accounts.middleware's request.user reads once a request.
-    request._cached_user = user
+    # What accounts.middleware's request.user reads once a request (Django's own
+    # middleware keeps the user in this attribute; django-stubs doesn't declare it).
+    request._cached_user = user  # type: ignore[attr-defined]
     return reads
 
 
@@ -190,12 +198,14 @@ def user_with(
 
 
 class CachedUserBackend(ModelBackend):
-    def get_user(self, user_id) -> SessionUser | None:
+    def get_user(self, user_id: Any) -> SessionUser | None:
         """As ModelBackend's (None for an unknown or inactive user), from the cache, with
         the user's current session generation. Django checks the session's hash against
         the user's, which depends on both the password and the generation."""
         key = user_cache_key(user_id)
         read = _read_with_session.get()
+        guess: int | None
+        state: SessionState | None
         if read is not None and read[0] == str(user_id):
             _, guess, user, state = read
         else:
@@ -203,7 +213,7 @@ class CachedUserBackend(ModelBackend):
             if guess is None:
                 user, state = shared_cache("default").get(key), None
             else:
-                user, state, _ = cached_user_and_state(user_id, guess)
+                user, state, _ = cached_user_and_state(user_id, guess, lambda pipe: None)
         # Anything else is what an older version of this backend cached.
         if not isinstance(user, SessionUser):
             try:
@@ -227,7 +237,7 @@ class CachedUserBackend(ModelBackend):
 @receiver(post_delete, sender=User)
 @receiver(post_save, sender=SessionUser)
 @receiver(post_delete, sender=SessionUser)
-def forget_cached_user(sender, instance: User, using: str, **kwargs) -> None:
+def forget_cached_user(sender: type[User], instance: User, using: str, **kwargs: Any) -> None:
     """At once, for this process's next read; and, inside a transaction, again on
     commit: a request reading the user between the save and the commit would cache
     the old row."""

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.dispatch import Signal
 
-from socialsite.redis import PackedPipeline, Pipe, get_redis
+from socialsite.redis import Client, PackedPipeline, Pipe, get_redis
 from socialsite.text import check_display_text, folded
 
 from . import authors, keys
@@ -231,7 +231,7 @@ def session_state(uid: int) -> tuple[int, dict[str, str | None]]:
     return decode_session_state(queue_session_state(get_redis(), uid))
 
 
-def queue_session_state(client, uid: int):
+def queue_session_state(client: Client, uid: int) -> Any:
     """Queues (or runs) session_state's HMGET on `client` (of any client: see
     decode_session_state): its handle, or its reply."""
     return client.hmget(keys.user_key(uid), SESSION_GENERATION_FIELD, *SESSION_FIELDS)

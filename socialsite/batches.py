@@ -5,15 +5,14 @@ that want redis-py's parsing."""
 
 import contextlib
 import inspect
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import hiredis
 import redis
 from redis.crc import key_slot
 
-if TYPE_CHECKING:
-    from redis.event import EventDispatcherInterface
+T = TypeVar("T")
 
 
 class ReplyNotRead(RuntimeError):
@@ -28,9 +27,10 @@ class Reply:
 
     # Unset until the batch runs: no __init__, as a page makes dozens of these.
     __slots__ = ("_value",)
+    _value: Any
 
     @property
-    def value(self):
+    def value(self) -> Any:
         try:
             return self._value
         except AttributeError:
@@ -46,7 +46,20 @@ class RunReply(Reply):
     __slots__ = ()
 
 
-class PackedPipeline(redis.commands.CoreCommands):
+if TYPE_CHECKING:
+
+    class Commands:
+        """redis-py's command methods as a batch's are: each queues its command and
+        returns the command's Reply. (redis-py types them for its own clients, returning
+        the reply or the pipeline, so mypy is shown this instead of CoreCommands.)"""
+
+        def __getattr__(self, name: str) -> Callable[..., Reply]: ...
+
+else:
+    Commands = redis.commands.CoreCommands
+
+
+class PackedPipeline(Commands):
     """A pipeline for bulk work: commands are packed as they are queued and sent in one
     round trip, and the replies are read in bulk, raw, with no per-command parsing (as
     the server sent them, decoded to str if the client decodes; redis-py 8 speaks RESP3
@@ -67,10 +80,6 @@ class PackedPipeline(redis.commands.CoreCommands):
 
     # A full buffer goes out while the rest is packed, so Redis works as we pack.
     FLUSH_BYTES = 64 * 1024
-    # redis-py types its command methods for its own clients: a synchronous one (this
-    # marker picks those overloads) with an event dispatcher (declared, never used here).
-    _is_async_client: Literal[False] = False
-    _event_dispatcher: "EventDispatcherInterface"
 
     def __init__(self, client: redis.Redis | redis.RedisCluster) -> None:
         self._nodes: dict[str | None, NodeShare] = {}
@@ -79,10 +88,14 @@ class PackedPipeline(redis.commands.CoreCommands):
         # for one command's, how many command shapes a key).
         self._handles: list[tuple[Reply, int, int | None, int, bool]] = []
         self._text = False
-        self._cluster = client if isinstance(client, redis.RedisCluster) else None
-        self._pool = None if self._cluster else client.connection_pool
+        self._cluster: redis.RedisCluster | None = None
+        self._pool: redis.ConnectionPool | None = None
+        if isinstance(client, redis.RedisCluster):
+            self._cluster = client
+        else:
+            self._pool = client.connection_pool
 
-    def execute_command(self, *args, **options) -> Reply:
+    def execute_command(self, *args: Any, **options: Any) -> Reply:
         slot = self._cluster.determine_slot(*args) if self._cluster else None
         # As _handle does, inline: every page queues dozens of commands.
         handle = Reply()
@@ -106,7 +119,7 @@ class PackedPipeline(redis.commands.CoreCommands):
         self._handles.append((handle, first, count, shapes, self._text))
         return handle
 
-    def for_each_key(self, keys: Iterable[str], *commands: tuple) -> Reply:
+    def for_each_key(self, keys: Iterable[str], *commands: tuple[Any, ...]) -> Reply:
         """Queues each of `commands` (a name, then the arguments after the key) for every
         key; returns one handle for them all: a list of replies, one per key, or with
         several commands a tuple of such lists, one per command in the order given."""
@@ -137,7 +150,9 @@ class PackedPipeline(redis.commands.CoreCommands):
         self._queued = first + sum(map(len, by_node.values())) * per_key
         return self._handle(first, self._queued - first, per_key)
 
-    def execute_repeating(self, command: tuple, shape: tuple, values) -> tuple[Reply, list[str]]:
+    def execute_repeating(
+        self, command: tuple[str, ...], shape: tuple[Any, ...], values: Iterable[object]
+    ) -> tuple[Reply, list[str]]:
         """Queues ONE command: `command` (its name, then its one key), then `shape` and a
         value for each of `values` (BITFIELD_RO key GET u1 7 GET u1 9 ...), packed with a
         join per length of value (hiredis packs a fan-out job's 30,000 such arguments
@@ -147,7 +162,9 @@ class PackedPipeline(redis.commands.CoreCommands):
         for value in map(str, values):
             by_length.setdefault(len(value), []).append(value)
         total = len(command) + sum(map(len, by_length.values())) * (len(shape) + 1)
-        packed = [b"*%d\r\n" % total + hiredis.pack_command(command).split(b"\r\n", 1)[1]]
+        # hiredis's stub types pack_command's argument as a tuple of one item.
+        head = hiredis.pack_command(command)  # type: ignore[arg-type]
+        packed = [b"*%d\r\n" % total + head.split(b"\r\n", 1)[1]]
         between = hiredis.pack_command(shape).split(b"\r\n", 1)[1].decode()
         for length, group in by_length.items():
             lead = f"{between}${length}\r\n"
@@ -182,7 +199,7 @@ class PackedPipeline(redis.commands.CoreCommands):
         if share.buffered >= self.FLUSH_BYTES:
             self._guarded(share.flush)
 
-    def _guarded(self, step):
+    def _guarded(self, step: Callable[[], T]) -> T:
         try:
             return step()
         except BaseException:
@@ -195,7 +212,7 @@ class PackedPipeline(redis.commands.CoreCommands):
         for share in self._nodes.values():
             self._guarded(share.flush)
 
-    def execute(self) -> list:
+    def execute(self) -> list[Any]:
         """Sends what is left, reads every reply and fills the handles; raises the first
         error reply, if any, once all are read (as a redis-py pipeline does). Returns the
         raw replies (for bulk writes that only check them)."""
@@ -207,6 +224,7 @@ class PackedPipeline(redis.commands.CoreCommands):
         for share in shares:
             self._guarded(share.flush)
         got = [self._guarded(share.read) for share in shares]
+        replies: list[Any]
         if len(shares) == 1:
             replies = got[0]
         else:
@@ -226,8 +244,9 @@ class PackedPipeline(redis.commands.CoreCommands):
                 raise redis.ResponseError(str(reply))
         return replies
 
-    def _fill(self, replies: list) -> None:
+    def _fill(self, replies: list[Any]) -> None:
         handles, self._handles = self._handles, []
+        value: Any
         for handle, first, count, shapes, text in handles:
             if count is None:
                 value = replies[first]
@@ -277,7 +296,7 @@ class NodeShare:
         self.connection.send_packed_command([b"".join(self.chunks)])
         self.chunks, self.buffered = [], 0
 
-    def read(self) -> list:
+    def read(self) -> list[Any]:
         # Our own reader on the connection's socket: nothing else is in flight on it, and
         # redis-py's per-reply path is what PackedPipeline exists to avoid.
         count = sum(count for _, count in self.places)
@@ -286,7 +305,7 @@ class NodeShare:
         assert self.connection is not None
         sock = self.connection._sock
         assert sock is not None
-        replies = []
+        replies: list[Any] = []
         while len(replies) < count:
             try:
                 data = sock.recv(1 << 16)
@@ -312,7 +331,7 @@ class NodeShare:
         self.chunks, self.buffered, self.places = [], 0, []
 
 
-class Batch(redis.commands.CoreCommands):
+class Batch(Commands):
     """A batch of reads on a redis-py pipeline (sync or asyncio, one server's or a
     cluster's; transaction=False): each command queued by its redis-py method returns a
     Reply, filled with the reply as redis-py parses it when `execute` runs (awaited, for
@@ -320,37 +339,39 @@ class Batch(redis.commands.CoreCommands):
     pairs as tuples); `pipe`, the pipeline itself, takes what is not read by name (a
     script, writes)."""
 
-    def __init__(self, client) -> None:
+    def __init__(self, client: Any) -> None:
+        # `client` a socialsite.redis.Client or its asyncio peer, typed Any as they are.
         self.pipe = client.pipeline(transaction=False)
         self._handles: list[tuple[int, Reply]] = []
 
-    def execute_command(self, *args, **options) -> Reply:
+    def execute_command(self, *args: Any, **options: Any) -> Reply:
         self.pipe.execute_command(*args, **options)
         handle = Reply()
         self._handles.append((len(self.pipe) - 1, handle))
         return handle
 
-    def execute(self):
+    def execute(self) -> Any:
         """Runs the pipeline and fills the handles; returns its replies (awaitable, for an
         asyncio client)."""
+        # Any: a list, or an awaitable of one, as the client is sync or asyncio.
         replies = self.pipe.execute()
         if inspect.isawaitable(replies):
             return self._filled_when_read(replies)
         self._fill(replies)
         return replies
 
-    async def _filled_when_read(self, pending) -> list:
+    async def _filled_when_read(self, pending: Awaitable[list[Any]]) -> list[Any]:
         replies = await pending
         self._fill(replies)
         return replies
 
-    def _fill(self, replies: list) -> None:
+    def _fill(self, replies: list[Any]) -> None:
         handles, self._handles = self._handles, []
         for place, handle in handles:
             handle._value = replies[place]
 
 
-def as_text(reply):
+def as_text(reply: Any) -> Any:
     """A raw reply of a client that doesn't decode (bytes, and lists and maps of them),
     as the same reply from one that does (str)."""
     if isinstance(reply, bytes):

@@ -3,6 +3,7 @@
 import asyncio
 import itertools
 import weakref
+from collections.abc import Iterator
 from typing import Any, TypeAlias, cast
 from urllib.parse import unquote
 
@@ -67,7 +68,7 @@ def cluster_options(url: str) -> dict | None:
     return options
 
 
-def connect_cluster(url: str, **kwargs) -> redis.RedisCluster:
+def connect_cluster(url: str, **kwargs: Any) -> redis.RedisCluster:
     """A RedisCluster client for a cluster URL; `kwargs` go to every node's connections."""
     options = cluster_options(url)
     if options is None:
@@ -156,7 +157,7 @@ def shared_cache(alias: str) -> RedisCache:
 
 
 @receiver(setting_changed)
-def _forget_shared_caches(*, setting: str, **kwargs) -> None:
+def _forget_shared_caches(*, setting: str, **kwargs: Any) -> None:
     if setting == "CACHES":
         _shared_caches.clear()
 
@@ -226,7 +227,7 @@ CLUSTER_MOVING_ERRORS = (
 )
 
 
-def scan_batches(client, pattern: str, kind: str, batch: int = 1000):
+def scan_batches(client: Client, pattern: str, kind: str, batch: int = 1000) -> Iterator[list[str]]:
     """The names of the keys of type `kind` matching `pattern` (a SCAN of every primary),
     in lists of up to `batch`: the walk of an upgrade or a check."""
     found = client.scan_iter(match=pattern, count=batch, _type=kind)
@@ -234,7 +235,7 @@ def scan_batches(client, pattern: str, kind: str, batch: int = 1000):
         yield names
 
 
-def sorted_sets_over(client, pattern: str, size: int, batch: int = 1000):
+def sorted_sets_over(client: Client, pattern: str, size: int, batch: int = 1000) -> Iterator[str]:
     """The names of the sorted sets matching `pattern` with more than `size` members (a
     ZCARD a key, `batch` at a time): the sets an upgrade cuts."""
     for names in scan_batches(client, pattern, "ZSET", batch):

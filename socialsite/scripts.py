@@ -31,6 +31,8 @@ from django.conf import settings
 from redis.cluster import ClusterPipeline
 from redis.crc import key_slot
 
+from .redis import Client, Pipe
+
 # Shadows `redis` for the script after it: each call's keys must be among KEYS. The key
 # is a command's first argument but for the commands below (none, every argument, or
 # as many as the first says).
@@ -103,7 +105,13 @@ class LuaScripts:
         self._texts: dict[tuple[str, bool], str] = {}
 
     def run(
-        self, client, name: str, keys: list[str], args: list, *, slot_of: str | None = None
+        self,
+        client: Client | Pipe,
+        name: str,
+        keys: list[str],
+        args: list[Any],
+        *,
+        slot_of: str | None = None,
     ) -> Any:
         """EVAL `<folder>/<name>.lua` on `client`: a connection, a pipeline, or an asyncio
         client (then await the result). A script with no keys runs on a cluster's node
@@ -122,7 +130,7 @@ class LuaScripts:
         )
 
 
-def _route(client, by: str | None) -> dict:
+def _route(client: Client | Pipe, by: str | None) -> dict[str, Any]:
     """Where a cluster's pipeline sends the script (the node of `by`'s slot, or the default
     node): told, because redis-py 8 would ask the server (COMMAND GETKEYS, the whole
     script sent) for the keys of every EVAL it queues, one more round trip each. A slot

@@ -2,13 +2,16 @@
 any module runs them. Each takes its keys and arguments by name, in the order the
 script's header comment gives them; on an asyncio client, await the result."""
 
+from typing import Any
+
+from socialsite.redis import Client, Pipe
 from socialsite.scripts import LuaScripts
 
 _lua = LuaScripts(__file__)
 
 
 def take_place(
-    client,
+    client: Client | Pipe,
     *,
     connections_key: str,
     now: float,
@@ -16,7 +19,7 @@ def take_place(
     expires: float,
     most: int,
     set_lifetime: int,
-):
+) -> Any:
     """Takes a place among a set of open streams that allows `most`: 1 taken; 0 all
     taken."""
     return _lua.run(
@@ -28,7 +31,7 @@ def take_place(
 
 
 def open_stream(
-    client,
+    client: Client | Pipe,
     *,
     stream_key_key: str,
     connections_key: str,
@@ -39,7 +42,7 @@ def open_stream(
     expires: float,
     most: int,
     set_lifetime: int,
-):
+) -> Any:
     """Opens a stream on a stream key: 1 opened; 0 the key has its `most` open streams;
     -1 unknown key; -2 the owner is suspended."""
     return _lua.run(
@@ -51,8 +54,14 @@ def open_stream(
 
 
 def keep_streams(
-    client, *, user_key: str, stream_keys: list[str], expires: float, set_lifetime: int, args: list
-):
+    client: Client | Pipe,
+    *,
+    user_key: str,
+    stream_keys: list[str],
+    expires: float,
+    set_lifetime: int,
+    args: list[Any],
+) -> Any:
     """Renews one owner's open streams (`stream_keys`: each stream key's hash, then its
     connections; `args`: for each, how many connections follow, then their ids): {1 if
     the owner is suspended else 0, then 1 for each stream key that still exists}."""
@@ -62,14 +71,14 @@ def keep_streams(
 
 
 def home_state(
-    client,
+    client: Client | Pipe,
     *,
     following_key: str,
     home_key: str,
     shown_reposts_key: str,
     count: int,
     following_buckets: int,
-):
+) -> Any:
     """A home stream's owner's state: {followed uids}, {the home's `count` newest ids},
     {original id, repost id, ...}."""
     return _lua.run(

@@ -265,7 +265,8 @@ async def keep_streams(grants: list[StreamGrant]) -> list[StreamRefused | None]:
         )
         kept.append((uid, streams, renewed))
     await batch.execute()
-    suspended, revoked = set(), set()
+    suspended: set[int] = set()
+    revoked: set[tuple[int, str]] = set()
     for uid, streams, reply in kept:
         owner_suspended, *exists = reply.value
         if owner_suspended:

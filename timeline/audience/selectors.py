@@ -18,9 +18,10 @@ status."""
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from accounts.keys import user_key
-from socialsite.redis import Batch, Reply, get_redis
+from socialsite.redis import Batch, Client, Pipe, Reply, get_redis
 from socialsite.text import words
 from timeline.statuses.records import Status
 
@@ -65,6 +66,8 @@ class AudienceRead:
         """A new Audience from the replies (its `follows` are the caller's to add to)."""
         if not self.viewer:
             return Audience(None)
+        # A viewer's are all queued (queue_audience).
+        assert self.blocks and self.blocked_by and self.muted and self.phrases
         return Audience(
             viewer=int(self.viewer),
             blocked=frozenset(map(int, self.blocks.value)).union(map(int, self.blocked_by.value)),
@@ -73,7 +76,7 @@ class AudienceRead:
         )
 
 
-def queue_audience(pipe, viewer: int | None) -> AudienceRead:
+def queue_audience(pipe: Pipe, viewer: int | None) -> AudienceRead:
     """Queues the reads of `viewer`'s blocks, mutes and muted words (all in their slot);
     nothing for a visitor."""
     if not viewer:
@@ -94,7 +97,7 @@ def is_private(status: Status) -> bool:
     return is_private_value(status.get(keys.PRIVATE_FIELD))
 
 
-def is_private_value(value) -> bool:
+def is_private_value(value: object) -> bool:
     """Whether a status's PRIVATE_FIELD (None if absent) marks it private."""
     return str(value) == "1"
 
@@ -108,7 +111,11 @@ def may_see(status: Status, audience: Audience, *, where: str = ANYWHERE) -> boo
     return sees(status, audience, where, {})
 
 
-def sees(status: Status, audience: Audience, where: str, decided: dict) -> bool:
+# What may_see_author decided for each (author, original's author, PRIVATE_FIELD).
+Decided = dict[tuple[Any, Any, Any], bool]
+
+
+def sees(status: Status, audience: Audience, where: str, decided: Decided) -> bool:
     """may_see, with its arguments in place (it runs once a status of a page)."""
     by = (status["uid"], status.get("repost_of_uid"), status.get(keys.PRIVATE_FIELD))
     allowed = decided.get(by)
@@ -122,7 +129,14 @@ def sees(status: Status, audience: Audience, where: str, decided: dict) -> bool:
     return inner is None or sees(inner, audience, where, decided)
 
 
-def may_see_author(audience: Audience, author, original_author, private, *, where: str) -> bool:
+def may_see_author(
+    audience: Audience,
+    author: int | str,
+    original_author: int | str | None,
+    private: object,
+    *,
+    where: str,
+) -> bool:
     """The part of the rule that depends only on a status's author, its original's
     author if it is a repost, and its PRIVATE_FIELD: not its message."""
     viewer = audience.viewer
@@ -166,7 +180,7 @@ def private_authors(statuses: list[Status]) -> set[int]:
 
 
 def confirm_follows(
-    conn, statuses: list[Status], audience: Audience, *, private: set[int] | None = None
+    conn: Client, statuses: list[Status], audience: Audience, *, private: set[int] | None = None
 ) -> None:
     """Learns whether the viewer follows the authors of others' private statuses among
     `statuses` (`private`: their private authors, if already known): 1 round trip, only
@@ -184,7 +198,7 @@ def confirm_follows(
 
 
 def visible(
-    conn, statuses: list[Status], audience: Audience, *, where: str = ANYWHERE
+    conn: Client | None, statuses: list[Status], audience: Audience, *, where: str = ANYWHERE
 ) -> list[Status]:
     """`statuses` less those the rule hides from `audience` shown `where` (1 round trip
     on `conn`, or the site's Redis if None, when some are others' private statuses by
@@ -195,7 +209,7 @@ def visible(
         return list(statuses)
     if where != GLOBAL:
         confirm_follows(get_redis() if conn is None else conn, statuses, audience, private=private)
-    decided: dict = {}
+    decided: Decided = {}
     return [status for status in statuses if sees(status, audience, where, decided)]
 
 
@@ -217,7 +231,7 @@ class BlockCheck:
         return self.blocks.value is not None or self.blocked_by.value is not None
 
 
-def queue_block_check(pipe, uid: int, other_uid: int) -> BlockCheck:
+def queue_block_check(pipe: Pipe, uid: int, other_uid: int) -> BlockCheck:
     """Queues whether either of two users blocks the other, read in `uid`'s slot alone
     (both sides of a block are recorded there)."""
     return BlockCheck(
@@ -265,7 +279,7 @@ class RelationRead:
         )
 
 
-def queue_relation(pipe, viewer: int, uid: int) -> RelationRead:
+def queue_relation(pipe: Pipe, viewer: int, uid: int) -> RelationRead:
     """Queues the reads of how `viewer` stands to `uid` (its `relation`)."""
     return RelationRead(
         pipe.zscore(keys.blocks_key(viewer), uid),
@@ -303,7 +317,8 @@ def relations(viewer: int, others: list[int]) -> list[Relation]:
 
 
 def is_private_user(uid: int) -> bool:
-    return get_redis().hget(user_key(uid), keys.PRIVATE_FIELD) == "1"
+    private: str | None = get_redis().hget(user_key(uid), keys.PRIVATE_FIELD)
+    return private == "1"
 
 
 def may_see_account(uid: int, viewer: int | None) -> bool:

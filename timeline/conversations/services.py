@@ -6,10 +6,12 @@ joins its parent's reply set, which the parent's `replies` count follows. A
 reply carries the ids of the statuses above it (`ancestors`), so a whole
 conversation reads in 2 round trips however long the chain."""
 
+from typing import Any
+
 from django.conf import settings
 
 from accounts.keys import LOGIN_INDEX
-from socialsite.redis import Reply
+from socialsite.redis import Pipe, Reply
 from timeline.statuses.records import Status
 
 from .. import keys
@@ -21,7 +23,7 @@ from ..statuses.services import add_to_status_set, queue_update, remove_from_sta
 ANCESTORS_KEPT = 50
 
 
-def reply_data(data: dict, uid: int) -> dict:
+def reply_data(data: dict[str, Any], uid: int) -> dict[str, Any]:
     """A new status's extra `data` with `in_reply_to` turned into the reply's fields:
     1 round trip (2 answering a repost, which answers its original). ValueError if the
     status answered is gone or hidden from `uid` (a block either way, a private account
@@ -44,19 +46,19 @@ def _mentioned_logins(status: Status) -> list[str]:
     return [] if status.get("repost_of") else text.mentions(status["message"])
 
 
-def queue_lookups(pipe, status: dict) -> Reply | None:
+def queue_lookups(pipe: Pipe, status: Status) -> Reply | None:
     """Queues on `pipe` the read index() needs (the uids of the logins mentioned): its
     handle, or None if it mentions no one."""
     logins = _mentioned_logins(status)
     return pipe.hmget(LOGIN_INDEX, logins) if logins else None
 
 
-def _add(pipe, timeline_key: str, status: Status) -> None:
+def _add(pipe: Pipe, timeline_key: str, status: Status) -> None:
     pipe.zadd(timeline_key, {status["id"]: status["posted"]})
     pipe.zremrangebyrank(timeline_key, 0, -settings.HOME_TIMELINE_SIZE - 1)
 
 
-def index(pipe, status: dict, lookups: Reply | None) -> None:
+def index(pipe: Pipe, status: Status, lookups: Reply | None) -> None:
     """Queues on `pipe` the indexing of a new status, given queue_lookups' handle: the
     mentions timelines of the users it mentions (but its author), the tag timelines and
     its parent's replies. Records on it the mentions of existing users, which are the
@@ -80,7 +82,7 @@ def index(pipe, status: dict, lookups: Reply | None) -> None:
         add_to_status_set(pipe, keys.replies_key, parent, "replies", status["posted"], status["id"])
 
 
-def forget(pipe, status: Status) -> None:
+def forget(pipe: Pipe, status: Status) -> None:
     """Queues on `pipe` the removal of a deleted status from the mentions and tag
     timelines and from its parent's replies; its own reply set goes too."""
     for uid in status.get("mention_ids", "").split():

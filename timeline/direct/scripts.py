@@ -2,14 +2,23 @@
 the only way any module runs them. Each takes its keys and arguments by name, in the
 order the script's header comment gives them."""
 
+from typing import Any
+
+from socialsite.redis import Client, Pipe
 from socialsite.scripts import LuaScripts
 
 _lua = LuaScripts(__file__)
 
 
 def create_conversation(
-    client, *, conversation_key: str, members_key: str, kind: str, created: float, members: list
-):
+    client: Client | Pipe,
+    *,
+    conversation_key: str,
+    members_key: str,
+    kind: str,
+    created: float,
+    members: list[Any],
+) -> Any:
     """A new conversation's hash and members (`members`: uid, login pairs)."""
     return _lua.run(
         client, "create_conversation", [conversation_key, members_key], [kind, created, *members]
@@ -17,7 +26,7 @@ def create_conversation(
 
 
 def post_message(
-    client,
+    client: Client | Pipe,
     *,
     conversation_key: str,
     members_key: str,
@@ -26,7 +35,7 @@ def post_message(
     uid: int,
     sent: float,
     message_json: str,
-):
+) -> Any:
     """{message id, the message as JSON, member uids}, or nothing for a non-member."""
     return _lua.run(
         client,
@@ -37,7 +46,7 @@ def post_message(
 
 
 def deliver_message(
-    client,
+    client: Client | Pipe,
     *,
     inbox_key: str,
     unread_key: str,
@@ -48,7 +57,7 @@ def deliver_message(
     channel: str,
     uid: int,
     message_json: str,
-):
+) -> Any:
     """Puts a message in one member's inbox (unread for them if `unread`) and tells
     their open pages."""
     return _lua.run(
@@ -60,7 +69,7 @@ def deliver_message(
 
 
 def mark_read(
-    client,
+    client: Client | Pipe,
     *,
     inbox_key: str,
     unread_key: str,
@@ -69,7 +78,7 @@ def mark_read(
     left: bool,
     channel: str,
     uid: int,
-):
+) -> Any:
     """Marks a conversation read for a member (and, if they `left` it, out of their
     inbox): {unread notifications, unread messages}."""
     return _lua.run(
@@ -80,13 +89,15 @@ def mark_read(
     )
 
 
-def leave_conversation(client, *, conversation_key: str, members_key: str, uid: int):
+def leave_conversation(
+    client: Client | Pipe, *, conversation_key: str, members_key: str, uid: int
+) -> Any:
     """1 if `uid` left, 0 if not a member, -1 for a one-to-one conversation."""
     return _lua.run(client, "leave_conversation", [conversation_key, members_key], [uid])
 
 
 def delete_message(
-    client,
+    client: Client | Pipe,
     *,
     conversation_key: str,
     members_key: str,
@@ -96,7 +107,7 @@ def delete_message(
     message_id: int,
     channel: str,
     conversation_id: int,
-):
+) -> Any:
     """1 if deleted, 0 if no such message (or not a member), -1 if someone else's."""
     return _lua.run(
         client,
@@ -107,7 +118,7 @@ def delete_message(
 
 
 def read_conversation(
-    client,
+    client: Client | Pipe,
     *,
     conversation_key: str,
     members_key: str,
@@ -116,7 +127,7 @@ def read_conversation(
     uid: int,
     first: int,
     last: int,
-):
+) -> Any:
     """{its hash (flat), member uid, login pairs, messages as JSON}, or nothing for a
     non-member."""
     return _lua.run(

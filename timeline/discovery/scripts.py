@@ -2,13 +2,16 @@
 any module runs them. Each takes its keys and arguments by name, in the order the
 script's header comment gives them."""
 
+from typing import Any
+
+from socialsite.redis import Client, Pipe
 from socialsite.scripts import LuaScripts
 
 _lua = LuaScripts(__file__)
 
 
 def record_activity(
-    client,
+    client: Client | Pipe,
     *,
     counted_key: str,
     posts_key: str,
@@ -19,9 +22,9 @@ def record_activity(
     delta: int,
     posts_expire_at: int,
     terms_expire_at: int,
-    tags: list,
-    mentions: list,
-):
+    tags: list[Any],
+    mentions: list[Any],
+) -> Any:
     """Counts one posted (`delta` 1) or deleted (-1) status into the activity buckets,
     at most once: 1 if counted, 0 if the event was counted already."""
     return _lua.run(

@@ -2,11 +2,13 @@
 given status (`Cursor`), for the sorted-set timelines scored by when each status was
 posted (POSTED) and for a home (whose ids order it)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 
-from socialsite.redis import Batch, PackedPipeline, get_redis
+from socialsite.redis import Batch, Client, PackedPipeline, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
@@ -36,7 +38,7 @@ class Cursor:
 # The sorted-set timelines a Cursor pages, by name: each key from its owner (a uid, a
 # list id, a tag), the global one from none (all scored POSTED). And "home", which holds
 # ids (home_cursor_ids).
-CURSOR_TIMELINES = {
+CURSOR_TIMELINES: dict[str, Callable[[Any], str]] = {
     "profile": keys.profile_timeline_key,
     "likes": keys.likes_key,
     "mentions": keys.mentions_timeline_key,
@@ -47,7 +49,13 @@ CURSOR_TIMELINES = {
 
 
 def cursor_page(
-    timeline: str, owner, cursor: Cursor, count: int, *, viewer: int | None = None
+    timeline: str,
+    # A uid, a list id, a tag or None, as `timeline` names its owner.
+    owner: Any,
+    cursor: Cursor,
+    count: int,
+    *,
+    viewer: int | None = None,
 ) -> Page:
     """Up to `count` statuses of a timeline (CURSOR_TIMELINES, or "home") between
     `cursor`'s bounds, newest first, marked for `viewer` as pages are: 3 round trips
@@ -58,6 +66,7 @@ def cursor_page(
     if count < 1:
         raise ValueError("Pages take 1 status or more.")
     conn = get_redis()
+    ids: list[str] | None
     if timeline == "home":
         ids = home_cursor_ids(conn, owner, cursor, count)
     else:
@@ -70,12 +79,12 @@ def cursor_page(
     return read_page(read, 1, where=SHOWN_WHERE.get(timeline, safety.ANYWHERE))
 
 
-def scored_cursor_ids(conn, key: str, cursor: Cursor, count: int) -> list[str] | None:
+def scored_cursor_ids(conn: Client, key: str, cursor: Cursor, count: int) -> list[str] | None:
     """Up to `count` + 1 ids of the sorted set at `key` (POSTED) between `cursor`'s
     bounds (see Cursor), newest first; None if a bound's status is gone and no longer
     there: 2 round trips."""
     bounds = [b for b in (cursor.max_id, cursor.since_id, cursor.min_id) if b is not None]
-    at = {}
+    at: dict[int, float | None] = {}
     if bounds:
         batch = Batch(conn)
         found = [
@@ -97,7 +106,7 @@ def scored_cursor_ids(conn, key: str, cursor: Cursor, count: int) -> list[str] |
         if None in at.values():
             return None
     newer = next((at[b] for b in (cursor.min_id, cursor.since_id) if b is not None), None)
-    older = at.get(cursor.max_id)
+    older = None if cursor.max_id is None else at.get(cursor.max_id)
     oldest_first = cursor.min_id is not None
     ids = POSTED.between(
         conn, key, count + 1, older_than=older, newer_than=newer, oldest_first=oldest_first
@@ -108,7 +117,7 @@ def scored_cursor_ids(conn, key: str, cursor: Cursor, count: int) -> list[str] |
     return ids
 
 
-def home_cursor_ids(conn, uid: int, cursor: Cursor, count: int) -> list[str]:
+def home_cursor_ids(conn: Client, uid: int, cursor: Cursor, count: int) -> list[str]:
     """Up to `count` + 1 ids of `uid`'s home between `cursor`'s bounds, newest first: ids
     come from one counter, so a status is older than another exactly when its id is lower
     (a repost by its own id: when it was reposted, as a home orders it). 1 round trip:

@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from accounts.keys import user_key
+from socialsite.redis import Client, Pipe
 
 from .. import keys
 from ..follow_sets import following
@@ -66,19 +67,19 @@ def shown(entries: list) -> tuple[list[str], bool]:
     return newest_first(entries), False
 
 
-def queue_window(client, uid: int, stop: int):
+def queue_window(client: Client | Pipe, uid: int, stop: int) -> Any:
     """Queues the read of `uid`'s home from its head to READ_MARGIN entries past `stop`
     (an index; -1: all of it), for `newest_first`."""
     end = -1 if stop < 0 else stop + READ_MARGIN
     return client.lrange(keys.home_timeline_key(uid), 0, end)
 
 
-def queue_sort(client, uid: int, size: int) -> None:
+def queue_sort(client: Client | Pipe, uid: int, size: int) -> None:
     """Queues putting `uid`'s home in order (newest first, no repeats, the newest `size`)."""
     queue_merge(client, uid, size, [])
 
 
-def queue_merge(client, uid: int, size: int, groups: list) -> Any:
+def queue_merge(client: Client | Pipe, uid: int, size: int, groups: list) -> Any:
     """Queues merging statuses into `uid`'s home (merge_home.lua), the home kept in
     order and to its newest `size`: `groups` is [(source uid, [status ids])...], each
     merged only if the source is still followed (or is `uid`). Nothing happens to the
@@ -97,7 +98,7 @@ def queue_merge(client, uid: int, size: int, groups: list) -> Any:
     )
 
 
-def queue_remove(client, uid: int, status_ids: list) -> None:
+def queue_remove(client: Client | Pipe, uid: int, status_ids: list) -> None:
     """Queues taking `status_ids` (a few: each LREM walks the home) out of `uid`'s home,
     every time each is there."""
     home = keys.home_timeline_key(uid)

@@ -15,13 +15,15 @@ from typing import Any
 from django.conf import settings
 
 from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.records import UserProfile
 from accounts.services import decode_user
-from socialsite.redis import PackedPipeline, Reply, get_redis
+from socialsite.redis import Client, PackedPipeline, Pipe, Reply, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
 from ..discovery import suggestions
 from ..statuses import cache
+from ..statuses.records import Status
 from . import home_list, refill
 from .pages import Page, page_span, queue_statuses, read_page
 
@@ -37,7 +39,7 @@ class HomeIdsRead:
     epoch: Reply
 
 
-def queue_home_ids(pipe, uid: int, page: int, count: int) -> HomeIdsRead:
+def queue_home_ids(pipe: Pipe, uid: int, page: int, count: int) -> HomeIdsRead:
     """Queues the reads of the ids of page `page` of `uid`'s home, for `home_ids`: its
     head up to past the page (feeds.home_list), and STATUSES_EPOCH."""
     _, stop = page_span(page, count, settings.HOME_TIMELINE_SIZE)
@@ -52,7 +54,7 @@ class HomeIds:
 
     uid: int
     ids: list[str]
-    kept: dict[str, dict]
+    kept: dict[str, Status]
     generation: int
     epoch: str | None
     in_order: bool
@@ -84,7 +86,7 @@ class HomeUpkeep:
         return self.read if self.made is None else self.made.value
 
 
-def queue_home_upkeep(pipe, read: HomeIds) -> HomeUpkeep:
+def queue_home_upkeep(pipe: Pipe, read: HomeIds) -> HomeUpkeep:
     """Queues, after a home page's other reads, what the page found wanting: the sort of
     a home it read out of order (feeds.home_list), and, with no STATUSES_EPOCH, a new one
     and its read (the token the page's statuses are kept under)."""
@@ -110,7 +112,7 @@ def home_timeline_page(uid: int, page: int, count: int, *, marked: bool) -> Page
 
 
 def home_statuses(
-    conn,
+    conn: Client,
     read: HomeIds,
     page: int,
     count: int,
@@ -144,10 +146,10 @@ def home_statuses(
 
 @dataclass(frozen=True)
 class HomePage:
-    user: dict
+    user: UserProfile
     page: Page
     # Who to follow (discovery.suggestions), read with the page.
-    suggestions: list[dict]
+    suggestions: list[UserProfile]
     # Being rebuilt after a pause (feeds.homes): the page says it is catching up.
     catching_up: bool = False
 
@@ -163,7 +165,7 @@ class HomeFirstReads:
     suggested: Reply
 
 
-def queue_home(pipe, uid: int, page: int = 1, count: int = 30) -> HomeFirstReads:
+def queue_home(pipe: Pipe, uid: int, page: int = 1, count: int = 30) -> HomeFirstReads:
     """Queues home_page's first reads (for its `first`)."""
     return HomeFirstReads(
         ids=queue_home_ids(pipe, uid, page, count),
@@ -186,7 +188,8 @@ def home_page(
         first = queue_home(pipe, uid, page, count)
         pipe.execute()
     user = first.user.value
-    if not user:
+    profile = decode_user(user)
+    if profile is None:
         return None
     catching_up = refill.note_home_read(conn, uid, user)
     suggested = first.suggested.value
@@ -199,7 +202,7 @@ def home_page(
         queue_more=lambda pipe: suggestions.queue_profiles(pipe, uid, suggested),
     )
     return HomePage(
-        user=decode_user(user),
+        user=profile,
         page=shown,
         suggestions=profiles.people,
         catching_up=catching_up,

@@ -21,7 +21,7 @@ import time
 from django.conf import settings
 
 from accounts.keys import user_key
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import Client, PackedPipeline, Pipe, get_redis
 
 from .. import keys
 from . import scripts
@@ -43,7 +43,7 @@ def inactive_before(now: float | None = None) -> float:
     return (now or time.time()) - settings.HOME_INACTIVE_DAYS * DAY
 
 
-def with_homes(conn, uids: list[str]) -> list[str]:
+def with_homes(conn: Client, uids: list[str]) -> list[str]:
     """`uids` but those whose homes are dropped (one BITFIELD_RO of DROPPED_HOMES: a bit
     a uid, a quarter of the Redis CPU of a ZMSCORE of ACTIVE_HOMES once that holds a
     million readers, README "Posting and fan-out")."""
@@ -65,7 +65,7 @@ def with_homes(conn, uids: list[str]) -> list[str]:
     return [uid for uid in uids if str(uid) not in dropped] if dropped else uids
 
 
-def mark_dropped(client, uids: list, dropped: bool) -> None:
+def mark_dropped(client: Pipe, uids: list, dropped: bool) -> None:
     """Queues on a pipeline the commands that set (or clear) the DROPPED_HOMES bits of
     `uids`, BITS_PER_COMMAND a command."""
     bit = 1 if dropped else 0

@@ -9,15 +9,18 @@ doesn't know the viewer follows. Statuses live in their own slots, so one
 cluster-legal round trip can't read ids and statuses together."""
 
 from dataclasses import dataclass
+from typing import Any
 
 from accounts.keys import SUSPENDED_USERS
+from accounts.records import UserProfile
 from accounts.services import get_users
-from socialsite.redis import PackedPipeline, Reply, get_redis
+from socialsite.redis import Client, PackedPipeline, Reply, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
 from ..statuses import cache
 from ..statuses.marks import MarksRead, queue_marks
+from ..statuses.records import Status
 from ..statuses.scores import POSTED
 from ..statuses.selectors import (
     GONE,
@@ -34,7 +37,7 @@ LAST_PAGE = 999_999_999
 
 @dataclass(frozen=True)
 class Page:
-    statuses: list[dict]
+    statuses: list[Status]
     number: int
     has_older: bool
 
@@ -56,8 +59,14 @@ def page_span(page: int, count: int, length: int | None = None) -> tuple[int, in
 
 
 def page_ids(
-    client, key: str, page: int, count: int, *, length: int | None = None, withscores=False
-):
+    client: Client,
+    key: str,
+    page: int,
+    count: int,
+    *,
+    length: int | None = None,
+    withscores: bool = False,
+) -> Any:
     """The ids of page `page` (from 1) of the sorted set at `key`, newest first (POSTED),
     on a connection (or a pipeline: its handle), within its newest `length` entries if
     given. One id more than asked tells whether an older page exists."""
@@ -75,7 +84,7 @@ class StatusesRead:
     count: int
     viewer: int | None
     missing: list[str]
-    kept: dict[str, dict] | None
+    kept: dict[str, Status] | None
     generation: int | None
     hashes: Reply | None
     suspended: Reply
@@ -89,7 +98,7 @@ def queue_statuses(
     count: int,
     viewer: int | None,
     *,
-    kept: dict[str, dict] | None = None,
+    kept: dict[str, Status] | None = None,
     generation: int | None = None,
     suspended: Reply | None = None,
     audience: safety.AudienceRead | None = None,
@@ -131,20 +140,20 @@ def read_page(
     statuses = _statuses(read, epoch)
     hidden = set() if include_suspended else hidden_uids(read.suspended.value)
     if hidden:
-        statuses = [s for s in statuses if s and not is_hidden(s, hidden)]
+        present = [s for s in statuses if s and not is_hidden(s, hidden)]
     else:
-        statuses = [s for s in statuses if s]
+        present = [s for s in statuses if s]
     if where == safety.HOME:
         # Fan-out delivers a status only to its author's followers, and whatever ends a
         # follow takes the author's statuses out of home: its authors are followed.
-        audience.follows.update(s["uid"] for s in statuses)
-    statuses = with_originals(statuses, read.viewer)
+        audience.follows.update(s["uid"] for s in present)
+    present = with_originals(present, read.viewer)
     if not include_suspended:
-        statuses = safety.visible(None, statuses, audience, where=where)
-    return Page(statuses=statuses, number=page, has_older=len(read.ids) > read.count)
+        present = safety.visible(None, present, audience, where=where)
+    return Page(statuses=present, number=page, has_older=len(read.ids) > read.count)
 
 
-def _statuses(read: StatusesRead, epoch: str | None) -> list[dict | None]:
+def _statuses(read: StatusesRead, epoch: str | None) -> list[Status | None]:
     """`read`'s statuses, kept ones served (None for one that is gone), marked for its
     viewer; those read are kept in the process if it has a generation."""
     missing, kept = read.missing, read.kept
@@ -152,6 +161,7 @@ def _statuses(read: StatusesRead, epoch: str | None) -> list[dict | None]:
     fetched = [decode_status(i, fields) for i, fields in zip(missing, hashes, strict=True)]
     if fetched and read.generation is not None:
         cache.statuses.keep(fetched, read.generation, epoch)
+    statuses: list[Status | None]
     if not kept:
         statuses = fetched
     elif fetched:
@@ -164,7 +174,7 @@ def _statuses(read: StatusesRead, epoch: str | None) -> list[dict | None]:
     return statuses
 
 
-def with_originals(statuses: list[dict], viewer: int | None = None) -> list[dict]:
+def with_originals(statuses: list[Status], viewer: int | None = None) -> list[Status]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
     reposts), marked for `viewer` (see reactions.marks), leaving out reposts whose original
     is gone. (Reposts of hidden users' statuses were left out already: a repost names
@@ -243,7 +253,9 @@ def posted_page(
     return read_page(read, page, where=where)
 
 
-def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict], int]:
+def kept_statuses(
+    entries: list[tuple[str, float]], count: int
+) -> tuple[list[str], dict[str, Status], int]:
     """The ids of a page read with their scores (`entries`, POSTED), those of its first
     `count` statuses kept in the process, and the cache's generation for `read_page`."""
     generation = cache.statuses.generation()
@@ -253,18 +265,20 @@ def kept_statuses(entries: list, count: int) -> tuple[list[str], dict[str, dict]
 
 def shown_status(
     status_id: int, *, viewer: int | None = None, include_suspended: bool = False
-) -> dict | None:
+) -> Status | None:
     """One status as a timeline would show it (a repost with its "original"), marked for
     `viewer` as pages are; None if it is gone, or (unless `include_suspended`) hidden as
     its author's (or its original's author's) are suspended. 1 round trip, 2 for a repost."""
     pipe = PackedPipeline(get_redis())
-    read = queue_statuses(pipe, [status_id], 1, viewer)
+    read = queue_statuses(pipe, [str(status_id)], 1, viewer)
     pipe.execute()
     statuses = read_page(read, 1, include_suspended=include_suspended).statuses
     return statuses[0] if statuses else None
 
 
-def original(status_id, *, hide_suspended: bool = True, viewer: int | None = None) -> dict:
+def original(
+    status_id: int | str, *, hide_suspended: bool = True, viewer: int | None = None
+) -> Status:
     """The status `status_id`, or its original if it is a repost (1 more round trip);
     StatusGone if it is gone, `status_id` isn't an id, or (unless not `hide_suspended`)
     a suspended user wrote it or its original, or timeline.safety's rule hides it from
@@ -282,7 +296,7 @@ def global_timeline_page(page: int = 1, count: int = 30, viewer: int | None = No
     return posted_page(keys.GLOBAL_TIMELINE, page, count, viewer=viewer, where=safety.GLOBAL)
 
 
-def users_page(key: str, page: int, count: int) -> tuple[list[dict], bool]:
+def users_page(key: str, page: int, count: int) -> tuple[list[UserProfile], bool]:
     """Page `page` (from 1) of the profiles in the sorted set at `key`, newest first, and
     whether an older page exists: 2 round trips."""
     uids = page_ids(get_redis(), key, page, count)

@@ -2,24 +2,27 @@
 way any module runs them. Each takes its keys and arguments by name, in the order the
 script's header comment gives them."""
 
+from typing import Any
+
+from socialsite.redis import Client, Pipe
 from socialsite.scripts import LuaScripts
 
 _lua = LuaScripts(__file__)
 
 
 def add_to_timeline(
-    client,
+    client: Client | Pipe,
     *,
     owner_key: str,
     timeline_key: str,
     shown_reposts_key: str,
     status_id: int,
-    score,
+    score: float | str,
     size: int,
-    repost_of,
+    repost_of: int | str | None,
     falloff: int,
     kind: str,
-):
+) -> Any:
     """Adds a status to one home ("home") or list ("sorted") timeline unless its owner is
     gone or it is a repost of an original shown among the `falloff` newest: 1 if added."""
     return _lua.run(
@@ -30,13 +33,15 @@ def add_to_timeline(
     )
 
 
-def fan_out_split(client, *, members_key: str, after, skip: int, size: int, most: int):
+def fan_out_split(
+    client: Client | Pipe, *, members_key: str, after: float | str, skip: int, size: int, most: int
+) -> Any:
     """Where the chunks of one big fan-out start after a cursor: {more, cut score...}."""
     return _lua.run(client, "fan_out_split", [members_key], [after, skip, size, most])
 
 
 def merge_home(
-    client,
+    client: Client | Pipe,
     *,
     user_key: str,
     following_key: str,
@@ -45,8 +50,8 @@ def merge_home(
     size: int,
     ids_per_command: int,
     following_buckets: int,
-    groups: list,
-):
+    groups: list[Any],
+) -> Any:
     """Merges `groups` (flat: source uid, n, then n status ids) into a home, each only if
     its source is still followed (or is `uid`): how many ids were new to it."""
     return _lua.run(
@@ -58,14 +63,14 @@ def merge_home(
 
 
 def refill_timeline(
-    client,
+    client: Client | Pipe,
     *,
     list_key: str,
     members_key: str,
     timeline_key: str,
-    trim: tuple,
-    groups: list,
-):
+    trim: tuple[Any, ...],
+    groups: list[Any],
+) -> Any:
     """Adds `groups` (flat: member uid, n, then n score, id pairs) of members still on the
     list to its timeline, then trims it to the ranks `trim` names: how many were new."""
     return _lua.run(
@@ -73,6 +78,8 @@ def refill_timeline(
     )
 
 
-def drop_home(client, *, user_key: str, home_key: str, shown_reposts_key: str, cutoff):
+def drop_home(
+    client: Client | Pipe, *, user_key: str, home_key: str, shown_reposts_key: str, cutoff: float
+) -> Any:
     """Drops a home unread since before `cutoff`: 1 if dropped, else 0."""
     return _lua.run(client, "drop_home", [user_key, home_key, shown_reposts_key], [cutoff])

@@ -6,6 +6,7 @@ timeline shows it, pages by cursor (feeds.cursors) and pages of people.
 The nav's unread counts come with the session check (accounts' read_with_session)."""
 
 from .. import keys
+from ..statuses.records import Status
 from .cursors import CURSOR_TIMELINES, SHOWN_WHERE, Cursor, cursor_page
 from .home_page import (
     HomeFirstReads,
@@ -84,7 +85,7 @@ def timeline_page(
 
 def get_status_messages(
     uid: int, timeline: str = "home", page: int = 1, count: int = 30
-) -> list[dict]:
+) -> list[Status]:
     """A page of `uid`'s home or profile timeline, newest first, without deleted statuses
     or those the safety rule hides from them (1 round trip when the statuses are kept)."""
     return timeline_page(uid, timeline, page, count, marked=False).statuses

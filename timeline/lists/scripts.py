@@ -2,21 +2,24 @@
 any module runs them. Each takes its keys and arguments by name, in the order the
 script's header comment gives them."""
 
+from typing import Any
+
+from socialsite.redis import Client, Pipe
 from socialsite.scripts import LuaScripts
 
 _lua = LuaScripts(__file__)
 
 
 def change_own_list(
-    client,
+    client: Client | Pipe,
     *,
     list_key: str,
     members_key: str | None = None,
     timeline_key: str | None = None,
     shown_reposts_key: str | None = None,
     owner: int,
-    fields: tuple = (),
-):
+    fields: tuple[Any, ...] = (),
+) -> Any:
     """Changes a list if `owner` owns it: sets `fields` (name, value, ...), or, given its
     other keys, takes it (with its members, timeline and reposts shown). 0 for no such
     list (or someone else's private one), -1 for someone else's public list; else 1 for
@@ -34,7 +37,7 @@ def change_own_list(
 
 
 def add_list_member(
-    client,
+    client: Client | Pipe,
     *,
     list_key: str,
     members_key: str,
@@ -46,8 +49,8 @@ def add_list_member(
     most_members: int,
     channel: str,
     event_json: str,
-    statuses: list,
-):
+    statuses: list[Any],
+) -> Any:
     """Records a member, copies their `statuses` (score, id pairs) into the list's
     timeline and publishes `event_json`: 1 if added; 0 if already a member; -1 if the
     list is gone or someone else's; -2 if it is full."""
@@ -60,7 +63,7 @@ def add_list_member(
 
 
 def remove_list_member(
-    client,
+    client: Client | Pipe,
     *,
     list_key: str,
     members_key: str,
@@ -69,8 +72,8 @@ def remove_list_member(
     member: int,
     channel: str,
     event_json: str,
-    status_ids: list,
-):
+    status_ids: list[Any],
+) -> Any:
     """Forgets a member, takes their `status_ids` out of the list's timeline and publishes
     `event_json`: 1 if removed; 0 if not a member; -1 if the list is gone or someone
     else's."""

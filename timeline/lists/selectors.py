@@ -99,7 +99,9 @@ class ListsRead:
         return [the_list for the_list in found if the_list]
 
 
-def queue_lists(pipe: PackedPipeline, list_ids: list, member_uid: int | None = None) -> ListsRead:
+def queue_lists(
+    pipe: PackedPipeline, list_ids: list[str], member_uid: int | None = None
+) -> ListsRead:
     """Queues the reads of the lists `list_ids` (an owner's, from their lists key) and,
     with `member_uid`, whether they are on each."""
     if not list_ids:

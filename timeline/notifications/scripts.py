@@ -2,13 +2,16 @@
 only way any module runs them. Each takes its keys and arguments by name, in the order
 the script's header comment gives them."""
 
+from typing import Any
+
+from socialsite.redis import Client, Pipe
 from socialsite.scripts import LuaScripts
 
 _lua = LuaScripts(__file__)
 
 
 def notify(
-    client,
+    client: Client | Pipe,
     *,
     notifications_key: str,
     mentions_key: str,
@@ -27,7 +30,7 @@ def notify(
     actor: int,
     followers_only: bool,
     following_buckets: int,
-):
+) -> Any:
     """Adds a notification for its recipient unless a block or mute says no (or, with
     `followers_only`, they don't follow `actor`): the unread count, or nothing."""
     return _lua.run(
@@ -58,7 +61,7 @@ def notify(
 
 
 def withdraw(
-    client,
+    client: Client | Pipe,
     *,
     notifications_key: str,
     mentions_key: str,
@@ -66,7 +69,7 @@ def withdraw(
     member: str,
     channel: str,
     recipient: int,
-):
+) -> Any:
     """Takes back a notification: 1 if it was there, else 0."""
     return _lua.run(
         client,
@@ -77,7 +80,13 @@ def withdraw(
 
 
 def mark_read(
-    client, *, user_key: str, notifications_key: str, read_at: int, channel: str, uid: int
-):
+    client: Client | Pipe,
+    *,
+    user_key: str,
+    notifications_key: str,
+    read_at: int,
+    channel: str,
+    uid: int,
+) -> Any:
     """Marks all of a user's notifications read: their unread messages count."""
     return _lua.run(client, "mark_read", [user_key, notifications_key], [read_at, channel, uid])

@@ -2,16 +2,17 @@
 hash, read with whatever a page reads already (feeds.selectors queues them with a
 page's statuses), so the nav costs no round trip of its own."""
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from accounts.keys import user_key
+from socialsite.redis import Client
 
 from .. import keys
 
 UNREAD_FIELDS = (keys.UNREAD_NOTIFICATIONS, keys.UNREAD_MESSAGES)
 
 
-def queue_unread(client, uid: int):
+def queue_unread(client: Client, uid: int) -> Any:
     """Queues (or runs) the read of `uid`'s unread counts, for decode_unread: its handle,
     or its reply."""
     return client.hmget(user_key(uid), *UNREAD_FIELDS)

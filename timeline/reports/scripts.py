@@ -2,13 +2,16 @@
 any module runs them. Each takes its keys and arguments by name, in the order the
 script's header comment gives them."""
 
+from typing import Any
+
+from socialsite.redis import Client, Pipe
 from socialsite.scripts import LuaScripts
 
 _lua = LuaScripts(__file__)
 
 
 def file_report(
-    client,
+    client: Client | Pipe,
     *,
     open_report_key: str,
     report_key: str,
@@ -16,8 +19,8 @@ def file_report(
     target_reports_key: str,
     report_id: int,
     filed: float,
-    fields: list,
-):
+    fields: list[Any],
+) -> Any:
     """Files a report (`fields`: field, value, ...) unless its reporter has one open on
     its target: {1, its id}, or {0, the open report's id} and nothing filed."""
     return _lua.run(
@@ -29,7 +32,7 @@ def file_report(
 
 
 def close_report(
-    client,
+    client: Client | Pipe,
     *,
     report_key: str,
     open_reports_key: str,
@@ -38,7 +41,7 @@ def close_report(
     report_id: int,
     state: str,
     action_json: str,
-):
+) -> Any:
     """Closes an open report with a moderator's action: 1, or 0 if it isn't open."""
     return _lua.run(
         client,

@@ -30,7 +30,7 @@ class MarksRead:
     def apply(self, statuses: list[Status | None]) -> None:
         """Marks each of `statuses` (those of the ids read, in their order; None for one
         that is gone) `liked` and `reposted`; nothing if nothing was read."""
-        if self.liked is None:
+        if self.liked is None or self.reposted is None:
             return
         liked, reposted = self.liked.value, self.reposted.value
         for status, is_liked, is_reposted in zip(statuses, liked, reposted, strict=True):
@@ -42,7 +42,7 @@ class MarksRead:
 NOT_MARKED = MarksRead()
 
 
-def queue_marks(pipe, uid: int | None, ids: list) -> MarksRead:
+def queue_marks(pipe: Pipe, uid: int | None, ids: list[int] | list[str]) -> MarksRead:
     """Queues the reads that tell whether `uid` liked and reposted each of `ids`: nothing
     for no one."""
     if not uid or not ids:

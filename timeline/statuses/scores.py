@@ -7,6 +7,9 @@ scores, Unix seconds. Home timelines aren't scored: they are lists of status ids
 (timeline.statuses.layout), as `microseconds` makes it."""
 
 import math
+from typing import Any
+
+from socialsite.redis import Client, Pipe
 
 MICROSECONDS = 1_000_000
 
@@ -30,30 +33,35 @@ class Scores:
         """The ranks ZREMRANGEBYRANK takes out to keep the newest `size` entries."""
         return (0, -size - 1)
 
-    def newest(self, client, key: str, start: int, stop: int, *, withscores: bool = False):
+    def newest(
+        self, client: Client | Pipe, key: str, start: int, stop: int, *, withscores: bool = False
+    ) -> Any:
         """The entries from `start` to `stop` (ranks from the newest, inclusive; -1 is the
         oldest), newest first, on a connection or a pipeline."""
         return client.zrange(key, start, stop, desc=True, withscores=withscores)
 
     def between(
         self,
-        client,
+        client: Client,
         key: str,
         num: int,
         *,
         older_than: float | None = None,
         newer_than: float | None = None,
         oldest_first: bool = False,
-    ) -> list:
+    ) -> list[str]:
         """Up to `num` entries strictly between two scores (None: no bound), newest first,
         or the oldest `num` of them, oldest first."""
         newest_end = "+inf" if older_than is None else f"({older_than}"
         oldest_end = "-inf" if newer_than is None else f"({newer_than}"
+        ids: list[str]
         if oldest_first:
-            return client.zrange(key, oldest_end, newest_end, byscore=True, offset=0, num=num)
-        return client.zrange(
-            key, newest_end, oldest_end, desc=True, byscore=True, offset=0, num=num
-        )
+            ids = client.zrange(key, oldest_end, newest_end, byscore=True, offset=0, num=num)
+        else:
+            ids = client.zrange(
+                key, newest_end, oldest_end, desc=True, byscore=True, offset=0, num=num
+            )
+        return ids
 
 
 POSTED = Scores()
