@@ -4,7 +4,7 @@ fields of their profile hash beside the display name."""
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
-from socialsite.redis import get_redis
+from socialsite.redis import Batch, get_redis
 from socialsite.text import check_display_text
 
 from . import authors, avatars, keys
@@ -59,15 +59,16 @@ def update_profile(uid: int, *, bio: str, website: str, location: str) -> None:
     """Sets `uid`'s bio, website and location (blank ones are removed); ProfileError for
     bad input (ValueError for an unknown user), which changes nothing."""
     fields = check_profile(bio=bio, website=website, location=location)
-    pipe = get_redis().pipeline(transaction=False)
-    pipe.exists(keys.user_key(uid))
+    pipe = Batch(get_redis())
+    exists = pipe.exists(keys.user_key(uid))
     set_fields = {name: value for name, value in fields.items() if value}
     if set_fields:
         pipe.hset(keys.user_key(uid), mapping=set_fields)
     blank = [name for name, value in fields.items() if not value]
     if blank:
         pipe.hdel(keys.user_key(uid), *blank)
-    if not pipe.execute()[0]:
+    pipe.execute()
+    if not exists.value:
         raise ValueError("No such user.")
 
 
