@@ -14,30 +14,10 @@ from timeline.follow_sets import followers as follower_sets
 from timeline.follow_sets import following
 from timeline.graph import services as graph
 
-from .test_followers import every_follower, followed_long_ago, piece_starts
+from .test_followers import every_follower, followed_by, piece_starts
 
 # Small pieces, so a few dozen followers make more pieces than followers_among.lua reads.
 pytestmark = pytest.mark.usefixtures("small_pieces")
-
-
-@pytest.fixture
-def small_pieces():
-    with override_settings(FOLLOWERS_PIECE_SIZE=3):
-        yield
-
-
-@pytest.fixture
-def strangers(make_user):
-    """Users who follow no one."""
-    return [make_user().uid for _ in range(6)]
-
-
-def followed_by(redis_conn, make_user, count: int) -> tuple[int, list[int]]:
-    """A user followed long ago by `count` others, in pieces of 3: (them, the others)."""
-    author = make_user().uid
-    fans = [make_user().uid for _ in range(count)]
-    followed_long_ago(redis_conn, author, fans)
-    return author, fans
 
 
 def test_who_follows_is_asked_in_the_followed_users_slot_across_a_few_pieces(

@@ -18,12 +18,6 @@ from timeline.safety import services as safety
 pytestmark = pytest.mark.usefixtures("small_pieces")
 
 
-@pytest.fixture
-def small_pieces():
-    with override_settings(FOLLOWERS_PIECE_SIZE=3):
-        yield
-
-
 def followed_long_ago(redis_conn, author: int, fans: list[int]) -> None:
     """`fans` followed `author` one second apart long ago (both sides and the counts, as
     seeding writes them), cut into pieces as follows one by one would have made them."""
@@ -33,6 +27,14 @@ def followed_long_ago(redis_conn, author: int, fans: list[int]) -> None:
     redis_conn.zadd(keys.followers_key(author), {fan: when for when, fan in enumerate(fans, 1)})
     redis_conn.hincrby(user_key(author), "followers", len(fans))
     follower_sets.split(redis_conn, author)
+
+
+def followed_by(redis_conn, make_user, count: int) -> tuple[int, list[int]]:
+    """A user followed long ago by `count` others, in pieces of 3: (them, the others)."""
+    author = make_user().uid
+    fans = [make_user().uid for _ in range(count)]
+    followed_long_ago(redis_conn, author, fans)
+    return author, fans
 
 
 @pytest.fixture

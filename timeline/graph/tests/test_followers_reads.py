@@ -12,6 +12,7 @@ from timeline.feeds import fanout
 from timeline.follow_sets import followers as follower_sets
 from timeline.follow_sets.tests.test_followers import (
     every_follower,
+    followed_by,
     followed_long_ago,
     piece_starts,
 )
@@ -22,26 +23,6 @@ from timeline.services import create_status
 
 # Small pieces, so a few dozen followers make more pieces than followers_among.lua reads.
 pytestmark = pytest.mark.usefixtures("small_pieces")
-
-
-@pytest.fixture
-def small_pieces():
-    with override_settings(FOLLOWERS_PIECE_SIZE=3):
-        yield
-
-
-@pytest.fixture
-def strangers(make_user):
-    """Users who follow no one."""
-    return [make_user().uid for _ in range(6)]
-
-
-def followed_by(redis_conn, make_user, count: int) -> tuple[int, list[int]]:
-    """A user followed long ago by `count` others, in pieces of 3: (them, the others)."""
-    author = make_user().uid
-    fans = [make_user().uid for _ in range(count)]
-    followed_long_ago(redis_conn, author, fans)
-    return author, fans
 
 
 def common_ids(login: str, viewer: int) -> list[int]:
