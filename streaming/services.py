@@ -312,7 +312,7 @@ class HomeState:
     """What a live home stream knows of its owner's home when it (re)reads it: whom
     they follow, the home's `newest` entries' ids, newest first, each once (`complete`:
     all of them), and `shown`, for the reposts among those that the repost rule counts,
-    original id -> repost id; `audience`, what timeline.safety's rule needs of them
+    original id -> repost id; `audience`, what timeline.audience's rule needs of them
     (blocks, mutes, muted words)."""
 
     followed: list[int]

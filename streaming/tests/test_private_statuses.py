@@ -1,4 +1,4 @@
-"""The streaming API and the live home timeline obey timeline.safety's rule: a private
+"""The streaming API and the live home timeline obey timeline.audience's rule: a private
 account's status never reaches a sample, track or follow stream, only the live home
 timelines of approved followers; blocks and mutes keep statuses out of live homes."""
 

@@ -53,7 +53,7 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
 
     A suspended user's statuses read as deleted, as they do in timelines: None for
     their status (or a repost of it, or their repost), a gap in the chain, and their
-    replies left out. So do those timeline.safety's rule hides from the viewer.
+    replies left out. So do those timeline.audience's rule hides from the viewer.
     Moderators see them in the admin, which doesn't come here."""
     conn = get_redis()
     batch = Batch(conn)
@@ -70,7 +70,7 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     def shown(status: Status | None) -> Status | None:
         if not status or is_hidden(status, hidden):
             return None
-        # timeline.safety's rule (1 round trip when it must learn whom the viewer follows).
+        # timeline.audience's rule (1 round trip when it must learn whom the viewer follows).
         return status if safety.visible(conn, [status], audience) else None
 
     status = shown(decode_status(status_id, fields.value))

@@ -56,7 +56,7 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     as (uid, how many of the people they follow follow them; 0 for a popular account)."""
     conn = get_redis()
     batch = Batch(conn)
-    # The plain read, which nearly every user's follows take (no buckets: graph.following).
+    # The plain read, which nearly every user's follows take (no buckets: follow_sets.following).
     newest = following.queue_newest_of_base(batch, uid, OWN_FOLLOWS_READ)
     dismissed = batch.smembers(keys.dismissed_suggestions_key(uid))
     popular = batch.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)

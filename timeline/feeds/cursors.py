@@ -17,7 +17,7 @@ from ..statuses.scores import POSTED
 from . import home_list
 from .pages import Page, queue_statuses, read_page
 
-# Where a named timeline shows its statuses, for timeline.safety's rule (home: mutes
+# Where a named timeline shows its statuses, for timeline.audience's rule (home: mutes
 # too; global: never a private status); any other shows them ANYWHERE.
 SHOWN_WHERE = {"home": safety.HOME, "global": safety.GLOBAL}
 

@@ -13,7 +13,7 @@ the followers' pieces, follow_sets.followers; fan_out_split.lua for a list's set
 them all at once, each a job of its own that any worker may take. A chunk covers [its
 cursor, the next chunk's first score), so the chunks partition the set; one that grew
 meanwhile past FAN_OUT_JOB_SIZE carries on as a chain of its own. Both sets are read
-across the followers' pieces (graph.follower_sets.queue_range: a list's set is one piece)."""
+across the followers' pieces (follow_sets.followers.queue_range: a list's set is one piece)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -121,7 +121,8 @@ def reply_audience(
     it answers and those who follow them (asked of the answered user's followers in their
     slot, or of each one's following set if those are in many pieces, which
     `answered_followers`, queue_answered_followers' reply, tells: one round trip per
-    batch, two if not told and many: graph.follower_sets.followers_among); for others, everyone."""
+    batch, two if not told and many: follow_sets.followers.followers_among); for others,
+    everyone."""
     answered = answered_uid(status)
     if answered is None or not follower_uids:
         return follower_uids
@@ -209,7 +210,7 @@ def fan_out_job(status: Status, *, retract: bool = False, audience: str = "follo
 
 def fan_out_from(job: jobs.Job, cursor: list) -> jobs.Job | None:
     """`job` carried on from `cursor` ([follow time, members at that time already done],
-    as graph.follower_sets.decode_range returns it), or None if `cursor` is empty (nothing
+    as follow_sets.followers.decode_range returns it), or None if `cursor` is empty (nothing
     left)."""
     if not cursor:
         return None

@@ -1,6 +1,6 @@
 """A page of statuses: the reads that show a page's ids (`queue_statuses`, one round
 trip with the suspended-user set, the viewer's likes and reposts of them and the
-viewer's blocks and mutes, timeline.safety's rule), the Page they make (`read_page`),
+viewer's blocks and mutes, timeline.audience's rule), the Page they make (`read_page`),
 and the timelines read that way (statuses_page, posted_page, shown_status).
 
 A page is 2 round trips: its ids, then the statuses; a third when it shows reposts, for
@@ -78,7 +78,7 @@ def page_ids(
 class StatusesRead:
     """The reads `queue_statuses` queued for a page: its `ids` as read (one more than
     `count` if an older page exists), the statuses not `kept` in the process, the
-    suspended-user set, `viewer`'s marks and what timeline.safety's rule needs of them."""
+    suspended-user set, `viewer`'s marks and what timeline.audience's rule needs of them."""
 
     ids: list[str]
     count: int
@@ -132,7 +132,7 @@ def read_page(
 ) -> Page:
     """The Page of `read`'s statuses (1 more round trip if it shows reposts). Statuses
     of suspended users are left out unless `include_suspended` (moderators, who see
-    everything), and those timeline.safety's rule hides from the viewer shown `where`;
+    everything), and those timeline.audience's rule hides from the viewer shown `where`;
     `follows`: authors the caller knows the viewer follows. Statuses read are kept in
     the process under `epoch` (statuses.cache) if the read has a generation."""
     audience = read.audience.audience
@@ -176,7 +176,7 @@ def _statuses(read: StatusesRead, epoch: str | None) -> list[Status | None]:
 
 def with_originals(statuses: list[Status], viewer: int | None = None) -> list[Status]:
     """`statuses` with each repost's original as its "original" (1 round trip if there are
-    reposts), marked for `viewer` (see reactions.marks), leaving out reposts whose original
+    reposts), marked for `viewer` (see statuses.marks), leaving out reposts whose original
     is gone. (Reposts of hidden users' statuses were left out already: a repost names
     its original's author.)"""
     reposts = [s for s in statuses if s.get("repost_of")]
@@ -281,7 +281,7 @@ def original(
 ) -> Status:
     """The status `status_id`, or its original if it is a repost (1 more round trip);
     StatusGone if it is gone, `status_id` isn't an id, or (unless not `hide_suspended`)
-    a suspended user wrote it or its original, or timeline.safety's rule hides it from
+    a suspended user wrote it or its original, or timeline.audience's rule hides it from
     `viewer`: to them those read as deleted, so they may not answer or repost them."""
     shown = shown_status(
         status_id_of(status_id), viewer=viewer, include_suspended=not hide_suspended

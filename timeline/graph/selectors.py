@@ -64,7 +64,7 @@ def followers_in_common(uid: int, other_uid: int, limit: int = 10) -> list[UserP
     """People `uid` follows who also follow `other_uid` (Retwis's "followers in common").
 
     `uid`'s follows are asked of `other_uid`'s followers in their slot, or if those are
-    in many pieces, each of its following set (graph.follower_sets.followers_among)."""
+    in many pieces, each of its following set (follow_sets.followers.followers_among)."""
     conn = get_redis()
     batch = Batch(conn)
     newest = following_sets.queue_newest_of_base(batch, uid, COMMON_SCAN)

@@ -156,7 +156,7 @@ def check_like(
     if login is None:
         raise ValueError("No such user.")
     # A suspended user's status reads as deleted, so it can't be liked; a like given
-    # before the suspension can still be taken back. So does one timeline.safety's rule
+    # before the suspension can still be taken back. So does one timeline.audience's rule
     # hides from the liker.
     hidden = status is not None and (
         is_hidden(status, hidden_uids(suspended))
@@ -197,7 +197,7 @@ def do_unlike(
 def notify_like(
     conn: Client, liker: dict[str, Any], status: Mapping[str, Any], now: float, *, liking: bool
 ) -> int:
-    """The like's other side, 1 round trip: the liker's marks (reactions.marks), the
+    """The like's other side, 1 round trip: the liker's marks (statuses.marks), the
     author's notification (or its withdrawal) and the like or unlike event; returns the
     status's like count."""
     uid, sid = liker["id"], status["id"]

@@ -103,7 +103,7 @@ def shown_to(viewer: int | None, ids: list[str], page: int, count: int) -> Page:
     """The page of statuses `ids` (one more than `count` tells a later page exists) as
     `viewer` sees them: what they may not see is left out. The one place search results
     pass the visibility rule (feeds.selectors.read_page: deleted statuses, suspended
-    users', and what timeline.safety's rule hides: private accounts' to non-followers,
+    users', and what timeline.audience's rule hides: private accounts' to non-followers,
     either side of a block)."""
     pipe = PackedPipeline(get_redis())
     read = queue_statuses(pipe, ids, count, viewer)
