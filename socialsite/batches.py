@@ -40,12 +40,6 @@ class Reply:
         return f"Reply({self._value!r})" if hasattr(self, "_value") else "Reply(not read)"
 
 
-class RunReply(Reply):
-    """The Reply of a `for_each_key` run (its replies, one per key)."""
-
-    __slots__ = ()
-
-
 if TYPE_CHECKING:
 
     class Commands:
@@ -115,7 +109,7 @@ class PackedPipeline(Commands):
             self._text = False
 
     def _handle(self, first: int, count: int | None, shapes: int) -> Reply:
-        handle = Reply() if count is None else RunReply()
+        handle = Reply()
         self._handles.append((handle, first, count, shapes, self._text))
         return handle
 

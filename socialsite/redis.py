@@ -25,8 +25,6 @@ from .batches import (  # noqa: F401
     PackedPipeline,
     Reply,
     ReplyNotRead,
-    RunReply,
-    as_text,
 )
 
 # A client of the site's Redis (one server or a cluster) as the code sees it. redis-py 8

@@ -240,14 +240,6 @@ def queue_block_check(pipe: Pipe, uid: int, other_uid: int) -> BlockCheck:
     )
 
 
-def blocked_between(uid: int, other_uid: int) -> bool:
-    """Whether either of two users blocks the other: 1 round trip."""
-    batch = Batch(get_redis())
-    check = queue_block_check(batch, uid, other_uid)
-    batch.execute()
-    return check.blocked
-
-
 @dataclass(frozen=True)
 class Relation:
     """How a viewer stands to another user, for their profile and its buttons."""
