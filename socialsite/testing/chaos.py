@@ -17,22 +17,24 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import redis
 import requests
 from django.conf import settings
 
+from socialsite import keys
 from socialsite.embedded_redis import EmbeddedRedis
 from socialsite.servers import shared_port_sockets
 
-# The site's settings for the run. Fan-out past a post's first 3 followers goes to the
-# workers in jobs of 4 followers, so a killed worker leaves a chunk half done; a dead
+# The site's settings for the run. Fan-out past a post's first 10 followers goes to the
+# workers in jobs of 20 followers, so a killed worker leaves a chunk half done; a dead
 # worker's job is taken over after 2 s, not 30; the traffic never reaches a per-account
 # limit (a 429 would only make fewer writes to check).
 SITE_ENV = {
     "DEMO_NETWORK": "0",
     "WEB_PROCESSES": "2",
     "WORKERS": "2",
-    "POSTS_PER_PASS": "3",
-    "FAN_OUT_JOB_SIZE": "4",
+    "POSTS_PER_PASS": "10",
+    "FAN_OUT_JOB_SIZE": "20",
     "JOB_CLAIM_IDLE_MS": "2000",
     **{f"RATE_LIMIT_{name}": "100000/60" for name in ("POSTS", "FOLLOWS", "REACTIONS")},
     "RATE_LIMIT_MESSAGES": "100000/60",
@@ -138,10 +140,26 @@ class ChaosSite:
         pids = self.of_kind(kind)
         if not pids:
             return f"found no {kind} to kill (the launcher has {self.processes() or 'none'})"
-        pid = chooser.choice(pids)
+        busy = self.worker_holding_a_job(pids) if kind == "worker" else None
+        pid = busy or chooser.choice(pids)
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        return f"killed {kind} {pid}"
+        return f"killed {kind} {pid}" + (" while it held a job" if busy else "")
+
+    def worker_holding_a_job(self, pids: list[int], seconds: float = 5) -> int | None:
+        """One of the workers `pids` holding a job (read, not yet acknowledged), waiting up
+        to `seconds` for one, so that its kill interrupts a job; None if none did."""
+        conn = redis.Redis(unix_socket_path=str(self.redis.socket), decode_responses=True)
+        deadline = time.monotonic() + seconds
+        with contextlib.suppress(redis.RedisError), conn:
+            while time.monotonic() < deadline:
+                # A worker's consumer is named host-pid (socialsite.jobs.work).
+                for consumer in conn.xinfo_consumers(keys.JOB_STREAM, keys.JOB_GROUP):
+                    pid = consumer["name"].rpartition("-")[2]
+                    if consumer["pending"] and pid.isdigit() and int(pid) in pids:
+                        return int(pid)
+                time.sleep(0.002)
+        return None
 
     def answers(self) -> bool:
         """Whether the site answers a page (as a visitor) with a 200 now."""

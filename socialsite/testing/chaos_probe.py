@@ -1,8 +1,9 @@
 """The chaos test's hands inside the site it runs (`python -m socialsite.testing.chaos_probe
 <command>` with that site's environment: its Redis, its database), printing JSON:
 
-- `setup <count> <follows each> <seed>`: `count` users, each with a client API token and a
-  session, each following `follows each` others at random; their records and the follows.
+- `setup <count> <follows each> <fans> <seed>`: `count` users, each with a client API
+  token and a session, each following `follows each` others at random, and `fans` more
+  (profiles only) who follow them all; their records, the fans' uids and the follows.
 - `jobs`: how many background jobs are still queued or in progress (socialsite.jobs).
 - `homes <uid>...`: each user's home as stored, every entry as many times as it is there
   (timeline.feeds.home_list reads it; pages would show repeats once).
@@ -17,13 +18,13 @@ import sys
 import django
 
 
-def setup(count: int, follows_each: int, seed: int) -> dict:
-    """The users (login, uid, token, cookie) and the follows made, as [follower, followed]
-    uids."""
+def setup(count: int, follows_each: int, fans: int, seed: int) -> dict:
+    """The users (login, uid, token, cookie), the fans' uids and the follows made, as
+    [follower, followed] uids."""
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from accounts.services import uid_for_login
+    from accounts.services import create_users, uid_for_login
     from api.oauth import OOB, issue_token, register_app
     from timeline.services import follow_user
 
@@ -49,7 +50,12 @@ def setup(count: int, follows_each: int, seed: int) -> dict:
         for other in chooser.sample(others, follows_each):
             follow_user(user["uid"], other["uid"])
             follows.append([user["uid"], other["uid"]])
-    return {"users": users, "follows": follows}
+    fan_uids = create_users([(f"chaosfan{number}", f"Fan {number}") for number in range(fans)])
+    for fan in fan_uids:
+        for user in users:
+            follow_user(fan, user["uid"])
+            follows.append([fan, user["uid"]])
+    return {"users": users, "fans": fan_uids, "follows": follows}
 
 
 def unfinished_jobs() -> dict:

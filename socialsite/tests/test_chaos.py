@@ -24,6 +24,9 @@ from socialsite.testing.chaos_traffic import Ledger, Member, Write
 
 USERS = 20
 FOLLOWS_EACH = 6  # whom each user follows before the traffic starts
+# Profiles that follow every user and do nothing else: each status then reaches ~100
+# homes, most of them through the workers' fan-out jobs, which the faults interrupt.
+FANS = 100
 TRAFFIC_SECONDS = 70
 # A network beside the chaos users', as `make run`'s demo is, but larger: Redis then takes
 # a few seconds to load its append-only file after each restart (~15 MB), answering
@@ -197,7 +200,7 @@ def test_a_site_killed_at_random_loses_no_acknowledged_write_and_serves_no_500(s
     chooser = random.Random(seed)
     seeded = site.manage("seed_network", *BACKGROUND_NETWORK, "--seed", str(seed))
     assert seeded.returncode == 0, seeded.stderr
-    setup = site.probe("setup", USERS, FOLLOWS_EACH, seed)
+    setup = site.probe("setup", USERS, FOLLOWS_EACH, FANS, seed)
     ledger = Ledger()
     members = [Member(site.base, record, ledger) for record in setup["users"]]
     by_uid = {member.uid: member for member in members}
@@ -220,7 +223,7 @@ def test_a_site_killed_at_random_loses_no_acknowledged_write_and_serves_no_500(s
 
     # Homes are read first: a page read puts a home it finds out of order in order,
     # taking repeats out with it.
-    homes = site.probe("homes", *by_uid)
+    homes = site.probe("homes", *by_uid, *setup["fans"])
     pairs = follows_by_pair(ledger, setup["follows"])
     repair = site.manage("repair")
     problems = {
