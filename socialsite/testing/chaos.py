@@ -24,9 +24,10 @@ from django.conf import settings
 from socialsite import keys
 from socialsite.embedded_redis import EmbeddedRedis
 from socialsite.servers import shared_port_sockets
+from timeline.feeds import home_list
 
 # The site's settings for the run. Fan-out past a post's first 10 followers goes to the
-# workers in jobs of 20 followers, so a killed worker leaves a chunk half done; a dead
+# workers in one job (up to 2,000 followers), which a killed worker leaves half done; a dead
 # worker's job is taken over after 2 s, not 30; the traffic never reaches a per-account
 # limit (a 429 would only make fewer writes to check).
 SITE_ENV = {
@@ -34,7 +35,7 @@ SITE_ENV = {
     "WEB_PROCESSES": "2",
     "WORKERS": "2",
     "POSTS_PER_PASS": "10",
-    "FAN_OUT_JOB_SIZE": "20",
+    "FAN_OUT_JOB_SIZE": "2000",
     "JOB_CLAIM_IDLE_MS": "2000",
     **{f"RATE_LIMIT_{name}": "100000/60" for name in ("POSTS", "FOLLOWS", "REACTIONS")},
     "RATE_LIMIT_MESSAGES": "100000/60",
@@ -65,6 +66,8 @@ class ChaosSite:
         self.log_path = folder / "launcher.log"
         self.launcher: subprocess.Popen | None = None
         self.seen: set[int] = set()  # every process of the site's ever seen, to end them
+        # An early and the last of the fans, whose fan-out a worker's kill interrupts.
+        self.fans: tuple[int, int] | None = None
 
     def env(self) -> dict[str, str]:
         env = {
@@ -140,26 +143,54 @@ class ChaosSite:
         pids = self.of_kind(kind)
         if not pids:
             return f"found no {kind} to kill (the launcher has {self.processes() or 'none'})"
-        busy = self.worker_holding_a_job(pids) if kind == "worker" else None
-        pid = busy or chooser.choice(pids)
+        if kind == "worker" and self.fans:
+            caught = self.kill_in_a_fan_out(pids)
+            if caught:
+                return caught
+        pid = chooser.choice(pids)
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        return f"killed {kind} {pid}" + (" while it held a job" if busy else "")
+        return f"killed {kind} {pid}"
 
-    def worker_holding_a_job(self, pids: list[int], seconds: float = 5) -> int | None:
-        """One of the workers `pids` holding a job (read, not yet acknowledged), waiting up
-        to `seconds` for one, so that its kill interrupts a job; None if none did."""
+    def kill_in_a_fan_out(self, pids: list[int], seconds: float = 10) -> str | None:
+        """Kills the worker (of `pids`) delivering a status to the fans, between the home
+        of an early fan and the last one's (`fans`, in follow order: the order a fan-out
+        walks them), writes frozen meanwhile (CLIENT PAUSE) so it can't finish first;
+        says what it did, or None if no fan-out was caught within `seconds`. A kill at a
+        random time would almost never land inside those few milliseconds."""
+        early, last = self.fans
         conn = redis.Redis(unix_socket_path=str(self.redis.socket), decode_responses=True)
         deadline = time.monotonic() + seconds
         with contextlib.suppress(redis.RedisError), conn:
+            newest = home_list.queue_window(conn, early, 0)[:1]
             while time.monotonic() < deadline:
-                # A worker's consumer is named host-pid (socialsite.jobs.work).
-                for consumer in conn.xinfo_consumers(keys.JOB_STREAM, keys.JOB_GROUP):
-                    pid = consumer["name"].rpartition("-")[2]
-                    if consumer["pending"] and pid.isdigit() and int(pid) in pids:
-                        return int(pid)
-                time.sleep(0.002)
+                head = home_list.queue_window(conn, early, 0)[:1]
+                if head == newest:
+                    time.sleep(0.0005)
+                    continue
+                newest = head
+                conn.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
+                try:
+                    if head[0] in home_list.queue_window(conn, last, 0):
+                        continue  # delivered to every fan already
+                    for pid in self.holding_a_job(conn, pids):
+                        os.kill(pid, signal.SIGKILL)
+                        return f"killed worker {pid} in the fan-out of status {head[0]}"
+                finally:
+                    conn.execute_command("CLIENT", "UNPAUSE")
         return None
+
+    @staticmethod
+    def holding_a_job(conn: redis.Redis, pids: list[int]) -> list[int]:
+        """Which of the workers `pids` hold a job (read, not yet acknowledged)."""
+        # A worker's consumer is named host-pid (socialsite.jobs.work).
+        return [
+            int(pid)
+            for consumer in conn.xinfo_consumers(keys.JOB_STREAM, keys.JOB_GROUP)
+            if consumer["pending"]
+            for pid in [consumer["name"].rpartition("-")[2]]
+            if pid.isdigit() and int(pid) in pids
+        ]
 
     def answers(self) -> bool:
         """Whether the site answers a page (as a visitor) with a 200 now."""

@@ -1,9 +1,10 @@
 """The chaos test's hands inside the site it runs (`python -m socialsite.testing.chaos_probe
 <command>` with that site's environment: its Redis, its database), printing JSON:
 
-- `setup <count> <follows each> <fans> <seed>`: `count` users, each with a client API
-  token and a session, each following `follows each` others at random, and `fans` more
-  (profiles only) who follow them all; their records, the fans' uids and the follows.
+- `setup <count> <follows each> <fans> <famous> <seed>`: `count` users, each with a
+  client API token and a session, each following `follows each` others at random, and
+  `fans` more (profiles only) who follow the first `famous` of them; their records, the
+  fans' uids and the follows.
 - `jobs`: how many background jobs are still queued or in progress (socialsite.jobs).
 - `homes <uid>...`: each user's home as stored, every entry as many times as it is there
   (timeline.feeds.home_list reads it; pages would show repeats once).
@@ -18,7 +19,7 @@ import sys
 import django
 
 
-def setup(count: int, follows_each: int, fans: int, seed: int) -> dict:
+def setup(count: int, follows_each: int, fans: int, famous: int, seed: int) -> dict:
     """The users (login, uid, token, cookie), the fans' uids and the follows made, as
     [follower, followed] uids."""
     from django.contrib.auth.models import User
@@ -52,7 +53,7 @@ def setup(count: int, follows_each: int, fans: int, seed: int) -> dict:
             follows.append([user["uid"], other["uid"]])
     fan_uids = create_users([(f"chaosfan{number}", f"Fan {number}") for number in range(fans)])
     for fan in fan_uids:
-        for user in users:
+        for user in users[:famous]:
             follow_user(fan, user["uid"])
             follows.append([fan, user["uid"]])
     return {"users": users, "fans": fan_uids, "follows": follows}
