@@ -15,12 +15,17 @@ from django.conf import settings
 
 
 def daphne_command(port: int | str | None = None, *, fd: int | None = None) -> list[str]:
-    """daphne on 127.0.0.1:`port`, or on the listening socket `fd` it inherits."""
+    """daphne (with deadlines for slow clients: socialsite.daphne_server) on
+    127.0.0.1:`port`, or on the listening socket `fd` it inherits."""
     where = ["--fd", str(fd)] if fd is not None else ["-b", "127.0.0.1", "-p", str(port)]
     # How often daphne pings a WebSocket client, and how long it waits for the pong.
     pings = ["--ping-interval", str(settings.WEBSOCKET_PING_INTERVAL),
              "--ping-timeout", str(settings.WEBSOCKET_PING_TIMEOUT)]  # fmt: skip
-    return [sys.executable, "-m", "daphne", *where, *pings, "socialsite.asgi:application"]
+    deadlines = ["--header-timeout", str(settings.HTTP_HEADER_TIMEOUT),
+                 "--body-timeout", str(settings.HTTP_BODY_TIMEOUT),
+                 "--body-min-rate", str(settings.HTTP_BODY_MIN_RATE)]  # fmt: skip
+    server = [sys.executable, "-m", "socialsite.daphne_server"]
+    return [*server, *where, *pings, *deadlines, "socialsite.asgi:application"]
 
 
 def shared_port_sockets(port: int, count: int) -> list[socket.socket]:
