@@ -9,7 +9,8 @@ A child that exits (a crash, kill -9, someone's SIGTERM) is started again, with 
 backoff, and the log says so (socialsite.supervisor); a restarted daphne serves the
 socket its predecessor did. Only Ctrl-C (or SIGTERM) to this process stops everything
 it started, newest first. Children run in their own sessions so the terminal's Ctrl-C
-reaches only this process, and Redis outlives the processes that still talk to it."""
+reaches only this process, and Redis outlives the processes that still talk to it;
+they get SIGTERM should this process die without stopping them (kill -9)."""
 
 import functools
 import os
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from socialsite.embedded_redis import EmbeddedRedis
 from socialsite.servers import shared_port_sockets, start_daphne, wait_listening
-from socialsite.supervisor import Supervisor
+from socialsite.supervisor import Supervisor, dies_with_parent
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Demo users log in with this password; the seed makes the network the same every time.
@@ -55,6 +56,7 @@ def main() -> int:
 
     port = int(os.environ.get("PORT", "8000"))
     supervisor = Supervisor()
+    own_session = {"start_new_session": True, "preexec_fn": dies_with_parent}
     sockets: list[socket.socket] = []
     stopping = False
 
@@ -67,10 +69,11 @@ def main() -> int:
     try:
         if not os.environ.get("REDIS_URL"):
             redis_server = EmbeddedRedis(settings.VAR_DIR, persistent=True)
-            os.environ["REDIS_URL"] = redis_server.start()
+            os.environ["REDIS_URL"] = redis_server.start(preexec_fn=dies_with_parent)
             # A restart reads the append-only file again; until it has, Redis answers
             # LOADING, which the site shows as a 503.
-            supervisor.add("redis", redis_server.spawn, process=redis_server.process)
+            restart = functools.partial(redis_server.spawn, preexec_fn=dies_with_parent)
+            supervisor.add("redis", restart, process=redis_server.process)
             print(f"Embedded Redis on {os.environ['REDIS_URL']} (AOF in {settings.VAR_DIR})")
         # The schema's migrations, then the Redis data's (timeline.data_migrations): an
         # older version's data in var/ is upgraded once, saying what each step did.
@@ -79,7 +82,7 @@ def main() -> int:
             seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
             subprocess.run(manage(*seed), check=True)
         for number in range(1, workers + 1):
-            start = functools.partial(subprocess.Popen, manage("worker"), start_new_session=True)
+            start = functools.partial(subprocess.Popen, manage("worker"), **own_session)
             supervisor.add(f"worker {number}", start, layer=1)
         try:
             sockets = shared_port_sockets(port, web_processes)
@@ -92,7 +95,7 @@ def main() -> int:
         daphnes = [
             supervisor.add(
                 f"daphne {number}",
-                functools.partial(start_daphne, sock, start_new_session=True),
+                functools.partial(start_daphne, sock, **own_session),
                 layer=1,
             )
             for number, sock in enumerate(sockets, 1)
