@@ -2,11 +2,13 @@
 by someone else) is started again after a pause that doubles while it keeps failing,
 and each exit and restart is written to the log. Only `stop` ends them for good.
 
-Backoff as systemd's `Restart=always` with a growing `RestartSec`, or supervisord's:
-a child that stayed up for `STEADY_SECONDS` counts as healthy again, so its next
-crash waits only `FIRST_DELAY`; one that crashes at once waits 0.5, 1, 2, 4 ... up to
-`MOST_DELAY` seconds, never giving up (a Redis that is down for a minute must not leave
-the site without workers once it is back)."""
+Backoff as systemd's `Restart=always` with a growing `RestartSec`, or Kubernetes'
+CrashLoopBackOff, kept short for a site: a child that stayed up for `STEADY_SECONDS`
+counts as healthy again, so its next exit waits only `FIRST_DELAY`; one that keeps
+exiting sooner waits 0.5, 1, 2, 4 ... up to `MOST_DELAY` seconds, never giving up (a
+Redis that is down for a minute must not leave the site without workers once it is
+back). The cap bounds both the downtime after a burst of crashes and the CPU a child
+that can't start burns (a daphne's start costs about a second of CPU)."""
 
 import ctypes
 import os
@@ -22,9 +24,9 @@ from socialsite import servers
 # Seconds before the first restart of a child that was healthy.
 FIRST_DELAY = 0.5
 # The longest pause between restarts of a child that keeps failing.
-MOST_DELAY = 30.0
+MOST_DELAY = 10.0
 # A child up this long before it exits was healthy: its failures in a row start again.
-STEADY_SECONDS = 30.0
+STEADY_SECONDS = 10.0
 
 
 # prctl(2)'s option: the signal the kernel sends a process when its parent dies.
