@@ -30,6 +30,7 @@ from django.urls import re_path, reverse  # noqa: E402
 from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
 from socialsite.ratelimit import refuse_early  # noqa: E402
+from socialsite.views import answers_503_while_redis_is_unavailable  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
 from streaming.consumers import (  # noqa: E402
     PersonalWebsocketConsumer,
@@ -57,9 +58,12 @@ application = ProtocolTypeRouter(
                 ),
                 re_path(
                     r"",
-                    refuse_early(
-                        {reverse("accounts:login"): "login_failures_per_ip"},
-                        at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
+                    # An ASGI app, as above.
+                    answers_503_while_redis_is_unavailable(  # type: ignore[arg-type]
+                        refuse_early(
+                            {reverse("accounts:login"): "login_failures_per_ip"},
+                            at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
+                        )
                     ),
                 ),
             ]

@@ -23,7 +23,7 @@ import redis
 from django.conf import settings
 
 from . import keys
-from .redis import Client, get_redis
+from .redis import Client, get_redis, is_redis_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -159,8 +159,8 @@ def work(
     while not stop():
         try:
             batch = _next_batch(conn, consumer, 0 if burst else block_ms)
-        except redis.ConnectionError as error:
-            if burst:
+        except redis.RedisError as error:
+            if burst or not is_redis_unavailable(error):
                 raise
             # Keep the worker alive across Redis restarts; pending jobs wait in the stream.
             log.warning("Redis unavailable (%s); retrying in 1 s", error)
@@ -183,6 +183,12 @@ def work(
                 _run(conn, message_id, fields)
                 done += 1
             except Exception as error:
+                if not burst and is_redis_unavailable(error):
+                    # Not the job's failure (Redis restarting, loading, busy): it stays
+                    # pending, and is claimed and redone once Redis answers again.
+                    log.warning("job %s waits: Redis unavailable (%s)", message_id, error)
+                    time.sleep(1)
+                    break
                 log.exception("job %s (%s) failed", message_id, fields.get("kind"))
                 if _attempts(conn, message_id) >= settings.JOB_MAX_ATTEMPTS:
                     _give_up(conn, message_id, fields, repr(error))

@@ -1,8 +1,10 @@
 """Error pages: what happened, in words, never a traceback."""
 
 import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
 
@@ -33,11 +35,71 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return error_page(request, 404, _message(exception))
 
 
+# The client API's addresses (Mastodon's): their errors are JSON, {"error": "..."}.
+API_PATHS = ("/api/", "/oauth/token", "/oauth/revoke")
+# Seconds a client is asked to wait after a 503: a Redis restart loads its AOF in seconds.
+RETRY_AFTER_SECONDS = 30
+UNAVAILABLE = "The site can't reach its database (Redis) right now; try again shortly."
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """503 when Redis can't be reached (from a view or from middleware, e.g. the session),
-    else 500. Rendered without the request, so the page itself needs no Redis."""
+    """503 when Redis can't serve the request right now (from a view or from middleware,
+    e.g. the session), else 500; JSON under the API's addresses. Rendered without the
+    request, so the page itself needs no Redis."""
     if is_redis_unavailable(sys.exc_info()[1]):
-        response = HttpResponse(loader.render_to_string("503.html"), status=503)
-        response["Retry-After"] = "30"
-        return response
+        return unavailable_response(request.path)
+    if request.path.startswith(API_PATHS):
+        return JsonResponse({"error": "Something went wrong on our side."}, status=500)
     return HttpResponse(loader.render_to_string("500.html"), status=500)
+
+
+def unavailable_response(path: str) -> HttpResponse:
+    """The 503 answer, with Retry-After, to a request for `path` while Redis can't serve
+    it: the outage page, or JSON under the API's addresses."""
+    response: HttpResponse
+    if path.startswith(API_PATHS):
+        response = JsonResponse({"error": UNAVAILABLE}, status=503)
+    else:
+        response = HttpResponse(loader.render_to_string("503.html"), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+# An ASGI application (scope, receive, send), and what it receives and sends.
+Message = dict[str, Any]
+AsgiApp = Callable[
+    [Message, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]],
+    Awaitable[None],
+]
+
+
+def answers_503_while_redis_is_unavailable(app: AsgiApp) -> AsgiApp:
+    """ASGI: `app` (what runs ahead of Django: the early refusals) with an error meaning
+    Redis can't serve the request right now, raised before a response started, answered
+    as Django's own requests are (unavailable_response), not with the server's bare 500."""
+
+    async def guarded(
+        scope: Message,
+        receive: Callable[[], Awaitable[Message]],
+        send: Callable[[Message], Awaitable[None]],
+    ) -> None:
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await app(scope, receive, sending)
+        except Exception as error:
+            if started or scope["type"] != "http" or not is_redis_unavailable(error):
+                raise
+            response = unavailable_response(scope["path"])
+            body = response.content
+            headers = [(name.encode(), value.encode()) for name, value in response.items()]
+            headers.append((b"content-length", str(len(body)).encode()))
+            await send({"type": "http.response.start", "status": 503, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+
+    return guarded
