@@ -11,12 +11,13 @@ Order. Status ids come from one counter (statuses:next_id), so id order is post 
 and a home reads newest first by id. A repost is a status of its own: it sits in home by
 its own id, when it was reposted (as it did by its posted time before). A delivery is
 one LPUSH at the head, so a status delivered late (a fan-out job that ran after newer
-statuses reached the home) sits above newer ones, and one delivered twice (a follower
-that was reached by the post's first pass and again by a job redone after a crash) is
-there twice. Readers never show either: a page reads the head of the home up to
-READ_MARGIN entries past its end and shows those ids deduplicated, newest first
-(`newest_first`). A page is exact while fewer than READ_MARGIN out-of-place or repeated
-entries sit above its end; a read that finds its window out of order has the whole home
+statuses reached the home) sits above newer ones. A fan-out chunk redone after a crash
+checks each home first (deliver_once.lua: fanout.deliver's `once`), so the homes the dead
+worker reached don't get it twice; one that still lands twice (a follower who leaves
+between the post's pass and its job) is read once. Readers never show either: a page
+reads the head of the home up to READ_MARGIN entries past its end and shows those ids
+deduplicated, newest first (`newest_first`). A page is exact while fewer than
+READ_MARGIN out-of-place or repeated entries sit above its end; a read that finds its window out of order has the whole home
 put in order (`queue_sort`: one script in the home's slot, sent with the page's second
 round trip, so the next read of any page finds it sorted). The follow's copy and the
 refill merge into a home the same way (merge_home.lua: sorted, no repeats, newest
