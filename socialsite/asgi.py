@@ -58,12 +58,9 @@ application = ProtocolTypeRouter(
                 ),
                 re_path(
                     r"",
-                    # An ASGI app, as above.
-                    answers_503_while_redis_is_unavailable(  # type: ignore[arg-type]
-                        refuse_early(
-                            {reverse("accounts:login"): "login_failures_per_ip"},
-                            at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
-                        )
+                    refuse_early(
+                        {reverse("accounts:login"): "login_failures_per_ip"},
+                        at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
                     ),
                 ),
             ]
@@ -83,3 +80,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Redis unavailable (restarting, loading, busy) wherever it is met outside a Django view
+# (the early refusals, a stream's session or token, a consumer): a 503, or a WebSocket
+# closed with 4503, never the server's 500 or 1011.
+application = answers_503_while_redis_is_unavailable(application)

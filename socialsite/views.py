@@ -1,5 +1,6 @@
 """Error pages: what happened, in words, never a traceback."""
 
+import json
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -74,32 +75,48 @@ AsgiApp = Callable[
 
 
 def answers_503_while_redis_is_unavailable(app: AsgiApp) -> AsgiApp:
-    """ASGI: `app` (what runs ahead of Django: the early refusals) with an error meaning
-    Redis can't serve the request right now, raised before a response started, answered
-    as Django's own requests are (unavailable_response), not with the server's bare 500."""
+    """ASGI: `app` (the whole site: what runs ahead of Django, such as the early refusals,
+    the session a WebSocket or a stream reads, the consumers) with an error meaning Redis
+    can't serve the request right now answered as Django's own requests are
+    (unavailable_response) if no response started, and a WebSocket closed with 4503 and
+    the reason as its last frame, not with the server's bare 500 or 1011."""
 
     async def guarded(
         scope: Message,
         receive: Callable[[], Awaitable[Message]],
         send: Callable[[Message], Awaitable[None]],
     ) -> None:
-        started = False
+        # What was sent: a response's start, a WebSocket's acceptance or its close.
+        sent: set[str] = set()
 
         async def sending(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
+            sent.add(message["type"])
             await send(message)
 
         try:
             await app(scope, receive, sending)
         except Exception as error:
-            if started or scope["type"] != "http" or not is_redis_unavailable(error):
+            if not is_redis_unavailable(error):
                 raise
-            response = unavailable_response(scope["path"])
-            body = response.content
-            headers = [(name.encode(), value.encode()) for name, value in response.items()]
-            headers.append((b"content-length", str(len(body)).encode()))
-            await send({"type": "http.response.start", "status": 503, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
+            if scope["type"] == "http" and "http.response.start" not in sent:
+                await _send_unavailable(scope["path"], send)
+            elif scope["type"] == "websocket" and "websocket.close" not in sent:
+                if "websocket.accept" not in sent:
+                    # Accepted, so the refusal can say why with a close code.
+                    await send({"type": "websocket.accept"})
+                text = json.dumps({"error": UNAVAILABLE})
+                await send({"type": "websocket.send", "text": text})
+                await send({"type": "websocket.close", "code": 4503})
+            else:
+                raise
 
     return guarded
+
+
+async def _send_unavailable(path: str, send: Callable[[Message], Awaitable[None]]) -> None:
+    response = unavailable_response(path)
+    body = response.content
+    headers = [(name.encode(), value.encode()) for name, value in response.items()]
+    headers.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
