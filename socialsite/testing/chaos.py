@@ -147,12 +147,13 @@ class ChaosSite:
             caught = self.kill_in_a_fan_out(pids)
             if caught:
                 return caught
+            pids = self.of_kind(kind) or pids  # those of a while ago may have ended
         pid = chooser.choice(pids)
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
         return f"killed {kind} {pid}"
 
-    def kill_in_a_fan_out(self, pids: list[int], seconds: float = 10) -> str | None:
+    def kill_in_a_fan_out(self, pids: list[int], seconds: float = 15) -> str | None:
         """Kills the worker (of `pids`) delivering a status to the fans, between the home
         of an early fan and the last one's (`fans`, in follow order: the order a fan-out
         walks them), writes frozen meanwhile (CLIENT PAUSE) so it can't finish first;

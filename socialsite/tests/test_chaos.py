@@ -27,8 +27,11 @@ FOLLOWS_EACH = 6  # whom each user follows before the traffic starts
 # Profiles that follow the first FAMOUS users and do nothing else: each of their statuses
 # reaches FANS homes through a workers' fan-out job of tens of milliseconds, in which a
 # killed worker leaves some homes reached and others not (the job is then redone).
-FANS, FAMOUS = 1500, 2
+FANS, FAMOUS = 1200, 3
 TRAFFIC_SECONDS = 70
+# The traffic goes on at least this long after the last fault (Redis's restart may run
+# past TRAFFIC_SECONDS): the site must be serving again, not only not failing.
+TRAFFIC_AFTER_FAULTS = 5
 # A network beside the chaos users', as `make run`'s demo is, but larger: Redis then takes
 # a few seconds to load its append-only file after each restart (~15 MB), answering
 # LOADING meanwhile, as a real site's does.
@@ -77,7 +80,7 @@ def run_traffic(site: ChaosSite, members: list[Member], chooser: random.Random) 
         thread.start()
     try:
         faults = run_faults(site, chooser, TRAFFIC_SECONDS, stop)
-        stop.wait(max(0.0, started + TRAFFIC_SECONDS - time.monotonic()))
+        stop.wait(max(TRAFFIC_AFTER_FAULTS, started + TRAFFIC_SECONDS - time.monotonic()))
     finally:
         stop.set()
         for thread in threads:
@@ -213,7 +216,9 @@ def test_a_site_killed_at_random_loses_no_acknowledged_write_and_serves_no_500(s
     chooser = random.Random(seed)
     seeded = site.manage("seed_network", *BACKGROUND_NETWORK, "--seed", str(seed))
     assert seeded.returncode == 0, seeded.stderr
+    started = time.monotonic()
     setup = site.probe("setup", USERS, FOLLOWS_EACH, FANS, FAMOUS, seed)
+    print(f"setup: {time.monotonic() - started:.1f} s")
     site.fans = (setup["fans"][FANS // 10], setup["fans"][-1])
     ledger = Ledger()
     members = [Member(site.base, record, ledger) for record in setup["users"]]
