@@ -147,7 +147,9 @@ class ChaosSite:
             caught = self.kill_in_a_fan_out(pids)
             if caught:
                 return caught
-            pids = self.of_kind(kind) or pids  # those of a while ago may have ended
+            pids = self.of_kind(kind)  # those of a while ago may have ended
+            if not pids:
+                return f"found no {kind} to kill after looking for a fan-out"
         pid = chooser.choice(pids)
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
@@ -174,7 +176,9 @@ class ChaosSite:
                 try:
                     if head[0] in home_list.queue_window(conn, last, 0):
                         continue  # delivered to every fan already
-                    for pid in self.holding_a_job(conn, pids):
+                    # Still the site's workers: a pid of one since ended may be reused.
+                    alive = set(self.of_kind("worker"))
+                    for pid in set(self.holding_a_job(conn, pids)) & alive:
                         os.kill(pid, signal.SIGKILL)
                         return f"killed worker {pid} in the fan-out of status {head[0]}"
                 finally:
@@ -230,9 +234,19 @@ class ChaosSite:
                     self.launcher.kill()
                     self.launcher.wait()
             for pid in self.seen:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
+                if self.is_ours(pid):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
         self.redis.stop()
+
+    def is_ours(self, pid: int) -> bool:
+        """Whether process `pid` is still one of the site's (a pid of one that ended may
+        be another program's by now): its environment names the site's folder."""
+        try:
+            environment = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        except OSError:
+            return False
+        return f"SOCIALSITE_VAR_DIR={self.folder}".encode() in environment
 
 
 def run_faults(
