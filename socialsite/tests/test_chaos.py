@@ -34,7 +34,7 @@ TRAFFIC_SECONDS = 70
 # past TRAFFIC_SECONDS): the site must be serving again, not only not failing.
 TRAFFIC_AFTER_FAULTS = 5
 # A network beside the chaos users', as `make run`'s demo is, but larger: Redis then takes
-# a few seconds to load its append-only file after each restart (~10 MB), answering
+# a few seconds to load its append-only file after each restart (10-20 MB), answering
 # LOADING meanwhile, as a real site's does.
 BACKGROUND_NETWORK = ("--users", "400", "--follows-per-user", "15", "--posts-per-user", "20")
 # How long the site may take to be whole again once the traffic stops: its processes
