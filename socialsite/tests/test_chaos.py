@@ -130,18 +130,40 @@ def missing_from_homes(ledger: Ledger, pairs: dict, homes: dict[str, list[str]])
     return missing
 
 
-def repeated_in_homes(homes: dict[str, list[str]]) -> list[str]:
-    """Statuses some home holds more than once, each with how many homes do."""
-    repeated = Counter(
-        (status_id, count)
-        for entries in homes.values()
-        for status_id, count in Counter(entries).items()
-        if count > 1
-    )
-    return [
-        f"status {status_id} held {count} times by {many} home(s)"
-        for (status_id, count), many in sorted(repeated.items())
+def repeated_in_homes(homes: dict[str, list[str]], ledger: Ledger, pairs: dict) -> list[str]:
+    """Statuses some home holds more than once: how many homes, and for a few of them
+    what the home's owner did about the author around the status's post (a follow's copy
+    of the author's statuses meeting the status's own fan-out, say)."""
+    repeated = defaultdict(list)
+    for uid, entries in homes.items():
+        for status_id, count in Counter(entries).items():
+            if count > 1:
+                repeated[int(status_id), count].append(int(uid))
+    posts = {write.status_id: write for write in ledger.acked("post", "reply")}
+    found = []
+    for (status_id, count), uids in sorted(repeated.items()):
+        post = posts.get(status_id)
+        about = (
+            [f"{uid}{follows_around(pairs.get((uid, post.actor), []), post)}" for uid in uids[:5]]
+            if post
+            else uids[:5]
+        )
+        author = f"{post.kind} of {post.actor}" if post else "not acknowledged"
+        found.append(
+            f"status {status_id} ({author}) held {count} times by {len(uids)} home(s): {about}"
+        )
+    return found
+
+
+def follows_around(writes: list[Write], post: Write) -> str:
+    """The follows and unfollows of `writes` (? if unacknowledged), each at its start in
+    seconds from `post`'s."""
+    said = [
+        f"{write.kind}{'' if write.acked else '?'} {write.started - post.started:+.2f}"
+        for write in writes
+        if write.started  # the setup's follows have none
     ]
+    return f" ({', '.join(said)})" if said else ""
 
 
 def check_get(member: Member, path: str) -> requests.Response:
@@ -254,7 +276,7 @@ def test_a_site_killed_at_random_loses_no_acknowledged_write_and_serves_no_500(s
             f"{answer.method} {answer.path}: {answer.status} {answer.body[:160]!r}"
             for answer in ledger.server_errors
         ],
-        "home entries repeated": repeated_in_homes(homes),
+        "home entries repeated": repeated_in_homes(homes, ledger, pairs),
         "posts missing from followers' homes": missing_from_homes(ledger, pairs, homes),
         "acknowledged statuses and likes lost": lost_statuses(ledger, by_uid),
         "acknowledged messages lost": lost_messages(ledger, by_uid),
