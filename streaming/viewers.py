@@ -1,0 +1,101 @@
+"""Whom a stream is for, and what timeline.audience's rule lets it carry to them.
+
+Every stream of the streaming API and the client API has an owner (a stream key's, or
+the logged-in user's), and the hub asks the owner's Viewer about each event its filter
+passes: a status goes through `may_see` as on the global timeline (never a private
+account's, never one of a user blocking or blocked by the owner), a follow event
+through `may_see_follow`. The live home timeline applies the rule in its own filter
+(streaming.home_filter). What the rule needs of the owner is read once, when the stream
+opens (streaming.services.viewer_audience, after the stream joined the hub, so a change
+made meanwhile is in the read or in the events), and kept current from the events that
+change it: their own follows and unfollows, and blocks either way, applied as the event
+passes, before any status published after it. An unblock shows on streams opened after
+it (until then the stream keeps hiding: the safe side)."""
+
+from timeline.audience import selectors as safety
+
+from .filters import FOLLOW_EVENTS, as_int
+from .records import Event
+
+BLOCK_EVENTS = ("block", "unblock")
+# The events that change what the rule needs of the users they name.
+AUDIENCE_EVENTS = (*FOLLOW_EVENTS, *BLOCK_EVENTS)
+
+
+class Viewer:
+    """A stream owner's `audience` (None: a visitor, who sees only public statuses and
+    follows between public accounts)."""
+
+    def __init__(self, audience: safety.Audience | None = None) -> None:
+        self.audience = audience if audience is not None else safety.Audience(None)
+        # The events learnt while the owner's audience is being read (None: it is read).
+        self._replay: list[Event] | None = None
+
+    @classmethod
+    def loading(cls, uid: int) -> "Viewer":
+        """The viewer `uid`, whose audience is yet to be read (`load`): until then their
+        stream carries nothing (it is not open yet for its client)."""
+        viewer = cls(safety.Audience(uid))
+        viewer._replay = []
+        return viewer
+
+    def load(self, audience: safety.Audience) -> None:
+        """Takes the owner's audience as read, with what was learnt since on top."""
+        replay, self._replay = self._replay or [], None
+        self.audience = audience
+        for event in replay:
+            self.learn(event)
+
+    @property
+    def uid(self) -> int | None:
+        return self.audience.viewer
+
+    def sees(self, event: Event) -> bool:
+        """Whether the owner may get `event`, which their stream's filter passed. A
+        deletion passes (it names only the id, and goes to those whose filter passed the
+        status); events other than statuses and follows are the filters' to decide."""
+        if self._replay is not None:
+            return False
+        if event.get("deleted"):
+            return True
+        kind = event.get("event")
+        if kind is None:
+            if as_int(event.get("uid")) is None:
+                return not safety.is_private(event)
+            return safety.may_see(event, self.audience, where=safety.GLOBAL)
+        if kind in FOLLOW_EVENTS:
+            source, target = event.get("source"), event.get("target")
+            if not (isinstance(source, dict) and isinstance(target, dict)):
+                return False
+            return safety.may_see_follow(source, target, self.audience)
+        return True
+
+    def learn(self, event: Event) -> None:
+        """Takes in an event naming the owner (AUDIENCE_EVENTS): a follow or unfollow
+        they made, a block either way."""
+        if self._replay is not None:
+            self._replay.append(event)
+        kind = event.get("event")
+        source, target = _uid(event.get("source")), _uid(event.get("target"))
+        viewer = self.uid
+        if viewer is None or source is None or target is None:
+            return
+        if kind == "block" and viewer in (source, target):
+            other = target if source == viewer else source
+            self.audience.blocked = self.audience.blocked | {other}
+        elif kind == "follow" and source == viewer:
+            self.audience.follows.add(target)
+        elif kind == "unfollow" and source == viewer:
+            self.audience.follows.discard(target)
+
+
+def named_uids(event: Event) -> set[int]:
+    """The uids an AUDIENCE_EVENT names (none for any other event)."""
+    if event.get("event") not in AUDIENCE_EVENTS:
+        return set()
+    found = {_uid(event.get("source")), _uid(event.get("target"))}
+    return {uid for uid in found if uid is not None}
+
+
+def _uid(user: object) -> int | None:
+    return as_int(user.get("id")) if isinstance(user, dict) else None
