@@ -3,7 +3,8 @@ trip per heartbeat, for all the streams it serves.
 
 Thousands of streams share one pub/sub connection: the hub decodes each event
 once, asks only the streams its index of their filters finds (streaming.index), and
-gives the line, encoded once, to each whose filter passes it without ever waiting:
+gives the line, encoded once, to each whose filter passes it and whose owner may see it
+(streaming.viewers, timeline.audience's rule) without ever waiting:
 straight to its connection when it can take it, else onto its bounded queue. A stream
 whose queue is full has fallen too far behind; it is ended (and told why) while the
 others go on. Every STREAM_HEARTBEAT_SECONDS the hub renews all its streams' places in

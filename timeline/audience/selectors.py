@@ -6,7 +6,9 @@ the author of the status it reposts). A private account's statuses (marked "priv
 on the status, see timeline.safety.services.set_private) are seen only by their author
 and approved followers, and never on the global timeline or the public streams. In a
 home timeline, muted users' statuses and reposts and statuses with muted words are
-left out too.
+left out too. A follow event on the streams follows the same rule (`may_see_follow`):
+hidden by a block either way, and a private account's follows seen only by it, the
+other side and its approved followers.
 
 What the rule needs of the viewer (whom they block and are blocked by, whom they mute
 and which words) lives in the viewer's slot and is read in the same round trip as a
