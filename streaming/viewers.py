@@ -60,7 +60,9 @@ class Viewer:
             return True
         kind = event.get("event")
         if kind is None:
-            if as_int(event.get("uid")) is None:
+            # As audience.visible skips the rule for a reader who shuns no one: then
+            # only privacy hides a status (and thousands of streams ask about each).
+            if not self.audience.shuns_anyone() or as_int(event.get("uid")) is None:
                 return not safety.is_private(event)
             return safety.may_see(event, self.audience, where=safety.GLOBAL)
         if kind in FOLLOW_EVENTS:
