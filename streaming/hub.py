@@ -109,7 +109,8 @@ class Hub:
         self.by_viewer: dict[int, set[Listener]] = {}
         self._task: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
-        # Held around each stream's own Redis calls (taking and giving back its place).
+        # Held around each stream's own Redis calls (taking and giving back its place,
+        # reading its owner's audience).
         self.place_calls = asyncio.Semaphore(PLACE_CALLS)
 
     async def join(

@@ -157,7 +157,10 @@ async def _start(hub: Hub, name: str, grant: StreamGrant, match) -> Stream:
         # Read after joining, so a block or a follow made meanwhile is seen by one or the other.
         try:
             with_follows = passes_follow_events(match)
-            viewer.load(await services.viewer_audience(grant.uid, with_follows=with_follows))
+            # Among the stream's own Redis calls: a burst of clients takes turns (hub.py).
+            async with hub.place_calls:
+                audience = await services.viewer_audience(grant.uid, with_follows=with_follows)
+            viewer.load(audience)
         except BaseException:
             await hub.leave(listener)
             raise
