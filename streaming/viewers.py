@@ -12,7 +12,11 @@ change it: their own follows and unfollows, and blocks either way, applied as th
 passes, before any status published after it. An unblock shows on streams opened after
 it (until then the stream keeps hiding: the safe side)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from timeline.audience import selectors as safety
+from timeline.keys import PRIVATE_FIELD
 
 from .filters import FOLLOW_EVENTS, as_int
 from .records import Event
@@ -69,6 +73,9 @@ class Viewer:
             source, target = event.get("source"), event.get("target")
             if not (isinstance(source, dict) and isinstance(target, dict)):
                 return False
+            if safety.is_private(event) and not (_private(source) or _private(target)):
+                # Published before the sides were marked: "private" meant the followed's.
+                target = {**target, PRIVATE_FIELD: "1"}
             return safety.may_see_follow(source, target, self.audience)
         return True
 
@@ -97,6 +104,10 @@ def named_uids(event: Event) -> set[int]:
         return set()
     found = {_uid(event.get("source")), _uid(event.get("target"))}
     return {uid for uid in found if uid is not None}
+
+
+def _private(user: Mapping[str, Any]) -> bool:
+    return safety.is_private_value(user.get(PRIVATE_FIELD))
 
 
 def _uid(user: object) -> int | None:

@@ -10,6 +10,8 @@ import json
 from accounts.services import create_user
 from streaming.services import create_stream_key
 from streaming.streams import Stream, open_stream
+from streaming.viewers import Viewer
+from timeline.audience.selectors import Audience
 from timeline.graph.services import follow_user, unfollow_user
 from timeline.posting.services import post_status
 from timeline.reactions import services as reactions
@@ -115,3 +117,20 @@ async def test_a_private_accounts_follows_reach_only_it_the_other_side_and_appro
     assert follow_line(await next_event(streams[rex])) == ("follow", "pia", "dan")
     for stream in streams.values():
         await stream.close()
+
+
+def test_a_viewer_learns_its_owners_follows_and_blocks_and_reads_old_follow_events():
+    viewer = Viewer(Audience(1))
+    pia, carl = {"id": 2, "login": "pia"}, {"id": 3, "login": "carl"}
+    old_style = {"event": "follow", "source": carl, "target": pia, "private": "1"}
+    assert not viewer.sees(old_style)  # marked before the sides were: the followed's
+    viewer.learn({"event": "follow", "source": {"id": 1}, "target": {"id": 2}})
+    assert viewer.sees(old_style)
+    status = {"id": 10, "uid": 3, "login": "carl", "message": "hi"}
+    assert viewer.sees(status)
+    viewer.learn({"event": "block", "source": {"id": 3}, "target": {"id": 1}})
+    assert not viewer.sees(status) and not viewer.sees(old_style)
+    # An unblock shows on streams opened after it: this one keeps hiding.
+    viewer.learn({"event": "unblock", "source": {"id": 3}, "target": {"id": 1}})
+    assert not viewer.sees(status)
+    assert viewer.sees({**status, "deleted": True})
