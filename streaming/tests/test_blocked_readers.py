@@ -89,9 +89,14 @@ def test_a_private_accounts_follow_reaches_no_pending_requester_or_blocked_user(
     readers = {
         member.login: both_streams(member.cookie, FILTER, params) for member in (fay, rex, bea)
     }
+    # Nor, as ever, any stream that passes no follow events.
+    others = []
+    for path, params in ((SAMPLE, {"percent": 100}), (FILTER, {"track": "marker,pia"})):
+        others += both_streams(rex.cookie, path, params)
+    others += both_streams(bea.cookie, FILTER, {"location": BOX})
     follow_user(pia.uid, carl)
-    marker = post_status(carl, "marker")
-    for next_event in readers["rex"] + readers["bea"]:
+    marker = post_status(carl, "marker", location=IN_THE_BOX)
+    for next_event in readers["rex"] + readers["bea"] + others:
         assert next_event()["id"] == marker
     for next_event in readers["fay"]:
         event = next_event()
