@@ -9,9 +9,11 @@ through `may_see_follow`. The live home timeline applies the rule in its own fil
 opens (streaming.services.viewer_audience, after the stream joined the hub, so a change
 made meanwhile is in the read or in the events), and kept current from the events that
 change it: their own follows and unfollows, and blocks either way, applied as the event
-passes, before any status published after it. An unblock shows on streams opened after
-it (until then the stream keeps hiding: the safe side)."""
+passes, before any status published after it. An unblock is not told by the event alone
+(either may still block the other): it asks for the audience to be read again (`stale`),
+and the stream hides what it hid until then (the safe side)."""
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,21 +34,31 @@ class Viewer:
 
     def __init__(self, audience: safety.Audience | None = None) -> None:
         self.audience = audience if audience is not None else safety.Audience(None)
-        # The events learnt while the owner's audience is being read (None: it is read).
+        self.ready = True  # whether the owner's audience was read once
+        self.stale = asyncio.Event()  # set when it must be read again
+        # The events learnt while the owner's audience is being read (None: it isn't).
         self._replay: list[Event] | None = None
 
     @classmethod
     def loading(cls, uid: int) -> "Viewer":
-        """The viewer `uid`, whose audience is yet to be read (`load`): until then their
-        stream carries nothing (it is not open yet for its client)."""
+        """The viewer `uid`, whose audience is yet to be read (`begin_load`, `load`):
+        until then their stream carries nothing (it is not open yet for its client)."""
         viewer = cls(safety.Audience(uid))
-        viewer._replay = []
+        viewer.ready = False
+        viewer.begin_load()
         return viewer
+
+    def begin_load(self) -> None:
+        """Marks the start of a read of the owner's audience: what is learnt from now on
+        is applied again on what is read."""
+        self.stale.clear()
+        self._replay = []
 
     def load(self, audience: safety.Audience) -> None:
         """Takes the owner's audience as read, with what was learnt since on top."""
         replay, self._replay = self._replay or [], None
         self.audience = audience
+        self.ready = True
         for event in replay:
             self.learn(event)
 
@@ -58,7 +70,7 @@ class Viewer:
         """Whether the owner may get `event`, which their stream's filter passed. A
         deletion passes (it names only the id, and goes to those whose filter passed the
         status); events other than statuses and follows are the filters' to decide."""
-        if self._replay is not None:
+        if not self.ready:
             return False
         if event.get("deleted"):
             return True
@@ -96,6 +108,8 @@ class Viewer:
             self.audience.follows.add(target)
         elif kind == "unfollow" and source == viewer:
             self.audience.follows.discard(target)
+        elif kind == "unblock" and viewer in (source, target):
+            self.stale.set()
 
 
 def named_uids(event: Event) -> set[int]:

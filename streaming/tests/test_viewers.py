@@ -130,7 +130,25 @@ def test_a_viewer_learns_its_owners_follows_and_blocks_and_reads_old_follow_even
     assert viewer.sees(status)
     viewer.learn({"event": "block", "source": {"id": 3}, "target": {"id": 1}})
     assert not viewer.sees(status) and not viewer.sees(old_style)
-    # An unblock shows on streams opened after it: this one keeps hiding.
+    # An unblock asks for the blocks to be read again, and hides until then.
     viewer.learn({"event": "unblock", "source": {"id": 3}, "target": {"id": 1}})
-    assert not viewer.sees(status)
+    assert viewer.stale.is_set() and not viewer.sees(status)
     assert viewer.sees({**status, "deleted": True})
+
+
+async def test_an_unblock_shows_the_unblocked_users_statuses_again_once_read():
+    bea, alice = create_user("bea", "Bea"), create_user("alice", "Alice")
+    stream = await open_as(bea, "sample", percent="100")
+    viewer = stream.listener.viewer
+    safety.block(alice, bea)
+    hidden = post_status(alice, "while blocked")
+    async with asyncio.timeout(5):
+        while not viewer.audience.blocked:  # the block's event came
+            await asyncio.sleep(0.01)
+    safety.unblock(alice, bea)
+    async with asyncio.timeout(5):
+        while viewer.audience.blocked:  # read again after the unblock's event
+            await asyncio.sleep(0.01)
+    shown = post_status(alice, "after the unblock")
+    assert (await next_event(stream))["id"] == shown != hidden
+    await stream.close()
