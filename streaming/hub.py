@@ -107,6 +107,9 @@ class Hub:
         # Listeners by their viewer's uid: the events that change a viewer's audience
         # reach them whatever their filters look for.
         self.by_viewer: dict[int, set[Listener]] = {}
+        # Viewers whose audience must be read again (an unblock), by one task for all.
+        self._stale: set[Viewer] = set()
+        self._stale_found = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         # Held around each stream's own Redis calls (taking and giving back its place,
@@ -160,8 +163,9 @@ class Hub:
         for uid in named_uids(event):
             for listener in self.by_viewer.get(uid, ()):
                 # Before any listener is asked: the rule applies to this very event.
-                if listener.viewer is not None:
-                    listener.viewer.learn(event)
+                if listener.viewer is not None and listener.viewer.learn(event):
+                    self._stale.add(listener.viewer)
+                    self._stale_found.set()
         for listener in self._candidates(event):
             try:
                 viewer = listener.viewer
@@ -216,10 +220,38 @@ class Hub:
             ]
         return self.index.candidates(event)
 
+    async def read_audience(self, viewer: Viewer) -> None:
+        """Reads what the rule needs of `viewer`'s owner (again, if it was read): 1 round
+        trip, among the streams' own Redis calls (`place_calls`)."""
+        # A stream's viewer is its owner's (a stream key's or the logged-in user's).
+        assert viewer.uid is not None
+        if viewer.ready:
+            viewer.begin_load()
+        async with self.place_calls:
+            audience = await services.viewer_audience(viewer.uid, with_follows=viewer.with_follows)
+        viewer.load(audience)
+
     async def _run(self, subscribed: asyncio.Event) -> None:
         async with asyncio.TaskGroup() as group:
             group.create_task(self._listen(subscribed))
             group.create_task(self._renew())
+            group.create_task(self._read_stale_audiences())
+
+    async def _read_stale_audiences(self) -> None:
+        while True:
+            await self._stale_found.wait()
+            self._stale_found.clear()
+            stale, self._stale = self._stale, set()
+            for viewer in stale:
+                try:
+                    await self.read_audience(viewer)
+                except Exception as error:
+                    # Until then its stream hides what it hid; it is read again later.
+                    logger.warning("Could not read the audience of %s: %r", viewer.uid, error)
+                    self._stale.add(viewer)
+            if self._stale:
+                await asyncio.sleep(RETRY_DELAYS[-1])
+                self._stale_found.set()
 
     async def _listen(self, subscribed: asyncio.Event) -> None:
         failures = 0

@@ -43,8 +43,7 @@ class Stream:
         self.grant = grant
         self.hub = hub
         self.listener = listener
-        # The task that keeps what the stream knows of its owner current (their home, or
-        # what the visibility rule needs of them).
+        # A home stream's task that keeps its filter's picture of home current.
         self.keeper = keeper
         self.closed = False
 
@@ -153,19 +152,15 @@ async def open_stream(
 
 async def _start(hub: Hub, name: str, grant: StreamGrant, match) -> Stream:
     if name != "home":
-        viewer = Viewer.loading(grant.uid)
+        viewer = Viewer.loading(grant.uid, with_follows=passes_follow_events(match))
         listener = await hub.join(match, grant, viewer=viewer)
-        with_follows = passes_follow_events(match)
         # Read after joining, so a block or a follow made meanwhile is seen by one or the other.
         try:
-            await _load_audience(hub, viewer, with_follows)
+            await hub.read_audience(viewer)
         except BaseException:
             await hub.leave(listener)
             raise
-        keeper = asyncio.create_task(
-            _keep_audience_current(hub, viewer, with_follows), name="stream-audience"
-        )
-        return Stream(grant, hub, listener, keeper)
+        return Stream(grant, hub, listener)
     match = HomeFilter(grant.uid)
     listener = await hub.join(match, grant)
     # Read after joining, so a follow or a post made meanwhile is seen by one or the other.
@@ -176,30 +171,6 @@ async def _start(hub: Hub, name: str, grant: StreamGrant, match) -> Stream:
         raise
     keeper = asyncio.create_task(_keep_home_current(match, grant.uid), name="home-state")
     return Stream(grant, hub, listener, keeper)
-
-
-async def _load_audience(hub: Hub, viewer: Viewer, with_follows: bool) -> None:
-    # The viewer's uid: a stream's owner (a stream key's or the logged-in user's).
-    assert viewer.uid is not None
-    if viewer.ready:
-        viewer.begin_load()
-    # Among the stream's own Redis calls: a burst of clients takes turns (hub.py).
-    async with hub.place_calls:
-        audience = await services.viewer_audience(viewer.uid, with_follows=with_follows)
-    viewer.load(audience)
-
-
-async def _keep_audience_current(hub: Hub, viewer: Viewer, with_follows: bool) -> None:
-    """Reads the stream owner's audience again whenever their viewer asks (an unblock)."""
-    while True:
-        await viewer.stale.wait()
-        try:
-            await _load_audience(hub, viewer, with_follows)
-        except Exception as error:
-            # Until then the stream hides what it hid; it asks again.
-            logger.warning("Could not read the audience of %s again: %r", viewer.uid, error)
-            viewer.stale.set()
-            await asyncio.sleep(RELOAD_RETRY_SECONDS)
 
 
 async def _load_home(match: HomeFilter, uid: int) -> None:

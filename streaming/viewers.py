@@ -10,10 +10,9 @@ opens (streaming.services.viewer_audience, after the stream joined the hub, so a
 made meanwhile is in the read or in the events), and kept current from the events that
 change it: their own follows and unfollows, and blocks either way, applied as the event
 passes, before any status published after it. An unblock is not told by the event alone
-(either may still block the other): it asks for the audience to be read again (`stale`),
-and the stream hides what it hid until then (the safe side)."""
+(either may still block the other): it asks for the audience to be read again (`stale`:
+the hub reads it), and the stream hides what it hid until then (the safe side)."""
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,18 +31,22 @@ class Viewer:
     """A stream owner's `audience` (None: a visitor, who sees only public statuses and
     follows between public accounts)."""
 
-    def __init__(self, audience: safety.Audience | None = None) -> None:
+    def __init__(
+        self, audience: safety.Audience | None = None, *, with_follows: bool = False
+    ) -> None:
         self.audience = audience if audience is not None else safety.Audience(None)
+        # Whether a read of the audience takes whom the owner follows (a follow filter's).
+        self.with_follows = with_follows
         self.ready = True  # whether the owner's audience was read once
-        self.stale = asyncio.Event()  # set when it must be read again
+        self.stale = False  # whether it must be read again
         # The events learnt while the owner's audience is being read (None: it isn't).
         self._replay: list[Event] | None = None
 
     @classmethod
-    def loading(cls, uid: int) -> "Viewer":
+    def loading(cls, uid: int, *, with_follows: bool) -> "Viewer":
         """The viewer `uid`, whose audience is yet to be read (`begin_load`, `load`):
         until then their stream carries nothing (it is not open yet for its client)."""
-        viewer = cls(safety.Audience(uid))
+        viewer = cls(safety.Audience(uid), with_follows=with_follows)
         viewer.ready = False
         viewer.begin_load()
         return viewer
@@ -51,7 +54,7 @@ class Viewer:
     def begin_load(self) -> None:
         """Marks the start of a read of the owner's audience: what is learnt from now on
         is applied again on what is read."""
-        self.stale.clear()
+        self.stale = False
         self._replay = []
 
     def load(self, audience: safety.Audience) -> None:
@@ -91,16 +94,17 @@ class Viewer:
             return safety.may_see_follow(source, target, self.audience)
         return True
 
-    def learn(self, event: Event) -> None:
+    def learn(self, event: Event) -> bool:
         """Takes in an event naming the owner (AUDIENCE_EVENTS): a follow or unfollow
-        they made, a block either way."""
+        they made, a block either way; True if their audience must be read again (an
+        unblock either way)."""
         if self._replay is not None:
             self._replay.append(event)
         kind = event.get("event")
         source, target = _uid(event.get("source")), _uid(event.get("target"))
         viewer = self.uid
         if viewer is None or source is None or target is None:
-            return
+            return self.stale
         if kind == "block" and viewer in (source, target):
             other = target if source == viewer else source
             self.audience.blocked = self.audience.blocked | {other}
@@ -109,7 +113,8 @@ class Viewer:
         elif kind == "unfollow" and source == viewer:
             self.audience.follows.discard(target)
         elif kind == "unblock" and viewer in (source, target):
-            self.stale.set()
+            self.stale = True
+        return self.stale
 
 
 def named_uids(event: Event) -> set[int]:

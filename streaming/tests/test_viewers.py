@@ -132,7 +132,7 @@ def test_a_viewer_learns_its_owners_follows_and_blocks_and_reads_old_follow_even
     assert not viewer.sees(status) and not viewer.sees(old_style)
     # An unblock asks for the blocks to be read again, and hides until then.
     viewer.learn({"event": "unblock", "source": {"id": 3}, "target": {"id": 1}})
-    assert viewer.stale.is_set() and not viewer.sees(status)
+    assert viewer.stale and not viewer.sees(status)
     assert viewer.sees({**status, "deleted": True})
 
 
