@@ -230,6 +230,10 @@ class Hub:
         async with self.place_calls:
             audience = await services.viewer_audience(viewer.uid, with_follows=viewer.with_follows)
         viewer.load(audience)
+        if viewer.stale:
+            # An unblock came while it was read, which the read may not have seen.
+            self._stale.add(viewer)
+            self._stale_found.set()
 
     async def _run(self, subscribed: asyncio.Event) -> None:
         async with asyncio.TaskGroup() as group:
