@@ -40,6 +40,12 @@ from streaming.consumers import (  # noqa: E402
 
 STREAM_PATH = r"^statuses/(?P<stream>[^/]+)\.json$"
 
+# Redis unavailable (restarting, loading, busy) wherever it is met outside a Django view
+# (the early refusals, a stream's session or token, a consumer): a 503, or a WebSocket
+# closed with 4503, never the server's 500 or 1011. Inside reports_connection, which
+# must see daphne's own `send`.
+guarded = answers_503_while_redis_is_unavailable
+
 
 application = ProtocolTypeRouter(
     {
@@ -47,7 +53,7 @@ application = ProtocolTypeRouter(
             [
                 re_path(
                     STREAM_PATH,
-                    reports_connection(AuthMiddlewareStack(StreamHttpConsumer.as_asgi())),
+                    reports_connection(guarded(AuthMiddlewareStack(StreamHttpConsumer.as_asgi()))),
                 ),
                 # Static files are cheap and the error pages need them: they don't queue.
                 # django-stubs types re_path's view as a Django view; channels' URLRouter
@@ -58,30 +64,29 @@ application = ProtocolTypeRouter(
                 ),
                 re_path(
                     r"",
-                    refuse_early(
-                        {reverse("accounts:login"): "login_failures_per_ip"},
-                        at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
+                    guarded(  # type: ignore[arg-type]  # an ASGI app, as above
+                        refuse_early(
+                            {reverse("accounts:login"): "login_failures_per_ip"},
+                            at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
+                        )
                     ),
                 ),
             ]
         ),
         # Every WebSocket path reaches the consumer, which closes unknown ones with 4404.
         "websocket": reports_connection(
-            AuthMiddlewareStack(
-                URLRouter(
-                    [
-                        re_path(STREAM_PATH, StreamWebsocketConsumer.as_asgi()),
-                        re_path(r"^live/$", PersonalWebsocketConsumer.as_asgi()),
-                        re_path(r"^api/v1/streaming/?$", MastodonStreamingConsumer.as_asgi()),
-                        re_path(r"", StreamWebsocketConsumer.as_asgi()),
-                    ]
+            guarded(
+                AuthMiddlewareStack(
+                    URLRouter(
+                        [
+                            re_path(STREAM_PATH, StreamWebsocketConsumer.as_asgi()),
+                            re_path(r"^live/$", PersonalWebsocketConsumer.as_asgi()),
+                            re_path(r"^api/v1/streaming/?$", MastodonStreamingConsumer.as_asgi()),
+                            re_path(r"", StreamWebsocketConsumer.as_asgi()),
+                        ]
+                    )
                 )
             )
         ),
     }
 )
-
-# Redis unavailable (restarting, loading, busy) wherever it is met outside a Django view
-# (the early refusals, a stream's session or token, a consumer): a 503, or a WebSocket
-# closed with 4503, never the server's 500 or 1011.
-application = answers_503_while_redis_is_unavailable(application)
