@@ -18,6 +18,8 @@ from socialsite import offslot
 from socialsite.testing.pictures import costliest_allowed
 
 CSRF = "a" * 32  # a CSRF secret: the same in the cookie and the header
+# Clients uploading in a loop, and the uploads each makes.
+UPLOADERS = 2
 UPLOADS = 3
 
 
@@ -67,27 +69,32 @@ def test_pages_are_served_while_the_costliest_avatar_allowed_is_redrawn(daphne_s
         token = issue_token(app, alice.user, "write")
         request = api_upload(daphne_server, f"Bearer {token}", data)
     read_page(daphne_server, alice.cookie)  # warm: the process has read a home before
-    uploads: list[float] = []
+    alone = timed_upload(request)
 
     def upload_in_a_loop() -> None:
         for _ in range(UPLOADS):
-            started = time.perf_counter()
-            with urllib.request.urlopen(request, timeout=120) as response:
-                assert response.status == 200
-            uploads.append(time.perf_counter() - started)
+            timed_upload(request)
 
-    uploader = threading.Thread(target=upload_in_a_loop)
-    uploader.start()
+    uploaders = [threading.Thread(target=upload_in_a_loop) for _ in range(UPLOADERS)]
+    for uploader in uploaders:
+        uploader.start()
     pages = []
-    while uploader.is_alive():
+    while any(uploader.is_alive() for uploader in uploaders):
         pages.append(read_page(daphne_server, alice.cookie))
-    uploader.join()
-    assert len(uploads) == UPLOADS
+    for uploader in uploaders:
+        uploader.join()
     assert get_user(alice.uid)["avatar"]
-    # In the slot, each page would wait for the redraw under way (half of one, typically);
-    # off it, a page costs what it costs.
-    upload, page = statistics.mean(uploads), statistics.median(pages)
-    assert len(pages) >= 2 * UPLOADS and page < upload / 5, (upload, pages)
+    # In the slot, the uploads would keep it busy redrawing, and a page would wait for
+    # the redraw under way (half of one, typically); off it, a page costs what it costs.
+    page = statistics.median(pages)
+    assert len(pages) >= UPLOADS and page < alone / 4, (alone, pages)
+
+
+def timed_upload(request: urllib.request.Request) -> float:
+    started = time.perf_counter()
+    with urllib.request.urlopen(request, timeout=120) as response:
+        assert response.status == 200
+    return time.perf_counter() - started
 
 
 def upload(client, data: bytes):
