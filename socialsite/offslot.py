@@ -6,7 +6,7 @@ A page is a few milliseconds of Python; redrawing a 40-megapixel picture is hund
 and in the request's own thread every page of the process would wait for it (one
 uploader in a loop took a victim's home from 6 ms to 1.7 s). Here the work runs in a
 child forked from a small server process (multiprocessing's forkserver, so no child
-inherits daphne's threads or sockets), at a lower CPU priority than pages, with a
+inherits daphne's threads or sockets), at the lowest CPU priority, with a
 memory ceiling; at most OFF_SLOT_PROCESSES run at once per server process, and one
 that is not done within OFF_SLOT_SECONDS, waiting included, is killed."""
 
@@ -26,9 +26,12 @@ from .concurrency import off_the_slot
 
 Result = TypeVar("Result")
 
-# Pages first: a child's work takes what CPU the server processes leave (nice 10 weighs
-# about a tenth of a normal process in Linux's scheduler).
-NICENESS = 10
+# Pages first: a child's work takes what CPU the server processes leave. Nice 19 weighs
+# 1.5% of a normal process in Linux's scheduler: beside a reader of their home, one client
+# uploading in a loop cost the reader's p50 1.0-1.4x quiet at nice 19, 2.0x at nice 10
+# (2 shared cores at load 5-6, `python -m bench --only uploads`), and each upload still
+# took ~1.6 s.
+NICENESS = 19
 # A child's address space: a 40-megapixel RGBA canvas is 160 MB, and a few copies of it
 # fit; a picture that needs more dies in its child, not in daphne.
 MEMORY_BYTES = 1536 * 1024 * 1024

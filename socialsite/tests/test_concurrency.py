@@ -103,6 +103,7 @@ async def test_a_request_waiting_off_its_slot_lets_the_next_in_then_takes_its_tu
 
 async def test_a_request_ended_while_off_its_slot_takes_no_place_back():
     work_done = threading.Event()
+    served = []
 
     def view() -> None:
         with off_the_slot():
@@ -111,6 +112,7 @@ async def test_a_request_ended_while_off_its_slot_takes_no_place_back():
     async def app(scope, receive, send):
         if scope["path"] == "/upload":
             await asyncio.to_thread(view)
+        served.append(scope["path"])
 
     limited = at_most(1, app)
     upload = asyncio.create_task(limited({"path": "/upload"}, None, None))
@@ -120,11 +122,13 @@ async def test_a_request_ended_while_off_its_slot_takes_no_place_back():
     work_done.set()
     await asyncio.sleep(0.1)
     # Its thread asked for a place back after the request was over: it got none.
-    held = asyncio.create_task(limited({"path": "/a"}, None, None))
-    await asyncio.wait_for(held, timeout=1)
+    await asyncio.wait_for(limited({"path": "/a"}, None, None), timeout=1)
     await asyncio.wait_for(limited({"path": "/b"}, None, None), timeout=1)
+    assert served == ["/a", "/b"]
 
 
 def test_off_the_slot_outside_a_request_does_nothing():
+    ran = []
     with off_the_slot():
-        pass
+        ran.append("inside")
+    assert ran == ["inside"]
