@@ -13,6 +13,7 @@ that is not done within OFF_SLOT_SECONDS, waiting included, is killed."""
 import math
 import multiprocessing
 import os
+import pickle
 import resource
 import threading
 import time
@@ -112,5 +113,11 @@ def _work(sending: Connection, function: Callable[..., Any], args: tuple[Any, ..
         outcome = ("returned", function(*args))
     except Exception as error:
         outcome = ("raised", error)
+        try:
+            pickle.loads(pickle.dumps(error))
+        except Exception:
+            # An exception whose arguments don't rebuild it (a custom __init__) would
+            # fail in the parent instead, far from its cause: it goes back as its text.
+            outcome = ("raised", RuntimeError(f"{type(error).__name__}: {error}"))
     sending.send(outcome)
     sending.close()

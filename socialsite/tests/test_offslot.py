@@ -17,6 +17,14 @@ def test_what_the_work_raises_comes_back_as_itself():
         offslot.run(int, "not a number")
 
 
+def test_an_exception_that_cannot_be_rebuilt_comes_back_as_its_text():
+    # ProfileError takes (field, message): its pickle can't make it again.
+    from accounts.profiles import check_website
+
+    with pytest.raises(RuntimeError, match="ProfileError: A website is an http"):
+        offslot.run(check_website, "ftp://a.example/")
+
+
 def test_work_past_its_time_is_killed(settings):
     settings.OFF_SLOT_SECONDS = 0.5
     started = time.monotonic()
