@@ -67,7 +67,11 @@ application = ProtocolTypeRouter(
                     guarded(  # type: ignore[arg-type]  # an ASGI app, as above
                         refuse_early(
                             {reverse("accounts:login"): "login_failures_per_ip"},
-                            at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
+                            at_most(
+                                settings.HTTP_CONCURRENCY,
+                                django_asgi_app,
+                                slot_seconds=settings.HTTP_SLOT_SECONDS,
+                            ),
                         )
                     ),
                 ),

@@ -80,6 +80,17 @@ ASGI_APPLICATION = "socialsite.asgi.application"
 HTTP_CONCURRENCY = int(os.environ.get("HTTP_CONCURRENCY", "1"))
 if HTTP_CONCURRENCY < 1:
     raise ImproperlyConfigured(f"HTTP_CONCURRENCY must be 1 or more, not {HTTP_CONCURRENCY}")
+# Seconds a request may hold its slot at a stretch: past it, the next request goes in
+# beside it (and a warning is logged). CPU-heavy work (pictures) runs off the slot, in
+# at most OFF_SLOT_PROCESSES child processes per server process at once, each killed
+# (the upload refused) when not done within OFF_SLOT_SECONDS: see socialsite/offslot.py.
+HTTP_SLOT_SECONDS = float(os.environ.get("HTTP_SLOT_SECONDS", "2"))
+OFF_SLOT_PROCESSES = int(os.environ.get("OFF_SLOT_PROCESSES", "1"))
+OFF_SLOT_SECONDS = float(os.environ.get("OFF_SLOT_SECONDS", "30"))
+if HTTP_SLOT_SECONDS <= 0 or OFF_SLOT_SECONDS <= 0 or OFF_SLOT_PROCESSES < 1:
+    raise ImproperlyConfigured(
+        "HTTP_SLOT_SECONDS and OFF_SLOT_SECONDS must be over 0, OFF_SLOT_PROCESSES 1 or more"
+    )
 # Rendered status cards each process keeps (~1.5 KB each; 0 keeps none): see timeline/cards.py.
 STATUS_CARDS_KEPT = int(os.environ.get("STATUS_CARDS_KEPT", "4000"))
 if STATUS_CARDS_KEPT < 0:
