@@ -1,6 +1,6 @@
 """Middleware of the site's own."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 
@@ -31,5 +31,52 @@ def method_not_allowed_page(get_response: Callable) -> Callable:
         page = error_page(request, 405, message)
         page["Allow"] = allowed
         return page
+
+    return middleware
+
+
+# The Content-Security-Policy of every answer (OWASP's cheat sheet, as Mastodon's): the
+# site's own scripts, styles, pictures and sockets only, and nothing inline, which no
+# page has (socialsite/tests/test_csp.py reads every template for it). A view may
+# change a directive for its answer (`with_policy`): the OAuth consent page lets its
+# form lead to the app's redirect URI.
+CONTENT_SECURITY_POLICY: dict[str, str] = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    # data: for the admin's icons, drawn inline in its stylesheets.
+    "img-src": "'self' data:",
+    # 'self' takes in the site's own ws:// and wss:// (CSP Level 3).
+    "connect-src": "'self'",
+    "font-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+POLICY_HEADER = "Content-Security-Policy"
+
+
+def policy_text(directives: Mapping[str, str]) -> str:
+    return "; ".join(f"{name} {value}" for name, value in directives.items())
+
+
+def with_policy(response: HttpResponse, **changes: str) -> HttpResponse:
+    """`response` with the site's policy changed by `changes` (directive names with "_"
+    for "-", e.g. form_action="'self' https://app.example")."""
+    named = {name.replace("_", "-"): value for name, value in changes.items()}
+    response[POLICY_HEADER] = policy_text({**CONTENT_SECURITY_POLICY, **named})
+    return response
+
+
+def content_security_policy(get_response: Callable) -> Callable:
+    """Gives every answer the site's Content-Security-Policy, unless its view set one."""
+    header = policy_text(CONTENT_SECURITY_POLICY)
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if POLICY_HEADER not in response:
+            response[POLICY_HEADER] = header
+        return response
 
     return middleware
