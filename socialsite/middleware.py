@@ -1,7 +1,9 @@
 """Middleware of the site's own."""
 
+import functools
 from collections.abc import Callable, Mapping
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 
 from .views import error_page
@@ -36,10 +38,10 @@ def method_not_allowed_page(get_response: Callable) -> Callable:
 
 
 # The Content-Security-Policy of every answer (OWASP's cheat sheet, as Mastodon's): the
-# site's own scripts, styles, pictures and sockets only, and nothing inline, which no
-# page has (socialsite/tests/test_csp.py reads every template for it). A view may
-# change a directive for its answer (`with_policy`): the OAuth consent page lets its
-# form lead to the app's redirect URI.
+# site's own scripts, styles, pictures (and MEDIA_ORIGINS') and sockets only, and nothing
+# inline, which no page has (socialsite/tests/test_csp.py reads every template for it). A
+# view may change a directive for its answer (`with_policy`): the OAuth consent page lets
+# its form lead to the app's redirect URI.
 CONTENT_SECURITY_POLICY: dict[str, str] = {
     "default-src": "'self'",
     "script-src": "'self'",
@@ -57,26 +59,33 @@ CONTENT_SECURITY_POLICY: dict[str, str] = {
 POLICY_HEADER = "Content-Security-Policy"
 
 
-def policy_text(directives: Mapping[str, str]) -> str:
+def policy_text(changes: Mapping[str, str]) -> str:
+    """The site's policy, as its header says it, with `changes` to its directives."""
+    return _policy_text(tuple(changes.items()), tuple(settings.MEDIA_ORIGINS))
+
+
+@functools.lru_cache(maxsize=64)
+def _policy_text(changes: tuple[tuple[str, str], ...], media: tuple[str, ...]) -> str:
+    directives = {**CONTENT_SECURITY_POLICY, **dict(changes)}
+    directives["img-src"] = " ".join([directives["img-src"], *media])
     return "; ".join(f"{name} {value}" for name, value in directives.items())
 
 
 def with_policy(response: HttpResponse, **changes: str) -> HttpResponse:
-    """`response` with the site's policy changed by `changes` (directive names with "_"
+    """Gives `response` the site's policy changed by `changes` (directive names with "_"
     for "-", e.g. form_action="'self' https://app.example")."""
     named = {name.replace("_", "-"): value for name, value in changes.items()}
-    response[POLICY_HEADER] = policy_text({**CONTENT_SECURITY_POLICY, **named})
+    response[POLICY_HEADER] = policy_text(named)
     return response
 
 
 def content_security_policy(get_response: Callable) -> Callable:
     """Gives every answer the site's Content-Security-Policy, unless its view set one."""
-    header = policy_text(CONTENT_SECURITY_POLICY)
 
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
         if POLICY_HEADER not in response:
-            response[POLICY_HEADER] = header
+            response[POLICY_HEADER] = policy_text({})
         return response
 
     return middleware

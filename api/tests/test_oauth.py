@@ -220,3 +220,14 @@ def test_a_replayed_code_is_refused_and_revokes_every_token_it_issued(daphne_ser
     )
     assert again.status_code == 400
     assert me(other["access_token"]) == 200
+
+
+def test_the_consent_pages_policy_lets_its_form_lead_to_the_apps_origin_only(daphne_server, person):
+    person("alice")
+    app = register(daphne_server, redirect_uris=f"{REDIRECT} urn:ietf:wg:oauth:2.0:oob").json()
+    session = logged_in_session(daphne_server, "alice", PASSWORD)
+    policy = session.get(authorize_url(daphne_server, app)).headers["Content-Security-Policy"]
+    assert "form-action 'self' http://app.example;" in policy
+    assert "script-src 'self';" in policy
+    oob = authorize_url(daphne_server, app, redirect_uri="urn:ietf:wg:oauth:2.0:oob")
+    assert "form-action 'self';" in session.get(oob).headers["Content-Security-Policy"]

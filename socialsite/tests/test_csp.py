@@ -2,7 +2,10 @@
 and no template that would need one (the browser test, test_browser_csp, loads the
 pages in Chromium and counts the violations)."""
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +99,19 @@ def test_every_address_answers_with_a_policy_allowing_no_inline_script_or_style(
             ):
                 unguarded.append(path)
     assert unguarded == []
+
+
+def test_pictures_may_come_from_the_media_origins_named(client, settings):
+    settings.MEDIA_ORIGINS = ["https://media.example"]
+    policy = client.get("/accounts/login/")["Content-Security-Policy"]
+    assert "img-src 'self' data: https://media.example;" in policy
+
+
+def test_a_media_origin_that_is_no_origin_is_refused():
+    env = {**os.environ, "SOCIALSITE_MEDIA_ORIGINS": "https://ok.example 'unsafe-inline'"}
+    code = "from django.conf import settings; settings.MEDIA_ORIGINS"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode != 0
+    assert "SOCIALSITE_MEDIA_ORIGINS holds origins such as" in done.stderr
