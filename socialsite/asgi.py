@@ -29,6 +29,7 @@ from django.urls import re_path, reverse  # noqa: E402
 
 from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
+from socialsite.middleware import with_security_policy  # noqa: E402
 from socialsite.ratelimit import refuse_early  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
 from streaming.consumers import (  # noqa: E402
@@ -79,3 +80,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+# Every HTTP answer, Django's or not, carries the Content-Security-Policy.
+application = with_security_policy(application)

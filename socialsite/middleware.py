@@ -89,3 +89,26 @@ def content_security_policy(get_response: Callable) -> Callable:
         return response
 
     return middleware
+
+
+def with_security_policy(app: Callable) -> Callable:
+    """ASGI: gives the site's Content-Security-Policy to every HTTP answer `app` makes
+    without one, those that never reach Django's middleware too (socialsite.ratelimit's
+    early refusals, the streams'); WebSockets pass untouched."""
+    header = POLICY_HEADER.lower().encode()
+
+    async def guarded(scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+
+        async def send_with_policy(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                if not any(name.lower() == header for name, _ in headers):
+                    headers.append((header, policy_text({}).encode()))
+                    message = {**message, "headers": headers}
+            await send(message)
+
+        await app(scope, receive, send_with_policy)
+
+    return guarded

@@ -9,11 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+import requests
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from socialsite import ratelimit
+from socialsite.middleware import policy_text
 from timeline.lists import services as lists
 from timeline.posting import services as posting
 
@@ -115,3 +118,20 @@ def test_a_media_origin_that_is_no_origin_is_refused():
     )
     assert done.returncode != 0
     assert "SOCIALSITE_MEDIA_ORIGINS holds origins such as" in done.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_answers_made_before_django_carry_the_policy_too(daphne_server):
+    """daphne's answers that never reach Django's middleware (a flood of failed logins
+    refused early, a stream's refusal) get it from the ASGI application."""
+    count, _ = settings.RATE_LIMITS["login_failures_per_ip"]
+    for _ in range(count):
+        ratelimit.wait_seconds("login_failures_per_ip", "ip:127.0.0.1")
+    login = f"{daphne_server}/accounts/login/"
+    refused = requests.post(login, data={"username": "x", "password": "y"}, timeout=10)
+    assert refused.status_code == 429
+    assert refused.headers["Content-Security-Policy"] == policy_text({})
+    stream = requests.get(f"{daphne_server}/statuses/sample.json", timeout=10)
+    assert stream.status_code == 401
+    assert stream.headers["Content-Security-Policy"] == policy_text({})
+    ratelimit.forget("login_failures_per_ip", "ip:127.0.0.1")
