@@ -80,5 +80,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-# Every HTTP answer, Django's or not, carries the Content-Security-Policy.
-application = with_security_policy(application)
+# Every HTTP answer, Django's or not, carries the Content-Security-Policy; but the
+# streams', JSON whose `send` must stay daphne's own (streaming.backlog).
+application = with_security_policy(application, exempt=re.compile(STREAM_PATH))

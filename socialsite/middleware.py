@@ -1,6 +1,7 @@
 """Middleware of the site's own."""
 
 import functools
+import re
 from collections.abc import Callable, Mapping
 
 from django.conf import settings
@@ -91,14 +92,15 @@ def content_security_policy(get_response: Callable) -> Callable:
     return middleware
 
 
-def with_security_policy(app: Callable) -> Callable:
+def with_security_policy(app: Callable, *, exempt: re.Pattern[str]) -> Callable:
     """ASGI: gives the site's Content-Security-Policy to every HTTP answer `app` makes
     without one, those that never reach Django's middleware too (socialsite.ratelimit's
-    early refusals, the streams'); WebSockets pass untouched."""
+    early refusals), but for paths `exempt` matches (without their leading "/");
+    WebSockets pass untouched."""
     header = POLICY_HEADER.lower().encode()
 
     async def guarded(scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or exempt.match(scope["path"].lstrip("/")):
             return await app(scope, receive, send)
 
         async def send_with_policy(message: dict) -> None:
