@@ -31,6 +31,7 @@ from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
 from socialsite.middleware import with_security_policy  # noqa: E402
 from socialsite.ratelimit import refuse_early  # noqa: E402
+from socialsite.views import answers_503_while_redis_is_unavailable  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
 from streaming.consumers import (  # noqa: E402
     PersonalWebsocketConsumer,
@@ -80,6 +81,12 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-# Every HTTP answer, Django's or not, carries the Content-Security-Policy; but the
-# streams', JSON whose `send` must stay daphne's own (streaming.backlog).
+
+# Redis unavailable (restarting, loading, busy) wherever it is met outside a Django view
+# (the early refusals, a stream's session or token, a consumer): a 503, or a WebSocket
+# closed with 4503, never the server's 500 or 1011.
+application = answers_503_while_redis_is_unavailable(application)
+# Every HTTP answer, Django's or not (the 503 just above too), carries the
+# Content-Security-Policy; but the streams', JSON whose `send` must stay daphne's own
+# (streaming.backlog).
 application = with_security_policy(application, exempt=re.compile(STREAM_PATH))
