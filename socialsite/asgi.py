@@ -90,3 +90,7 @@ application = answers_503_while_redis_is_unavailable(application)
 # Content-Security-Policy; but the streams', JSON whose `send` must stay daphne's own
 # (streaming.backlog).
 application = with_security_policy(application, exempt=re.compile(STREAM_PATH))
+# Outermost, so that it reads daphne's own `send` before a wrapper above wraps it: the
+# streams' connection (streaming.backlog) for every HTTP request and WebSocket, which the
+# streams' own reports_connection below keeps (theirs finds a wrapped `send`).
+application = reports_connection(application)
