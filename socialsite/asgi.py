@@ -29,6 +29,7 @@ from django.urls import re_path, reverse  # noqa: E402
 
 from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
+from socialsite.middleware import with_security_policy  # noqa: E402
 from socialsite.ratelimit import refuse_early  # noqa: E402
 from socialsite.views import answers_503_while_redis_is_unavailable  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
@@ -94,3 +95,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Every HTTP answer, Django's or not (the early refusals and 503s too), carries the
+# Content-Security-Policy; but the streams', JSON whose `send` must stay daphne's own
+# (streaming.backlog).
+application = with_security_policy(application, exempt=re.compile(STREAM_PATH))

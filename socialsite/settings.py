@@ -1,6 +1,7 @@
 """Settings for socialsite. Every environment variable is listed in docs/operations.md."""
 
 import os
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "socialsite.middleware.content_security_policy",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -254,6 +256,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 MEDIA_ROOT = Path(os.environ.get("SOCIALSITE_MEDIA_DIR", VAR_DIR / "media"))
 MEDIA_URL = "/media/"
 SERVE_MEDIA = env_bool("SOCIALSITE_SERVE_MEDIA", True)
+# Origins a storage backend serves the avatars from (https://media.example ...): the pages'
+# Content-Security-Policy lets their pictures load (socialsite/middleware.py).
+MEDIA_ORIGINS = os.environ.get("SOCIALSITE_MEDIA_ORIGINS", "").split()
+for _origin in MEDIA_ORIGINS:
+    if not re.fullmatch(r"https?://[a-z0-9.-]+(:[0-9]{1,5})?", _origin):
+        raise ImproperlyConfigured(
+            f"SOCIALSITE_MEDIA_ORIGINS holds origins such as https://media.example, not {_origin!r}"
+        )
 # Uploads up to this size are kept in memory (an avatar is at most 2 MB).
 FILE_UPLOAD_MAX_MEMORY_SIZE = 3 * 1024 * 1024
 

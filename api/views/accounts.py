@@ -142,14 +142,20 @@ def statuses(request: ApiRequest, account_id: str) -> ApiResult:
 
 @endpoint("GET", public=True, user=False)
 def followers(request: ApiRequest, account_id: str) -> ApiResult:
-    uid = profile(account_id)["id"]
-    return people_page(request, lambda number, count: graph.followers_page(uid, number, count))
+    """As the followers page shows them to the caller (graph.selectors.followers_page)."""
+    uid, reader = profile(account_id)["id"], viewer(request)
+    return people_page(
+        request, lambda number, count: graph.followers_page(uid, number, count, reader)
+    )
 
 
 @endpoint("GET", public=True, user=False)
 def following(request: ApiRequest, account_id: str) -> ApiResult:
-    uid = profile(account_id)["id"]
-    return people_page(request, lambda number, count: graph.following_page(uid, number, count))
+    """As the following page shows them to the caller (graph.selectors.following_page)."""
+    uid, reader = profile(account_id)["id"], viewer(request)
+    return people_page(
+        request, lambda number, count: graph.following_page(uid, number, count, reader)
+    )
 
 
 def relationships_of(uid: int, others: list[int]) -> list[dict]:
