@@ -1,32 +1,33 @@
-"""Avatars: an uploaded picture checked by decoding it, re-encoded and resized with
-Pillow, and stored through Django's storage API (settings.STORAGES["default"]: files
-under MEDIA_ROOT, in the var directory, unless a django-storages backend is set).
+"""Avatars: an uploaded picture checked from its header, then decoded and redrawn as
+squares in WebP (socialsite.pictures) in a process of its own, off the request's slot
+(socialsite.offslot), and stored through Django's storage API
+(settings.STORAGES["default"]: files under MEDIA_ROOT, in the var directory, unless a
+django-storages backend is set).
 
-Nothing of the upload is stored as sent: a file that only claims to be a PNG (a
-script with a PNG's name or type) fails to decode, and a real picture is drawn anew,
-so no metadata or trailing bytes survive. Each upload gets new file names, so a
-browser never shows a cached old picture, and the old files are deleted."""
+Nothing of the upload is stored as sent (see socialsite.pictures). Each upload gets new
+file names, so a browser never shows a cached old picture, and the old files are
+deleted."""
 
-import io
 import secrets
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from PIL import Image, UnidentifiedImageError
 
+from socialsite import offslot, pictures
 from socialsite.jinja2 import kept_static
 
 AVATAR_MAX_BYTES = 2 * 1024 * 1024
-# Refused before decoding: a small file can claim a huge canvas (a decompression bomb).
+# Refused from the header, before decoding: a small file can claim a huge canvas (a
+# decompression bomb), and redrawing 40 megapixels costs ~0.5 s of CPU.
 AVATAR_MAX_PIXELS = 40_000_000
-ACCEPTED_FORMATS = {"JPEG", "PNG", "WEBP"}
+ACCEPTED_FORMATS = frozenset({"JPEG", "PNG", "WEBP"})
 # The profile's picture, and the one on status cards and people lists.
 SIZES = (400, 96)
 DEFAULT_AVATAR = "img/avatar.svg"
 
 
-class BadAvatar(ValueError):
-    pass
+class BadAvatar(pictures.BadPicture):
+    """An avatar refused, saying why."""
 
 
 def avatar_name(uid: int, token: str, size: int) -> str:
@@ -42,46 +43,31 @@ def avatar_url(uid: int, token: str | None, size: int = 96) -> str:
     return default_storage.url(avatar_name(uid, token, size))
 
 
-def decode(data: bytes) -> Image.Image:
-    """The picture in `data`, fully decoded, or BadAvatar saying why it isn't one."""
-    if len(data) > AVATAR_MAX_BYTES:
-        raise BadAvatar(f"A picture is at most {AVATAR_MAX_BYTES // (1024 * 1024)} MB.")
-    if not data:
-        raise BadAvatar("The file is empty.")
+def budget() -> pictures.Budget:
+    """What an avatar may be (read at call time, so tests may lower it)."""
+    return pictures.Budget(AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, ACCEPTED_FORMATS)
+
+
+def drawn(data: bytes) -> dict[int, bytes]:
+    """The picture in `data` as avatar files, {size: WebP bytes}: checked from its header
+    here, redrawn off the request's slot. BadAvatar if it isn't an acceptable picture;
+    offslot.Busy if no process was free for it in time."""
     try:
-        with Image.open(io.BytesIO(data)) as probe:
-            kind = probe.format
-            if kind not in ACCEPTED_FORMATS:
-                raise BadAvatar("Pictures are JPEG, PNG or WebP.")
-            if probe.width * probe.height > AVATAR_MAX_PIXELS:
-                raise BadAvatar("That picture has too many pixels.")
-            probe.verify()
-        picture = Image.open(io.BytesIO(data))
-        picture.load()
-    except BadAvatar:
-        raise
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        raise BadAvatar("That file is not a picture we can read (JPEG, PNG or WebP).") from None
-    return picture
-
-
-def resized(picture: Image.Image, size: int) -> bytes:
-    """`picture` cut to a centred square, `size` pixels a side, as WebP."""
-    side = min(picture.size)
-    left, top = (picture.width - side) // 2, (picture.height - side) // 2
-    square = picture.convert("RGBA").crop((left, top, left + side, top + side))
-    out = io.BytesIO()
-    square.resize((size, size), Image.Resampling.LANCZOS).save(out, "WEBP", quality=85)
-    return out.getvalue()
+        pictures.read_header(data, budget())
+        return offslot.run(pictures.squares, data, budget(), SIZES)
+    except pictures.BadPicture as error:
+        raise BadAvatar(str(error)) from None
+    except offslot.Overrun:
+        raise BadAvatar("That picture takes too long to read.") from None
 
 
 def store(uid: int, data: bytes) -> str:
-    """Decodes, resizes and stores an uploaded picture as `uid`'s avatar files; returns
+    """Checks, redraws and stores an uploaded picture as `uid`'s avatar files; returns
     their token. BadAvatar (nothing stored) if it isn't an acceptable picture."""
-    picture = decode(data)
+    files = drawn(data)
     token = secrets.token_hex(8)
-    for size in SIZES:
-        default_storage.save(avatar_name(uid, token, size), ContentFile(resized(picture, size)))
+    for size, webp in files.items():
+        default_storage.save(avatar_name(uid, token, size), ContentFile(webp))
     return token
 
 

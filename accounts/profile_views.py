@@ -7,6 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from socialsite import offslot
+
 from . import avatars, profiles
 from .auth import logged_in_uid
 from .records import UserProfile
@@ -65,7 +67,10 @@ def upload_avatar(request: HttpRequest) -> HttpResponse:
             raise avatars.BadAvatar(
                 f"A picture is at most {avatars.AVATAR_MAX_BYTES // (1024 * 1024)} MB."
             )
-        profiles.set_avatar(uid, upload.read())
+        try:
+            profiles.set_avatar(uid, upload.read())
+        except offslot.Busy as busy:
+            raise avatars.BadAvatar(f"{busy} Try again in a minute.") from None
 
     return save_settings_section(
         request,

@@ -16,13 +16,13 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
 from oauth2_provider.generators import generate_client_secret
-from oauth2_provider.models import AccessToken, Application, set_token_value
+from oauth2_provider.models import AccessToken, Application, RefreshToken, set_token_value
 from oauth2_provider.oauth2_backends import OAuthLibCore
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.settings import oauth2_settings
 from oauthlib.common import generate_token
 
-from .models import ClientApp
+from .models import ClientApp, ExchangedCode
 
 OOB = "urn:ietf:wg:oauth:2.0:oob"
 # The grants every registered app may use.
@@ -33,6 +33,10 @@ NAME_MAX_LENGTH = 100
 # QuerySet.update() of tokens).
 TOKEN_CACHE_SECONDS = 300
 REDIRECT_URIS_MAX = 10
+# How long an exchanged code is remembered, so that its replay revokes what it issued:
+# far past its own life (AUTHORIZATION_CODE_EXPIRE_SECONDS), as a stolen code is
+# replayed when its thief gets to it.
+EXCHANGED_CODES_KEPT = timedelta(days=1)
 
 
 def supported_scopes() -> list[str]:
@@ -165,7 +169,69 @@ def forget_cached_token(sender, instance: AccessToken, **kwargs) -> None:
     cache.delete(f"api-token:{instance.token_checksum}")
 
 
+def code_checksum(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def remember_exchange(code: str, application, access: AccessToken | None, family) -> None:
+    """Records that `code` was exchanged for `access` (and a refresh token of `family`),
+    forgetting the records past EXCHANGED_CODES_KEPT."""
+    now = timezone.now()
+    ExchangedCode.objects.filter(expires__lt=now).delete()
+    ExchangedCode.objects.create(
+        code_checksum=code_checksum(code),
+        application=application,
+        access_token_id=access.pk if access is not None else None,
+        token_family=family,
+        expires=now + EXCHANGED_CODES_KEPT,
+    )
+
+
+def revoke_exchange(code: str, application) -> bool:
+    """Revokes every token an exchange of `code` by `application` issued (its access and
+    refresh tokens and every token refreshed from them), returning whether there was one."""
+    exchange = ExchangedCode.objects.filter(
+        code_checksum=code_checksum(code), application=application
+    ).first()
+    if exchange is None:
+        return False
+    RefreshToken.revoke_family(exchange.token_family)
+    # Deleted one by one, so each is forgotten by the token cache (forget_cached_token).
+    for access in AccessToken.objects.filter(pk=exchange.access_token_id):
+        access.revoke()
+    return True
+
+
 class MastodonValidator(OAuth2Validator):
+    def validate_code(self, client_id, code, client, request, *args, **kwargs):
+        valid = super().validate_code(client_id, code, client, request, *args, **kwargs)
+        if not valid:
+            # A code used a second time is refused, and what it gave is revoked: whoever
+            # replays it, the app or a thief, one of them has it who shouldn't (RFC 6749
+            # 4.1.2).
+            revoke_exchange(code, client)
+        return valid
+
+    def _create_access_token(self, expires, request, token, source_refresh_token=None):
+        access = super()._create_access_token(expires, request, token, source_refresh_token)
+        request.issued_access_token = access
+        return access
+
+    def _create_refresh_token(self, request, refresh_token_code, access_token, previous):
+        refresh = super()._create_refresh_token(request, refresh_token_code, access_token, previous)
+        request.issued_token_family = refresh.token_family
+        return refresh
+
+    def _save_bearer_token(self, token, request, *args, **kwargs):
+        super()._save_bearer_token(token, request, *args, **kwargs)
+        if request.grant_type == "authorization_code":
+            remember_exchange(
+                request.code,
+                request.client,
+                getattr(request, "issued_access_token", None),
+                getattr(request, "issued_token_family", None),
+            )
+
     def validate_grant_type(self, client_id, grant_type, client, request, *args, **kwargs):
         return grant_type in GRANTS
 

@@ -18,7 +18,18 @@ from socialsite.embedded_redis import throwaway
 
 from . import plan as plans
 
-PARTS = ("fan_out", "posts", "pages", "memory", "web", "flood", "streams", "scale", "search")
+PARTS = (
+    "fan_out",
+    "posts",
+    "pages",
+    "memory",
+    "web",
+    "flood",
+    "uploads",
+    "streams",
+    "scale",
+    "search",
+)
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.
 CLUSTER_PARTS = ("scale",)

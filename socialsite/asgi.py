@@ -29,6 +29,7 @@ from django.urls import re_path, reverse  # noqa: E402
 
 from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
+from socialsite.middleware import with_security_policy  # noqa: E402
 from socialsite.ratelimit import refuse_early  # noqa: E402
 from socialsite.views import answers_503_while_redis_is_unavailable  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
@@ -40,6 +41,12 @@ from streaming.consumers import (  # noqa: E402
 
 STREAM_PATH = r"^statuses/(?P<stream>[^/]+)\.json$"
 
+# Redis unavailable (restarting, loading, busy) wherever it is met outside a Django view
+# (the early refusals, a stream's session or token, a consumer): a 503, or a WebSocket
+# closed with 4503, never the server's 500 or 1011. Inside reports_connection, which
+# must see daphne's own `send`.
+guarded = answers_503_while_redis_is_unavailable
+
 
 application = ProtocolTypeRouter(
     {
@@ -47,7 +54,7 @@ application = ProtocolTypeRouter(
             [
                 re_path(
                     STREAM_PATH,
-                    reports_connection(AuthMiddlewareStack(StreamHttpConsumer.as_asgi())),
+                    reports_connection(guarded(AuthMiddlewareStack(StreamHttpConsumer.as_asgi()))),
                 ),
                 # Static files are cheap and the error pages need them: they don't queue.
                 # django-stubs types re_path's view as a Django view; channels' URLRouter
@@ -58,30 +65,38 @@ application = ProtocolTypeRouter(
                 ),
                 re_path(
                     r"",
-                    refuse_early(
-                        {reverse("accounts:login"): "login_failures_per_ip"},
-                        at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
+                    guarded(  # type: ignore[arg-type]  # an ASGI app, as above
+                        refuse_early(
+                            {reverse("accounts:login"): "login_failures_per_ip"},
+                            at_most(
+                                settings.HTTP_CONCURRENCY,
+                                django_asgi_app,
+                                slot_seconds=settings.HTTP_SLOT_SECONDS,
+                            ),
+                        )
                     ),
                 ),
             ]
         ),
         # Every WebSocket path reaches the consumer, which closes unknown ones with 4404.
         "websocket": reports_connection(
-            AuthMiddlewareStack(
-                URLRouter(
-                    [
-                        re_path(STREAM_PATH, StreamWebsocketConsumer.as_asgi()),
-                        re_path(r"^live/$", PersonalWebsocketConsumer.as_asgi()),
-                        re_path(r"^api/v1/streaming/?$", MastodonStreamingConsumer.as_asgi()),
-                        re_path(r"", StreamWebsocketConsumer.as_asgi()),
-                    ]
+            guarded(
+                AuthMiddlewareStack(
+                    URLRouter(
+                        [
+                            re_path(STREAM_PATH, StreamWebsocketConsumer.as_asgi()),
+                            re_path(r"^live/$", PersonalWebsocketConsumer.as_asgi()),
+                            re_path(r"^api/v1/streaming/?$", MastodonStreamingConsumer.as_asgi()),
+                            re_path(r"", StreamWebsocketConsumer.as_asgi()),
+                        ]
+                    )
                 )
             )
         ),
     }
 )
 
-# Redis unavailable (restarting, loading, busy) wherever it is met outside a Django view
-# (the early refusals, a stream's session or token, a consumer): a 503, or a WebSocket
-# closed with 4503, never the server's 500 or 1011.
-application = answers_503_while_redis_is_unavailable(application)
+# Every HTTP answer, Django's or not (the early refusals and 503s too), carries the
+# Content-Security-Policy; but the streams', JSON whose `send` must stay daphne's own
+# (streaming.backlog).
+application = with_security_policy(application, exempt=re.compile(STREAM_PATH))

@@ -3,7 +3,7 @@ streaming API and the live home timeline read them, the worker counts them.
 
 A posted status is its own fields; a deletion is the full status plus
 `"deleted": true` (so the filter that passed the post passes its deletion);
-follows and unfollows carry `"event"` and both users."""
+follows, unfollows, blocks and unblocks carry `"event"` and both users."""
 
 import json
 from collections.abc import Mapping
@@ -30,12 +30,21 @@ def status_deleted(status: Mapping[str, Any]) -> str:
 def follow_changed(
     kind: str, source: dict, target: dict, created: float, *, private: bool = False
 ) -> str:
-    """kind is "follow" or "unfollow"; source and target are {"id", "login"}. `private`:
-    the target's account is private, so the event goes to live home timelines only."""
+    """kind is "follow" or "unfollow"; source and target are {"id", "login"}, with
+    "private": "1" for a private account, whose follows the streams show only to those
+    timeline.audience lets see them. `private`: either side is a private account."""
     event = {"event": kind, "source": source, "target": target, "created": created}
     if private:
         event["private"] = "1"
     return json.dumps(event)
+
+
+def block_changed(kind: str, source: int, target: int, created: float) -> str:
+    """kind is "block" or "unblock": `source` blocked `target` (uids) or lifted it. No
+    stream passes it on; it tells the open streams of either of them to apply it at once."""
+    return json.dumps(
+        {"event": kind, "source": {"id": source}, "target": {"id": target}, "created": created}
+    )
 
 
 def publishes_in_scripts(client: Client) -> bool:

@@ -1,6 +1,7 @@
 """Settings for socialsite. Every environment variable is listed in docs/operations.md."""
 
 import os
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "socialsite.middleware.content_security_policy",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -80,6 +82,17 @@ ASGI_APPLICATION = "socialsite.asgi.application"
 HTTP_CONCURRENCY = int(os.environ.get("HTTP_CONCURRENCY", "1"))
 if HTTP_CONCURRENCY < 1:
     raise ImproperlyConfigured(f"HTTP_CONCURRENCY must be 1 or more, not {HTTP_CONCURRENCY}")
+# Seconds a request may hold its slot at a stretch: past it, the next request goes in
+# beside it (and a warning is logged). CPU-heavy work (pictures) runs off the slot, in
+# at most OFF_SLOT_PROCESSES child processes per server process at once, each killed
+# (the upload refused) when not done within OFF_SLOT_SECONDS: see socialsite/offslot.py.
+HTTP_SLOT_SECONDS = float(os.environ.get("HTTP_SLOT_SECONDS", "2"))
+OFF_SLOT_PROCESSES = int(os.environ.get("OFF_SLOT_PROCESSES", "1"))
+OFF_SLOT_SECONDS = float(os.environ.get("OFF_SLOT_SECONDS", "30"))
+if HTTP_SLOT_SECONDS <= 0 or OFF_SLOT_SECONDS <= 0 or OFF_SLOT_PROCESSES < 1:
+    raise ImproperlyConfigured(
+        "HTTP_SLOT_SECONDS and OFF_SLOT_SECONDS must be over 0, OFF_SLOT_PROCESSES 1 or more"
+    )
 # Rendered status cards each process keeps (~1.5 KB each; 0 keeps none): see timeline/cards.py.
 STATUS_CARDS_KEPT = int(os.environ.get("STATUS_CARDS_KEPT", "4000"))
 if STATUS_CARDS_KEPT < 0:
@@ -243,6 +256,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 MEDIA_ROOT = Path(os.environ.get("SOCIALSITE_MEDIA_DIR", VAR_DIR / "media"))
 MEDIA_URL = "/media/"
 SERVE_MEDIA = env_bool("SOCIALSITE_SERVE_MEDIA", True)
+# Origins a storage backend serves the avatars from (https://media.example ...): the pages'
+# Content-Security-Policy lets their pictures load (socialsite/middleware.py).
+MEDIA_ORIGINS = os.environ.get("SOCIALSITE_MEDIA_ORIGINS", "").split()
+for _origin in MEDIA_ORIGINS:
+    if not re.fullmatch(r"https?://[a-z0-9.-]+(:[0-9]{1,5})?", _origin):
+        raise ImproperlyConfigured(
+            f"SOCIALSITE_MEDIA_ORIGINS holds origins such as https://media.example, not {_origin!r}"
+        )
 # Uploads up to this size are kept in memory (an avatar is at most 2 MB).
 FILE_UPLOAD_MAX_MEMORY_SIZE = 3 * 1024 * 1024
 

@@ -16,10 +16,19 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
 from django.http import QueryDict
+from redis import RedisError
 
 from .backlog import CONNECTION, LINE_END
-from .hub import INTERNAL_ERROR, TOO_SLOW, Ending, Listener, Recipient, get_personal_hub
-from .services import StreamRefused
+from .hub import (
+    INTERNAL_ERROR,
+    SUSPENDED,
+    TOO_SLOW,
+    Ending,
+    Listener,
+    Recipient,
+    get_personal_hub,
+)
+from .services import StreamRefused, suspended_among
 from .streams import STREAM_METHODS, Stream, open_stream, session_uid
 
 logger = logging.getLogger(__name__)
@@ -274,7 +283,8 @@ class PersonalWebsocketConsumer(AsyncWebsocketConsumer):
     """ws://HOST/live/: the logged-in user's own events, for the site's pages (new
     notifications and direct messages, unread counts), from PRIVATE_CHANNEL through
     this process's one subscription to it. No stream of the streaming API reads that
-    channel, and this endpoint takes no stream key: only a same-site session."""
+    channel, and this endpoint takes no stream key: only a same-site session of a user
+    not suspended (one suspended while here is closed with 4403 within a heartbeat)."""
 
     listener: Listener | None = None
     relaying: asyncio.Task | None = None
@@ -287,6 +297,14 @@ class PersonalWebsocketConsumer(AsyncWebsocketConsumer):
             await self.refuse(4401, "Log in first.")
             return
         hub = get_personal_hub()
+        try:
+            suspended = await suspended_among([int(uid)])
+        except RedisError:
+            await self.refuse(4503, "Live updates are unavailable right now; reload later.")
+            return
+        if suspended:
+            await self.refuse(SUSPENDED, "This account is suspended.")
+            return
         most = settings.LIVE_SOCKETS_PER_USER
         if hub.listening(int(uid)) >= most:
             await self.refuse(4429, f"At most {most} live pages at once: close one.")

@@ -216,6 +216,14 @@ class FollowFilter:
         return frozenset((LOGIN, login) for login in self.wanted)
 
 
+def passes_follow_events(match: Filter) -> bool:
+    """Whether `match` can pass follow events (a follow filter, alone or combined): its
+    stream must know whom its owner follows to apply timeline.audience's rule to them."""
+    if isinstance(match, AnyFilter):
+        return any(passes_follow_events(part) for part in match.parts)
+    return isinstance(match, FollowFilter)
+
+
 # The hub looks an event up by its mentions, then every follow stream it finds asks for
 # them again: found once a status, as words() is.
 @functools.lru_cache(maxsize=256)

@@ -13,6 +13,7 @@ from timeline.feeds import visibility
 from .filters import FOLLOW_EVENTS, as_int
 from .records import Event
 from .services import HomeState
+from .viewers import BLOCK_EVENTS, named_uids
 
 
 # Where the live home can still differ from the stored one, each a race with a narrow
@@ -42,9 +43,11 @@ class HomeFilter:
 
     The follow/unfollow events `uid` makes it reads but never passes on: they change home
     in ways no event tells, so it asks to be read again (`stale`), as it does when
-    deletions leave it knowing too few entries. Events it decides meanwhile are replayed
-    on what is read. A deletion passes for every status by `uid` or those they follow,
-    whether or not this stream passed it: the page may show it from before."""
+    deletions leave it knowing too few entries, and for a block or unblock either way
+    (a block hides the other's statuses and reposts from the event on). Events it
+    decides meanwhile are replayed on what is read. A deletion passes for every status
+    by `uid` or those they follow, whether or not this stream passed it: the page may
+    show it from before."""
 
     def __init__(self, uid: int) -> None:
         self.uid = uid
@@ -84,6 +87,8 @@ class HomeFilter:
         if kind is not None:
             if kind in FOLLOW_EVENTS:
                 self._follow_changed(kind, event.get("source"), event.get("target"))
+            elif kind in BLOCK_EVENTS and self.uid in named_uids(event):
+                self._block_changed(kind, named_uids(event) - {self.uid})
             return False
         status_id, author = as_int(event.get("id")), as_int(event.get("uid"))
         if status_id is None or author is None:
@@ -124,6 +129,16 @@ class HomeFilter:
         else:
             self.followed.discard(followed)
         self.stale.set()
+
+    def _block_changed(self, kind: str, others: set[int]) -> None:
+        """A block either way applies at once (and again on what is read meanwhile); the
+        home is read again, as the block's unfollows change it, and an unblock too."""
+        if kind == "block":
+            self._change(self._block, others)
+        self.stale.set()
+
+    def _block(self, others: set[int]) -> None:
+        self.audience.blocked = self.audience.blocked | others
 
     def _change(self, change: Callable, *args: object) -> None:
         change(*args)

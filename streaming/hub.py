@@ -3,7 +3,8 @@ trip per heartbeat, for all the streams it serves.
 
 Thousands of streams share one pub/sub connection: the hub decodes each event
 once, asks only the streams its index of their filters finds (streaming.index), and
-gives the line, encoded once, to each whose filter passes it without ever waiting:
+gives the line, encoded once, to each whose filter passes it and whose owner may see it
+(streaming.viewers, timeline.audience's rule) without ever waiting:
 straight to its connection when it can take it, else onto its bounded queue. A stream
 whose queue is full has fallen too far behind; it is ended (and told why) while the
 others go on. Every STREAM_HEARTBEAT_SECONDS the hub renews all its streams' places in
@@ -36,6 +37,7 @@ from .home_filter import HomeFilter
 from .index import FilterIndex
 from .records import Event
 from .services import StreamGrant
+from .viewers import Viewer, named_uids
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +47,7 @@ RETRY_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
 PLACE_CALLS = 50
 # WebSocket close codes for endings that are no refusal (those say 4000 + HTTP status).
 TOO_SLOW = 4008
+SUSPENDED = 4403
 INTERNAL_ERROR = 1011
 
 
@@ -61,12 +64,17 @@ class Ending:
 
 class Listener:
     """A stream's place in the hub: its filter, its grant (None: not counted, as for
-    the command line), the lines waiting to be sent, and where its client's connection
-    takes them straight from the hub (`writer`, see backlog.py), if it does."""
+    the command line), whom it is for (`viewer`, see viewers.py; None: its filter applies
+    timeline.audience's rule itself, as a live home's does), the lines waiting to be
+    sent, and where its client's connection takes them straight from the hub (`writer`,
+    see backlog.py), if it does."""
 
-    def __init__(self, match: Filter, grant: StreamGrant | None, size: int) -> None:
+    def __init__(
+        self, match: Filter, grant: StreamGrant | None, size: int, viewer: Viewer | None = None
+    ) -> None:
         self.match = match
         self.grant = grant
+        self.viewer = viewer
         self.lines: asyncio.Queue[str | None] = asyncio.Queue(size)
         self.ending: Ending | None = None
         self.writer: Writer | None = None
@@ -96,17 +104,30 @@ class Hub:
         self.channel = channel
         self.listeners: set[Listener] = set()
         self.index: FilterIndex[Listener] = FilterIndex()
+        # Listeners by their viewer's uid: the events that change a viewer's audience
+        # reach them whatever their filters look for.
+        self.by_viewer: dict[int, set[Listener]] = {}
+        # Viewers whose audience must be read again (an unblock), by one task for all.
+        self._stale: set[Viewer] = set()
+        self._stale_found = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
-        # Held around each stream's own Redis calls (taking and giving back its place).
+        # Held around each stream's own Redis calls (taking and giving back its place,
+        # reading its owner's audience).
         self.place_calls = asyncio.Semaphore(PLACE_CALLS)
 
     async def join(
-        self, match: Filter, grant: StreamGrant | None = None, *, timeout: float = 5.0
+        self,
+        match: Filter,
+        grant: StreamGrant | None = None,
+        *,
+        viewer: Viewer | None = None,
+        timeout: float = 5.0,
     ) -> Listener:
         """A new listener, returned once the subscription is live (so no event
-        published after this returns is missed). TimeoutError if Redis can't be reached."""
-        listener = Listener(match, grant, settings.STREAM_QUEUE_SIZE)
+        published after this returns is missed); without a `viewer`, it is a visitor's
+        (a live home's filter is its own). TimeoutError if Redis can't be reached."""
+        listener = Listener(match, grant, settings.STREAM_QUEUE_SIZE, self._viewer(match, viewer))
         self._add(listener)
         if self._task is None or self._task.done():
             self._subscribed = asyncio.Event()
@@ -139,9 +160,16 @@ class Hub:
         # Clients that got a status get its deletion as the id alone.
         deleted = event.get("deleted")
         line = Line(json.dumps({"id": event.get("id"), "deleted": True}) if deleted else raw)
+        for uid in named_uids(event):
+            for listener in self.by_viewer.get(uid, ()):
+                # Before any listener is asked: the rule applies to this very event.
+                if listener.viewer is not None and listener.viewer.learn(event):
+                    self._stale.add(listener.viewer)
+                    self._stale_found.set()
         for listener in self._candidates(event):
             try:
-                if listener.match(event):
+                viewer = listener.viewer
+                if listener.match(event) and (viewer is None or viewer.sees(event)):
                     listener.put(line)
             except asyncio.QueueFull:
                 behind = f"The stream fell more than {listener.lines.maxsize} events behind."
@@ -155,20 +183,36 @@ class Hub:
         self._remove(listener)
         listener.end(ending)
 
+    def _viewer(self, match: Filter, viewer: Viewer | None) -> Viewer | None:
+        """Whom a new listener is for: `viewer`, else a visitor, unless its filter
+        applies the rule itself (a live home)."""
+        if viewer is None and not isinstance(match, HomeFilter):
+            return Viewer()
+        return viewer
+
     def _add(self, listener: Listener) -> None:
         self.listeners.add(listener)
         self.index.add(listener)
+        uid = listener.viewer.uid if listener.viewer is not None else None
+        if uid is not None:
+            self.by_viewer.setdefault(uid, set()).add(listener)
 
     def _remove(self, listener: Listener) -> None:
         self.listeners.discard(listener)
         self.index.remove(listener)
+        uid = listener.viewer.uid if listener.viewer is not None else None
+        same = self.by_viewer.get(uid, set()) if uid is not None else set()
+        same.discard(listener)
+        if uid is not None and not same:
+            self.by_viewer.pop(uid, None)
 
     def _candidates(self, event: Event) -> Iterable[Listener]:
         """The listeners whose filter may pass `event`, found by what their filters look
         for (streaming.index), so thousands of streams don't each look at every event.
         A private account's status (or its deletion) goes to live home timelines alone,
-        whose filter passes it only to approved followers (timeline.safety)."""
-        if safety.is_private(event):
+        whose filter passes it only to approved followers (timeline.audience); a follow
+        event is the viewers' to decide."""
+        if safety.is_private(event) and "event" not in event:
             return [
                 listener
                 for listener in self.index.scanned
@@ -176,10 +220,42 @@ class Hub:
             ]
         return self.index.candidates(event)
 
+    async def read_audience(self, viewer: Viewer) -> None:
+        """Reads what the rule needs of `viewer`'s owner (again, if it was read): 1 round
+        trip, among the streams' own Redis calls (`place_calls`)."""
+        # A stream's viewer is its owner's (a stream key's or the logged-in user's).
+        assert viewer.uid is not None
+        if viewer.ready:
+            viewer.begin_load()
+        async with self.place_calls:
+            audience = await services.viewer_audience(viewer.uid, with_follows=viewer.with_follows)
+        viewer.load(audience)
+        if viewer.stale:
+            # An unblock came while it was read, which the read may not have seen.
+            self._stale.add(viewer)
+            self._stale_found.set()
+
     async def _run(self, subscribed: asyncio.Event) -> None:
         async with asyncio.TaskGroup() as group:
             group.create_task(self._listen(subscribed))
             group.create_task(self._renew())
+            group.create_task(self._read_stale_audiences())
+
+    async def _read_stale_audiences(self) -> None:
+        while True:
+            await self._stale_found.wait()
+            self._stale_found.clear()
+            stale, self._stale = self._stale, set()
+            for viewer in stale:
+                try:
+                    await self.read_audience(viewer)
+                except Exception as error:
+                    # Until then its stream hides what it hid; it is read again later.
+                    logger.warning("Could not read the audience of %s: %r", viewer.uid, error)
+                    self._stale.add(viewer)
+            if self._stale:
+                await asyncio.sleep(RETRY_DELAYS[-1])
+                self._stale_found.set()
 
     async def _listen(self, subscribed: asyncio.Event) -> None:
         failures = 0
@@ -232,11 +308,30 @@ class Recipient:
 class PersonalHub(Hub):
     """The hub of PRIVATE_CHANNEL, whose listeners are Recipients: an event goes only to
     the listeners of the uids it names, found by uid, so thousands of open pages don't
-    each look at every event."""
+    each look at every event. Every STREAM_HEARTBEAT_SECONDS it ends the pages of users
+    suspended meanwhile (one round trip for all)."""
 
     def __init__(self, channel: str = PRIVATE_CHANNEL) -> None:
         super().__init__(channel)
         self._by_uid: dict[int, set[Listener]] = {}
+
+    def _viewer(self, match: Filter, viewer: Viewer | None) -> Viewer | None:
+        # Each event names its readers: no rule but that applies.
+        return None
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(settings.STREAM_HEARTBEAT_SECONDS)
+            if not self._by_uid:
+                continue
+            try:
+                suspended = await services.suspended_among(list(self._by_uid))
+            except Exception as error:
+                logger.warning("Could not check the live pages' users: %r", error)
+                continue
+            for uid in suspended:
+                for listener in list(self._by_uid.get(uid, ())):
+                    self._end(listener, Ending(SUSPENDED, "This account is suspended."))
 
     def _add(self, listener: Listener) -> None:
         self.listeners.add(listener)

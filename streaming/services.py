@@ -347,6 +347,29 @@ async def home_state(uid: int, count: int) -> HomeState:
     )
 
 
+async def viewer_audience(uid: int, *, with_follows: bool) -> safety.Audience:
+    """What timeline.audience's rule needs of a stream's owner `uid`: their blocks both
+    ways (and mutes), and, `with_follows`, everyone they follow (for a stream that can
+    pass follow events, whose private sides only approved followers see). 1 round trip,
+    in their slot."""
+    batch = Batch(get_async_redis())
+    read = safety.queue_audience(batch, uid)
+    followed = following.queue_everyone(batch, uid) if with_follows else None
+    await batch.execute()
+    audience = read.audience
+    if followed is not None:
+        audience.follows = followed.uids
+    return audience
+
+
+async def suspended_among(uids: list[int]) -> set[int]:
+    """Which of `uids` are suspended: 1 round trip (each read in its user's slot)."""
+    batch = Batch(get_async_redis())
+    reads = [(uid, batch.hget(user_key(uid), "suspended")) for uid in uids]
+    await batch.execute()
+    return {uid for uid, read in reads if read.value == "1"}
+
+
 def stream_stats() -> dict:
     """For the operators' dashboard: `clients`, the streams open across all server
     processes, and `subscriptions`, the processes (and command-line streams)

@@ -17,10 +17,11 @@ from accounts.services import uid_for_login
 
 from . import services
 from .backlog import Writer
-from .filters import create_stream_filter
+from .filters import create_stream_filter, passes_follow_events
 from .home_filter import HomeFilter
 from .hub import Ending, Hub, Listener, get_hub
 from .services import StreamGrant, StreamRefused
+from .viewers import Viewer
 
 logger = logging.getLogger(__name__)
 
@@ -151,7 +152,15 @@ async def open_stream(
 
 async def _start(hub: Hub, name: str, grant: StreamGrant, match) -> Stream:
     if name != "home":
-        return Stream(grant, hub, await hub.join(match, grant))
+        viewer = Viewer.loading(grant.uid, with_follows=passes_follow_events(match))
+        listener = await hub.join(match, grant, viewer=viewer)
+        # Read after joining, so a block or a follow made meanwhile is seen by one or the other.
+        try:
+            await hub.read_audience(viewer)
+        except BaseException:
+            await hub.leave(listener)
+            raise
+        return Stream(grant, hub, listener)
     match = HomeFilter(grant.uid)
     listener = await hub.join(match, grant)
     # Read after joining, so a follow or a post made meanwhile is seen by one or the other.

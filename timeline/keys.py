@@ -97,6 +97,11 @@ def tag_timeline_key(tag: str) -> str:
     return f"tag:{{{tag}}}"
 
 
+def tag_public_uses_key(tag: str) -> str:
+    """Status id -> posted, of the public statuses that used #tag lately (search.services)."""
+    return f"tag:{{{tag}}}:public"
+
+
 def replies_key(status_id: int | str) -> str:
     """Reply id -> posted."""
     return f"replies:{{{status_id}}}"
@@ -347,7 +352,8 @@ OLD_SEARCH_WORD_PATTERN = "search:{s*}:w:*"
 OLD_SEARCH_SET_PATTERN = "words:{s*}:*"
 
 
-# Every #tag ever used, all scored 0: tag search by prefix with ZRANGEBYLEX.
+# Every #tag ever used in a public status, all scored 0: tag search by prefix with
+# ZRANGEBYLEX. A tag used only in private statuses is not named here.
 TAG_NAMES = "tags:names"
 
 

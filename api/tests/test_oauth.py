@@ -186,3 +186,48 @@ def test_a_refresh_token_gives_a_new_access_token(daphne_server, person):
         headers={"Authorization": f"Bearer {access}"},
     )
     assert me.json()["username"] == "alice"
+
+
+def test_a_replayed_code_is_refused_and_revokes_every_token_it_issued(daphne_server, person):
+    """RFC 6749 4.1.2: a code used twice is refused, and the tokens it gave (and those
+    refreshed from them) are revoked; another code's token of the same app stays valid."""
+    person("alice")
+    app = register(daphne_server).json()
+    session = logged_in_session(daphne_server, "alice", PASSWORD)
+    code = authorise(session, authorize_url(daphne_server, app))
+    grant = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT}
+    first = token(daphne_server, app, **grant).json()
+    refreshed = token(
+        daphne_server, app, grant_type="refresh_token", refresh_token=first["refresh_token"]
+    ).json()
+    other_code = authorise(session, authorize_url(daphne_server, app))
+    other = token(daphne_server, app, **{**grant, "code": other_code}).json()
+
+    def me(access: str) -> int:
+        answer = requests.get(
+            f"{daphne_server}/api/v1/accounts/verify_credentials",
+            headers={"Authorization": f"Bearer {access}"},
+        )
+        return answer.status_code
+
+    # Each checked once, so the check is cached as a real client's would be.
+    assert [me(refreshed["access_token"]), me(other["access_token"])] == [200, 200]
+    replay = token(daphne_server, app, **grant)
+    assert replay.status_code == 400 and replay.json()["error"] == "invalid_grant"
+    assert [me(first["access_token"]), me(refreshed["access_token"])] == [401, 401]
+    again = token(
+        daphne_server, app, grant_type="refresh_token", refresh_token=refreshed["refresh_token"]
+    )
+    assert again.status_code == 400
+    assert me(other["access_token"]) == 200
+
+
+def test_the_consent_pages_policy_lets_its_form_lead_to_the_apps_origin_only(daphne_server, person):
+    person("alice")
+    app = register(daphne_server, redirect_uris=f"{REDIRECT} urn:ietf:wg:oauth:2.0:oob").json()
+    session = logged_in_session(daphne_server, "alice", PASSWORD)
+    policy = session.get(authorize_url(daphne_server, app)).headers["Content-Security-Policy"]
+    assert "form-action 'self' http://app.example;" in policy
+    assert "script-src 'self';" in policy
+    oob = authorize_url(daphne_server, app, redirect_uri="urn:ietf:wg:oauth:2.0:oob")
+    assert "form-action 'self';" in session.get(oob).headers["Content-Security-Policy"]

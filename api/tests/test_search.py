@@ -85,3 +85,12 @@ def test_searches_past_their_limit_are_429_and_share_the_pages_limit(
     assert client.get("/api/v2/search?q=redis").status_code == 200
     assert client.get("/api/v2/search?q=redis").status_code == 200
     assert client.get("/api/v2/search?q=redis").status_code == 429
+
+
+def test_a_hashtag_used_only_in_private_statuses_is_not_found(alice, bob, as_alice, api_as):
+    safety.set_private(bob.uid, True)
+    post_status(bob.uid, "for my followers: #secretplans")
+    for caller in (as_alice, api_as(bob)):
+        found = caller("get", "/api/v2/search?q=secretplans&type=hashtags")[1]
+        assert found["hashtags"] == []
+    assert as_alice("get", "/api/v2/search?q=%23secret")[1]["hashtags"] == []

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from accounts import avatars, profiles
 from accounts.records import UserProfile
 from accounts.services import check_name, get_user, get_user_by_login, update_name
+from socialsite import offslot
 from timeline.audience.selectors import relations
 from timeline.feeds.selectors import cursor_page
 from timeline.graph import selectors as graph
@@ -95,7 +96,10 @@ def update_credentials(request: ApiRequest) -> dict:
     avatar = uploaded(request, "avatar")
     if avatar is not None:
         # One byte past the limit is enough for the avatar's check to refuse it.
-        profiles.set_avatar(uid, avatar.read(avatars.AVATAR_MAX_BYTES + 1))
+        try:
+            profiles.set_avatar(uid, avatar.read(avatars.AVATAR_MAX_BYTES + 1))
+        except offslot.Busy as busy:
+            raise ApiError(503, str(busy), busy.retry_after) from None
     if name is not None:
         update_name(uid, name)
     if note is not None:
@@ -138,14 +142,20 @@ def statuses(request: ApiRequest, account_id: str) -> ApiResult:
 
 @endpoint("GET", public=True, user=False)
 def followers(request: ApiRequest, account_id: str) -> ApiResult:
-    uid = profile(account_id)["id"]
-    return people_page(request, lambda number, count: graph.followers_page(uid, number, count))
+    """As the followers page shows them to the caller (graph.selectors.followers_page)."""
+    uid, reader = profile(account_id)["id"], viewer(request)
+    return people_page(
+        request, lambda number, count: graph.followers_page(uid, number, count, reader)
+    )
 
 
 @endpoint("GET", public=True, user=False)
 def following(request: ApiRequest, account_id: str) -> ApiResult:
-    uid = profile(account_id)["id"]
-    return people_page(request, lambda number, count: graph.following_page(uid, number, count))
+    """As the following page shows them to the caller (graph.selectors.following_page)."""
+    uid, reader = profile(account_id)["id"], viewer(request)
+    return people_page(
+        request, lambda number, count: graph.following_page(uid, number, count, reader)
+    )
 
 
 def relationships_of(uid: int, others: list[int]) -> list[dict]:

@@ -1,6 +1,7 @@
 """The consent page (/oauth/authorize), its out-of-band answer, and the settings
 page's list of authorised apps with their revoke buttons."""
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
@@ -10,7 +11,26 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from oauth2_provider.views import AuthorizationView, RevokeTokenView
 
+from socialsite.middleware import with_policy
+
 from .. import oauth
+
+# A host a policy may name: a DNS name or an IPv4 address (nothing that could end the
+# directive or start another).
+POLICY_HOST = re.compile(r"[a-z0-9.-]{1,253}")
+
+
+def redirect_origin(uri: str) -> str:
+    """The origin (scheme://host[:port]) of an http(s) redirect URI, "" for another."""
+    parts = urlsplit(uri)
+    try:
+        port = parts.port
+    except ValueError:
+        return ""
+    host = parts.hostname or ""
+    if parts.scheme not in ("http", "https") or not POLICY_HOST.fullmatch(host):
+        return ""
+    return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
 
 
 class AuthorizeView(AuthorizationView):
@@ -22,9 +42,15 @@ class AuthorizeView(AuthorizationView):
 
     def render_to_response(self, context, **kwargs):
         # An error's context names its redirect `url`, which would hide the pages' url().
-        return super().render_to_response(
+        response = super().render_to_response(
             {name: value for name, value in context.items() if name != "url"}, **kwargs
         )
+        # The consent form's answer redirects to the app: the policy's form-action, which
+        # browsers apply to a form's redirects too, must let it (as Mastodon's does).
+        origin = redirect_origin(str(context.get("redirect_uri") or ""))
+        if origin:
+            with_policy(response, form_action=f"'self' {origin}")
+        return response
 
     def redirect(self, redirect_to, application):
         if redirect_to.startswith(oauth.OOB):

@@ -2,6 +2,7 @@
 and the deadlines that cut off slow clients (slowloris) without cutting off streams."""
 
 import os
+import re
 import socket
 import time
 import urllib.request
@@ -133,6 +134,14 @@ def test_a_kept_alive_connection_is_served_then_closed_once_idle_past_the_header
         sock.recv(1_000_000)
         received, took = answer_and_close(sock)
     assert received == b""
+    assert took < HEADER_TIMEOUT + SLACK
+
+
+def test_pipelined_requests_are_all_answered_and_a_partial_last_one_cut_off(strict_daphne):
+    request = b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    with opened(strict_daphne, request + request + b"GET /accounts/lo") as sock:
+        received, took = answer_and_close(sock)
+    assert re.findall(rb"HTTP/1.1 (\d+)", received) == [b"200", b"200", b"408"]
     assert took < HEADER_TIMEOUT + SLACK
 
 

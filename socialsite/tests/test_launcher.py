@@ -11,8 +11,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import redis
 from django.conf import settings
 
+from socialsite import keys
+from socialsite.jobs import enqueue
 from socialsite.servers import shared_port_sockets
 from socialsite.testing.waits import wait_for
 
@@ -174,6 +177,10 @@ def test_make_run_restarts_a_child_that_dies_and_says_so_and_ctrl_c_still_stops_
         assert f"make run: worker 1 (pid {worker}) was killed by SIGKILL" in "".join(output.lines)
         restarted = int(line.split("pid ")[1].rstrip(")\n"))
         assert child_of_kind(launcher.pid, "manage.py worker") == restarted
+        # It takes jobs: one of a kind no handler knows is set aside as failed at once.
+        jobs = redis.Redis(unix_socket_path=str(tmp_path / "redis.sock"))
+        enqueue(jobs, ("no_such_kind", {}))
+        wait_for(lambda: jobs.xlen(keys.FAILED_JOB_STREAM) == 1, timeout=60)
 
         daphne = child_of_kind(launcher.pid, "daphne")
         os.kill(daphne, signal.SIGTERM)

@@ -18,6 +18,7 @@ from django.test import RequestFactory, override_settings
 from socialsite.batches import reply_error
 from socialsite.embedded_redis import EmbeddedRedis, throwaway
 from socialsite.redis import PackedPipeline, is_redis_unavailable
+from socialsite.testing.cluster import throwaway_cluster
 from socialsite.views import server_error
 from timeline.posting import services as posting
 
@@ -171,3 +172,27 @@ def test_on_a_replica_cut_off_from_its_primary_pages_and_the_api_answer_503(clie
         assert is_the_outage_page(browser.get("/"))
         assert is_the_outage_page(browser.get("/timeline/"))
         assert is_the_api_outage_answer(browser.get("/api/v1/timelines/public"))
+
+
+@pytest.mark.django_db
+def test_on_a_cluster_that_lost_a_master_pages_and_the_api_answer_503(client):
+    with throwaway_cluster(masters=3) as cluster:
+        url = cluster.servers.url
+        caches = {alias: {**config, "LOCATION": [url]} for alias, config in settings.CACHES.items()}
+        with override_settings(CACHES=caches):
+            browser = as_a_browser(client)
+            assert browser.get("/timeline/").status_code == 200
+            lost = cluster.servers.processes[0]
+            lost.kill()
+            lost.wait()
+            survivor = redis.Redis(port=cluster.servers.ports[1], decode_responses=True)
+            deadline = time.monotonic() + 30
+            while survivor.cluster("info")["cluster_state"] != "fail":
+                assert time.monotonic() < deadline, "the cluster never saw its master gone"
+                time.sleep(0.1)
+            # A cluster without every slot served refuses every key: CLUSTERDOWN.
+            with pytest.raises(redis.exceptions.ClusterDownError):
+                survivor.get("anything")
+            for _ in range(3):
+                assert is_the_outage_page(browser.get("/timeline/"))
+                assert is_the_api_outage_answer(browser.get("/api/v1/timelines/public"))

@@ -65,3 +65,26 @@ def test_stop_ends_every_child_for_good():
     supervisor.tend()
     assert supervisor.processes() == [low, high]
     assert all(process.poll() is not None for process in supervisor.processes())
+
+
+def test_a_child_that_cannot_be_started_again_is_tried_again_later():
+    lines: list[str] = []
+    starts = iter([lambda: python("raise SystemExit(1)")])
+
+    def start() -> subprocess.Popen:
+        # The first start works; later ones fail as a missing program would.
+        return next(starts, lambda: subprocess.Popen(["/nonexistent/program"]))()
+
+    supervisor = Supervisor(log=lines.append, first_delay=0.05, most_delay=0.1)
+    supervisor.add("ghost", start)
+    deadline = time.monotonic() + 60
+    try:
+        while len([line for line in lines if "could not be started" in line]) < 2:
+            assert time.monotonic() < deadline, lines
+            supervisor.tend()
+            time.sleep(0.01)
+    finally:
+        supervisor.stop()
+    failed = [line for line in lines if "could not be started" in line]
+    assert "make run: ghost could not be started ([Errno 2]" in failed[0]
+    assert "trying again in 0.1 s" in failed[1]

@@ -6,7 +6,9 @@ the author of the status it reposts). A private account's statuses (marked "priv
 on the status, see timeline.safety.services.set_private) are seen only by their author
 and approved followers, and never on the global timeline or the public streams. In a
 home timeline, muted users' statuses and reposts and statuses with muted words are
-left out too.
+left out too. A follow event on the streams follows the same rule (`may_see_follow`):
+hidden by a block either way, and a private account's follows seen only by it, the
+other side and its approved followers.
 
 What the rule needs of the viewer (whom they block and are blocked by, whom they mute
 and which words) lives in the viewer's slot and is read in the same round trip as a
@@ -17,6 +19,7 @@ viewer's following set (`confirm_follows`), only when a page holds another's pri
 status."""
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,6 +157,30 @@ def may_see_author(
         and author != viewer
         and (author in muted or original_author in muted)
     )
+
+
+def may_see_follow(
+    source: Mapping[str, Any], target: Mapping[str, Any], audience: Audience
+) -> bool:
+    """The rule for a follow or unfollow between `source` and `target` ({"id", "login"},
+    with PRIVATE_FIELD "1" for a private account): hidden when either blocks the viewer or
+    is blocked by them, and a private account's follows, either way, are seen only by it,
+    the other side and its approved followers, as its followers and following lists are."""
+    sides = [
+        (_uid_of(side), is_private_value(side.get(keys.PRIVATE_FIELD))) for side in (source, target)
+    ]
+    if any(uid is None or uid in audience.blocked for uid, _ in sides):
+        return False
+    if audience.viewer is not None and any(uid == audience.viewer for uid, _ in sides):
+        return True
+    return all(uid in audience.follows for uid, private in sides if private)
+
+
+def _uid_of(user: Mapping[str, Any]) -> int | None:
+    try:
+        return int(user["id"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def has_muted_words(status: Status, audience: Audience) -> bool:

@@ -1,5 +1,6 @@
 """What the network is doing, counted from the event stream (Redis in Action 8.5):
-posts per hour over the last day, and the #tags and @mentions of the last hour.
+posts per hour over the last day, and the #tags (of public statuses) and @mentions of
+the last hour.
 
 A listener thread in each worker process subscribes to STATUS_CHANNEL and counts
 every posted or deleted status into hour and minute buckets that expire on their
@@ -37,7 +38,11 @@ def record(
     hour, minute = int(posted // 3600), int(posted // 60)
     # A repost carries its original's message: its words were counted with the original.
     message = "" if status.get("repost_of") else status.get("message", "")
-    tags, mentions = text.tags(message), text.mentions(message)
+    # A private status's #tags are for its author's followers: never Trending's (its
+    # deletion takes back none, as none were counted).
+    private = status.get(keys.PRIVATE_FIELD) == "1"
+    tags = [] if private else text.tags(message)
+    mentions = text.mentions(message)
     scripts.record_activity(
         client,
         counted_key=keys.ACTIVITY_COUNTED,
@@ -67,6 +72,7 @@ def record_event(payload: str) -> bool:
         return False
     status["message"] = str(event.get("message", ""))
     status["repost_of"] = event.get("repost_of")
+    status[keys.PRIVATE_FIELD] = event.get(keys.PRIVATE_FIELD)
     record(get_redis(), status, deleted=bool(event.get("deleted")))
     return True
 

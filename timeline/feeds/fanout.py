@@ -270,6 +270,46 @@ def split_fan_out(conn, args: dict) -> list[jobs.Job]:
     return [("fanout", chunk) for chunk in chunks]
 
 
+# A follower whose follow time is this close before a status's (or later) may have got
+# it from the follow's own copy (add_follower.lua reads the profile, which the post wrote
+# before its job ran): a job checks such a follower's home before it pushes. Follow times
+# are whole seconds, taken a moment before the follow's step 1; the margin covers a slow
+# request between the two. Most chunks of a big fan-out hold no such follower.
+FOLLOW_COPY_MARGIN_SECONDS = 60
+
+
+def queue_late_followers(
+    reads: Batch, args: dict, members_key: str, below: str, size: int
+) -> follower_sets.RangeRead | None:
+    """Queues the read of the followers of a chunk (`args`) who followed late enough to
+    have its status from their follow's copy; None if it can hold none (lists, a
+    retraction, a chunk that ends before then)."""
+    if args["retract"] or args["audience"] != "followers":
+        return None
+    since = int(float(args["posted"])) - FOLLOW_COPY_MARGIN_SECONDS
+    if args["until"] != "+inf" and float(args["until"]) <= since:
+        return None
+    after, skip = args["after_score"], args["skip"]
+    if float(after) < since:
+        after, skip = since, 0
+    return follower_sets.queue_range(reads, members_key, after, skip, below, size)
+
+
+def checked_groups(reached: list[str], late: set[str]) -> list[tuple[list[str], bool]]:
+    """`reached` as (followers, whether their homes are checked before the push): all of
+    them in a chunk redone after a crash, else the `late` followers alone."""
+    if jobs.redoing():
+        # Only a chunk taken over from a worker that died in it may find its status in
+        # any home: a first run pays for no check but the late followers'.
+        return [(reached, True)]
+    if not late:
+        return [(reached, False)]
+    return [
+        ([uid for uid in reached if uid not in late], False),
+        ([uid for uid in reached if uid in late], True),
+    ]
+
+
 @jobs.handler("fanout")
 def fan_out_batch(args: dict) -> list[jobs.Job]:
     """Splits a big fan-out into chunk jobs, or delivers to (retracts from) the next
@@ -295,6 +335,7 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     walk = follower_sets.queue_walk(
         reads, members_key, args["after_score"], args["skip"], below, size
     )
+    late = queue_late_followers(reads, args, members_key, below, size)
     reads.execute()
     members, cursor = follower_sets.walk(conn, walk)
     pipe = PackedPipeline(conn)
@@ -304,17 +345,17 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
         reached = audience.reach(conn, args, members, *([] if reach is None else [reach.value]))
         if args["audience"] == "followers":
             reached = homes.with_homes(conn, reached)
-        audience.deliver(
-            pipe,
-            args["status_id"],
-            args["posted"],
-            reached,
-            settings.HOME_TIMELINE_SIZE,
-            repost_of=args["repost_of"],
-            # Only a chunk taken over from a worker that died in it may find its status
-            # in some homes: a first run pays nothing for the check.
-            once=jobs.redoing(),
-        )
+        late_uids = set(follower_sets.decode_range(late)[0]) if late else set()
+        for uids, once in checked_groups(reached, late_uids):
+            audience.deliver(
+                pipe,
+                args["status_id"],
+                args["posted"],
+                uids,
+                settings.HOME_TIMELINE_SIZE,
+                repost_of=args["repost_of"],
+                once=once,
+            )
     else:
         return []  # deleted meanwhile: the deletion's own job retracts it
     pipe.execute()

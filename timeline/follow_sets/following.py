@@ -109,6 +109,23 @@ def follows_of(conn, candidates: list, uid: int) -> list[bool]:
     return [score is not None for score in scores_of(read)]
 
 
+@dataclass(frozen=True, slots=True)
+class EveryoneRead:
+    """The reads `queue_everyone` queued: each key that can hold a user's follows."""
+
+    held: list[Reply]
+
+    @property
+    def uids(self) -> set[int]:
+        """Everyone the user follows."""
+        return {int(uid) for reply in self.held for uid in reply.value}
+
+
+def queue_everyone(batch: Batch, uid: int) -> EveryoneRead:
+    """Queues the reads of everyone `uid` follows: the base and every bucket (one slot)."""
+    return EveryoneRead([batch.zrange(key, 0, -1) for key in all_keys(uid)])
+
+
 def queue_newest(client, uid: int, offset: int, count: int):
     """Queues (or runs) the read of `uid`'s follows newest first, `count` of them from
     rank `offset`: uids."""

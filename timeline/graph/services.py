@@ -58,6 +58,8 @@ class _Follow:
     since: int
     followed_at: str | None
     approving: bool
+    # The follower's account is private: its follows are shown as its statuses are.
+    follower_private: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,13 +96,16 @@ def check_follow(conn, uid: int, other_uid: int, *, approving: bool) -> _Follow:
         raise ValueError("You can't follow yourself.")
     reads = Batch(conn)
     login = reads.hget(user_key(uid), "login")
+    private = reads.hget(user_key(uid), keys.PRIVATE_FIELD)
     followed_at = following.queue_score(reads, uid, other_uid)
     reads.execute()
     if not login.value:
         raise ValueError("No such user.")
     now = time.time()
     follower = {"id": uid, "login": login.value}
-    return _Follow(follower, other_uid, now, int(now), followed_at.value, approving)
+    return _Follow(
+        follower, other_uid, now, int(now), followed_at.value, approving, private.value == "1"
+    )
 
 
 def do_add_follower(conn, follow: _Follow) -> _Followed:
@@ -198,9 +203,38 @@ def notify_follow(conn, follow: _Follow, followed: _Followed, *, added: bool) ->
 
 def _follow_event(follow: _Follow, followed: _Followed) -> str:
     followed_user = {"id": follow.other_uid, "login": followed.login}
-    return events.follow_changed(
-        "follow", follow.follower, followed_user, follow.now, private=followed.private
+    return follow_event(
+        "follow",
+        follow.follower,
+        followed_user,
+        follow.now,
+        source_private=follow.follower_private,
+        target_private=followed.private,
     )
+
+
+def follow_event(
+    kind: str,
+    source: dict,
+    target: dict,
+    created: float,
+    *,
+    source_private: bool,
+    target_private: bool,
+) -> str:
+    """A follow or unfollow's event, each private side marked so: the streams show a
+    private account's follows, either way, only to whom timeline.audience lets see them."""
+    return events.follow_changed(
+        kind,
+        _marked(source, source_private),
+        _marked(target, target_private),
+        created,
+        private=source_private or target_private,
+    )
+
+
+def _marked(user: dict, private: bool) -> dict:
+    return {**user, keys.PRIVATE_FIELD: "1"} if private else user
 
 
 def unfollow_user(uid: int, other_uid: int) -> bool | None:
@@ -210,40 +244,54 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     checked = check_unfollow(conn, uid, other_uid)
     if checked is None:
         return None
-    follower, followed_at = checked
-    followers = do_unfollow(conn, follower, other_uid, followed_at)
+    follower, followed_at, follower_private = checked
+    followers = do_unfollow(
+        conn, follower, other_uid, followed_at, follower_private=follower_private
+    )
     if followers is None:
         return None
     notify_unfollow(conn, follower, other_uid, followers=followers)
     return True
 
 
-def check_unfollow(conn, uid: int, other_uid: int) -> tuple[dict, str | None] | None:
-    """The follower ({"id", "login"}) and since when they follow `other_uid` (None: no
-    follow time), 1 round trip; None for an unknown user."""
+def check_unfollow(conn, uid: int, other_uid: int) -> tuple[dict, str | None, bool] | None:
+    """The follower ({"id", "login"}), since when they follow `other_uid` (None: no
+    follow time) and whether their account is private, 1 round trip; None for an
+    unknown user."""
     reads = Batch(conn)
     login = reads.hget(user_key(uid), "login")
+    private = reads.hget(user_key(uid), keys.PRIVATE_FIELD)
     followed_at = following.queue_score(reads, uid, other_uid)
     reads.execute()
     if not login.value:
         return None
-    return {"id": uid, "login": login.value}, followed_at.value
+    return {"id": uid, "login": login.value}, followed_at.value, private.value == "1"
 
 
-def do_unfollow(conn, follower: dict, other_uid: int, followed_at: str | None) -> int | None:
+def do_unfollow(
+    conn, follower: dict, other_uid: int, followed_at: str | None, *, follower_private: bool = False
+) -> int | None:
     """Both steps of an unfollow (2 round trips), which publishes its event: the followed
-    user's follower count after it, or None if there was no follow to undo."""
+    user's follower count after it, or None if there was no follow to undo.
+    `follower_private`: the follower's account is private."""
     uid = follower["id"]
     step = Batch(conn)
     lost = losing_follower(step, other_uid, uid, "+inf" if followed_at is None else followed_at)
-    private = step.hget(user_key(other_uid), keys.PRIVATE_FIELD)
+    followed_private = step.hget(user_key(other_uid), keys.PRIVATE_FIELD)
     followers = step.hget(user_key(other_uid), "followers")
     step.execute()
     if not lost.value:
         return None
     other_login, ids = lost.value
     followed = {"id": other_uid, "login": other_login}
-    if not unfollowing(conn, follower, followed, ids, private=private.value == "1"):
+    if not unfollowing(
+        conn,
+        follower,
+        followed,
+        ids,
+        private=followed_private.value == "1",
+        follower_private=follower_private,
+    ):
         return None
     return int(followers.value)
 
@@ -273,12 +321,27 @@ def losing_follower(client, uid: int | str, follower_uid: int, followed_at) -> A
     )
 
 
-def unfollowing(client, follower: dict, followed: dict, ids: list, *, private: bool = False) -> Any:
+def unfollowing(
+    client,
+    follower: dict,
+    followed: dict,
+    ids: list,
+    *,
+    private: bool = False,
+    follower_private: bool = False,
+) -> Any:
     """Step 2 of an unfollow, in the follower's slot: forgets `followed` and takes
-    `ids` (their newest statuses) out of home, and publishes the unfollow (to live home
-    timelines only if `followed` is `private`). On a connection, whether they were
-    followed; on a pipeline, queued."""
-    event = events.follow_changed("unfollow", follower, followed, time.time(), private=private)
+    `ids` (their newest statuses) out of home, and publishes the unfollow (marked for
+    each side whose account is private: `private` the followed, `follower_private` the
+    follower). On a connection, whether they were followed; on a pipeline, queued."""
+    event = follow_event(
+        "unfollow",
+        follower,
+        followed,
+        time.time(),
+        source_private=follower_private,
+        target_private=private,
+    )
     uid = follower["id"]
     in_script = events.publishes_in_scripts(client)
     removed = following.queue_unfollow(

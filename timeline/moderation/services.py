@@ -68,6 +68,7 @@ def _detach_followers(uid: int) -> bool:
     conn = get_redis()
     reads = Batch(conn)
     login = reads.hget(user_key(uid), "login")
+    private = reads.hget(user_key(uid), keys.PRIVATE_FIELD)
     first = follower_sets.queue_range(
         reads, keys.followers_key(uid), count=PURGE_BATCH, withscores=True
     )
@@ -80,7 +81,8 @@ def _detach_followers(uid: int) -> bool:
     pipe = conn.pipeline(transaction=False)
     for profile in get_users([int(f) for f, _ in followers]):
         follower = {"id": profile["id"], "login": profile["login"]}
-        unfollowing(pipe, follower, {"id": uid, "login": login.value}, status_ids.value)
+        followed = {"id": uid, "login": login.value}
+        unfollowing(pipe, follower, followed, status_ids.value, private=private.value == "1")
     follower_sets.forget(pipe, uid, followers)
     pipe.execute()
     return True
@@ -105,6 +107,7 @@ def _unfollow_everyone(uid: int) -> bool:
     # that would refill a home about to go.
     steps = Batch(conn)
     own_login = steps.hget(user_key(uid), "login")
+    private = steps.hget(user_key(uid), keys.PRIVATE_FIELD)
     lost = [(other, losing_follower(steps, other, uid, at)) for other, at in follows]
     steps.execute()
     login = own_login.value
@@ -113,7 +116,8 @@ def _unfollow_everyone(uid: int) -> bool:
         if step.value:  # empty for someone who no longer exists
             other_login, ids = step.value
             followed = {"id": int(other), "login": other_login}
-            unfollowing(pipe, {"id": uid, "login": login}, followed, ids)
+            follower = {"id": uid, "login": login}
+            unfollowing(pipe, follower, followed, ids, follower_private=private.value == "1")
             notifications.queue_withdraw(
                 pipe, int(other), notifications.FOLLOW, {"id": uid, "login": login}
             )

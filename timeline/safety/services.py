@@ -18,7 +18,7 @@ from django.conf import settings
 from accounts.keys import user_key
 from accounts.records import UserProfile
 from accounts.services import get_user
-from socialsite import jobs
+from socialsite import events, jobs
 from socialsite.redis import Client, get_redis
 from socialsite.text import words
 
@@ -155,6 +155,8 @@ def do_block(conn: Client, uid: int, other_uid: int) -> bool:
     pipe.zadd(keys.blocked_by_key(other_uid), {uid: now}, nx=True)
     pipe.zrem(keys.requested_key(other_uid), uid)
     pipe.zrem(keys.follow_requests_key(other_uid), uid)
+    # Once both slots hold it: open streams of either apply it from this event on.
+    events.publish(pipe, events.block_changed("block", uid, other_uid, now))
     pipe.execute()
     return bool(added)
 
@@ -174,7 +176,8 @@ def unblock(uid: int, other_uid: int) -> bool:
     pipe = get_redis().pipeline(transaction=False)
     pipe.zrem(keys.blocks_key(uid), other_uid)
     pipe.zrem(keys.blocked_by_key(other_uid), uid)
-    removed, _unmarked = pipe.execute()
+    events.publish(pipe, events.block_changed("unblock", int(uid), int(other_uid), time.time()))
+    removed, _unmarked, _published = pipe.execute()
     return bool(removed)
 
 

@@ -19,7 +19,7 @@ from socialsite.text import words
 from .. import keys
 from ..feeds.selectors import Page, queue_statuses, read_page
 from . import scripts
-from .services import WORD_MAX_LENGTH, shard_of, word_keys
+from .services import TAG_RECENT_SECONDS, WORD_MAX_LENGTH, shard_of, word_keys
 
 QUERY_MAX_WORDS = 8
 # A query whose newest shard doesn't fill its page reads the older shards this many at
@@ -29,8 +29,6 @@ SHARDS_AT_ONCE = 32
 # Tag search ranks the first this many tags of the prefix, in name order.
 TAG_CANDIDATES = 200
 TAG = re.compile(r"\w{1,100}")
-# "Recent" for a tag's count.
-TAG_RECENT_SECONDS = 24 * 3600
 
 
 def query_words(query: str) -> list[str]:
@@ -114,14 +112,15 @@ def shown_to(viewer: int | None, ids: list[str], page: int, count: int) -> Page:
 @dataclass(frozen=True, slots=True)
 class TagMatch:
     name: str
-    # Statuses with the tag in the last TAG_RECENT_SECONDS (its timeline keeps the
-    # newest HOME_TIMELINE_SIZE, so that is the most this can say).
+    # Public statuses with the tag in the last TAG_RECENT_SECONDS (at most the newest
+    # HOME_TIMELINE_SIZE are kept, as in its timeline: the most this can say).
     recent: int
 
 
 def search_tags(query: str, page: int = 1, count: int = 20) -> tuple[list[TagMatch], bool]:
-    """Page `page` of the #tags starting with `query` ("#" optional, any case), the most
-    used lately first, and whether a later page exists: 2 round trips."""
+    """Page `page` of the #tags starting with `query` ("#" optional, any case) that public
+    statuses used, the most used lately first, and whether a later page exists: 2 round
+    trips."""
     prefix = (query or "").strip().removeprefix("#").lower()
     if not TAG.fullmatch(prefix):
         raise ValueError("Tags are letters, digits and underscores (up to 100).")
@@ -133,7 +132,7 @@ def search_tags(query: str, page: int = 1, count: int = 20) -> tuple[list[TagMat
     since = time.time() - TAG_RECENT_SECONDS
     pipe = PackedPipeline(conn)
     for name in names:
-        pipe.zcount(keys.tag_timeline_key(name), since, "+inf")
+        pipe.zcount(keys.tag_public_uses_key(name), since, "+inf")
     counts = pipe.execute() if names else []
     found = sorted(
         (TagMatch(name, int(recent)) for name, recent in zip(names, counts, strict=True)),

@@ -1,14 +1,16 @@
 """Indexing statuses for search (Redis in Action 7.1): each word of a status goes into
 its word's ids in the shard of the status's id (a field of a bucket hash while the word
 is rare there, else its own set: timeline.keys), when it is posted, and out again when
-it is deleted; its #tags go into the index of tag names.
+it is deleted; a public status's #tags go into the index of tag names and their recent
+uses (a private status's are nobody's to find: they go into neither).
 
 The words are socialsite.text.words, the streaming API's `track` rule, so a search
 finds what a `track` stream would have passed. A repost carries its original's
 message and is not indexed: the original is."""
 
 import itertools
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -21,13 +23,15 @@ from timeline.statuses.records import Status
 
 from .. import keys
 from ..discovery.suggestions import queue_popular
-from ..statuses import text
+from ..statuses import layout, text
 from . import scripts
 
 # Keys a step of reindex's walk (a SCAN's count, a pipeline's reads).
 CHUNK = 1000
 # Longer words are not indexed (nobody searches for them) and a query can't use them.
 WORD_MAX_LENGTH = 60
+# A tag's public uses are kept this long, for tag search's count ("in the last day").
+TAG_RECENT_SECONDS = 24 * 3600
 
 
 def shard_of(status_id: int) -> int:
@@ -47,20 +51,42 @@ def indexed_words(message: str) -> list[str]:
 
 def index(pipe, status: Mapping[str, Any]) -> None:
     """Queues on `pipe` the indexing of a new status's words (one script in its shard's
-    slot, idempotent) and tags; nothing for a repost."""
+    slot, idempotent) and, for a public one, its tags; nothing for a repost."""
     if status.get("repost_of"):
         return
     queue_words(pipe, status, "add")
+    if status.get(keys.PRIVATE_FIELD) != "1":
+        queue_public_tags(pipe, status)
+
+
+def queue_public_tags(pipe, status: Mapping[str, Any]) -> list[str]:
+    """Queues on `pipe` the #tags of a public status (idempotent): their names for tag
+    search and, if it is recent, its use in each tag's count; returns the tags."""
     tags = text.tags(status["message"])
-    if tags:
-        pipe.zadd(keys.TAG_NAMES, dict.fromkeys(tags, 0))
+    if not tags:
+        return tags
+    pipe.zadd(keys.TAG_NAMES, dict.fromkeys(tags, 0))
+    since = time.time() - TAG_RECENT_SECONDS
+    posted = status.get("posted")
+    if posted is None or float(posted) < since:
+        return tags
+    for tag in tags:
+        uses = keys.tag_public_uses_key(tag)
+        pipe.zadd(uses, {status["id"]: posted})
+        # Trimmed of what is no longer recent, and as the tag's timeline is.
+        pipe.zremrangebyscore(uses, "-inf", f"({since}")
+        pipe.zremrangebyrank(uses, 0, -settings.HOME_TIMELINE_SIZE - 1)
+    return tags
 
 
 def forget(pipe, status: Status) -> None:
-    """Queues on `pipe` taking a deleted status out of the word index. A tag's name stays:
-    other statuses may use it, and its page says when none is left."""
+    """Queues on `pipe` taking a deleted status out of the word index and of its tags'
+    recent uses. A tag's name stays: other statuses may use it, and its page says when
+    none is left."""
     if not status.get("repost_of"):
         queue_words(pipe, status, "remove")
+        for tag in text.tags(status["message"]):
+            pipe.zrem(keys.tag_public_uses_key(tag), status["id"])
 
 
 def queue_words(pipe, status: Mapping[str, Any], change: str) -> None:
@@ -103,17 +129,17 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
     walks Redis with SCAN and HSCAN, CHUNK at a time."""
     conn = get_redis()
     done = {"statuses": 0, "users": 0, "old_word_keys": 0}
-    for chunk in scan_batches(conn, keys.STATUS_PATTERN, "HASH", CHUNK):
-        read = PackedPipeline(conn)
-        read.for_each_key(chunk, ("HMGET", "message", "repost_of"))
+    named: set[str] = set()
+    for statuses in stored_statuses(conn):
         pipe = PackedPipeline(conn)
-        for name, (message, repost_of) in zip(chunk, read.execute(), strict=True):
-            if message is not None:
-                status_id = int(keys.status_id_in_key(name))
-                index(pipe, {"id": status_id, "message": message, "repost_of": repost_of})
-                done["statuses"] += 1
+        for status in statuses:
+            index(pipe, status)
+            if not status.get("repost_of") and status.get(keys.PRIVATE_FIELD) != "1":
+                named.update(text.tags(status["message"]))
         pipe.execute()
+        done["statuses"] += len(statuses)
         progress(f"statuses: {done['statuses']} indexed")
+    drop_tag_names(conn, named)
     for pattern, kind in OLD_SHAPES:
         for chunk in scan_batches(conn, pattern, kind, CHUNK):
             pipe = PackedPipeline(conn)
@@ -140,3 +166,61 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
         done["users"] += len(users)
         progress(f"users: {done['users']} indexed")
     return done
+
+
+def stored_statuses(conn) -> Iterator[list[dict[str, Any]]]:
+    """Every stored status, CHUNK at a time, with what indexing reads of it (id, message,
+    repost_of, private, posted): a SCAN of the status hashes."""
+    fields = ("message", "repost_of", keys.PRIVATE_FIELD, layout.POSTED_FIELD)
+    for chunk in scan_batches(conn, keys.STATUS_PATTERN, "HASH", CHUNK):
+        read = PackedPipeline(conn)
+        read.for_each_key(chunk, ("HMGET", *fields))
+        yield [
+            {
+                "id": int(keys.status_id_in_key(name)),
+                "message": message,
+                "repost_of": repost_of,
+                keys.PRIVATE_FIELD: private,
+                "posted": layout.read_posted(posted),
+            }
+            for name, (message, repost_of, private, posted) in zip(
+                chunk, read.execute(), strict=True
+            )
+            if message is not None
+        ]
+
+
+def reindex_tags(progress: Callable[[str], None] = lambda _: None) -> int:
+    """Indexes the #tags of every public status (names, and the last day's uses) and drops
+    the names no public status uses (a store written when private statuses' tags were
+    named too); idempotent. Returns how many names it dropped."""
+    conn = get_redis()
+    named: set[str] = set()
+    seen = 0
+    for statuses in stored_statuses(conn):
+        pipe = PackedPipeline(conn)
+        for status in statuses:
+            if not status.get("repost_of") and status.get(keys.PRIVATE_FIELD) != "1":
+                named.update(queue_public_tags(pipe, status))
+        pipe.execute()
+        seen += len(statuses)
+        progress(f"statuses: {seen} read for their tags")
+    return drop_tag_names(conn, named)
+
+
+def drop_tag_names(conn, named: set[str]) -> int:
+    """Drops from the tag names those not in `named` (the tags of every public status a
+    walk read) and with no recent public use (a post since the walk began has one), in
+    steps of CHUNK; returns how many it dropped."""
+    dropped = 0
+    names = (name for name, _ in conn.zscan_iter(keys.TAG_NAMES, count=CHUNK))
+    while chunk := list(itertools.islice(names, CHUNK)):
+        chunk = [name for name in chunk if name not in named]
+        pipe = PackedPipeline(conn)
+        for name in chunk:
+            pipe.exists(keys.tag_public_uses_key(name))
+        unused = [name for name, used in zip(chunk, pipe.execute(), strict=True) if not used]
+        if unused:
+            conn.zrem(keys.TAG_NAMES, *unused)
+            dropped += len(unused)
+    return dropped

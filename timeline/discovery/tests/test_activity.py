@@ -2,9 +2,11 @@ import threading
 import time
 
 from socialsite import events
+from socialsite.keys import STATUS_CHANNEL
 from socialsite.testing.waits import wait_for
 from timeline.discovery import activity
 from timeline.posting import services as posting
+from timeline.safety import services as safety
 
 HOUR = 3600
 # The middle of the current hour: buckets are predictable, and expire by the real clock.
@@ -88,3 +90,33 @@ def test_the_listener_counts_what_the_services_publish(make_user):
         listener.join()
     assert activity.trending()["mentions"][0][0] == "poster"
     assert sum(count for _, count in activity.posts_per_hour()) >= 1
+
+
+def test_a_private_accounts_tags_never_trend_nor_its_deletions_take_back_others(
+    make_user, redis_conn
+):
+    """What the services publish for a private account's post and its deletion, counted
+    as the listener counts it: the post counts, its #tags don't."""
+    private, public = make_user("private"), make_user("public")
+    safety.set_private(private.uid, True)
+    pubsub = redis_conn.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(STATUS_CHANNEL)
+    wait_for(lambda: redis_conn.pubsub_numsub(STATUS_CHANNEL)[0][1] >= 1)
+    posting.post_status(public.uid, "#party tonight")
+    secret = posting.post_status(private.uid, "#party #surprise for my followers")
+    posting.delete_status(private.uid, secret)
+    published: list[str] = []
+
+    def three_read() -> bool:
+        message = pubsub.get_message(timeout=0.1)
+        if message:
+            published.append(message["data"])
+        return len(published) == 3
+
+    wait_for(three_read)
+    pubsub.close()
+    assert [activity.record_event(payload) for payload in published[:2]] == [True, True]
+    assert activity.trending()["tags"] == [("party", 1)]
+    assert activity.record_event(published[2]) is True
+    assert activity.trending()["tags"] == [("party", 1)]
+    assert sum(count for _, count in activity.posts_per_hour()) == 2

@@ -16,6 +16,7 @@ from socialsite.redis import PackedPipeline, for_each_primary
 from timeline import keys
 from timeline.feeds import fanout
 from timeline.follow_sets import followers as follower_sets
+from timeline.graph.services import follow_user
 from timeline.posting import services as posting
 from timeline.tests.pages import home_entries
 
@@ -117,3 +118,18 @@ def test_a_redone_repost_delivery_skips_a_home_that_holds_the_repost(make_user, 
     fanout.deliver(pipe, 12, 0.0, [fan], 1000, repost_of=3, once=True)
     pipe.execute()
     assert home_entries(fan).count(12) == 1
+
+
+@override_settings(POSTS_PER_PASS=2, FAN_OUT_JOB_SIZE=10)
+def test_a_follower_who_follows_before_the_job_reaches_them_gets_the_status_once(
+    make_user, followers_of
+):
+    author = make_user().uid
+    fans = followers_of(author, 4)
+    sid = posting.post_status(author, "to the early and the late")
+    late = make_user().uid
+    follow_user(late, author)  # the follow's copy brings the status home
+    assert home_entries(late) == [sid]
+    jobs.work(burst=True)  # the job for the followers past the first pass reaches them
+    for fan in [*fans, late]:
+        assert home_entries(fan).count(sid) == 1, (fan, home_entries(fan))
