@@ -138,8 +138,12 @@ class ChaosSite:
             self.redis.process.wait()
             down = chooser.uniform(REDIS_DOWN_SECONDS / 10, REDIS_DOWN_SECONDS)
             time.sleep(down)
-            self.redis.start(timeout=60)
-            return f"killed redis-server {pid}, started it again on its AOF after {down:.1f} s"
+            restarted = time.monotonic()
+            self.redis.start(timeout=60)  # returns once it has loaded its file
+            loaded = time.monotonic() - restarted
+            return (
+                f"killed redis-server {pid}, restarted {down:.1f} s later, loaded in {loaded:.1f} s"
+            )
         pids = self.of_kind(kind)
         if not pids:
             return f"found no {kind} to kill (the launcher has {self.processes() or 'none'})"
@@ -254,7 +258,7 @@ def run_faults(
 ) -> list[str]:
     """Runs FAULTS in a random order over `seconds`, each at a random time in a slot of
     its own (so the site has a few seconds between them); returns what each did, with
-    its time from the start."""
+    the time it began from the start."""
     chosen = os.environ.get("CHAOS_FAULTS")
     kinds = chosen.split(",") if chosen else list(FAULTS)
     assert set(kinds) <= set(FAULTS), f"CHAOS_FAULTS: kinds are {set(FAULTS)}, not {chosen}"
@@ -265,6 +269,6 @@ def run_faults(
         at = started + slot * number + chooser.uniform(0.1, 0.7) * slot
         if stop.wait(max(0.0, at - time.monotonic())):
             break
-        what = site.kill(kind, chooser)
-        said.append(f"{time.monotonic() - started:5.1f} s: {what}")
+        began = time.monotonic() - started
+        said.append(f"{began:5.1f} s: {site.kill(kind, chooser)}")
     return said

@@ -67,9 +67,12 @@ class Ledger:
         self.codes: Counter = Counter()  # status code (or "no answer") -> count
         self.server_errors: list[Answer] = []
         self.lost_sessions = 0  # a page answered with the login form to a signed-in user
+        self.unavailable: list[float] = []  # when a request got a 503 or no answer
 
     def answered(self, method: str, path: str, response: requests.Response | None) -> None:
         with self.lock:
+            if response is None or response.status_code == 503:
+                self.unavailable.append(time.monotonic())
             if response is None:
                 self.codes["no answer"] += 1
                 return
@@ -104,6 +107,20 @@ class Ledger:
         )
         codes = ", ".join(f"{code}: {count}" for code, count in sorted(self.codes.items(), key=str))
         return f"writes acknowledged/tried: {tried}; answers: {codes}"
+
+    def unavailable_spans(self, since: float) -> str:
+        """When requests got a 503 or no answer, in bursts (less than a second apart): each
+        burst's first and last, in seconds from `since`, and its count."""
+        spans: list[list[float]] = []
+        for moment in sorted(self.unavailable):
+            if spans and moment - spans[-1][1] < 1:
+                spans[-1][1:] = [moment, spans[-1][2] + 1]
+            else:
+                spans.append([moment, moment, 1])
+        return ", ".join(
+            f"{first - since:.1f}-{last - since:.1f} s ({count:.0f})"
+            for first, last, count in spans
+        )
 
 
 class Member:

@@ -247,8 +247,10 @@ def test_a_site_killed_at_random_loses_no_acknowledged_write_and_serves_no_500(s
     members = [Member(site.base, record, ledger) for record in setup["users"]]
     by_uid = {member.uid: member for member in members}
 
+    began = time.monotonic()
     faults = run_traffic(site, members, chooser)
-    said = f"seed {seed}; faults:{listed(faults)}\n{ledger.summary()}"
+    unavailable = ledger.unavailable_spans(began)
+    said = f"seed {seed}; faults:{listed(faults)}\n{ledger.summary()}\nunavailable: {unavailable}"
     print(said)
     whole = wait_until(
         lambda: (
@@ -271,6 +273,7 @@ def test_a_site_killed_at_random_loses_no_acknowledged_write_and_serves_no_500(s
     aof = sum(path.stat().st_size for path in site.redis.data_dir.glob("*.aof"))
     print(f"append-only file: {aof / 1e6:.1f} MB")
     repair = site.manage("repair")
+    repaired = repair.stdout.splitlines()[-20:] + repair.stderr.splitlines()[-20:]
     problems = {
         "5xx answers (503 aside)": [
             f"{answer.method} {answer.path}: {answer.status} {answer.body[:160]!r}"
@@ -282,9 +285,7 @@ def test_a_site_killed_at_random_loses_no_acknowledged_write_and_serves_no_500(s
         "acknowledged messages lost": lost_messages(ledger, by_uid),
         "acknowledged follows and unfollows undone": wrong_follows(pairs, by_uid),
         "background jobs given up": [f"{jobs['failed']} failed"] if jobs["failed"] else [],
-        "manage.py repair": (
-            [] if "No problems found." in repair.stdout else repair.stdout.splitlines()[-20:]
-        ),
+        "manage.py repair": [] if "No problems found." in repair.stdout else repaired,
     }
     found = {what: found for what, found in problems.items() if found}
     report = "".join(f"\n{what} ({len(items)}):{listed(items)}" for what, items in found.items())
