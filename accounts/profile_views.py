@@ -7,6 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from socialsite.ratelimit import rate_limited
+
 from . import avatars, profiles
 from .auth import logged_in_uid
 from .records import UserProfile
@@ -43,6 +45,7 @@ def profile_form_for(person: UserProfile) -> ProfileForm:
 
 @require_POST
 @login_required
+@rate_limited("profile_changes")
 def update_profile(request: HttpRequest) -> HttpResponse:
     uid = logged_in_uid(request)
     return save_settings_section(
@@ -56,6 +59,7 @@ def update_profile(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@rate_limited("avatar_changes")
 def upload_avatar(request: HttpRequest) -> HttpResponse:
     uid = logged_in_uid(request)
 
@@ -79,6 +83,7 @@ def upload_avatar(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@rate_limited("avatar_changes")
 def remove_avatar(request: HttpRequest) -> HttpResponse:
     if profiles.remove_avatar(logged_in_uid(request)):
         messages.success(request, "Your avatar is removed.")

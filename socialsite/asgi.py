@@ -29,7 +29,7 @@ from django.urls import re_path, reverse  # noqa: E402
 
 from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
-from socialsite.ratelimit import refuse_early  # noqa: E402
+from socialsite.ratelimit import refuse_anonymous_reads, refuse_early  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
 from streaming.consumers import (  # noqa: E402
     PersonalWebsocketConsumer,
@@ -57,9 +57,11 @@ application = ProtocolTypeRouter(
                 ),
                 re_path(
                     r"",
-                    refuse_early(
-                        {reverse("accounts:login"): "login_failures_per_ip"},
-                        at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
+                    refuse_anonymous_reads(
+                        refuse_early(
+                            {reverse("accounts:login"): "login_failures_per_ip"},
+                            at_most(settings.HTTP_CONCURRENCY, django_asgi_app),
+                        )
                     ),
                 ),
             ]
