@@ -70,7 +70,7 @@ def remember_device(request: HttpRequest, response: HttpResponse, login: str) ->
     """Gives the browser a device cookie for `login`, which it just logged in as, with a
     fresh nonce (a new cookie starts with no failures)."""
     others = [(name, nonce) for name, nonce in _logins(request).items() if name != login.casefold()]
-    logins = dict(others[len(others) - DEVICE_LOGINS_KEPT + 1 :])
+    logins = dict(others[max(0, len(others) - DEVICE_LOGINS_KEPT + 1) :])
     logins[login.casefold()] = secrets.token_urlsafe(16)
     response.set_cookie(
         settings.DEVICE_COOKIE_NAME,

@@ -1,10 +1,18 @@
 """The rate limiter itself, on the real Redis: GCRA's count-in-a-window, asking
 without counting, starting afresh, and one key per subject that expires."""
 
+import json
+import os
+import urllib.error
+import urllib.request
+
 import pytest
+from django.conf import settings as django_settings
 from django.test import override_settings
 
 from socialsite import keys, ratelimit
+from socialsite.servers import throwaway_daphne
+from socialsite.testing.databases import subprocess_database_env
 from socialsite.testing.waits import wait_for
 
 pytestmark = pytest.mark.usefixtures("redis_conn")
@@ -65,3 +73,71 @@ def test_a_limit_lifts_by_itself_within_its_window_and_its_key_expires(redis_con
 def test_the_minutes_are_rounded_up_in_the_message():
     assert "try again in 2 minutes" in str(ratelimit.RateLimited("posts", 61))
     assert "try again in 1 second." in str(ratelimit.RateLimited("posts", 1))
+
+
+def read(url: str, **headers: str) -> tuple[int, dict, str]:
+    """GET `url`: its status, headers and body, a 4xx as any answer."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as r:
+            return r.status, dict(r.headers), r.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+
+
+@pytest.fixture(scope="module")
+def daphne_with_default_read_limit(django_db_setup, django_db_blocker):
+    """A daphne process with the visitors' reads limit as shipped (the run raises it)."""
+    env = {
+        **os.environ,
+        **subprocess_database_env(),
+        "DJANGO_SETTINGS_MODULE": "socialsite.settings",
+    }
+    env.pop("RATE_LIMIT_ANONYMOUS_READS", None)
+    with throwaway_daphne(django_settings.VAR_DIR, env) as (base, _):
+        yield base
+
+
+@pytest.mark.django_db(transaction=True)
+def test_visitors_reads_past_the_default_limit_are_refused_before_django(
+    daphne_with_default_read_limit, make_user
+):
+    base = daphne_with_default_read_limit
+    count = int(django_settings.ANONYMOUS_READS_DEFAULT.split("/")[0])
+    answers = []
+    while len(answers) < 2 * count and (not answers or answers[-1][0] == 200):
+        answers.append(read(f"{base}/api/v1/timelines/public"))
+    status, headers, body = answers[-1]
+    # All the default's burst passes (and the few its rate gave back meanwhile).
+    assert len(answers) > count and status == 429
+    assert int(headers["Retry-After"]) >= 1
+    assert json.loads(body) == {
+        "error": "Too many pages read without logging in for now: try again in 1 second."
+    }
+    # The address is over for pages too, answered with the site's page (the second its
+    # 429 waited gave back a few reads: 300 in 60 s is one every 0.2 s).
+    pages = [read(f"{base}/timeline/")]
+    while pages[-1][0] == 200 and len(pages) < 50:
+        pages.append(read(f"{base}/timeline/"))
+    status, headers, body = pages[-1]
+    assert status == 429 and "Too many pages read without logging in" in body
+    # Static files don't count; a signed-in reader from the same address reads on.
+    assert read(f"{base}/static/js/pages.js")[0] == 200
+    alice = make_user("alice")
+    session = alice.client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    cookie = f"{django_settings.SESSION_COOKIE_NAME}={session}"
+    assert read(f"{base}/timeline/", Cookie=cookie)[0] == 200
+
+
+def test_a_session_cookie_that_is_nobodys_reads_as_a_visitor_and_is_counted(
+    client, make_user, settings
+):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "anonymous_reads": (3, 60)}
+    client.cookies[settings.SESSION_COOKIE_NAME] = "made-up"
+    answers = [client.get("/timeline/") for _ in range(5)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429, 429]
+    assert 19 <= int(answers[-1]["Retry-After"]) <= 20
+    # A signed-in reader from the same address reads on.
+    assert make_user("alice").client.get("/timeline/").status_code == 200
+    # Once the address may read again, so may the visitor (this process held it back).
+    ratelimit.forget("anonymous_reads", "ip:127.0.0.1")
+    assert client.get("/timeline/").status_code == 200
