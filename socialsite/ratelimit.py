@@ -11,8 +11,13 @@ What each limit counts, as its 429 words it, is in COUNTS: views name a limit an
 more. Views say what they limit with `rate_limited(...)`, or ask `wait_seconds` / `enforce`
 themselves where only some outcomes count (failed logins, signups made); over a
 limit the answer is `too_many_requests`: 429, Retry-After, and a page saying what
-was limited and when to try again. The check comes before the action, so a refused
-request changes nothing but the limit's own key."""
+was limited and when to try again (JSON under /api/). The check comes before the
+action, so a refused request changes nothing but the limit's own key.
+
+Visitors' reads are counted per address where it is cheapest to know they are a
+visitor's: before Django for a read offering no credential (refuse_anonymous_reads),
+in Django for one whose session or token proves to be nobody's (count_visitor_reads,
+count_visitor_read)."""
 
 import asyncio
 import inspect
