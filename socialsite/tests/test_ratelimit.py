@@ -1,6 +1,7 @@
 """The rate limiter itself, on the real Redis: GCRA's count-in-a-window, asking
 without counting, starting afresh, and one key per subject that expires."""
 
+import inspect
 import json
 import os
 import urllib.error
@@ -8,6 +9,7 @@ import urllib.request
 
 import pytest
 from django.conf import settings as django_settings
+from django.http import HttpResponse
 from django.test import override_settings
 
 from socialsite import keys, ratelimit
@@ -28,6 +30,19 @@ def test_count_actions_pass_then_the_next_is_refused_for_a_share_of_the_window()
         ratelimit.enforce("posts", "ip:1")
     assert refused.value.retry_after == waiting
     assert str(refused.value) == "Too many posts for now: try again in 20 seconds."
+
+
+@override_settings(RATE_LIMITS={"posts": (1, 60)})
+async def test_an_async_view_stays_async_under_its_limit(rf):
+    @ratelimit.rate_limited("posts", per=lambda request: "ip:9")
+    async def view(request):
+        return HttpResponse("done")
+
+    assert inspect.iscoroutinefunction(view)
+    assert (await view(rf.get("/"))).status_code == 200  # only POSTs count
+    assert (await view(rf.post("/"))).status_code == 200
+    refused = await view(rf.post("/"))
+    assert refused.status_code == 429 and 59 <= int(refused["Retry-After"]) <= 60
 
 
 def test_every_limit_says_what_it_counts(settings):
