@@ -4,6 +4,7 @@ without counting, starting afresh, and one key per subject that expires."""
 import inspect
 import json
 import os
+import re
 import urllib.error
 import urllib.request
 
@@ -47,6 +48,16 @@ async def test_an_async_view_stays_async_under_its_limit(rf):
 
 def test_every_limit_says_what_it_counts(settings):
     assert set(ratelimit.COUNTS) == set(settings.RATE_LIMITS)
+
+
+def test_every_limit_is_in_the_operators_table_with_its_default(settings):
+    text = (settings.BASE_DIR / "docs" / "operations.md").read_text()
+    table = dict(re.findall(r"^\| `([A-Z_]+)` \| [^|]+ \| `(\d+/\d+)` \|", text, re.MULTILINE))
+    limits = settings.RATE_LIMITS
+    shipped = {name.upper(): f"{count}/{per}" for name, (count, per) in limits.items()}
+    # The test run raises this one (socialsite.testing.plugin).
+    shipped["ANONYMOUS_READS"] = settings.ANONYMOUS_READS_DEFAULT
+    assert table == shipped
 
 
 @override_settings(RATE_LIMITS={"test": (2, 60)})
