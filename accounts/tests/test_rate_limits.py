@@ -299,3 +299,11 @@ def test_forty_name_and_bio_changes_in_a_row_are_not_all_taken(alice):
         answers.append(alice.client.post(reverse("accounts:update_profile"), {"bio": f"bio {n}"}))
     assert [a.status_code for a in answers] == [302] * count + [429] * (80 - count)
     assert get_user(alice.uid)["name"] == f"Ada {count // 2 - 1}"
+
+
+def test_twenty_five_avatar_uploads_in_a_row_are_not_all_taken(alice, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    count, _ = django_settings.RATE_LIMITS["avatar_changes"]
+    upload = reverse("accounts:upload_avatar")
+    answers = [alice.client.post(upload, {"avatar": avatar()}).status_code for _ in range(25)]
+    assert answers == [302] * count + [429] * (25 - count)
