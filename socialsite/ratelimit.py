@@ -219,11 +219,17 @@ def _offers_credential(path: str, headers: list[tuple[bytes, bytes]]) -> bool:
     pages by a session cookie. Whether it really is someone is known only in Django."""
     if path.startswith(API_PREFIX):
         return any(name == b"authorization" for name, _ in headers)
-    session = settings.SESSION_COOKIE_NAME.encode() + b"="
+    session = settings.SESSION_COOKIE_NAME.encode()
     return any(
-        name == b"cookie" and any(part.strip().startswith(session) for part in value.split(b";"))
+        name == b"cookie" and any(_is_set(part, session) for part in value.split(b";"))
         for name, value in headers
     )
+
+
+def _is_set(cookie: bytes, name: bytes) -> bool:
+    """Whether `cookie` ("name=value" of a Cookie header) sets `name` to something."""
+    key, _, value = cookie.strip().partition(b"=")
+    return key == name and bool(value.strip())
 
 
 def _is_limited_read(method: str, path: str) -> bool:
@@ -275,7 +281,7 @@ def count_visitor_reads(get_response: Callable[[HttpRequest], HttpResponse]):
         if (
             not _is_limited_read(request.method or "", request.path)
             or request.path.startswith(API_PREFIX)
-            or settings.SESSION_COOKIE_NAME not in request.COOKIES
+            or not request.COOKIES.get(settings.SESSION_COOKIE_NAME)
         ):
             return get_response(request)
         subject = address(request)

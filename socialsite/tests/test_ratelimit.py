@@ -101,6 +101,41 @@ def test_the_minutes_are_rounded_up_in_the_message():
     assert "try again in 1 second." in str(ratelimit.RateLimited("posts", 1))
 
 
+async def answered_by(app, method: str, path: str, *headers: tuple[bytes, bytes]) -> int:
+    """The status `app` (an ASGI app) answers a request from 10.9.9.9 with."""
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": method, "path": path, "headers": [*headers]}
+    await app({**scope, "client": ("10.9.9.9", 1)}, None, send)
+    return sent[0]["status"]
+
+
+async def django(scope, receive, send):
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+@override_settings(RATE_LIMITS={"anonymous_reads": (1, 60)}, RATE_LIMITED_DELAY_SECONDS=0)
+async def test_only_reads_offering_no_credential_are_counted_before_django():
+    app = ratelimit.refuse_anonymous_reads(django)
+    assert await answered_by(app, "GET", "/timeline/") == 200
+    assert await answered_by(app, "GET", "/timeline/") == 429
+    assert await answered_by(app, "HEAD", "/api/v1/timelines/public") == 429
+    # A session cookie for the pages, a token for the API: Django tells if they are someone's.
+    assert await answered_by(app, "GET", "/timeline/", (b"cookie", b"a=1; sessionid=x")) == 200
+    assert await answered_by(app, "GET", "/api/v1/instance", (b"authorization", b"Bearer x")) == 200
+    # Not a credential: an empty session cookie, a token for a page, a session for the API.
+    assert await answered_by(app, "GET", "/timeline/", (b"cookie", b"sessionid=; a=1")) == 429
+    assert await answered_by(app, "GET", "/timeline/", (b"authorization", b"Bearer x")) == 429
+    assert await answered_by(app, "GET", "/api/v1/instance", (b"cookie", b"sessionid=x")) == 429
+    # Writes have limits of their own; media files are files.
+    assert await answered_by(app, "POST", "/timeline/") == 200
+    assert await answered_by(app, "GET", "/media/avatars/1.webp") == 200
+
+
 def read(url: str, **headers: str) -> tuple[int, dict, str]:
     """GET `url`: its status, headers and body, a 4xx as any answer."""
     try:
@@ -158,12 +193,16 @@ def test_a_session_cookie_that_is_nobodys_reads_as_a_visitor_and_is_counted(
     client, make_user, settings
 ):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "anonymous_reads": (3, 60)}
-    client.cookies[settings.SESSION_COOKIE_NAME] = "made-up"
-    answers = [client.get("/timeline/") for _ in range(5)]
+    answers = []
+    for _ in range(5):
+        # As a script that ignores the answer's Set-Cookie deleting it.
+        client.cookies[settings.SESSION_COOKIE_NAME] = "made-up"
+        answers.append(client.get("/timeline/"))
     assert [a.status_code for a in answers] == [200, 200, 200, 429, 429]
     assert 19 <= int(answers[-1]["Retry-After"]) <= 20
     # A signed-in reader from the same address reads on.
     assert make_user("alice").client.get("/timeline/").status_code == 200
     # Once the address may read again, so may the visitor (this process held it back).
     ratelimit.forget("anonymous_reads", "ip:127.0.0.1")
+    client.cookies[settings.SESSION_COOKIE_NAME] = "made-up"
     assert client.get("/timeline/").status_code == 200
