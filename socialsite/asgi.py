@@ -30,6 +30,7 @@ from django.urls import re_path, reverse  # noqa: E402
 from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
 from socialsite.ratelimit import refuse_anonymous_reads, refuse_early  # noqa: E402
+from socialsite.views import answers_503_while_redis_is_unavailable  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
 from streaming.consumers import (  # noqa: E402
     PersonalWebsocketConsumer,
@@ -81,3 +82,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Redis unavailable (restarting, loading, busy) wherever it is met outside a Django view
+# (the early refusals, a stream's session or token, a consumer): a 503, or a WebSocket
+# closed with 4503, never the server's 500 or 1011.
+application = answers_503_while_redis_is_unavailable(application)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import hiredis
 import redis
+from redis._parsers import BaseParser
 from redis.crc import key_slot
 
 T = TypeVar("T")
@@ -235,7 +236,7 @@ class PackedPipeline(Commands):
                 if self._cluster and str(reply).startswith(("MOVED", "ASK")):
                     # Slots moved: the next pipeline (the step redone) asks the new map.
                     self._cluster.nodes_manager.initialize()
-                raise redis.ResponseError(str(reply))
+                raise reply_error(str(reply))
         return replies
 
     def _fill(self, replies: list[Any]) -> None:
@@ -363,6 +364,16 @@ class Batch(Commands):
         handles, self._handles = self._handles, []
         for place, handle in handles:
             handle._value = replies[place]
+
+
+def reply_error(text: str) -> redis.RedisError:
+    """The exception redis-py raises for the error reply `text`: LOADING is a
+    BusyLoadingError, MASTERDOWN a MasterDownError, TRYAGAIN a TryAgainError..., so that
+    callers (and the 503 page) tell a Redis that can't answer yet from a bad command."""
+    # redis-py's own table of error codes (its parsers' classmethod), so a PackedPipeline
+    # raises what a redis-py pipeline would for the same reply.
+    error: redis.RedisError = BaseParser.parse_error(text)
+    return error
 
 
 def as_text(reply: Any) -> Any:

@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -86,14 +87,10 @@ class EmbeddedRedis:
             "--logfile", str(self.data_dir / "redis.log"),
         ]  # fmt: skip
 
-    def start(self, timeout: float = 10.0) -> str:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+    def start(self, timeout: float = 10.0, **popen: Any) -> str:
         if self.socket.exists() and self._answers():
             raise RuntimeError(f"A Redis server already listens on {self.socket}")
-        self.socket.unlink(missing_ok=True)
-        self.process = subprocess.Popen(
-            self.command(), stdin=subprocess.DEVNULL, start_new_session=True
-        )
+        self.process = self.spawn(**popen)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -103,6 +100,17 @@ class EmbeddedRedis:
             time.sleep(0.02)
         self.stop()
         raise RuntimeError("redis-server did not start in time")
+
+    def spawn(self, **popen: Any) -> subprocess.Popen:
+        """Starts redis-server on this folder (its socket, its append-only file), with
+        Popen options `popen`, without waiting for it: a restart after a crash, which
+        answers LOADING while it reads the file."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.socket.unlink(missing_ok=True)  # left behind by a server that was killed
+        self.process = subprocess.Popen(
+            self.command(), stdin=subprocess.DEVNULL, start_new_session=True, **popen
+        )
+        return self.process
 
     def _answers(self) -> bool:
         try:

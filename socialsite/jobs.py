@@ -12,6 +12,7 @@ modules its AppConfig.ready() imports, so every process that runs jobs knows eve
 kind, whichever modules it happened to import.
 """
 
+import contextvars
 import json
 import logging
 import os
@@ -23,7 +24,7 @@ import redis
 from django.conf import settings
 
 from . import keys
-from .redis import Client, get_redis
+from .redis import Client, get_redis, is_redis_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +58,24 @@ def ensure_group(conn: Client) -> None:
             raise
 
 
-def _run(conn: Client, message_id: str, fields: dict) -> None:
+# Whether the job running now was taken over (claimed) rather than read new: see redoing().
+_redoing: contextvars.ContextVar[bool] = contextvars.ContextVar("redoing", default=False)
+
+
+def redoing() -> bool:
+    """Whether the job running now is being redone: claimed after JOB_CLAIM_IDLE_MS from a
+    worker that died in it (or failed it), which may have done part of it. A handler
+    whose steps are not idempotent by themselves (a home's LPUSH) checks first then."""
+    return _redoing.get()
+
+
+def _run(conn: Client, message_id: str, fields: dict, *, redone: bool = False) -> None:
     kind = fields.get("kind", "")
-    follow_ups = _handlers[kind](json.loads(fields["args"]))
+    token = _redoing.set(redone)
+    try:
+        follow_ups = _handlers[kind](json.loads(fields["args"]))
+    finally:
+        _redoing.reset(token)
     with conn.pipeline(transaction=True) as pipe:
         for follow_up in follow_ups:
             enqueue(pipe, follow_up)
@@ -95,8 +111,9 @@ def _attempts(conn: Client, message_id: str) -> int:
 JOBS_PER_READ = 1
 
 
-def _next_batch(conn: Client, consumer: str, block_ms: int) -> list[tuple[str, dict]]:
-    """Jobs abandoned by dead workers first, then new ones."""
+def _next_batch(conn: Client, consumer: str, block_ms: int) -> tuple[list[tuple[str, dict]], bool]:
+    """Jobs abandoned by dead workers first, then new ones; and whether they were such
+    abandoned (claimed) ones, which may be done in part."""
     claim_idle = settings.JOB_CLAIM_IDLE_MS
     # Redis 7 adds a third element (deleted ids) to the reply; 6.2 has two.
     claimed = conn.xautoclaim(
@@ -104,7 +121,7 @@ def _next_batch(conn: Client, consumer: str, block_ms: int) -> list[tuple[str, d
     )[1]
     claimed = [(mid, fields) for mid, fields in claimed if fields]
     if claimed:
-        return claimed
+        return claimed, True
     reply = conn.xreadgroup(
         keys.JOB_GROUP,
         consumer,
@@ -112,7 +129,7 @@ def _next_batch(conn: Client, consumer: str, block_ms: int) -> list[tuple[str, d
         count=JOBS_PER_READ,
         block=block_ms or None,
     )
-    return reply[0][1] if reply else []
+    return (reply[0][1] if reply else []), False
 
 
 # A consumer with nothing pending and silent this many claim windows is a dead worker's:
@@ -158,9 +175,9 @@ def work(
     next_cleanup = 0.0
     while not stop():
         try:
-            batch = _next_batch(conn, consumer, 0 if burst else block_ms)
-        except redis.ConnectionError as error:
-            if burst:
+            batch, claimed = _next_batch(conn, consumer, 0 if burst else block_ms)
+        except redis.RedisError as error:
+            if burst or not is_redis_unavailable(error):
                 raise
             # Keep the worker alive across Redis restarts; pending jobs wait in the stream.
             log.warning("Redis unavailable (%s); retrying in 1 s", error)
@@ -180,9 +197,15 @@ def work(
                 _give_up(conn, message_id, fields, f"unknown job kind {fields.get('kind')!r}")
                 continue
             try:
-                _run(conn, message_id, fields)
+                _run(conn, message_id, fields, redone=claimed)
                 done += 1
             except Exception as error:
+                if not burst and is_redis_unavailable(error):
+                    # Not the job's failure (Redis restarting, loading, busy): it stays
+                    # pending, and is claimed and redone once Redis answers again.
+                    log.warning("job %s waits: Redis unavailable (%s)", message_id, error)
+                    time.sleep(1)
+                    break
                 log.exception("job %s (%s) failed", message_id, fields.get("kind"))
                 if _attempts(conn, message_id) >= settings.JOB_MAX_ATTEMPTS:
                     _give_up(conn, message_id, fields, repr(error))

@@ -5,19 +5,24 @@ WEB_PROCESSES daphne processes, all serving one port.
 The port's sockets are bound here, one per daphne process with SO_REUSEPORT, and
 handed over with daphne's `--fd` (socialsite.servers.shared_port_sockets): the kernel
 spreads connections over the processes, and a port already taken fails here, once.
-Ctrl-C (or SIGTERM) stops everything this started, newest first; so does any child
-exiting. Children run in their own sessions so the terminal's Ctrl-C reaches only this
-process, and Redis outlives the processes that still talk to it."""
+A child that exits (a crash, kill -9, someone's SIGTERM) is started again, with a
+backoff, and the log says so (socialsite.supervisor); a restarted daphne serves the
+socket its predecessor did. Only Ctrl-C (or SIGTERM) to this process stops everything
+it started, newest first. Children run in their own sessions so the terminal's Ctrl-C
+reaches only this process, and Redis outlives the processes that still talk to it;
+they get SIGTERM should this process die without stopping them (kill -9)."""
 
+import functools
 import os
 import signal
+import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from socialsite.embedded_redis import EmbeddedRedis
-from socialsite.servers import start_daphnes, stop
+from socialsite.servers import shared_port_sockets, start_daphne, wait_listening
+from socialsite.supervisor import Supervisor, dies_with_parent
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Demo users log in with this password; the seed makes the network the same every time.
@@ -50,8 +55,9 @@ def main() -> int:
     from django.conf import settings
 
     port = int(os.environ.get("PORT", "8000"))
-    redis_server = None
-    children: list[subprocess.Popen] = []
+    supervisor = Supervisor()
+    own_session = {"start_new_session": True, "preexec_fn": dies_with_parent}
+    sockets: list[socket.socket] = []
     stopping = False
 
     def stop_all(*_):
@@ -63,7 +69,11 @@ def main() -> int:
     try:
         if not os.environ.get("REDIS_URL"):
             redis_server = EmbeddedRedis(settings.VAR_DIR, persistent=True)
-            os.environ["REDIS_URL"] = redis_server.start()
+            os.environ["REDIS_URL"] = redis_server.start(preexec_fn=dies_with_parent)
+            # A restart reads the append-only file again; until it has, Redis answers
+            # LOADING, which the site shows as a 503.
+            restart = functools.partial(redis_server.spawn, preexec_fn=dies_with_parent)
+            supervisor.add("redis", restart, process=redis_server.process)
             print(f"Embedded Redis on {os.environ['REDIS_URL']} (AOF in {settings.VAR_DIR})")
         # The schema's migrations, then the Redis data's (timeline.data_migrations): an
         # older version's data in var/ is upgraded once, saying what each step did.
@@ -71,13 +81,28 @@ def main() -> int:
         if settings.DEMO_NETWORK:
             seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
             subprocess.run(manage(*seed), check=True)
-        for _ in range(workers):
-            children.append(subprocess.Popen(manage("worker"), start_new_session=True))
+        for number in range(1, workers + 1):
+            start = functools.partial(subprocess.Popen, manage("worker"), **own_session)
+            supervisor.add(f"worker {number}", start, layer=1)
         try:
-            children += start_daphnes(port, web_processes, start_new_session=True)[1]
+            sockets = shared_port_sockets(port, web_processes)
         except OSError as error:
             print(f"make run: can't serve on port {port}: {error.strerror}", file=sys.stderr)
             return 1
+        # Each daphne keeps its socket across restarts: the launcher's copy keeps the
+        # socket's queue, so connections the kernel hands it while its process is down
+        # wait there for the next one rather than being refused.
+        daphnes = [
+            supervisor.add(
+                f"daphne {number}",
+                functools.partial(start_daphne, sock, **own_session),
+                layer=1,
+            )
+            for number, sock in enumerate(sockets, 1)
+        ]
+        try:
+            for process, sock in zip(daphnes, sockets, strict=True):
+                wait_listening(process, sock)
         except RuntimeError as error:  # a daphne process that exited before it listened
             print(f"make run: {error}", file=sys.stderr)
             return 1
@@ -86,12 +111,11 @@ def main() -> int:
             f"{workers} worker(s) (Ctrl-C stops everything)",
             flush=True,
         )
-        while not stopping and all(child.poll() is None for child in children):
-            time.sleep(0.5)
+        supervisor.run(lambda: stopping)
     finally:
-        stop(children)
-        if redis_server:
-            redis_server.stop()
+        supervisor.stop()
+        for sock in sockets:
+            sock.close()
     return 0
 
 

@@ -2,6 +2,7 @@
 
 import asyncio
 import itertools
+import re
 import weakref
 from collections.abc import Iterator
 from typing import Any, TypeAlias, cast
@@ -216,8 +217,6 @@ def for_each_primary(client: redis.Redis | redis.RedisCluster) -> list[redis.Red
 
 # Errors of a cluster whose slots are changing hands (a failover, a resharding): the
 # client has learnt the new map when it raises them, so the same request soon succeeds.
-# redis-py raises its own classes; a PackedPipeline, the reply's text.
-CLUSTER_MOVING = ("MOVED ", "ASK ", "TRYAGAIN ", "CLUSTERDOWN ")
 CLUSTER_MOVING_ERRORS = (
     redis.exceptions.AskError,  # and MovedError
     redis.exceptions.TryAgainError,
@@ -243,20 +242,32 @@ def sorted_sets_over(client: Client, pattern: str, size: int, batch: int = 1000)
         yield from (name for name, card in zip(names, pipe.execute(), strict=True) if card > size)
 
 
+# Error replies of a server that can't serve the request now but soon will: loading its
+# data (LOADING, after a restart), busy with a long script (BUSY), a replica cut off
+# from its primary (MASTERDOWN), a primary turned replica by a failover (READONLY), a
+# cluster without every slot served or with slots changing hands. Matched at the start
+# of the text, or after the "Command # n (...) of pipeline caused error: " a redis-py
+# pipeline puts before the replies it has no class for (BUSY).
+UNAVAILABLE_REPLY = re.compile(
+    r"(?:^|caused error: )(?:LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|MOVED|ASK) "
+)
+UNAVAILABLE_ERRORS = (
+    redis.ConnectionError,  # and BusyLoadingError (LOADING)
+    redis.TimeoutError,
+    redis.exceptions.ReadOnlyError,
+    *CLUSTER_MOVING_ERRORS,  # and MasterDownError
+)
+
+
 def is_redis_unavailable(error: BaseException | None) -> bool:
-    """True for the errors that mean Redis can't serve the request right now: the server
-    can't be reached, or a cluster's slots are moving."""
+    """True for the errors that mean Redis can't serve the request right now (a 503, not
+    a 500): the server can't be reached, is loading its data or busy, or a cluster's
+    slots are moving or unserved; for `error` or any error it was raised from."""
     from django_redis.exceptions import ConnectionInterrupted
 
-    unreachable = (
-        redis.ConnectionError,
-        redis.TimeoutError,
-        ConnectionInterrupted,
-        *CLUSTER_MOVING_ERRORS,
-    )
     while error is not None:
-        if isinstance(error, unreachable) or (
-            isinstance(error, redis.ResponseError) and str(error).startswith(CLUSTER_MOVING)
+        if isinstance(error, (*UNAVAILABLE_ERRORS, ConnectionInterrupted)) or (
+            isinstance(error, redis.ResponseError) and UNAVAILABLE_REPLY.search(str(error))
         ):
             return True
         error = error.__cause__ or error.__context__

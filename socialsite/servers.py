@@ -15,12 +15,17 @@ from django.conf import settings
 
 
 def daphne_command(port: int | str | None = None, *, fd: int | None = None) -> list[str]:
-    """daphne on 127.0.0.1:`port`, or on the listening socket `fd` it inherits."""
+    """daphne (with deadlines for slow clients: socialsite.daphne_server) on
+    127.0.0.1:`port`, or on the listening socket `fd` it inherits."""
     where = ["--fd", str(fd)] if fd is not None else ["-b", "127.0.0.1", "-p", str(port)]
     # How often daphne pings a WebSocket client, and how long it waits for the pong.
     pings = ["--ping-interval", str(settings.WEBSOCKET_PING_INTERVAL),
              "--ping-timeout", str(settings.WEBSOCKET_PING_TIMEOUT)]  # fmt: skip
-    return [sys.executable, "-m", "daphne", *where, *pings, "socialsite.asgi:application"]
+    deadlines = ["--header-timeout", str(settings.HTTP_HEADER_TIMEOUT),
+                 "--body-timeout", str(settings.HTTP_BODY_TIMEOUT),
+                 "--body-min-rate", str(settings.HTTP_BODY_MIN_RATE)]  # fmt: skip
+    server = [sys.executable, "-m", "socialsite.daphne_server"]
+    return [*server, *where, *pings, *deadlines, "socialsite.asgi:application"]
 
 
 def shared_port_sockets(port: int, count: int) -> list[socket.socket]:
@@ -30,8 +35,10 @@ def shared_port_sockets(port: int, count: int) -> list[socket.socket]:
     They are bound with SO_REUSEPORT, so the kernel spreads new connections over them by
     a hash of the client's address and port, and each process accepts from a queue of its
     own. (One socket shared by every process would let whichever process wakes first
-    accept a whole burst of connections.) Close these copies once the processes have
-    them: a process that exits then takes its socket out of the group."""
+    accept a whole burst of connections.) Throwaway servers close these copies once the
+    processes have them, so a process that exits takes its socket out of the group; the
+    launcher keeps them to restart a process on its own socket, whose queue holds the
+    connections that arrive meanwhile."""
     if port:
         # SO_REUSEPORT would as gladly share the port with another server of this user
         # (a second `make run`): a socket without it fails if anyone listens there.
@@ -68,10 +75,7 @@ def start_daphnes(
     try:
         for index, sock in enumerate(sockets):
             output = {"stdout": logs[index], "stderr": subprocess.STDOUT} if logs else {}
-            command = daphne_command(fd=sock.fileno())
-            processes.append(
-                subprocess.Popen(command, pass_fds=(sock.fileno(),), **output, **popen)
-            )
+            processes.append(start_daphne(sock, **output, **popen))
         for sock in sockets:
             sock.close()
         for index, (process, inode) in enumerate(zip(processes, inodes, strict=True)):
@@ -83,6 +87,19 @@ def start_daphnes(
         for sock in sockets:
             sock.close()
     return port, processes
+
+
+def start_daphne(sock: socket.socket, **popen) -> subprocess.Popen:
+    """A daphne process serving the listening socket `sock` (from shared_port_sockets),
+    with Popen options `popen`; it may not listen yet (wait_listening)."""
+    command = daphne_command(fd=sock.fileno())
+    return subprocess.Popen(command, pass_fds=(sock.fileno(),), **popen)
+
+
+def wait_listening(process: subprocess.Popen, sock: socket.socket) -> None:
+    """Returns once daphne `process` listens on `sock`; RuntimeError if it exits first or
+    takes over a minute."""
+    _wait_for(process, os.fstat(sock.fileno()).st_ino, None)
 
 
 def stop(processes: list[subprocess.Popen], timeout: float = 10) -> None:

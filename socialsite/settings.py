@@ -325,6 +325,15 @@ STREAM_KEYS_PER_USER = 10
 # within the timeout (daphne's own defaults).
 WEBSOCKET_PING_INTERVAL = 20
 WEBSOCKET_PING_TIMEOUT = 30
+# Slow clients (slowloris; socialsite.daphne_server): seconds for a request's line and
+# headers (and for a kept-alive connection's wait for its next request), seconds for its
+# body, put off a second by each HTTP_BODY_MIN_RATE bytes received (mod_reqtimeout's).
+HTTP_HEADER_TIMEOUT = float(os.environ.get("HTTP_HEADER_TIMEOUT", "20"))
+HTTP_BODY_TIMEOUT = float(os.environ.get("HTTP_BODY_TIMEOUT", "20"))
+HTTP_BODY_MIN_RATE = float(os.environ.get("HTTP_BODY_MIN_RATE", "500"))
+for _name in ("HTTP_HEADER_TIMEOUT", "HTTP_BODY_TIMEOUT", "HTTP_BODY_MIN_RATE"):
+    if not globals()[_name] > 0:
+        raise ImproperlyConfigured(f"{_name} must be more than 0, not {globals()[_name]}")
 
 
 def env_rate(name: str, default: str) -> tuple[int, int]:

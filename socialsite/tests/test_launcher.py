@@ -6,6 +6,8 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,37 @@ def serving(pids: list[int], port: int) -> set[int]:
             if link.startswith("socket:[") and link[8:-1] in inodes:
                 held.add(pid)
     return held
+
+
+class Output:
+    """A launcher's output, read line by line as it comes on a thread of its own."""
+
+    def __init__(self, launcher: subprocess.Popen) -> None:
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, args=(launcher,), daemon=True)
+        self._reader.start()
+
+    def _read(self, launcher: subprocess.Popen) -> None:
+        for line in launcher.stdout:
+            self.lines.append(line)
+
+    def said(self, start: str) -> list[str]:
+        """Waits (a minute at most) for a line starting with `start`; returns every such
+        line so far."""
+        wait_for(lambda: any(line.startswith(start) for line in self.lines), timeout=60)
+        return [line for line in self.lines if line.startswith(start)]
+
+
+def page_status(url: str) -> int:
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return response.status
+
+
+def child_of_kind(pid: int, kind: str) -> int:
+    """The one child of the launcher `pid` whose command line holds `kind`."""
+    wait_for(lambda: all(children(pid).values()))
+    [child] = [c for c, command in children(pid).items() if kind in command]
+    return child
 
 
 def free_port() -> int:
@@ -123,3 +156,74 @@ def test_make_run_refuses_a_port_another_server_listens_on(tmp_path):
         output, _ = launcher.communicate(timeout=120)
     assert launcher.returncode == 1
     assert f"can't serve on port {port}: Address already in use" in output
+
+
+def test_make_run_restarts_a_child_that_dies_and_says_so_and_ctrl_c_still_stops_all(tmp_path):
+    port = free_port()
+    env = launcher_env(tmp_path, port)
+    env.pop("REDIS_URL", None)  # its own embedded Redis, to kill
+    launcher = launch(env)
+    output = Output(launcher)
+    site = f"http://127.0.0.1:{port}"
+    try:
+        output.said("Serving")
+
+        worker = child_of_kind(launcher.pid, "manage.py worker")
+        os.kill(worker, signal.SIGKILL)
+        [line] = output.said("make run: worker 1 restarted")
+        assert f"make run: worker 1 (pid {worker}) was killed by SIGKILL" in "".join(output.lines)
+        restarted = int(line.split("pid ")[1].rstrip(")\n"))
+        assert child_of_kind(launcher.pid, "manage.py worker") == restarted
+
+        daphne = child_of_kind(launcher.pid, "daphne")
+        os.kill(daphne, signal.SIGTERM)
+        output.said(f"make run: daphne 1 (pid {daphne}) exited")
+        # Before its successor starts: the connection waits in the socket's queue for it.
+        assert page_status(f"{site}/accounts/login/") == 200
+        output.said("make run: daphne 1 restarted")
+
+        redis_server = child_of_kind(launcher.pid, "redis-server")
+        os.kill(redis_server, signal.SIGKILL)
+        output.said("make run: redis restarted")
+        # The home page of a visitor reads the global timeline from Redis.
+        wait_for(lambda: page_status(f"{site}/") == 200, timeout=60)
+
+        started = children(launcher.pid)
+        assert len(started) == 3 and not {worker, daphne, redis_server} & set(started)
+        launcher.send_signal(signal.SIGINT)
+        assert launcher.wait(timeout=60) == 0
+        for pid in started:
+            assert not Path(f"/proc/{pid}").exists()
+    finally:
+        launcher.kill()
+        launcher.wait()
+
+
+def ended(pid: int) -> bool:
+    """Whether process `pid` is gone or a zombie (its new parent may not reap it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_launcher_killed_with_sigkill_leaves_no_child_behind(tmp_path):
+    env = launcher_env(tmp_path, free_port())
+    env.pop("REDIS_URL", None)  # its own embedded Redis, which must not be left running
+    launcher = launch(env)
+    output = Output(launcher)
+    started: dict[int, str] = {}
+    try:
+        output.said("Serving")
+        wait_for(lambda: all(children(launcher.pid).values()))
+        started = children(launcher.pid)
+        assert len(started) == 3
+        launcher.kill()
+        launcher.wait()
+        wait_for(lambda: all(ended(pid) for pid in started), timeout=60)
+    finally:
+        launcher.kill()
+        launcher.wait()
+        for pid in started:  # left behind: this test failed, the next must not trip on them
+            if not ended(pid):
+                os.kill(pid, signal.SIGKILL)

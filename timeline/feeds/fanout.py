@@ -35,7 +35,7 @@ FollowerBatch = list[tuple[str, float]]
 
 
 def _add_to_timeline(
-    pipe, owner_key, timeline_key, status_id, score, size, repost_of, kind: str
+    pipe, owner_key, timeline_key, status_id, score, size, repost_of, kind: str, once=False
 ) -> None:
     scripts.add_to_timeline(
         pipe,
@@ -48,6 +48,7 @@ def _add_to_timeline(
         repost_of=repost_of,
         falloff=REPOST_FALLOFF,
         kind=kind,
+        once=once,
     )
 
 
@@ -59,17 +60,28 @@ def deliver(
     home_size: int,
     *,
     repost_of=None,
+    once: bool = False,
 ) -> None:
     """Queues on `pipe` the delivery of one status to each follower's home timeline (an
     LPUSH: feeds.home_list), with a trim if it is a status that trims (see trims_homes); a
-    repost goes through add_to_timeline.lua, which applies REPOST_FALLOFF and trims."""
-    if not repost_of:
-        commands = home_list.delivery(status_id, home_size, trim=trims_homes(status_id))
+    repost goes through add_to_timeline.lua, which applies REPOST_FALLOFF and trims. With
+    `once` (a chunk redone after a crash, which may have reached some of these homes), a
+    home that holds the status already is left as it is: a script a home, not an LPUSH."""
+    trim = trims_homes(status_id)
+    if repost_of:
+        for uid in follower_uids:
+            home = keys.home_timeline_key(uid)
+            _add_to_timeline(
+                pipe, user_key(uid), home, status_id, "", home_size, repost_of, "home", once
+            )
+    elif once:
+        for home in map(keys.home_timeline_key, follower_uids):
+            scripts.deliver_once(
+                pipe, home_key=home, status_id=status_id, size=home_size, trim=trim
+            )
+    else:
+        commands = home_list.delivery(status_id, home_size, trim=trim)
         pipe.for_each_key(map(keys.home_timeline_key, follower_uids), *commands)
-        return
-    for uid in follower_uids:
-        home = keys.home_timeline_key(uid)
-        _add_to_timeline(pipe, user_key(uid), home, status_id, "", home_size, repost_of, "home")
 
 
 def trims_homes(status_id: int) -> bool:
@@ -82,10 +94,11 @@ def trims_homes(status_id: int) -> bool:
 
 
 def deliver_to_lists(
-    pipe, status_id: int, posted: float, list_ids, size: int, *, repost_of=None
+    pipe, status_id: int, posted: float, list_ids, size: int, *, repost_of=None, once=False
 ) -> None:
     """Queues on `pipe` the addition of one status to each list's timeline (a script, so a
-    list deleted meanwhile isn't recreated)."""
+    list deleted meanwhile isn't recreated); a sorted set, so a redone chunk (`once`)
+    needs no more care."""
     score = POSTED.score(posted)
     for list_id in list_ids:
         timeline = keys.list_timeline_key(list_id)
@@ -298,6 +311,9 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
             reached,
             settings.HOME_TIMELINE_SIZE,
             repost_of=args["repost_of"],
+            # Only a chunk taken over from a worker that died in it may find its status
+            # in some homes: a first run pays nothing for the check.
+            once=jobs.redoing(),
         )
     else:
         return []  # deleted meanwhile: the deletion's own job retracts it

@@ -11,18 +11,20 @@ Order. Status ids come from one counter (statuses:next_id), so id order is post 
 and a home reads newest first by id. A repost is a status of its own: it sits in home by
 its own id, when it was reposted (as it did by its posted time before). A delivery is
 one LPUSH at the head, so a status delivered late (a fan-out job that ran after newer
-statuses reached the home) sits above newer ones, and one delivered twice (a follower
-that was reached by the post's first pass and again by a job redone after a crash) is
-there twice. Readers never show either: a page reads the head of the home up to
-READ_MARGIN entries past its end and shows those ids deduplicated, newest first
-(`newest_first`). A page is exact while fewer than READ_MARGIN out-of-place or repeated
-entries sit above its end; a read that finds its window out of order has the whole home
-put in order (`queue_sort`: one script in the home's slot, sent with the page's second
-round trip, so the next read of any page finds it sorted). The follow's copy and the
-refill merge into a home the same way (merge_home.lua: sorted, no repeats, newest
-HOME_TIMELINE_SIZE kept), and a status taken out (deleted, unfollowed) is taken out
-wherever and however often it is there (LREM 0; an unfollow rewrites the home
-without the unfollowed user's statuses: graph's remove_following.lua).
+statuses reached the home) sits above newer ones. A fan-out chunk redone after a crash
+checks each home first (deliver_once.lua: fanout.deliver's `once`), so the homes the
+dead worker reached don't get it twice; one that still lands twice (a follower who
+leaves between the post's pass and its job) is read once. Readers never show either: a
+page reads the head of the home up to READ_MARGIN entries past its end and shows those
+ids deduplicated, newest first (`newest_first`). A page is exact while fewer than
+READ_MARGIN out-of-place or repeated entries sit above its end; a read that finds its
+window out of order has the whole home put in order (`queue_sort`: one script in the
+home's slot, sent with the page's second round trip, so the next read of any page finds
+it sorted). The follow's copy and the refill merge into a home the same way
+(merge_home.lua: sorted, no repeats, newest HOME_TIMELINE_SIZE kept), and a status taken
+out (deleted, unfollowed) is taken out wherever and however often it is there (LREM 0;
+an unfollow rewrites the home without the unfollowed user's statuses: graph's
+remove_following.lua).
 
 Measured against sorting on read: placing each delivery in order by a script runs, even
 on its fast path, at 0.27-0.36x an LPUSH's rate, below the ZADD it replaces (the bench's

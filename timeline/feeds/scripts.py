@@ -22,15 +22,25 @@ def add_to_timeline(
     repost_of: int | str | None,
     falloff: int,
     kind: str,
+    once: bool = False,
 ) -> Any:
     """Adds a status to one home ("home") or list ("sorted") timeline unless its owner is
-    gone or it is a repost of an original shown among the `falloff` newest: 1 if added."""
+    gone or it is a repost of an original shown among the `falloff` newest (or, with
+    `once`, a home already holds it): 1 if added."""
     return _lua.run(
         client,
         "add_to_timeline",
         [owner_key, timeline_key, shown_reposts_key],
-        [status_id, score, size, repost_of or "", falloff, kind],
+        [status_id, score, size, repost_of or "", falloff, kind, "1" if once else ""],
     )
+
+
+def deliver_once(
+    client: Client | Pipe, *, home_key: str, status_id: int, size: int, trim: bool
+) -> Any:
+    """Pushes a status onto a home unless the home holds it already (or is full of newer
+    ones), for a fan-out chunk redone after a crash: 1 if pushed."""
+    return _lua.run(client, "deliver_once", [home_key], [status_id, size, "1" if trim else ""])
 
 
 def fan_out_split(

@@ -8,6 +8,8 @@
 -- ARGV[3] timeline size  ARGV[4] original id ('' : not a repost)  ARGV[5] falloff
 -- ARGV[6] 'home' (a list of ids, newest at the head: feeds.home_list) or 'sorted' (a
 -- sorted set scored by ARGV[2], newest last)
+-- ARGV[7] '1': a fan-out chunk redone after a crash, so a home that holds the status
+-- already is left as it is (a sorted set holds it once anyway)
 -- Returns 1 if added, 0 if not.
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
@@ -15,6 +17,9 @@ end
 local size = tonumber(ARGV[3])
 local original = ARGV[4]
 local home = ARGV[6] == 'home'
+if home and ARGV[7] == '1' and redis.call('LPOS', KEYS[2], ARGV[1]) then
+  return 0
+end
 if original ~= '' then
   local falloff = tonumber(ARGV[5])
   local function recent(id)
