@@ -8,6 +8,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from socialsite import offslot
+from socialsite.ratelimit import rate_limited
 
 from . import avatars, profiles
 from .auth import logged_in_uid
@@ -45,6 +46,7 @@ def profile_form_for(person: UserProfile) -> ProfileForm:
 
 @require_POST
 @login_required
+@rate_limited("profile_changes")
 def update_profile(request: HttpRequest) -> HttpResponse:
     uid = logged_in_uid(request)
     return save_settings_section(
@@ -58,6 +60,7 @@ def update_profile(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@rate_limited("avatar_changes")
 def upload_avatar(request: HttpRequest) -> HttpResponse:
     uid = logged_in_uid(request)
 
@@ -84,6 +87,7 @@ def upload_avatar(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@rate_limited("avatar_changes")
 def remove_avatar(request: HttpRequest) -> HttpResponse:
     if profiles.remove_avatar(logged_in_uid(request)):
         messages.success(request, "Your avatar is removed.")

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from socialsite import ratelimit
 
-from . import services
+from . import devices, services
 from .auth import keep_session, logged_in_uid, logged_in_user
 from .forms import (
     USERNAME_MAX_LENGTH,
@@ -66,9 +66,11 @@ class LoginView(auth_views.LoginView):
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         """Refused before the password is checked (hashing it is the costly part) once
-        the login typed or the client's address has failed too often. A refused try
-        counts against its address: one that keeps trying a held-back login is soon
-        refused before it reaches Django (socialsite.ratelimit.refuse_early)."""
+        the client's address has failed too often, or the login typed has: from this
+        browser if it logged in as that login before (its device cookie), else from
+        any browser without one (accounts.devices). A refused try counts against its
+        address: one that keeps trying a held-back login is soon refused before it
+        reaches Django (socialsite.ratelimit.refuse_early)."""
         try:
             for limit, subject in self._failure_limits():
                 ratelimit.enforce(limit, subject, record=False)
@@ -78,8 +80,12 @@ class LoginView(auth_views.LoginView):
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
-        ratelimit.forget("login_failures_per_login", self._login_subject())
-        return super().form_valid(form)
+        # The limit this browser's tries counted against starts afresh: its device
+        # cookie's (which the new cookie replaces), or the login's for strangers.
+        ratelimit.forget(*self._login_limit())
+        response = super().form_valid(form)
+        devices.remember_device(self.request, response, form.get_user().get_username())
+        return response
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         if form.has_error(NON_FIELD_ERRORS, "invalid_login"):
@@ -87,15 +93,12 @@ class LoginView(auth_views.LoginView):
                 ratelimit.wait_seconds(limit, subject)
         return self.render_to_response(self.get_context_data(form=form), status=400)
 
-    def _login_subject(self) -> str:
+    def _login_limit(self) -> tuple[str, str]:
         typed = self.request.POST.get("username", "")[:USERNAME_MAX_LENGTH]
-        return f"login:{typed.strip().casefold()}"
+        return devices.login_limit(self.request, typed)
 
     def _failure_limits(self) -> list[tuple[str, str]]:
-        return [
-            ("login_failures_per_ip", ratelimit.address(self.request)),
-            ("login_failures_per_login", self._login_subject()),
-        ]
+        return [("login_failures_per_ip", ratelimit.address(self.request)), self._login_limit()]
 
 
 class LogoutView(auth_views.LogoutView):
@@ -152,6 +155,7 @@ def save_settings_section(
 
 
 @login_required
+@ratelimit.rate_limited("profile_changes")
 def settings(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return render_settings(request)
@@ -185,6 +189,7 @@ def change_password(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@ratelimit.rate_limited("settings_changes")
 def logout_everywhere(request: HttpRequest) -> HttpResponse:
     """Ends every session of the user, this one too (as Retwis's logout)."""
     services.end_sessions(logged_in_uid(request))

@@ -23,7 +23,7 @@ from accounts.backends import CachedUserBackend, user_with
 from accounts.models import SessionUser
 from accounts.services import AccountSuspended, ensure_profile
 from socialsite.kept import keep
-from socialsite.ratelimit import RateLimited, address, enforce
+from socialsite.ratelimit import RateLimited, address, count_visitor_read, enforce
 from socialsite.redis import shared_cache
 from timeline.audience.selectors import Blocked
 from timeline.feeds.selectors import Cursor
@@ -172,6 +172,9 @@ def endpoint(*methods: str, scope: str | None = None, user: bool = True, public:
                 return response
             try:
                 request.caller = caller(request)
+                if request.caller is None and "Authorization" in request.headers:
+                    # A made-up or revoked token reads as a visitor does, and is counted so.
+                    count_visitor_read(request)
                 check_caller(request, scope, user=user, public=public)
                 result = view(request, **kwargs)
             except ApiError as error:

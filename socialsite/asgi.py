@@ -30,7 +30,7 @@ from django.urls import re_path, reverse  # noqa: E402
 from api.consumers import MastodonStreamingConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
 from socialsite.middleware import with_security_policy  # noqa: E402
-from socialsite.ratelimit import refuse_early  # noqa: E402
+from socialsite.ratelimit import refuse_anonymous_reads, refuse_early  # noqa: E402
 from socialsite.views import answers_503_while_redis_is_unavailable  # noqa: E402
 from streaming.backlog import reports_connection  # noqa: E402
 from streaming.consumers import (  # noqa: E402
@@ -66,13 +66,15 @@ application = ProtocolTypeRouter(
                 re_path(
                     r"",
                     guarded(  # type: ignore[arg-type]  # an ASGI app, as above
-                        refuse_early(
-                            {reverse("accounts:login"): "login_failures_per_ip"},
-                            at_most(
-                                settings.HTTP_CONCURRENCY,
-                                django_asgi_app,
-                                slot_seconds=settings.HTTP_SLOT_SECONDS,
-                            ),
+                        refuse_anonymous_reads(
+                            refuse_early(
+                                {reverse("accounts:login"): "login_failures_per_ip"},
+                                at_most(
+                                    settings.HTTP_CONCURRENCY,
+                                    django_asgi_app,
+                                    slot_seconds=settings.HTTP_SLOT_SECONDS,
+                                ),
+                            )
                         )
                     ),
                 ),

@@ -11,20 +11,30 @@ What each limit counts, as its 429 words it, is in COUNTS: views name a limit an
 more. Views say what they limit with `rate_limited(...)`, or ask `wait_seconds` / `enforce`
 themselves where only some outcomes count (failed logins, signups made); over a
 limit the answer is `too_many_requests`: 429, Retry-After, and a page saying what
-was limited and when to try again. The check comes before the action, so a refused
-request changes nothing but the limit's own key."""
+was limited and when to try again (JSON under /api/). The check comes before the
+action, so a refused request changes nothing but the limit's own key.
+
+Visitors' reads are counted per address where it is cheapest to know they are a
+visitor's: before Django for a read offering no credential (refuse_anonymous_reads),
+in Django for one whose session or token proves to be nobody's (count_visitor_reads,
+count_visitor_read)."""
 
 import asyncio
+import inspect
+import json
 import math
+import time
 from collections.abc import Callable
 from functools import wraps
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
 
 from . import keys
+from .kept import keep
 from .redis import get_async_redis, get_redis
 from .scripts import LuaScripts
 
@@ -34,6 +44,7 @@ _lua = LuaScripts(__file__)
 # What each limit of settings.RATE_LIMITS counts, as its 429 says it: "Too many <it> for now".
 COUNTS = {
     "login_failures_per_login": "failed logins",
+    "login_failures_per_device": "failed logins",
     "login_failures_per_ip": "failed logins",
     "signups_per_ip": "signups",
     "posts": "posts",
@@ -49,7 +60,21 @@ COUNTS = {
     "exports": "data exports",
     "searches": "searches",
     "apps_per_ip": "apps registered",
+    "profile_changes": "profile changes",
+    "avatar_changes": "avatar changes",
+    "settings_changes": "settings changes",
+    "anonymous_reads": "pages read without logging in",
 }
+
+
+API_PREFIX = "/api/"
+# Visitors' reads are limited (`anonymous_reads`); other methods have limits of their own.
+READ_METHODS = ("GET", "HEAD")
+# The addresses this process found over `anonymous_reads` with a credential that proved
+# to be nobody's (an ended session): address -> when (time.monotonic()) to ask Redis
+# again. Their reads are then refused before the view, not after it.
+_visitors_held_back: dict[str, float] = {}
+HELD_BACK_KEPT = 10_000
 
 
 class RateLimited(Exception):
@@ -121,17 +146,36 @@ def account_or_address(request: HttpRequest) -> str:
 
 
 def too_many_requests(request: HttpRequest, error: RateLimited) -> HttpResponse:
-    """429 with Retry-After and the page saying what was limited and when to try again."""
-    response = render(request, "429.html", {"message": str(error)}, status=429)
+    """429 with Retry-After and the page saying what was limited and when to try again
+    (under /api/, JSON saying it, as the client API's errors do)."""
+    if request.path.startswith(API_PREFIX):
+        response: HttpResponse = JsonResponse({"error": str(error)}, status=429)
+    else:
+        response = render(request, "429.html", {"message": str(error)}, status=429)
     response["Retry-After"] = str(error.retry_after)
     return response
 
 
 def rate_limited(name: str, per: Callable[[HttpRequest], str] = account):
     """Counts each POST to the view against limit `name` for `per(request)` (the
-    logged-in account by default: put it inside the login check), answering 429 over it."""
+    logged-in account by default: put it inside the login check), answering 429 over it.
+    An async view stays async, asking Redis from the event loop."""
 
     def decorator(view):
+        if inspect.iscoroutinefunction(view):
+
+            @wraps(view)
+            async def limited_async(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+                if request.method == "POST":
+                    # per() may read the user: sync code (the cache, maybe the database).
+                    subject = await sync_to_async(per)(request)
+                    retry_after = await wait_seconds_async(name, subject)
+                    if retry_after:
+                        return too_many_requests(request, RateLimited(COUNTS[name], retry_after))
+                return await view(request, *args, **kwargs)
+
+            return limited_async
+
         @wraps(view)
         def limited(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method == "POST":
@@ -170,10 +214,109 @@ def refuse_early(limits: dict[str, str], app):
     return limited
 
 
-async def _send_429(send, error: RateLimited) -> None:
-    body = loader.render_to_string("429.html", {"message": str(error)}).encode()
+def _offers_credential(path: str, headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether a request says who it is: the client API by a token (Authorization), the
+    pages by a session cookie. Whether it really is someone is known only in Django."""
+    if path.startswith(API_PREFIX):
+        return any(name == b"authorization" for name, _ in headers)
+    session = settings.SESSION_COOKIE_NAME.encode()
+    return any(
+        name == b"cookie" and any(_is_set(part, session) for part in value.split(b";"))
+        for name, value in headers
+    )
+
+
+def _is_set(cookie: bytes, name: bytes) -> bool:
+    """Whether `cookie` ("name=value" of a Cookie header) sets `name` to something."""
+    key, _, value = cookie.strip().partition(b"=")
+    return key == name and bool(value.strip())
+
+
+def _is_limited_read(method: str, path: str) -> bool:
+    return method in READ_METHODS and not (
+        settings.SERVE_MEDIA and path.startswith(settings.MEDIA_URL)
+    )
+
+
+def refuse_anonymous_reads(app):
+    """ASGI: a read (GET, HEAD) offering no credential (no session cookie for a page, no
+    token for the API) is counted against its address's `anonymous_reads` here, and over
+    the limit answered 429 (JSON under /api/) after RATE_LIMITED_DELAY_SECONDS, before it
+    queues for a place in Django: a flood of reads costs one Redis call each. A request
+    offering a credential goes on: Django counts it if the credential proves to be
+    nobody's (count_visitor_reads, api.http's token check)."""
+
+    async def limited(scope, receive, send):
+        method, path = scope.get("method", ""), scope.get("path", "")
+        if _is_limited_read(method, path) and not _offers_credential(path, scope["headers"]):
+            client = scope.get("client")
+            subject = f"ip:{client[0] if client else 'unknown'}"
+            retry_after = await wait_seconds_async("anonymous_reads", subject)
+            if retry_after:
+                await asyncio.sleep(min(settings.RATE_LIMITED_DELAY_SECONDS, retry_after))
+                error = RateLimited(COUNTS["anonymous_reads"], retry_after)
+                return await _send_429(send, error, as_json=path.startswith(API_PREFIX))
+        return await app(scope, receive, send)
+
+    return limited
+
+
+def count_visitor_read(request: HttpRequest) -> None:
+    """Counts a read whose credential proved to be nobody's (a made-up or revoked token)
+    against its address's `anonymous_reads`: RateLimited over it."""
+    if _is_limited_read(request.method or "", request.path):
+        enforce("anonymous_reads", address(request))
+
+
+def count_visitor_reads(get_response: Callable[[HttpRequest], HttpResponse]):
+    """Middleware (after authentication): a page read offering a session cookie that
+    proves to be nobody's (ended, made up) counts against its address's `anonymous_reads`
+    once the view has read its user (reading it sooner would cost signed-in pages the
+    round trip they share with it); an address found over the limit so has such reads
+    refused before the view until it may read again. Reads offering no credential were
+    counted before Django (refuse_anonymous_reads); the API's tokens are counted by its
+    token check (count_visitor_read)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if (
+            not _is_limited_read(request.method or "", request.path)
+            or request.path.startswith(API_PREFIX)
+            or not request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        ):
+            return get_response(request)
+        subject = address(request)
+        held_back = _visitors_held_back.get(subject, 0) > time.monotonic()
+        if held_back and not request.user.is_authenticated:
+            retry_after = wait_seconds("anonymous_reads", subject)
+            if retry_after:
+                return _held_back(request, subject, retry_after)
+            _visitors_held_back.pop(subject, None)
+            return get_response(request)
+        response = get_response(request)
+        user = getattr(request, "_cached_user", None)
+        if user is not None and not user.is_authenticated:
+            retry_after = wait_seconds("anonymous_reads", subject)
+            if retry_after:
+                return _held_back(request, subject, retry_after)
+        return response
+
+    return middleware
+
+
+def _held_back(request: HttpRequest, subject: str, retry_after: int) -> HttpResponse:
+    keep(_visitors_held_back, subject, time.monotonic() + retry_after, HELD_BACK_KEPT)
+    return too_many_requests(request, RateLimited(COUNTS["anonymous_reads"], retry_after))
+
+
+async def _send_429(send, error: RateLimited, *, as_json: bool = False) -> None:
+    if as_json:
+        body = json.dumps({"error": str(error)}).encode()
+        content_type = b"application/json"
+    else:
+        body = loader.render_to_string("429.html", {"message": str(error)}).encode()
+        content_type = b"text/html; charset=utf-8"
     headers = [
-        (b"content-type", b"text/html; charset=utf-8"),
+        (b"content-type", content_type),
         (b"content-length", str(len(body)).encode()),
         (b"retry-after", str(error.retry_after).encode()),
     ]

@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "accounts.middleware.AuthenticationMiddleware",
+    # Visitors' reads per address: those the ASGI app didn't count (socialsite.ratelimit).
+    "socialsite.ratelimit.count_visitor_reads",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "socialsite.middleware.method_not_allowed_page",
@@ -370,10 +372,16 @@ def env_rate(name: str, default: str) -> tuple[int, int]:
 # Rate limits (socialsite.ratelimit): (count, seconds) = `count` actions in any
 # `seconds`, then one more every seconds/count. Each is RATE_LIMIT_<NAME> in the
 # environment; read at call time, so tests may override them.
+# The test run raises this one (socialsite.testing.plugin): its tests read as visitors.
+ANONYMOUS_READS_DEFAULT = "300/60"
 RATE_LIMITS = {
     # Failed logins: per login typed, and per client address. Once either is
     # reached, logins are refused before the password is checked (no hashing).
+    # Per login, only tries from browsers without a device cookie for it (accounts.devices):
+    # the owner's browser keeps its right to try while strangers guess.
     "login_failures_per_login": env_rate("RATE_LIMIT_LOGIN_FAILURES_PER_LOGIN", "10/900"),
+    # Per device cookie: tries from a browser that logged in as the login before.
+    "login_failures_per_device": env_rate("RATE_LIMIT_LOGIN_FAILURES_PER_DEVICE", "10/900"),
     "login_failures_per_ip": env_rate("RATE_LIMIT_LOGIN_FAILURES_PER_IP", "30/300"),
     "signups_per_ip": env_rate("RATE_LIMIT_SIGNUPS_PER_IP", "5/3600"),
     # Per account:
@@ -396,10 +404,25 @@ RATE_LIMITS = {
     "searches": env_rate("RATE_LIMIT_SEARCHES", "30/60"),
     # Client apps registered through the API (POST /api/v1/apps), per client address.
     "apps_per_ip": env_rate("RATE_LIMIT_APPS_PER_IP", "30/3600"),
+    # Display name, bio, website and location saved (settings page and API), per account.
+    "profile_changes": env_rate("RATE_LIMIT_PROFILE_CHANGES", "20/3600"),
+    # Avatars uploaded or removed, per account: each upload is a decode.
+    "avatar_changes": env_rate("RATE_LIMIT_AVATAR_CHANGES", "10/3600"),
+    # The settings page's other saves, per account: log out everywhere, stream keys and
+    # apps revoked.
+    "settings_changes": env_rate("RATE_LIMIT_SETTINGS_CHANGES", "30/300"),
+    # Pages and API reads (GET, HEAD) by a visitor (no session user, no token), per
+    # address: a burst no reader makes (static files, media and streams don't count).
+    "anonymous_reads": env_rate("RATE_LIMIT_ANONYMOUS_READS", ANONYMOUS_READS_DEFAULT),
 }
-# A login from an address over its failures limit is refused before it reaches Django,
-# after this delay (socialsite.ratelimit.refuse_early).
+# A login from an address over its failures limit, or a visitor's read from an address
+# over its reads limit, is refused before it reaches Django, after this delay
+# (socialsite.ratelimit.refuse_early, refuse_anonymous_reads).
 RATE_LIMITED_DELAY_SECONDS = float(os.environ.get("RATE_LIMITED_DELAY_SECONDS", 1))
+# A browser that logs in gets a signed cookie naming the login (accounts.devices), kept
+# this long, sent only to the login page.
+DEVICE_COOKIE_NAME = "device"
+DEVICE_COOKIE_DAYS = 365
 
 # The Mastodon client API's OAuth 2 provider (django-oauth-toolkit; see api/oauth.py).
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"

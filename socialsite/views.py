@@ -75,11 +75,12 @@ AsgiApp = Callable[
 
 
 def answers_503_while_redis_is_unavailable(app: AsgiApp) -> AsgiApp:
-    """ASGI: `app` (the whole site: what runs ahead of Django, such as the early refusals,
-    the session a WebSocket or a stream reads, the consumers) with an error meaning Redis
+    """ASGI: `app` (what runs outside a Django view: the early refusals ahead of Django,
+    a stream's or a WebSocket's session, token and consumer) with an error meaning Redis
     can't serve the request right now answered as Django's own requests are
     (unavailable_response) if no response started, and a WebSocket closed with 4503 and
-    the reason as its last frame, not with the server's bare 500 or 1011."""
+    the reason as its last frame, not with the server's bare 500 or 1011. It wraps `send`:
+    it goes inside streaming.backlog.reports_connection, which must see daphne's own."""
 
     async def guarded(
         scope: Message,

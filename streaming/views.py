@@ -47,6 +47,7 @@ def create_key(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@rate_limited("settings_changes")
 def revoke_key(request: HttpRequest, key_id: str) -> HttpResponse:
     if services.revoke_stream_key(logged_in_uid(request), key_id):
         messages.success(request, "The stream key is revoked; streams using it are ending.")

@@ -91,9 +91,14 @@ def update_credentials(request: ApiRequest) -> dict:
             bio=str(note), website=user.get("website", ""), location=user.get("location", "")
         )
     locked = boolean(found, "locked")
+    avatar = uploaded(request, "avatar")
+    # The settings page's limits, all asked before anything changes.
+    if name is not None or note is not None:
+        limit_rate(request, "profile_changes")
+    if avatar is not None:
+        limit_rate(request, "avatar_changes")
     if locked is not None:
         limit_rate(request, "safety")
-    avatar = uploaded(request, "avatar")
     if avatar is not None:
         # One byte past the limit is enough for the avatar's check to refuse it.
         try:

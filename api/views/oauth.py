@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from oauth2_provider.views import AuthorizationView, RevokeTokenView
 
 from socialsite.middleware import with_policy
+from socialsite.ratelimit import rate_limited
 
 from .. import oauth
 
@@ -80,6 +81,7 @@ def authorised_apps_panel(request: HttpRequest) -> list[dict]:
 
 @require_POST
 @login_required
+@rate_limited("settings_changes")
 def revoke_app(request: HttpRequest, application_id: int) -> HttpResponse:
     if not oauth.revoke_app(request.user, application_id):
         raise Http404("That app has no access to your account.")

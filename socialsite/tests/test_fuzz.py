@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.cache import KEY_PREFIX as SESSION_KEY_PREFIX
+from django.core import signing
 from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
@@ -23,7 +24,9 @@ from django.urls.resolvers import RegexPattern, RoutePattern
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
+from accounts import devices
 from accounts.backends import user_cache_key
+from socialsite import ratelimit
 from streaming.services import create_stream_key
 from timeline.lists import services as lists
 from timeline.posting.services import post_status
@@ -294,20 +297,21 @@ class Site:
         csrf_checked: bool,
         content_type: str = FORM,
         body: bytes = b"",
-    ) -> int:
-        """Sends the request: no 5xx, and nothing changed in Redis if it was refused.
-        Returns the status."""
+        **headers: str,
+    ):
+        """Sends the request (with `headers`, as Django's test client names them): no
+        5xx, and nothing changed in Redis if it was refused. Returns the response."""
         client = self.client(who, csrf_checked=csrf_checked)
         if method in ("GET", "HEAD", "OPTIONS"):
             content_type, body = FORM, b""
         before = redis_snapshot(redis_conn)
-        response = client.generic(method, target, body, content_type)
+        response = client.generic(method, target, body, content_type, **headers)
         request = (method, who, target[:200], content_type, body[:200])
         assert response.status_code < 500, (request, response.status_code)
         if is_refused(response):
             changed = changed_keys(before, redis_snapshot(redis_conn))
             assert changed == [], (request, response.status_code, changed)
-        return response.status_code
+        return response
 
 
 @pytest.fixture
@@ -331,6 +335,7 @@ def test_no_site_route_fails_on_hostile_input_or_changes_redis_when_it_refuses(
     for who in WHO:
         site.check(redis_conn, "GET", who, plain_path(chain), csrf_checked=True)
         status = site.check(redis_conn, "POST", who, plain_path(chain), csrf_checked=True)
+        status = status.status_code
         assert 400 <= status < 500 if token_only else status == 403
 
     @FUZZ_SETTINGS
@@ -347,5 +352,73 @@ def test_no_site_route_fails_on_hostile_input_or_changes_redis_when_it_refuses(
             content_type=content_type,
             body=body,
         )
+
+    check()
+
+
+# Each rate limit: a request it refuses once reached (who sends it, method, path, the
+# fields that name what it counts) and its subject ("user": the member's account). A
+# limit missing here fails the test below.
+ALICE = {"username": "alice"}
+LIMITED = {
+    "login_failures_per_login": ("visitor", "POST", "/accounts/login/", ALICE, "login:alice"),
+    "login_failures_per_device": ("device", "POST", "/accounts/login/", ALICE, "device:n"),
+    "login_failures_per_ip": ("visitor", "POST", "/accounts/login/", {}, "ip:127.0.0.1"),
+    "signups_per_ip": ("visitor", "POST", "/accounts/signup/", {}, "ip:127.0.0.1"),
+    "posts": ("member", "POST", "/statuses/", {}, "user"),
+    "follows": ("member", "POST", "/u/bob/follow/", {}, "user"),
+    "reactions": ("member", "POST", "/statuses/1/like/", {}, "user"),
+    "list_changes": ("member", "POST", "/lists/", {}, "user"),
+    "stream_keys": ("member", "POST", "/streaming/keys/", {}, "user"),
+    "password_changes": ("member", "POST", "/accounts/password/", {}, "user"),
+    "messages": ("member", "POST", "/messages/new/", {}, "user"),
+    "safety": ("member", "POST", "/u/bob/block/", {}, "user"),
+    "reports": ("member", "POST", "/u/bob/report/", {}, "user"),
+    "account_deletions": ("member", "POST", "/accounts/delete/", {}, "user"),
+    "exports": ("member", "POST", "/export/", {}, "user"),
+    "searches": ("member", "GET", "/search/", {"q": "redis"}, "user"),
+    "apps_per_ip": ("visitor", "POST", "/api/v1/apps", {}, "ip:127.0.0.1"),
+    "profile_changes": ("member", "POST", "/accounts/profile/", {}, "user"),
+    "avatar_changes": ("member", "POST", "/accounts/avatar/remove/", {}, "user"),
+    "settings_changes": ("member", "POST", "/accounts/logout/everywhere/", {}, "user"),
+    # A made-up token reads as a visitor (one offering none is refused before Django).
+    "anonymous_reads": ("visitor", "GET", "/api/v1/timelines/public", {}, "ip:127.0.0.1"),
+}  # fmt: skip
+fields = st.dictionaries(
+    st.one_of(st.sampled_from(FIELD_NAMES), odd_text), field_values, max_size=4
+)
+
+
+def test_every_rate_limit_is_fuzzed():
+    assert set(LIMITED) == set(django_settings.RATE_LIMITS)
+
+
+@pytest.mark.parametrize("name", sorted(LIMITED))
+def test_a_request_over_a_limit_is_429_whatever_it_sends_and_changes_nothing(
+    name, site, redis_conn, settings
+):
+    who, method, path, named, subject = LIMITED[name]
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, name: (1, 3600)}
+    member = site.users["member"]
+    ratelimit.wait_seconds(name, f"user:{member.pk}" if subject == "user" else subject)
+    if who == "device":  # a browser that logged in as alice before
+        who, cookie = "visitor", signing.dumps({"alice": "n"}, salt=devices.SALT, compress=True)
+        site.clients[who].cookies[settings.DEVICE_COOKIE_NAME] = cookie
+    headers = {"HTTP_AUTHORIZATION": "Bearer made-up"} if name == "anonymous_reads" else {}
+
+    @FUZZ_SETTINGS
+    @given(sent=fields)
+    def check(sent):
+        query = "&".join(f"{field}={value}" for field, value in {**sent, **named}.items())
+        target, body = (f"{path}?{query}", b"") if method == "GET" else (path, query.encode())
+        response = site.check(
+            redis_conn, method, who, target, csrf_checked=False, body=body, **headers
+        )
+        assert response.status_code == 429, (target, body[:200])
+        assert 3590 <= int(response["Retry-After"]) <= 3600
+        if path.startswith("/api/"):
+            assert response.json()["error"].startswith("Too many")
+        else:
+            assert b"Too many" in response.content
 
     check()
