@@ -14,7 +14,7 @@ from django.core.management import call_command
 from .context import Context
 from .measure import Latency, Row, latency_of
 from .servers import daphne
-from .web import Load, hammer, read_head, read_response
+from .web import Load, hammer, read_head, send_until
 
 FLOODERS = 8
 TARGET = 2.0
@@ -46,10 +46,7 @@ async def _flooder(base: str, deadline: float, answers: dict[int, int]) -> None:
             f"Content-Type: application/x-www-form-urlencoded\r\n"
             f"Content-Length: {len(body)}\r\n\r\n"
         ).encode() + body
-        while time.perf_counter() < deadline:
-            writer.write(request)
-            status = await read_response(reader)
-            answers[status] = answers.get(status, 0) + 1
+        await send_until(reader, writer, request, deadline, answers)
     finally:
         writer.close()
 

@@ -19,7 +19,7 @@ from .context import Context
 from .measure import Latency, Row, latency_of
 from .pages import author_with_statuses
 from .servers import daphne
-from .web import hammer, read_response
+from .web import hammer, send_until
 from .web_accounts import signed_in
 
 TARGET = 2.0
@@ -59,10 +59,7 @@ async def _uploader(
     request = upload_request(url.netloc, cookie, picture)
     reader, writer = await asyncio.open_connection(url.hostname, url.port)
     try:
-        while time.perf_counter() < deadline:
-            writer.write(request)
-            status = await read_response(reader)
-            answers[status] = answers.get(status, 0) + 1
+        await send_until(reader, writer, request, deadline, answers)
     finally:
         writer.close()
 

@@ -80,6 +80,21 @@ async def read_response(reader: asyncio.StreamReader) -> int:
     return status
 
 
+async def send_until(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    request: bytes,
+    deadline: float,
+    answers: dict[int, int],
+) -> None:
+    """Sends `request` again and again on one keep-alive connection until `deadline`
+    (perf_counter), counting the answers' statuses in `answers`."""
+    while time.perf_counter() < deadline:
+        writer.write(request)
+        status = await read_response(reader)
+        answers[status] = answers.get(status, 0) + 1
+
+
 async def hammer(
     base: str,
     path: str,
