@@ -159,10 +159,15 @@ def do_add_following(conn, follow: _Follow, followed: _Followed) -> int:
     )
     # The copy: merged into home (sorted, no repeats, bounded) by a script of its own in
     # the same slot, which copies nothing unless the follow holds (not refused for a
-    # block); a follow that existed already merges statuses home has (a no-op).
-    entries = followed.entries
-    copied = list(zip(entries[::2], entries[1::2], strict=True))
-    home_list.queue_merge(pipe, uid, home_size, [(other_uid, entries[::2])])
+    # block). A follow that existed already (its step 2 done before) copies nothing: its
+    # home has what it should, and a status just stored, whose post has yet to push it
+    # to this home, would be there twice.
+    if follow.followed_at is None:
+        entries = followed.entries
+        copied = list(zip(entries[::2], entries[1::2], strict=True))
+        home_list.queue_merge(pipe, uid, home_size, [(other_uid, entries[::2])])
+    else:
+        copied = []
     queue_follow_notification(pipe, follow, followers=followed.followers)
     drop_copied_if_deleted(
         steps,

@@ -133,3 +133,19 @@ def test_a_follower_who_follows_before_the_job_reaches_them_gets_the_status_once
     jobs.work(burst=True)  # the job for the followers past the first pass reaches them
     for fan in [*fans, late]:
         assert home_entries(fan).count(sid) == 1, (fan, home_entries(fan))
+
+
+def test_following_again_while_a_post_is_between_its_store_and_its_push_copies_nothing(
+    make_user, redis_conn
+):
+    """A follow that exists already copies nothing home: a status stored but not yet
+    pushed (the post's two round trips) would otherwise be there twice."""
+    author, fan = make_user().uid, make_user().uid
+    follow_user(fan, author)
+    status = posting.check_post(redis_conn, author, "stored, not yet pushed", {})
+    stored = posting.do_store_status(redis_conn, status)
+    follow_user(fan, author)  # the fan follows again in between
+    pipe = PackedPipeline(redis_conn)
+    posting.queue_delivery(pipe, status, stored)
+    pipe.execute()
+    assert home_entries(fan).count(status["id"]) == 1, home_entries(fan)
