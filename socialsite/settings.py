@@ -1,5 +1,6 @@
 """Settings for socialsite. Every environment variable is listed in docs/operations.md."""
 
+import math
 import os
 import re
 import warnings
@@ -346,15 +347,26 @@ STREAM_KEYS_PER_USER = 10
 # within the timeout (daphne's own defaults).
 WEBSOCKET_PING_INTERVAL = 20
 WEBSOCKET_PING_TIMEOUT = 30
+
+
+def env_positive(name: str, default: str) -> float:
+    """A finite number from the environment that must be more than 0."""
+    value = os.environ.get(name, default)
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0
+    if not 0 < number < math.inf:
+        raise ImproperlyConfigured(f"{name} must be a number more than 0, not {value!r}")
+    return number
+
+
 # Slow clients (slowloris; socialsite.daphne_server): seconds for a request's line and
 # headers (and for a kept-alive connection's wait for its next request), seconds for its
 # body, put off a second by each HTTP_BODY_MIN_RATE bytes received (mod_reqtimeout's).
-HTTP_HEADER_TIMEOUT = float(os.environ.get("HTTP_HEADER_TIMEOUT", "20"))
-HTTP_BODY_TIMEOUT = float(os.environ.get("HTTP_BODY_TIMEOUT", "20"))
-HTTP_BODY_MIN_RATE = float(os.environ.get("HTTP_BODY_MIN_RATE", "500"))
-for _name in ("HTTP_HEADER_TIMEOUT", "HTTP_BODY_TIMEOUT", "HTTP_BODY_MIN_RATE"):
-    if not globals()[_name] > 0:
-        raise ImproperlyConfigured(f"{_name} must be more than 0, not {globals()[_name]}")
+HTTP_HEADER_TIMEOUT = env_positive("HTTP_HEADER_TIMEOUT", "20")
+HTTP_BODY_TIMEOUT = env_positive("HTTP_BODY_TIMEOUT", "20")
+HTTP_BODY_MIN_RATE = env_positive("HTTP_BODY_MIN_RATE", "500")
 
 
 def env_rate(name: str, default: str) -> tuple[int, int]:
