@@ -1,20 +1,25 @@
-"""6. A login flood: clients looping failed logins beside a reader of /timeline/, on one
-daphne (HTTP_CONCURRENCY=1, the default). Hashing a password costs a few hundred ms,
-so without limits the flood takes the server from everyone else; once the address has
-failed too often its logins are refused before any hashing. The reader's p50 is
-reported quiet, flooded, and flooded with the limits set out of reach, same run."""
+"""6. Floods beside a reader of /timeline/, on one daphne (HTTP_CONCURRENCY=1, the
+default). A login flood: hashing a password costs a few hundred ms, so without limits
+the flood takes the server from everyone else; once the address has failed too often its
+logins are refused before any hashing. A visitors' read flood: clients with no session
+looping the client API's public timeline; once the address is over its reads limit they
+are refused before Django. The reader's p50 is reported quiet, flooded, and flooded with
+the limits set out of reach, same run."""
 
 import asyncio
 import re
 import time
 from urllib.parse import urlencode, urlsplit
 
+from django.conf import settings
 from django.core.management import call_command
 
 from .context import Context
 from .measure import Latency, Row, latency_of
+from .pages import author_with_statuses
 from .servers import daphne
 from .web import Load, hammer, read_head, send_until
+from .web_accounts import signed_in
 
 FLOODERS = 8
 TARGET = 2.0
@@ -25,6 +30,8 @@ OUT_OF_REACH = {
     "RATE_LIMIT_LOGIN_FAILURES_PER_IP": "1000000/1",
     "RATE_LIMIT_LOGIN_FAILURES_PER_LOGIN": "1000000/1",
 }
+VISITORS = 4
+PUBLIC = "/api/v1/timelines/public"
 
 
 async def _flooder(base: str, deadline: float, answers: dict[int, int]) -> None:
@@ -51,21 +58,47 @@ async def _flooder(base: str, deadline: float, answers: dict[int, int]) -> None:
         writer.close()
 
 
-async def _read_beside_flood(base: str, seconds: float, flooders: int) -> tuple[Load, dict]:
+async def _visitor(base: str, deadline: float, answers: dict[int, int]) -> None:
+    """One client with no session reading the public timeline again and again on one
+    keep-alive connection."""
+    url = urlsplit(base)
+    reader, writer = await asyncio.open_connection(url.hostname, url.port)
+    try:
+        request = f"GET {PUBLIC} HTTP/1.1\r\nHost: {url.netloc}\r\n\r\n".encode()
+        await send_until(reader, writer, request, deadline, answers)
+    finally:
+        writer.close()
+
+
+async def _read_beside_flood(
+    base: str, seconds: float, flooders: int, flooder, cookie: str
+) -> tuple[Load, dict]:
     answers: dict[int, int] = {}
     deadline = time.perf_counter() + seconds
-    floods = [_flooder(base, deadline, answers) for _ in range(flooders)]
-    load, *_ = await asyncio.gather(hammer(base, READER_PATH, "", 1, seconds), *floods)
+    floods = [flooder(base, deadline, answers) for _ in range(flooders)]
+    load, *_ = await asyncio.gather(hammer(base, READER_PATH, cookie, 1, seconds), *floods)
     return load, answers
 
 
-def _reader_p50(base: str, seconds: float, flooders: int) -> tuple[Latency, dict]:
-    asyncio.run(hammer(base, READER_PATH, "", 1, 0.3))  # warm-up
-    load, answers = asyncio.run(_read_beside_flood(base, seconds, flooders))
+def _reader_p50(
+    base: str, seconds: float, flooders: int, flooder=_flooder, cookie: str = ""
+) -> tuple[Latency, dict]:
+    asyncio.run(hammer(base, READER_PATH, cookie, 1, 0.3))  # warm-up
+    load, answers = asyncio.run(_read_beside_flood(base, seconds, flooders, flooder, cookie))
     return latency_of(load.latencies), answers
 
 
+def _forget_limits(ctx: Context) -> None:
+    """Every rate limit's count, as if the site had been quiet."""
+    for key in ctx.conn.scan_iter("ratelimit:*"):
+        ctx.conn.delete(key)
+
+
 def run(ctx: Context) -> list[Row]:
+    return [*_login_flood(ctx), *_read_flood(ctx)]
+
+
+def _login_flood(ctx: Context) -> list[Row]:
     # A login nobody has: Django hashes the password all the same (so that timing
     # doesn't tell which logins exist).
     call_command("migrate", verbosity=0, interactive=False)
@@ -73,7 +106,7 @@ def run(ctx: Context) -> list[Row]:
     with daphne(ctx.var_dir) as (base, _):
         quiet, _ = _reader_p50(base, seconds, 0)
         flooded, answers = _reader_p50(base, seconds, FLOODERS)
-    ctx.conn.delete(*ctx.conn.scan_iter("ratelimit:*"))
+    _forget_limits(ctx)
     with daphne(ctx.var_dir, **OUT_OF_REACH) as (base, _):
         unlimited, unlimited_answers = _reader_p50(base, seconds, FLOODERS)
     case = f"/timeline/ p50, {FLOODERS} clients looping failed logins"
@@ -92,6 +125,44 @@ def run(ctx: Context) -> list[Row]:
         Row(
             "login flood",
             f"{case}, limits out of reach",
+            unlimited,
+            "the same reader, no flood",
+            quiet,
+            notes={"flood_answers": unlimited_answers},
+        ),
+    ]
+
+
+def _read_flood(ctx: Context) -> list[Row]:
+    """A signed-in reader of home beside visitors looping the public timeline, with the
+    shipped visitors' reads limit (the bench's settings lift it elsewhere) and without."""
+    seconds = ctx.plan.http_seconds
+    _, cookie = signed_in("benchfloodreader", "Flood Reader")
+    author_with_statuses(ctx.plan.profile_statuses)  # a public timeline worth reading
+    _forget_limits(ctx)
+    shipped = {"RATE_LIMIT_ANONYMOUS_READS": settings.ANONYMOUS_READS_DEFAULT}
+    with daphne(ctx.var_dir, **shipped) as (base, _):
+        quiet, _ = _reader_p50(base, seconds, 0, _visitor, cookie)
+        flooded, answers = _reader_p50(base, seconds, VISITORS, _visitor, cookie)
+    _forget_limits(ctx)
+    with daphne(ctx.var_dir) as (base, _):
+        unlimited, unlimited_answers = _reader_p50(base, seconds, VISITORS, _visitor, cookie)
+    case = f"/timeline/ p50 signed in, {VISITORS} visitors looping {PUBLIC}"
+    return [
+        Row(
+            "visitors' read flood",
+            case,
+            flooded,
+            "the same reader, no flood",
+            quiet,
+            target=f"<= {TARGET:g}x quiet",
+            met=flooded.p50_ms <= TARGET * quiet.p50_ms,
+            # 200: read; 429: refused by the limit before Django.
+            notes={"flood_answers": answers},
+        ),
+        Row(
+            "visitors' read flood",
+            f"{case}, limit out of reach",
             unlimited,
             "the same reader, no flood",
             quiet,
