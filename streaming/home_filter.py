@@ -87,8 +87,8 @@ class HomeFilter:
         if kind is not None:
             if kind in FOLLOW_EVENTS:
                 self._follow_changed(kind, event.get("source"), event.get("target"))
-            elif kind in BLOCK_EVENTS and self.uid in named_uids(event):
-                self._block_changed(kind, named_uids(event) - {self.uid})
+            elif kind in BLOCK_EVENTS and self.uid in (named := named_uids(event)):
+                self._block_changed(kind, named - {self.uid})
             return False
         status_id, author = as_int(event.get("id")), as_int(event.get("uid"))
         if status_id is None or author is None:

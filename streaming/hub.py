@@ -201,10 +201,10 @@ class Hub:
         self.listeners.discard(listener)
         self.index.remove(listener)
         uid = listener.viewer.uid if listener.viewer is not None else None
-        same = self.by_viewer.get(uid, set()) if uid is not None else set()
-        same.discard(listener)
-        if uid is not None and not same:
-            self.by_viewer.pop(uid, None)
+        if uid is not None and (same := self.by_viewer.get(uid)) is not None:
+            same.discard(listener)
+            if not same:
+                del self.by_viewer[uid]
 
     def _candidates(self, event: Event) -> Iterable[Listener]:
         """The listeners whose filter may pass `event`, found by what their filters look

@@ -335,7 +335,8 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     walk = follower_sets.queue_walk(
         reads, members_key, args["after_score"], args["skip"], below, size
     )
-    late = queue_late_followers(reads, args, members_key, below, size)
+    # A chunk redone checks every home: it needs no list of the late followers.
+    late = None if jobs.redoing() else queue_late_followers(reads, args, members_key, below, size)
     reads.execute()
     members, cursor = follower_sets.walk(conn, walk)
     pipe = PackedPipeline(conn)

@@ -22,6 +22,7 @@ from socialsite.text import words
 from timeline.statuses.records import Status
 
 from .. import keys
+from ..audience.selectors import is_private_value
 from ..discovery.suggestions import queue_popular
 from ..statuses import layout, text
 from . import scripts
@@ -55,7 +56,7 @@ def index(pipe, status: Mapping[str, Any]) -> None:
     if status.get("repost_of"):
         return
     queue_words(pipe, status, "add")
-    if status.get(keys.PRIVATE_FIELD) != "1":
+    if not is_private_value(status.get(keys.PRIVATE_FIELD)):
         queue_public_tags(pipe, status)
 
 
@@ -134,7 +135,7 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
         pipe = PackedPipeline(conn)
         for status in statuses:
             index(pipe, status)
-            if not status.get("repost_of") and status.get(keys.PRIVATE_FIELD) != "1":
+            if not status.get("repost_of") and not is_private_value(status.get(keys.PRIVATE_FIELD)):
                 named.update(text.tags(status["message"]))
         pipe.execute()
         done["statuses"] += len(statuses)
@@ -200,7 +201,7 @@ def reindex_tags(progress: Callable[[str], None] = lambda _: None) -> int:
     for statuses in stored_statuses(conn):
         pipe = PackedPipeline(conn)
         for status in statuses:
-            if not status.get("repost_of") and status.get(keys.PRIVATE_FIELD) != "1":
+            if not status.get("repost_of") and not is_private_value(status.get(keys.PRIVATE_FIELD)):
                 named.update(queue_public_tags(pipe, status))
         pipe.execute()
         seen += len(statuses)
