@@ -81,7 +81,7 @@ async def _read_beside_flood(
 
 
 def _reader_p50(
-    base: str, seconds: float, flooders: int, flooder=_flooder, cookie: str = ""
+    base: str, seconds: float, flooders: int, flooder, cookie: str
 ) -> tuple[Latency, dict]:
     asyncio.run(hammer(base, READER_PATH, cookie, 1, 0.3))  # warm-up
     load, answers = asyncio.run(_read_beside_flood(base, seconds, flooders, flooder, cookie))
@@ -102,67 +102,57 @@ def _login_flood(ctx: Context) -> list[Row]:
     # A login nobody has: Django hashes the password all the same (so that timing
     # doesn't tell which logins exist).
     call_command("migrate", verbosity=0, interactive=False)
-    seconds = ctx.plan.http_seconds
-    with daphne(ctx.var_dir) as (base, _):
-        quiet, _ = _reader_p50(base, seconds, 0)
-        flooded, answers = _reader_p50(base, seconds, FLOODERS)
-    _forget_limits(ctx)
-    with daphne(ctx.var_dir, **OUT_OF_REACH) as (base, _):
-        unlimited, unlimited_answers = _reader_p50(base, seconds, FLOODERS)
     case = f"/timeline/ p50, {FLOODERS} clients looping failed logins"
-    return [
-        Row(
-            "login flood",
-            case,
-            flooded,
-            "the same reader, no flood",
-            quiet,
-            target=f"<= {TARGET:g}x quiet",
-            met=flooded.p50_ms <= TARGET * quiet.p50_ms,
-            # 400: a password hashed and refused; 429: refused by the limit, unhashed.
-            notes={"flood_answers": answers},
-        ),
-        Row(
-            "login flood",
-            f"{case}, limits out of reach",
-            unlimited,
-            "the same reader, no flood",
-            quiet,
-            notes={"flood_answers": unlimited_answers},
-        ),
-    ]
+    # Answers: 400, a password hashed and refused; 429, refused by the limit, unhashed.
+    return _flood_rows(ctx, "login flood", case, _flooder, FLOODERS, "", {}, OUT_OF_REACH)
 
 
 def _read_flood(ctx: Context) -> list[Row]:
     """A signed-in reader of home beside visitors looping the public timeline, with the
     shipped visitors' reads limit (the bench's settings lift it elsewhere) and without."""
-    seconds = ctx.plan.http_seconds
     _, cookie = signed_in("benchfloodreader", "Flood Reader")
     author_with_statuses(ctx.plan.profile_statuses)  # a public timeline worth reading
-    _forget_limits(ctx)
     shipped = {"RATE_LIMIT_ANONYMOUS_READS": settings.ANONYMOUS_READS_DEFAULT}
-    with daphne(ctx.var_dir, **shipped) as (base, _):
-        quiet, _ = _reader_p50(base, seconds, 0, _visitor, cookie)
-        flooded, answers = _reader_p50(base, seconds, VISITORS, _visitor, cookie)
-    _forget_limits(ctx)
-    with daphne(ctx.var_dir) as (base, _):
-        unlimited, unlimited_answers = _reader_p50(base, seconds, VISITORS, _visitor, cookie)
     case = f"/timeline/ p50 signed in, {VISITORS} visitors looping {PUBLIC}"
+    # Answers: 200, read; 429, refused by the limit before Django.
+    return _flood_rows(ctx, "visitors' read flood", case, _visitor, VISITORS, cookie, shipped, {})
+
+
+def _flood_rows(
+    ctx: Context,
+    section: str,
+    case: str,
+    flooder,
+    flooders: int,
+    cookie: str,
+    limited: dict[str, str],
+    out_of_reach: dict[str, str],
+) -> list[Row]:
+    """The reader (session `cookie`) quiet and beside `flooders` `flooder`s on a daphne
+    with the `limited` environment, then beside them with the limits `out_of_reach`:
+    the target row, and the row showing what the limits spare the reader."""
+    seconds = ctx.plan.http_seconds
+    _forget_limits(ctx)
+    with daphne(ctx.var_dir, **limited) as (base, _):
+        quiet, _ = _reader_p50(base, seconds, 0, flooder, cookie)
+        flooded, answers = _reader_p50(base, seconds, flooders, flooder, cookie)
+    _forget_limits(ctx)
+    with daphne(ctx.var_dir, **out_of_reach) as (base, _):
+        unlimited, unlimited_answers = _reader_p50(base, seconds, flooders, flooder, cookie)
     return [
         Row(
-            "visitors' read flood",
+            section,
             case,
             flooded,
             "the same reader, no flood",
             quiet,
             target=f"<= {TARGET:g}x quiet",
             met=flooded.p50_ms <= TARGET * quiet.p50_ms,
-            # 200: read; 429: refused by the limit before Django.
             notes={"flood_answers": answers},
         ),
         Row(
-            "visitors' read flood",
-            f"{case}, limit out of reach",
+            section,
+            f"{case}, limits out of reach",
             unlimited,
             "the same reader, no flood",
             quiet,

@@ -94,18 +94,12 @@ def check_follow(conn, uid: int, other_uid: int, *, approving: bool) -> _Follow:
     uid, other_uid = int(uid), int(other_uid)
     if uid == other_uid:
         raise ValueError("You can't follow yourself.")
-    reads = Batch(conn)
-    login = reads.hget(user_key(uid), "login")
-    private = reads.hget(user_key(uid), keys.PRIVATE_FIELD)
-    followed_at = following.queue_score(reads, uid, other_uid)
-    reads.execute()
-    if not login.value:
+    checked = read_follower(conn, uid, other_uid)
+    if checked is None:
         raise ValueError("No such user.")
+    follower, followed_at, private = checked
     now = time.time()
-    follower = {"id": uid, "login": login.value}
-    return _Follow(
-        follower, other_uid, now, int(now), followed_at.value, approving, private.value == "1"
-    )
+    return _Follow(follower, other_uid, now, int(now), followed_at, approving, private)
 
 
 def do_add_follower(conn, follow: _Follow) -> _Followed:
@@ -246,7 +240,7 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     """Unfollows `other_uid` and removes their statuses from home: True; None if not following."""
     uid, other_uid = int(uid), int(other_uid)
     conn = get_redis()
-    checked = check_unfollow(conn, uid, other_uid)
+    checked = read_follower(conn, uid, other_uid)
     if checked is None:
         return None
     follower, followed_at, follower_private = checked
@@ -259,10 +253,10 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     return True
 
 
-def check_unfollow(conn, uid: int, other_uid: int) -> tuple[dict, str | None, bool] | None:
-    """The follower ({"id", "login"}), since when they follow `other_uid` (None: no
-    follow time) and whether their account is private, 1 round trip; None for an
-    unknown user."""
+def read_follower(conn, uid: int, other_uid: int) -> tuple[dict, str | None, bool] | None:
+    """The follower ({"id", "login"}), since when they follow `other_uid` (None: not
+    following) and whether their account is private, 1 round trip; None for an unknown
+    user. What a follow and an unfollow check first."""
     reads = Batch(conn)
     login = reads.hget(user_key(uid), "login")
     private = reads.hget(user_key(uid), keys.PRIVATE_FIELD)
