@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -82,8 +83,12 @@ class Output:
 
 
 def page_status(url: str) -> int:
-    with urllib.request.urlopen(url, timeout=60) as response:
-        return response.status
+    """The status `url` answers with, an error's too (a 503 while Redis restarts)."""
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 def child_of_kind(pid: int, kind: str) -> int:

@@ -48,4 +48,7 @@ def test_search_finds_a_person_to_follow_and_their_avatar_shows_on_their_statuse
     expect(card).to_contain_text("Bobby @bobby")
     avatar = card.locator("img.avatar")
     expect(avatar).to_have_attribute("src", re.compile(r"^/media/avatars/\d+/\w+-96\.webp$"))
-    assert avatar.evaluate("img => img.complete && img.naturalWidth") == 96
+    # The picture may still be on its way when the card is there: wait for it to load.
+    alice.wait_for_function(
+        "img => img.complete && img.naturalWidth === 96", arg=avatar.element_handle()
+    )
