@@ -168,13 +168,19 @@ def test_the_settings_page_lists_authorised_apps_and_revokes_them(daphne_server,
     assert again.status_code == 404
 
 
-def test_a_refresh_token_gives_a_new_access_token(daphne_server, person):
+def exchanged_code(daphne_server, person) -> tuple[dict, requests.Session, dict, dict]:
+    """Alice's app, her signed-in session, the grant of a code she authorised and the
+    tokens its first exchange gave."""
     person("alice")
     app = register(daphne_server).json()
     session = logged_in_session(daphne_server, "alice", PASSWORD)
     code = authorise(session, authorize_url(daphne_server, app))
     grant = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT}
-    first = token(daphne_server, app, **grant).json()
+    return app, session, grant, token(daphne_server, app, **grant).json()
+
+
+def test_a_refresh_token_gives_a_new_access_token(daphne_server, person):
+    app, _, _, first = exchanged_code(daphne_server, person)
     refreshed = token(
         daphne_server, app, grant_type="refresh_token", refresh_token=first["refresh_token"]
     )
@@ -191,12 +197,7 @@ def test_a_refresh_token_gives_a_new_access_token(daphne_server, person):
 def test_a_replayed_code_is_refused_and_revokes_every_token_it_issued(daphne_server, person):
     """RFC 6749 4.1.2: a code used twice is refused, and the tokens it gave (and those
     refreshed from them) are revoked; another code's token of the same app stays valid."""
-    person("alice")
-    app = register(daphne_server).json()
-    session = logged_in_session(daphne_server, "alice", PASSWORD)
-    code = authorise(session, authorize_url(daphne_server, app))
-    grant = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT}
-    first = token(daphne_server, app, **grant).json()
+    app, session, grant, first = exchanged_code(daphne_server, person)
     refreshed = token(
         daphne_server, app, grant_type="refresh_token", refresh_token=first["refresh_token"]
     ).json()
