@@ -24,6 +24,7 @@ PARTS = (
     "pages",
     "memory",
     "web",
+    "group_pages",
     "flood",
     "uploads",
     "streams",

@@ -63,13 +63,13 @@ def create_stream_filter(identifier: str, method: str, params: Mapping[str, str]
 
 # What the hub files a filter under and looks an event up by (streaming.index): a filter
 # that says what it looks for (`index_keys`) passes an event only if they share a key.
-RESIDUE, WORD, LOGIN = "residue", "word", "login"
+RESIDUE, WORD, LOGIN, GROUP = "residue", "word", "login", "group"
 IndexKey = tuple[str, int | str]
 
 
 def event_keys(event: Event) -> set[IndexKey]:
     """The keys of `event` for the filters' index: a status's id % 100, its words, its
-    author's and its mentions' logins; a follow event's two logins."""
+    author's and its mentions' logins, its group; a follow event's two logins."""
     kind = event.get("event")
     if kind is not None:
         if kind not in FOLLOW_EVENTS:
@@ -83,6 +83,9 @@ def event_keys(event: Event) -> set[IndexKey]:
     login = _login(event)
     if login is not None:
         keys.add((LOGIN, login))
+    group = as_int(event.get("group"))
+    if group is not None:
+        keys.add((GROUP, group))
     message = event.get("message")
     if isinstance(message, str):
         keys.update((WORD, word) for word in words(message))

@@ -32,7 +32,7 @@ from timeline.keys import PRIVATE_CHANNEL
 
 from . import services
 from .backlog import Line, Writer
-from .filters import Filter
+from .filters import GROUP, Filter, as_int
 from .home_filter import HomeFilter
 from .index import FilterIndex
 from .records import Event
@@ -210,14 +210,18 @@ class Hub:
         """The listeners whose filter may pass `event`, found by what their filters look
         for (streaming.index), so thousands of streams don't each look at every event.
         A private account's status (or its deletion) goes to live home timelines alone,
-        whose filter passes it only to approved followers (timeline.audience); a follow
-        event is the viewers' to decide."""
+        whose filter passes it only to approved followers (timeline.audience), and a
+        private group's post to its live group timelines too, which only members open; a
+        follow event is the viewers' to decide."""
         if safety.is_private(event) and "event" not in event:
-            return [
+            homes = [
                 listener
                 for listener in self.index.scanned
                 if isinstance(listener.match, HomeFilter)
             ]
+            # A private group's post: its live group timelines too (members' alone).
+            in_group = self.index.by_key.get((GROUP, as_int(event.get("group"))), ())
+            return [*homes, *in_group] if in_group else homes
         return self.index.candidates(event)
 
     async def read_audience(self, viewer: Viewer) -> None:

@@ -18,6 +18,7 @@ from accounts.services import uid_for_login
 from . import services
 from .backlog import Writer
 from .filters import create_stream_filter, passes_follow_events
+from .group_filter import GroupFilter, GroupViewer, group_stream_filter
 from .home_filter import HomeFilter
 from .hub import Ending, Hub, Listener, get_hub
 from .services import StreamGrant, StreamRefused
@@ -26,7 +27,7 @@ from .viewers import Viewer
 logger = logging.getLogger(__name__)
 
 # Each stream and the HTTP method that opens it (a WebSocket opens any of them).
-STREAM_METHODS = {"sample": "GET", "filter": "POST", "home": "GET"}
+STREAM_METHODS = {"sample": "GET", "filter": "POST", "home": "GET", "group": "GET"}
 RELOAD_RETRY_SECONDS = 1.0
 # The waits of a stream for its client to take what the server holds for it: the first
 # lets the event loop write to the socket at once (a client that reads keeps up at full
@@ -118,19 +119,21 @@ class Stream:
 async def open_stream(
     name: str, params: Mapping[str, str], user=None, session=None, ip: str | None = None
 ) -> Stream:
-    """Opens the stream `name` (sample, filter or home) for a request's parameters, its
+    """Opens the stream `name` (sample, filter, home or group) for a request's parameters, its
     logged-in `user` and their `session`, if any, and its client address `ip`;
     StreamRefused says why it can't be opened."""
     if name not in STREAM_METHODS:
         raise StreamRefused(
-            404, "No such stream: use /statuses/sample.json, filter.json or home.json."
+            404, "No such stream: use /statuses/sample.json, filter.json, home.json or group.json."
         )
     key = params.get("identifier") or None
     uid = None if key else await session_uid(user, session)
     if not key and uid is None:
         raise StreamRefused(401, "Give your stream key as the identifier parameter.")
     match = None
-    if name != "home":
+    if name == "group":
+        match = await group_stream_filter(params.get("group", ""), uid)
+    elif name != "home":
         try:
             match = create_stream_filter(key or f"user:{uid}", name, params)
         except ValueError as error:
@@ -152,7 +155,10 @@ async def open_stream(
 
 async def _start(hub: Hub, name: str, grant: StreamGrant, match) -> Stream:
     if name != "home":
-        viewer = Viewer.loading(grant.uid, with_follows=passes_follow_events(match))
+        if isinstance(match, GroupFilter):
+            viewer: Viewer = GroupViewer(match.group_id, grant.uid)
+        else:
+            viewer = Viewer.loading(grant.uid, with_follows=passes_follow_events(match))
         listener = await hub.join(match, grant, viewer=viewer)
         # Read after joining, so a block or a follow made meanwhile is seen by one or the other.
         try:

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from .conversations import views as conversations
 from .direct import views as direct
@@ -10,6 +10,7 @@ from .lists import views as lists
 from .notifications import views as notifications
 from .posting import views as posting
 from .reactions import views as reactions
+from .reports import group_views as group_reports
 from .reports import views as reports
 from .safety import views as safety
 from .search import views as search
@@ -76,4 +77,22 @@ urlpatterns = [
     path("u/<str:login>/unmute/", safety.unmute, name="unmute"),
     path("u/<str:login>/report/", reports.report_user, name="report_user"),
     path("statuses/<int:status_id>/report/", reports.report_status, name="report_status"),
+    # Groups: their pages and their moderators' (timeline.groups).
+    path("", include("timeline.groups.urls")),
+    path("g/<str:handle>/reports/", group_reports.reports, name="group_reports"),
+    path(
+        "g/<str:handle>/reports/<int:report_id>/dismiss/",
+        group_reports.dismiss,
+        name="group_dismiss_report",
+    ),
+    path(
+        "g/<str:handle>/reports/<int:report_id>/remove/",
+        group_reports.remove_post,
+        name="group_remove_reported",
+    ),
+    path(
+        "g/<str:handle>/reports/<int:report_id>/escalate/",
+        group_reports.escalate,
+        name="group_escalate_report",
+    ),
 ]

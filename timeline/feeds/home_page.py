@@ -9,7 +9,7 @@ the process, the reader's marks and blocks, the suggestions' profiles and the up
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -22,6 +22,7 @@ from socialsite.redis import Client, PackedPipeline, Pipe, Reply, get_redis
 from .. import keys
 from ..audience import selectors as safety
 from ..discovery import suggestions
+from ..follow_sets import members as member_sets
 from ..statuses import cache
 from ..statuses.records import Status
 from . import home_list, refill
@@ -152,17 +153,20 @@ class HomePage:
     suggestions: list[UserProfile]
     # Being rebuilt after a pause (feeds.homes): the page says it is catching up.
     catching_up: bool = False
+    # The reader's groups (group id -> their standing), for the post box's group picker.
+    groups: dict[int, member_sets.MemberState] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class HomeFirstReads:
     """A home page's first reads (`queue_home`): its ids, the suspended-user set, its
-    reader's profile and their kept suggestions."""
+    reader's profile, their kept suggestions and their groups."""
 
     ids: HomeIdsRead
     suspended: Reply
     user: Reply
     suggested: Reply
+    groups: Reply
 
 
 def queue_home(pipe: Pipe, uid: int, page: int = 1, count: int = 30) -> HomeFirstReads:
@@ -172,6 +176,7 @@ def queue_home(pipe: Pipe, uid: int, page: int = 1, count: int = 30) -> HomeFirs
         suspended=pipe.smembers(SUSPENDED_USERS),
         user=pipe.hgetall(user_key(uid)),
         suggested=suggestions.queue_read(pipe, uid),
+        groups=member_sets.queue_groups_of(pipe, uid),
     )
 
 
@@ -206,4 +211,5 @@ def home_page(
         page=shown,
         suggestions=profiles.people,
         catching_up=catching_up,
+        groups=member_sets.decode_groups(first.groups.value),
     )

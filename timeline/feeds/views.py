@@ -40,6 +40,7 @@ def render_home(
         "suggestions": home.suggestions,
         "trends": trending_tags(),
         "catching_up": home.catching_up,
+        "groups": home.groups,
     }
     return render(request, "timeline/home.html", context, status=status)
 

@@ -14,6 +14,8 @@ from socialsite.ratelimit import rate_limited
 from ..conversations.views import render_status_page
 from ..feeds.views import render_home
 from ..forms import StatusForm
+from ..groups.services import GroupError
+from ..groups.views import composer_group, render_group
 from ..web import act_on_status, login_first, next_url
 from . import services
 
@@ -24,11 +26,22 @@ from . import services
 def post_status(request: HttpRequest) -> HttpResponse:
     uid = logged_in_uid(request)
     form = StatusForm(request.POST)
-    if not form.is_valid():
-        return render_home(request, uid, form, status=400)
-    services.post_status(uid, form.cleaned_data["message"], location=form.cleaned_data["location"])
-    messages.success(request, "Posted.")
-    return redirect(next_url(request, reverse("home")))
+    # The composer's group picker, or a group page's box: `group=<handle>`.
+    group = composer_group(form, request.POST.get("group", ""))
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            in_group = {"group": group.id} if group else {}
+            services.post_status(uid, data["message"], location=data["location"], **in_group)
+        except GroupError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Posted to {group.name}." if group else "Posted.")
+            back = reverse("group", args=[group.handle]) if group else reverse("home")
+            return redirect(next_url(request, back))
+    if group is not None and next_url(request, "") == reverse("group", args=[group.handle]):
+        return render_group(request, group, form, status=400)
+    return render_home(request, uid, form, status=400)
 
 
 @require_POST
