@@ -125,6 +125,29 @@ def queue_remove(client, group_id: int, uid, joined_at) -> Any:
     return _edge(client, group_id, "remove", uid, joined_at)
 
 
+def add_in_bulk(conn, group_id: int, joined: dict, role: str = "member") -> None:
+    """Writes `joined` (uid -> join time) among the group's members at once, cut into
+    pieces as joins one by one would have made them, and each one's state (a seed's bulk
+    write: the count is the caller's). 2 round trips and a split."""
+    pipe = conn.pipeline(transaction=False)
+    pipe.zadd(keys.group_members_key(group_id), joined)
+    for uid, since in joined.items():
+        pipe.hset(keys.member_groups_key(uid), str(group_id), encode_state(role, True, since))
+    pipe.execute()
+    while scripts.run(
+        conn,
+        "split_followers",
+        [keys.group_members_key(group_id)],
+        [settings.FOLLOWERS_PIECE_SIZE, 100],
+    ):
+        pass
+
+
+def piece_starts(conn, group_id: int) -> list[str]:
+    """The join times where each piece of the group's members starts, oldest first."""
+    return conn.zrange(f"{keys.group_members_key(group_id)}:pieces", 0, -1)
+
+
 def all_keys(conn, group_id: int) -> list[str]:
     """Every key of the group's members: the members key, its pieces and their index."""
     base = keys.group_members_key(group_id)
