@@ -81,6 +81,13 @@ def member_of(states: dict[int, MemberState]) -> frozenset[int]:
     return frozenset(group_id for group_id, state in states.items() if state.is_member)
 
 
+def shown_in_home(states: dict[int, MemberState]) -> frozenset[int]:
+    """The groups whose posts fan-out brings to the home of the user of `states`."""
+    return frozenset(
+        group_id for group_id, state in states.items() if state.is_member and state.show_in_home
+    )
+
+
 def queue_state(pipe: Pipe, group_id: int, uid: int) -> Reply:
     """Queues the read of `uid`'s state in one group (decode_state finishes it)."""
     return pipe.hget(keys.member_groups_key(uid), str(group_id))
