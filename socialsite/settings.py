@@ -411,6 +411,9 @@ RATE_LIMITS = {
     # Blocks, mutes and the privacy settings (timeline.safety).
     "safety": env_rate("RATE_LIMIT_SAFETY", "60/300"),
     "reports": env_rate("RATE_LIMIT_REPORTS", "20/3600"),  # reports filed
+    "group_creations": env_rate("RATE_LIMIT_GROUP_CREATIONS", "5/3600"),  # groups made
+    # Groups joined (or asked to join) from the group pages.
+    "group_joins": env_rate("RATE_LIMIT_GROUP_JOINS", "30/300"),
     # Tries (each checks the password: a hash) to delete the account.
     "account_deletions": env_rate("RATE_LIMIT_ACCOUNT_DELETIONS", "5/3600"),
     "exports": env_rate("RATE_LIMIT_EXPORTS", "5/3600"),  # data exports downloaded

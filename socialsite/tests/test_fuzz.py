@@ -374,6 +374,8 @@ LIMITED = {
     "messages": ("member", "POST", "/messages/new/", {}, "user"),
     "safety": ("member", "POST", "/u/bob/block/", {}, "user"),
     "reports": ("member", "POST", "/u/bob/report/", {}, "user"),
+    "group_creations": ("member", "POST", "/groups/new/", {}, "user"),
+    "group_joins": ("member", "POST", "/g/nogroup/join/", {}, "user"),
     "account_deletions": ("member", "POST", "/accounts/delete/", {}, "user"),
     "exports": ("member", "POST", "/export/", {}, "user"),
     "searches": ("member", "GET", "/search/", {"q": "redis"}, "user"),

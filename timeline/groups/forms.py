@@ -41,6 +41,7 @@ class GroupForm(GroupEditForm):
     kind = forms.ChoiceField(
         choices=KINDS,
         initial="public",
+        required=False,
         widget=forms.RadioSelect,
         error_messages={"invalid_choice": "Pick public, private or announcement."},
     )
@@ -49,6 +50,9 @@ class GroupForm(GroupEditForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["replies"].initial = True
+
+    def clean_kind(self) -> str:
+        return self.cleaned_data["kind"] or "public"
 
 
 class RoleForm(forms.Form):
