@@ -55,8 +55,12 @@ def run(ctx: Context) -> list[Row]:
             True,
             cookie=cookie,
         ),
-        "members": Page(f"/g/{HANDLE}/members/", "group members page (50 with roles)", cookie=cookie),
-        "directory": Page("/groups/", f"groups directory page ({DIRECTORY_GROUPS} groups)", cookie=cookie),
+        "members": Page(
+            f"/g/{HANDLE}/members/", "group members page (50 with roles)", cookie=cookie
+        ),
+        "directory": Page(
+            "/groups/", f"groups directory page ({DIRECTORY_GROUPS} groups)", cookie=cookie
+        ),
     }
     loads = _serve(ctx, {"bare view": BARE} | pages, cookie)
     bare = loads["bare view"]

@@ -9,6 +9,8 @@ members a private one's, checked when the stream opens (a member removed later k
 ids of new posts until they reload, never their cards: /statuses/<id>/card/ asks the
 rule again)."""
 
+from typing import cast
+
 from asgiref.sync import sync_to_async
 
 from timeline.audience import selectors as safety
@@ -54,7 +56,8 @@ class GroupViewer(Viewer):
 
     def sees(self, event: Event) -> bool:
         if as_int(event.get(GROUP_FIELD)) == self.group_id and PRIVATE_FIELD in event:
-            event = {name: value for name, value in event.items() if name not in GROUP_PRIVACY}
+            shown = cast(Event, {k: v for k, v in event.items() if k not in GROUP_PRIVACY})
+            return super().sees(shown)
         return super().sees(event)
 
 

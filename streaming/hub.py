@@ -220,7 +220,8 @@ class Hub:
                 if isinstance(listener.match, HomeFilter)
             ]
             # A private group's post: its live group timelines too (members' alone).
-            in_group = self.index.by_key.get((GROUP, as_int(event.get("group"))), ())
+            group = as_int(event.get("group"))
+            in_group = self.index.by_key.get((GROUP, group), ()) if group is not None else ()
             return [*homes, *in_group] if in_group else homes
         return self.index.candidates(event)
 

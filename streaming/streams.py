@@ -17,7 +17,7 @@ from accounts.services import uid_for_login
 
 from . import services
 from .backlog import Writer
-from .filters import create_stream_filter, passes_follow_events
+from .filters import Filter, create_stream_filter, passes_follow_events
 from .group_filter import GroupFilter, GroupViewer, group_stream_filter
 from .home_filter import HomeFilter
 from .hub import Ending, Hub, Listener, get_hub
@@ -130,7 +130,7 @@ async def open_stream(
     uid = None if key else await session_uid(user, session)
     if not key and uid is None:
         raise StreamRefused(401, "Give your stream key as the identifier parameter.")
-    match = None
+    match: Filter | None = None
     if name == "group":
         match = await group_stream_filter(params.get("group", ""), uid)
     elif name != "home":

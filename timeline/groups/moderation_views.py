@@ -9,7 +9,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -22,8 +22,8 @@ from socialsite.ratelimit import rate_limited
 from ..web import login_first, next_url, other_user, page_number, require_page
 from . import moderation, selectors
 from .forms import GroupEditForm, RoleForm
-from .records import Group
 from .page_reads import pinned_statuses
+from .records import Group
 from .services import GroupError, edit_group
 from .views import (
     MEMBERS_PER_PAGE,
@@ -33,7 +33,6 @@ from .views import (
     is_moderator,
     member_of,
 )
-
 
 
 def _moderator_or_403(request: HttpRequest, handle: str) -> Group:
@@ -62,7 +61,9 @@ def moderators_page(view):
 
 def moderation_action(view):
     limited = rate_limited("group_moderation")(view)
-    return require_POST(login_first(lambda handle, **rest: reverse("group", args=[handle]))(limited))
+    return require_POST(
+        login_first(lambda handle, **rest: reverse("group", args=[handle]))(limited)
+    )
 
 
 def act_as_moderator(
@@ -179,24 +180,24 @@ def avatar(request: HttpRequest, handle: str) -> HttpResponse:
     """Takes an uploaded picture (`avatar`) as the group's avatar."""
     try:
         group = _moderator_or_403(request, handle)
-    except PermissionError as error:
-        return group_refused(request, error)
+    except PermissionError as refused:
+        return group_refused(request, refused)
     upload = request.FILES.get("avatar")
-    error = ""
+    wrong = ""
     if upload is None:
-        error = "Choose a picture: JPEG, PNG or WebP."
+        wrong = "Choose a picture: JPEG, PNG or WebP."
     elif upload.size is not None and upload.size > AVATAR_MAX_BYTES:
-        error = f"A picture is at most {AVATAR_MAX_BYTES // (1024 * 1024)} MB."
+        wrong = f"A picture is at most {AVATAR_MAX_BYTES // (1024 * 1024)} MB."
     else:
         try:
             moderation.set_avatar(group.id, logged_in_uid(request), upload.read())
         except ValueError as refusal:  # a bad picture; GroupError, NoSuchGroup
-            error = str(refusal)
+            wrong = str(refusal)
         except Busy as busy:
-            error = f"{busy} Try again in a minute."
-    if error:
+            wrong = f"{busy} Try again in a minute."
+    if wrong:
         form = GroupEditForm(initial=_edit_initial(group))
-        return render_moderation(request, group, form, status=400, avatar_error=error)
+        return render_moderation(request, group, form, status=400, avatar_error=wrong)
     messages.success(request, "The group's avatar is changed.")
     return redirect("group_moderate", group.handle)
 

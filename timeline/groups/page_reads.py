@@ -7,8 +7,8 @@ from accounts.records import UserProfile
 from socialsite.kept import keep
 from socialsite.redis import PackedPipeline, get_redis
 
-from ..feeds.pages import queue_statuses, read_page
 from .. import keys
+from ..feeds.pages import queue_statuses, read_page
 from ..follow_sets import members as member_sets
 from ..statuses.records import Status
 from . import moderation, selectors

@@ -251,9 +251,9 @@ def members(request: HttpRequest, handle: str) -> HttpResponse:
     """The group's members, owner and moderators first (a private group's to members only)."""
     the_group, membership = readable_or_404(request, handle)
     number = page_number(request)
-    people, has_more = selectors.members(the_group.id, page=number, count=MEMBERS_PER_PAGE)
-    require_page(number, people, has_more)
-    people = with_roles(the_group, people)
+    found, has_more = selectors.members(the_group.id, page=number, count=MEMBERS_PER_PAGE)
+    require_page(number, found, has_more)
+    people = with_roles(the_group, found)
     context = {
         "group": the_group,
         "membership": membership,
@@ -276,4 +276,3 @@ def composer_group(form: StatusForm, handle: str) -> Group | None:
     if group is None:
         form.add_error(None, f"There is no group {handle[:60]}: pick one of yours.")
     return group
-
