@@ -29,9 +29,7 @@ class GroupEditForm(forms.Form):
 
     name = _text("Name", maxlength=50)
     description = _text("Description", rows=3)
-    replies = forms.BooleanField(
-        required=False, label="Members may reply (announcement groups)"
-    )
+    replies = forms.BooleanField(required=False, label="Members may reply (announcement groups)")
 
 
 class GroupForm(GroupEditForm):

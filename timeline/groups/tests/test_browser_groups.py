@@ -85,9 +85,7 @@ def test_a_private_groups_members_see_its_new_posts_live(daphne_server):
         timeline = page.locator("#timeline")
         expect(timeline).to_have_attribute("data-live", "on")
         secret = post_status(owner, "for members only", group=vault)
-        expect(timeline.locator(f'[data-status-id="{secret}"]')).to_contain_text(
-            "for members only"
-        )
+        expect(timeline.locator(f'[data-status-id="{secret}"]')).to_contain_text("for members only")
         expect(page.locator(".new-statuses")).to_have_text("1 new status")
 
 
