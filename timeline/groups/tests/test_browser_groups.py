@@ -10,6 +10,7 @@ from playwright.sync_api import expect, sync_playwright
 from accounts.services import create_user, sign_up, uid_for_login
 from socialsite.testing.browser import launch_chromium
 from timeline.groups import services as groups
+from timeline.groups.moderation import approve_request
 from timeline.groups.selectors import timeline_ids
 from timeline.posting.services import delete_status, post_status
 
@@ -77,8 +78,6 @@ def test_a_private_groups_members_see_its_new_posts_live(daphne_server):
     insider, owner = uid_for_login("insider"), create_user("keeper", "Keeper")
     vault = groups.create_group(owner, "vault_live", "Vault", kind="private")
     groups.join_group(vault, insider)
-    from timeline.groups.moderation import approve_request
-
     approve_request(vault, owner, insider)
 
     with page_at(daphne_server, session, "/g/vault_live/") as page:
