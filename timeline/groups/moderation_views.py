@@ -28,17 +28,16 @@ from .services import GroupError, edit_group
 from .views import (
     MEMBERS_PER_PAGE,
     field_of,
-    group_or_404,
+    group_and_member_or_404,
     group_refused,
     is_moderator,
-    member_of,
 )
 
 
 def _moderator_or_403(request: HttpRequest, handle: str) -> Group:
     """The group, if the viewer moderates it (else a 403 page; a 404 for no such group)."""
-    group = group_or_404(handle)
-    if not is_moderator(member_of(group, current_uid(request))):
+    group, membership = group_and_member_or_404(handle, current_uid(request))
+    if not is_moderator(membership):
         raise PermissionError(f"Only the moderators of {group.name} see this.")
     return group
 

@@ -5,14 +5,14 @@ import time
 
 from accounts.records import UserProfile
 from socialsite.kept import keep
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import Batch, PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.pages import queue_statuses, read_page
 from ..follow_sets import members as member_sets
 from ..statuses.records import Status
 from . import moderation, selectors
-from .records import Group
+from .records import Group, Membership
 
 
 def pinned_statuses(group: Group, viewer: int | None) -> list[Status]:
@@ -86,3 +86,36 @@ def group_picker(states: dict[int, member_sets.MemberState]) -> list[tuple[str, 
         for group_id, (handle, name, kind) in zip(joined, reply.value, strict=True)
         if handle and (kind != "announcement" or states[group_id].role != "member")
     ]
+
+
+# Group ids by lowercased handle, as the pages read them. A handle names one group until
+# that group is deleted (then it may name a new one): a kept id whose group is gone, or
+# now has another handle, is read again.
+_ids: dict[str, int] = {}
+IDS_KEPT = 10_000
+
+
+def group_and_membership(handle: str, uid: int | None) -> tuple[Group | None, Membership]:
+    """The group called `handle` (any case; None if there is none) and how `uid` (None: a
+    visitor) stands in it: 1 round trip for a handle this process has read before, else 2."""
+    name = handle.lower()
+    group_id = _ids.get(name)
+    for _ in range(2):
+        if group_id is None:
+            group_id = selectors.group_id_for_handle(handle)
+            if group_id is None:
+                break
+            keep(_ids, name, group_id, IDS_KEPT)
+        batch = Batch(get_redis())
+        fields = batch.hgetall(keys.group_key(group_id))
+        state = member_sets.queue_state(batch, group_id, uid) if uid else None
+        banned = batch.zscore(keys.group_banned_key(group_id), uid) if uid else None
+        batch.execute()
+        group = selectors.decode_group(fields.value)
+        if group is not None and group.handle.lower() == name:
+            shown = member_sets.decode_state(state.value) if state is not None else None
+            is_banned = banned is not None and banned.value is not None
+            return group, selectors._membership(group.id, uid or 0, shown, is_banned)
+        _ids.pop(name, None)
+        group_id = None
+    return None, selectors.membership(0, None)

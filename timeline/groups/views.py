@@ -22,7 +22,7 @@ from ..forms import StatusForm, blank_status_form
 from ..web import login_first, next_url, page_number, require_page
 from . import selectors, services
 from .forms import ORDERS, QUERY_MAX_LENGTH, GroupForm
-from .page_reads import pinned_statuses, with_roles
+from .page_reads import group_and_membership, pinned_statuses, with_roles
 from .records import Group, Membership
 from .selectors import NoSuchGroup
 from .services import GroupError
@@ -33,10 +33,15 @@ MEMBERS_PER_PAGE = 50
 
 def group_or_404(handle: str) -> Group:
     """The group a URL names, or 404."""
-    group = selectors.group_for_handle(handle)
+    return group_and_member_or_404(handle, None)[0]
+
+
+def group_and_member_or_404(handle: str, uid: int | None) -> tuple[Group, Membership]:
+    """The group a URL names and how `uid` (None: a visitor) stands in it, or 404."""
+    group, membership = group_and_membership(handle[:60], uid)
     if group is None:
-        raise Http404(f"There is no group {handle}: it may have been deleted.")
-    return group
+        raise Http404(f"There is no group {handle[:60]}: it may have been deleted.")
+    return group, membership
 
 
 def member_of(group: Group, uid: int | None) -> Membership | None:
@@ -139,16 +144,24 @@ def field_of(error: GroupError) -> str | None:
 
 @require_GET
 def group(request: HttpRequest, handle: str) -> HttpResponse:
-    return render_group(request, group_or_404(handle), blank_status_form())
+    the_group, membership = group_and_member_or_404(handle, current_uid(request))
+    return render_group(request, the_group, blank_status_form(), membership=membership)
 
 
 def render_group(
-    request: HttpRequest, group: Group, form: StatusForm, status: int = 200
+    request: HttpRequest,
+    group: Group,
+    form: StatusForm,
+    status: int = 200,
+    *,
+    membership: Membership | None = None,
 ) -> HttpResponse:
     """A group's page: about, the viewer's buttons, pinned posts and its timeline (a
-    private group's to members only), with `form` in its post box."""
+    private group's to members only), with `form` in its post box; `membership`: the
+    viewer's in the group, if read already."""
     number, viewer = page_number(request), current_uid(request)
-    membership = member_of(group, viewer)
+    if membership is None:
+        membership = member_of(group, viewer)
     readable = may_read(group, membership)
     context: dict[str, Any] = {
         "group": group,
@@ -239,8 +252,7 @@ def show_in_home(request: HttpRequest, handle: str) -> HttpResponse:
 def readable_or_404(request: HttpRequest, handle: str) -> tuple[Group, Membership | None]:
     """The group and the viewer's membership, for a page its members alone may see in a
     private group (as a private list's, it is a 404 to others: 'there is nothing here')."""
-    the_group = group_or_404(handle)
-    membership = member_of(the_group, current_uid(request))
+    the_group, membership = group_and_member_or_404(handle, current_uid(request))
     if not may_read(the_group, membership):
         raise Http404(f"Only the members of {the_group.name} see this.")
     return the_group, membership
@@ -272,7 +284,7 @@ def composer_group(form: StatusForm, handle: str) -> Group | None:
     handle = handle.strip().removeprefix("g/")
     if not handle:
         return None
-    group = selectors.group_for_handle(handle[:60])
+    group = group_and_membership(handle[:60], None)[0]
     if group is None:
         form.add_error(None, f"There is no group {handle[:60]}: pick one of yours.")
     return group
