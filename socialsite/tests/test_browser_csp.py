@@ -17,6 +17,7 @@ from timeline.direct import services as direct
 from timeline.graph import services as graph
 from timeline.lists import services as lists
 from timeline.posting import services as posting
+from timeline.groups import services as groups
 from timeline.reactions import services as reactions
 from timeline.reports import services as reports
 from timeline.safety import services as safety
@@ -56,6 +57,8 @@ def site() -> dict:
     graph.follow_user(carol, ada)
     report = reports.report_status(ada, status, "spam", "ads")
     create_stream_key(ada, "my bot")
+    group = groups.create_group(ada, "policy_group", "Policy people")
+    posting.post_status(ada, "in the group", group=group)
     app, _ = register_app("Tooter", REDIRECT, "read")
     return {
         "ada": ada,
@@ -111,6 +114,8 @@ def test_no_page_breaks_the_policy(site, browser, daphne_server):
             "/search/?q=hello",
             "/nowhere/",
             "/statuses/1/like/",
+            "/groups/",
+            "/g/policy_group/",
         ],
     )
     log_in(page, daphne_server, "ada")
@@ -143,6 +148,13 @@ def test_no_page_breaks_the_policy(site, browser, daphne_server):
             "/blocks/",
             "/mutes/",
             "/accounts/settings/",
+            "/groups/",
+            "/groups/new/",
+            "/g/policy_group/",
+            "/g/policy_group/members/",
+            "/g/policy_group/requests/",
+            "/g/policy_group/moderate/",
+            "/g/policy_group/reports/",
             "/nowhere/",
             "/statuses/1/like/",
             "/admin/",
