@@ -312,3 +312,15 @@ def add_members_in_bulk(group_id: int, joined: dict) -> None:
     member_sets.add_in_bulk(conn, group_id, joined)
     count = conn.hincrby(keys.group_key(group_id), "members", len(joined))
     conn.zadd(keys.GROUPS_BY_MEMBERS, {group_id: count})
+
+
+def leave_every_group(uid: int, *, count: int = 200) -> bool:
+    """Takes `uid` out of up to `count` of their groups and requests (a closed account's
+    purge, timeline.moderation); a group they own keeps them as its owner (its owner
+    hands it over or deletes it). True if more are left for another call."""
+    conn = get_redis()
+    states = member_sets.decode_groups(conn.hgetall(keys.member_groups_key(uid)))
+    others = [(group_id, state) for group_id, state in states.items() if state.role != "owner"]
+    for group_id, state in others[:count]:
+        part(conn, group_id, uid, state)
+    return len(others) > count
