@@ -19,6 +19,14 @@ end
 local since = ARGV[5] ~= '' and ARGV[5] or ARGV[2]
 local piece = piece_for(KEYS[2], since)
 local joined = redis.call('ZSCORE', piece, ARGV[1])
+if not joined and ARGV[5] == '' then
+  -- Their own hash names no join time (a first join, or a join whose second step was
+  -- lost): every piece is asked, so nobody is kept twice.
+  for _, start in ipairs(redis.call('ZRANGE', piece_index(KEYS[2]), 0, -1)) do
+    joined = joined or redis.call('ZSCORE', piece_key(KEYS[2], start), ARGV[1])
+  end
+  joined = joined or redis.call('ZSCORE', KEYS[2], ARGV[1])
+end
 if joined then
   redis.call('ZREM', KEYS[3], ARGV[1])
   return {'member', joined, count()}
