@@ -15,12 +15,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.auth import current_uid, logged_in_uid
+from accounts.services import get_users
 from socialsite.ratelimit import rate_limited
 from socialsite.views import error_page
 
 from ..forms import StatusForm, blank_status_form
 from ..web import login_first, next_url, page_number, require_page
-from . import selectors, services
+from . import moderation, selectors, services
 from .forms import ORDERS, QUERY_MAX_LENGTH, GroupForm
 from .page_reads import group_and_membership, pinned_statuses, with_roles
 from .records import Group, Membership
@@ -266,11 +267,15 @@ def members(request: HttpRequest, handle: str) -> HttpResponse:
     found, has_more = selectors.members(the_group.id, page=number, count=MEMBERS_PER_PAGE)
     require_page(number, found, has_more)
     people = with_roles(the_group, found)
+    moderator = is_moderator(membership)
+    # Whom the group bars, for its moderators to let back (the latest first).
+    barred = get_users(moderation.banned(the_group.id)[:MEMBERS_PER_PAGE]) if moderator else []
     context = {
         "group": the_group,
         "membership": membership,
-        "moderator": is_moderator(membership),
+        "moderator": moderator,
         "people": people,
+        "barred": barred,
         "number": number,
         "has_newer": number > 1,
         "has_older": has_more,

@@ -142,6 +142,9 @@ def test_removing_banning_and_unbanning_a_member(alice, bob, cats):
     response = alice.client.post("/g/cats/members/bob/ban/", follow=True)
     assert shows(response, "@bob is out of Cat people, and may not join again.")
     assert groups.membership(cats, bob.uid).banned
+    banned = page_text(response).split('id="banned"')[1]
+    assert "/g/cats/members/bob/unban/" in banned
+    assert 'id="banned"' not in page_text(bob.client.get("/g/cats/members/"))
     assert bob.client.post("/g/cats/join/").status_code == 400
     alice.client.post("/g/cats/members/bob/unban/")
     assert bob.client.post("/g/cats/join/").status_code == 302
