@@ -56,6 +56,7 @@ COUNTS = {
     "messages": "messages",
     "safety": "blocks and mutes",
     "reports": "reports",
+    "group_moderation": "group moderation acts",
     "account_deletions": "tries to delete the account",
     "exports": "data exports",
     "searches": "searches",
