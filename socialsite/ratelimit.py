@@ -56,6 +56,8 @@ COUNTS = {
     "messages": "messages",
     "safety": "blocks and mutes",
     "reports": "reports",
+    "group_creations": "groups made",
+    "group_joins": "groups joined and left",
     "group_moderation": "group moderation acts",
     "account_deletions": "tries to delete the account",
     "exports": "data exports",

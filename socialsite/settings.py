@@ -411,6 +411,9 @@ RATE_LIMITS = {
     # Blocks, mutes and the privacy settings (timeline.safety).
     "safety": env_rate("RATE_LIMIT_SAFETY", "60/300"),
     "reports": env_rate("RATE_LIMIT_REPORTS", "20/3600"),  # reports filed
+    # Groups made, and groups joined, asked to join or left (timeline.groups).
+    "group_creations": env_rate("RATE_LIMIT_GROUP_CREATIONS", "10/3600"),
+    "group_joins": env_rate("RATE_LIMIT_GROUP_JOINS", "30/300"),
     # A group's moderators' acts: requests answered, roles, members removed or banned,
     # pins, posts removed, reports handled, ownership, the avatar, deletion.
     "group_moderation": env_rate("RATE_LIMIT_GROUP_MODERATION", "60/300"),

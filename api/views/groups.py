@@ -324,7 +324,10 @@ def transfer(request: ApiRequest, group_id: str) -> ApiResult:
     """The owner hands the group over to a member (`account_id`)."""
     uid = writing(request, "group_moderation")
     found = found_group(group_id)
-    moderation.transfer_ownership(found.id, uid, profile(params(request).get("account_id"))["id"])
+    account_id = params(request).get("account_id")
+    if not isinstance(account_id, str | int):
+        raise ApiError(422, "Name the member: account_id.")
+    moderation.transfer_ownership(found.id, uid, profile(account_id)["id"])
     return shown_group(request, found_group(group_id))
 
 

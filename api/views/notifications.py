@@ -4,7 +4,7 @@ site's pages of them behind opaque page cursors ("max_id=p2")."""
 from django.conf import settings
 
 from timeline.direct.selectors import Conversation, inbox_page
-from timeline.notifications.selectors import notifications_page
+from timeline.notifications.selectors import Notification, notifications_page
 from timeline.statuses.records import Status
 
 from .. import entities
@@ -40,7 +40,7 @@ def notifications(request: ApiRequest) -> ApiResult:
     by_id = {int(status["id"]): status for status in statuses}
     shown = [
         {
-            "id": f"{n.kind}-{n.group['id'] if n.group else n.status['id'] if n.status else 0}-{uid}",
+            "id": f"{n.kind}-{about(n)}-{uid}",
             "type": TYPES[n.kind],
             "created_at": entities.iso(n.when),
             "account": people[uid],
@@ -52,6 +52,13 @@ def notifications(request: ApiRequest) -> ApiResult:
         if uid in people and (n.status is None or n.status["id"] in by_id)
     ]
     return shown, next_link(request, number) if page.has_older else {}
+
+
+def about(notification: Notification) -> int:
+    """The id of what a notification is about: its group or status (0 for a follow)."""
+    if notification.group:
+        return int(notification.group["id"])
+    return int(notification.status["id"]) if notification.status else 0
 
 
 def group_entity(site: str, group: dict) -> dict:

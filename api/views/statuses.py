@@ -13,7 +13,6 @@ from timeline.statuses.records import Status
 from timeline.statuses.selectors import StatusGone
 
 from .. import entities
-from . import groups
 from ..http import (
     ApiError,
     ApiRequest,
@@ -30,6 +29,7 @@ from ..http import (
     params,
     viewer,
 )
+from . import groups
 
 # Mastodon's visibilities any account may ask for: a status is public (or private, as
 # its account is).

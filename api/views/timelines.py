@@ -5,7 +5,6 @@ from timeline.feeds.selectors import cursor_page
 from timeline.lists.selectors import get_list
 
 from .. import entities
-from . import groups
 from ..http import (
     ApiError,
     ApiRequest,
@@ -19,6 +18,7 @@ from ..http import (
     params,
     viewer,
 )
+from . import groups
 
 
 def page(request: ApiRequest, timeline: str, owner: int | str | None) -> tuple[list, dict]:

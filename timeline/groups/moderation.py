@@ -314,12 +314,17 @@ def avatar_name(group_id: int, token: str, size: int) -> str:
     return f"group-avatars/{group_id}/{token}-{size}.webp"
 
 
-def group_avatar_url(group: Group, size: int = 96) -> str:
-    """The URL of the group's avatar at `size` (one of accounts.avatars.SIZES), or the
-    default picture."""
-    if not group.avatar:
+def avatar_url(group_id: int, token: str | None, size: int = 96) -> str:
+    """The URL of a group's avatar `token` (its "avatar" field) at `size` (one of
+    accounts.avatars.SIZES), or of the default picture for none."""
+    if not token:
         return kept_static(avatars.DEFAULT_AVATAR)
-    return default_storage.url(avatar_name(group.id, group.avatar, size))
+    return default_storage.url(avatar_name(group_id, token, size))
+
+
+def group_avatar_url(group: Group, size: int = 96) -> str:
+    """The URL of the group's avatar at `size`, or of the default picture."""
+    return avatar_url(group.id, group.avatar, size)
 
 
 def delete_avatar_files(group_id: int, token: str) -> None:

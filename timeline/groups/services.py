@@ -184,7 +184,13 @@ def join_group(group_id: int, uid: int) -> str:
     group_id = group_id_of(group_id)
     conn = get_redis()
     _, state = _group_and_state(conn, group_id, uid)
-    return admit(conn, group_id, uid, state)
+    outcome = admit(conn, group_id, uid, state)
+    if outcome == "requested" and (state is None or state.role != member_sets.REQUESTED):
+        # A new request tells the group's moderators (moderation imports this module).
+        from .moderation import notify_request
+
+        notify_request(group_id, uid)
+    return outcome
 
 
 def admit(

@@ -30,7 +30,7 @@ class Notification:
     # The uids of `logins`, in the same order.
     uids: list[int] = field(default_factory=list)
     # The group of a group's kinds ({"id", "handle", "name"}), else None.
-    group: dict | None = None
+    group: dict[str, Any] | None = None
 
     @property
     def text(self) -> str:
@@ -95,7 +95,7 @@ def notifications_page(
     named = _group_readers[0](pipe, group_ids) if group_ids and _group_readers else None
     pipe.execute()
     actors = read_authors(uids, authors.value)
-    groups_named: dict[int, dict] = named.value if named is not None else {}
+    groups_named: dict[int, dict[str, Any]] = named.value if named is not None else {}
     statuses = read_page(read, 1).statuses
     by_id = {status["id"]: status for status in statuses}
     groups: dict[tuple[str, int], Notification] = {}

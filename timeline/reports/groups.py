@@ -9,6 +9,8 @@ from ..groups.moderation import check_moderator, remove_post
 from . import services
 from .selectors import ReportGroup, escalate, get_report, moderation_queue
 
+NO_SUCH_REPORT = "No such report waits for this group's moderators."
+
 
 def group_report_queue(group_id, by: int, count: int = 200) -> list[ReportGroup]:
     """The open reports waiting for the group's moderators, grouped by post, as `by` (a
@@ -22,9 +24,10 @@ def _group_report(group_id, by: int, report_id: int) -> tuple[dict, str]:
     `by` moderates the group; ValueError otherwise."""
     standing = check_moderator(group_id, by)
     report = get_report(int(report_id))
-    waiting = report is not None and report["state"] == services.OPEN
-    if not waiting or report["group"] != standing.group.id or report["escalated"]:
-        raise ValueError("No such report waits for this group's moderators.")
+    if report is None or report["state"] != services.OPEN or report["escalated"]:
+        raise ValueError(NO_SUCH_REPORT)
+    if report["group"] != standing.group.id:
+        raise ValueError(NO_SUCH_REPORT)
     moderator = get_user(by)
     return report, f"@{moderator['login']}" if moderator else ""
 

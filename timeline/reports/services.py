@@ -50,7 +50,7 @@ def report_status(uid: int, status_id: int, reason: str, comment: str = "") -> i
         raise ValueError("You can't report your own status.")
     snapshot = {"message": status["message"], "login": status["login"]}
     # A group's post goes to the group's moderators first (timeline.reports.groups).
-    group = int(status.get(keys.GROUP_FIELD) or 0) or None
+    group = int(str(status.get(keys.GROUP_FIELD) or 0)) or None
     return do_file_report(
         uid,
         STATUS,
