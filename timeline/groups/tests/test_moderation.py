@@ -171,9 +171,7 @@ def test_only_the_groups_own_posts_are_pinned(alice, bob, public_group):
         moderation.pin(public_group, alice.uid, elsewhere)
 
 
-def test_a_removed_post_leaves_the_group_at_once_then_every_home(
-    alice, bob, carol, public_group
-):
+def test_a_removed_post_leaves_the_group_at_once_then_every_home(alice, bob, carol, public_group):
     services.join_group(public_group, carol.uid)
     status_id = posting.post_status(bob.uid, "off topic", group=public_group)
     moderation.pin(public_group, alice.uid, status_id)
