@@ -30,6 +30,7 @@ from .. import keys
 from ..follow_sets import members as member_sets
 from ..notifications import services as notifications
 from . import moderation_scripts as scripts
+from . import staff
 from .records import Group
 from .selectors import NO_SUCH_GROUP, NoSuchGroup, decode_group, group_id_of
 from .services import GroupError, _queue_name_index, admit, part
@@ -99,40 +100,11 @@ def check_owner(group_id, by: int, uid: int | None = None) -> Standing:
     return standing
 
 
-def moderators_of(group_id: int) -> list[int]:
-    """The owner's and the moderators' uids, the owner first: 1 round trip."""
-    pipe = get_redis().pipeline(transaction=False)
-    pipe.hget(keys.group_key(group_id), "owner")
-    pipe.zrange(keys.group_moderators_key(group_id), 0, -1)
-    owner, named = pipe.execute()
-    staff = [int(owner)] if owner else []
-    return staff + [int(uid) for uid in named if int(uid) not in staff]
-
-
 def _login(uid: int) -> str:
     found = get_user(uid)
     if found is None:
         raise GroupError("No such user.")
     return found["login"]
-
-
-def notify_request(group_id: int, uid: int) -> None:
-    """Tells the group's owner and moderators that `uid` asks to join (a join that gave
-    "requested"); asking again notifies no one twice. 2 round trips."""
-    group_id = group_id_of(group_id)
-    actor = {"id": int(uid), "login": _login(uid)}
-    pipe = get_redis().pipeline(transaction=False)
-    for moderator in moderators_of(group_id):
-        notifications.queue_notify(
-            pipe, moderator, notifications.GROUP_REQUEST, actor, group_id, group=None
-        )
-    pipe.execute()
-
-
-def _withdraw_request_notifications(pipe, group_id: int, uid: int, login: str) -> None:
-    actor = {"id": int(uid), "login": login}
-    for moderator in moderators_of(group_id):
-        notifications.queue_withdraw(pipe, moderator, notifications.GROUP_REQUEST, actor, group_id)
 
 
 def approve_request(group_id, by: int, uid: int) -> None:
@@ -147,7 +119,7 @@ def approve_request(group_id, by: int, uid: int) -> None:
     notifications.queue_notify(
         pipe, int(uid), notifications.GROUP_APPROVAL, actor, group.id, group=group.handle
     )
-    _withdraw_request_notifications(pipe, group.id, int(uid), _login(uid))
+    staff.queue_withdraw_request(pipe, group.id, int(uid), _login(uid))
     pipe.execute()
 
 
@@ -165,7 +137,7 @@ def reject_request(group_id, by: int, uid: int) -> None:
     found = get_user(uid)
     if found is not None:
         pipe = get_redis().pipeline(transaction=False)
-        _withdraw_request_notifications(pipe, group_id, int(uid), found["login"])
+        staff.queue_withdraw_request(pipe, group_id, int(uid), found["login"])
         pipe.execute()
 
 

@@ -18,7 +18,7 @@ from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..follow_sets import members as member_sets
-from . import scripts
+from . import scripts, staff
 from .records import KINDS, Group
 from .selectors import (
     NO_SUCH_GROUP,
@@ -186,10 +186,8 @@ def join_group(group_id: int, uid: int) -> str:
     _, state = _group_and_state(conn, group_id, uid)
     outcome = admit(conn, group_id, uid, state)
     if outcome == "requested" and (state is None or state.role != member_sets.REQUESTED):
-        # A new request tells the group's moderators (moderation imports this module).
-        from .moderation import notify_request
-
-        notify_request(group_id, uid)
+        # A new request tells the group's owner and moderators.
+        staff.notify_request(group_id, uid)
     return outcome
 
 

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from PIL import Image
 
 from accounts.avatars import BadAvatar
-from timeline.groups import moderation, selectors, services
+from timeline.groups import moderation, selectors, services, staff
 from timeline.groups.services import GroupError
 from timeline.moderation import groups as group_jobs
 from timeline.posting import services as posting
@@ -72,7 +72,7 @@ def test_the_owner_names_a_moderator_who_then_approves(alice, bob, carol, privat
     moderation.approve_request(private_group, alice.uid, bob.uid)
     moderation.set_role(private_group, alice.uid, bob.uid, "moderator")
     assert selectors.membership(private_group, bob.uid).role == "moderator"
-    assert moderation.moderators_of(private_group) == [alice.uid, bob.uid]
+    assert staff.moderators_of(private_group) == [alice.uid, bob.uid]
     services.join_group(private_group, carol.uid)
     moderation.approve_request(private_group, bob.uid, carol.uid)
     assert selectors.membership(private_group, carol.uid).role == "member"
@@ -81,7 +81,7 @@ def test_the_owner_names_a_moderator_who_then_approves(alice, bob, carol, privat
         moderation.set_role(private_group, bob.uid, carol.uid, "moderator")
     moderation.set_role(private_group, alice.uid, bob.uid, "member")
     assert selectors.membership(private_group, bob.uid).role == "member"
-    assert moderation.moderators_of(private_group) == [alice.uid]
+    assert staff.moderators_of(private_group) == [alice.uid]
     with pytest.raises(GroupError, match="moderators"):
         moderation.reject_request(private_group, bob.uid, carol.uid)
 
@@ -94,7 +94,7 @@ def test_a_role_is_given_only_to_a_member(alice, bob, public_group, carol):
     with pytest.raises(GroupError, match="aren't a member"):
         moderation.set_role(public_group, alice.uid, alice.uid, "member")
     assert selectors.membership(public_group, carol.uid).role is None
-    assert moderation.moderators_of(public_group) == [alice.uid]
+    assert staff.moderators_of(public_group) == [alice.uid]
 
 
 def test_a_banned_member_is_out_and_can_join_again_only_once_unbanned(alice, bob, public_group):
@@ -126,7 +126,7 @@ def test_nobody_removes_the_owner_and_only_the_owner_removes_a_moderator(
     with pytest.raises(GroupError, match="Only the owner removes a moderator"):
         moderation.remove_member(public_group, bob.uid, carol.uid)
     moderation.remove_member(public_group, alice.uid, carol.uid)
-    assert moderation.moderators_of(public_group) == [alice.uid, bob.uid]
+    assert staff.moderators_of(public_group) == [alice.uid, bob.uid]
     assert selectors.membership(public_group, carol.uid).role is None
 
 
@@ -202,7 +202,7 @@ def test_the_owner_hands_the_group_over_and_stays_a_moderator(alice, bob, carol,
     assert group.owner == bob.uid
     assert selectors.membership(public_group, bob.uid).role == "owner"
     assert selectors.membership(public_group, alice.uid).role == "moderator"
-    assert moderation.moderators_of(public_group) == [bob.uid, alice.uid]
+    assert staff.moderators_of(public_group) == [bob.uid, alice.uid]
     # The old owner may leave now; the new one may not.
     services.leave_group(public_group, alice.uid)
     with pytest.raises(GroupError, match="hand the group over"):

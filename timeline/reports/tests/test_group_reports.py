@@ -6,7 +6,7 @@ import time
 import pytest
 from django.core.management import call_command
 
-from timeline.groups import moderation, services
+from timeline.groups import services, staff
 from timeline.groups.services import GroupError
 from timeline.posting import services as posting
 from timeline.reports import groups as group_reports
@@ -122,5 +122,5 @@ def test_another_groups_moderator_cant_act_on_the_report(alice, bob, carol, grou
     other = services.create_group(bob.uid, "Dogs", "Dogs")
     with pytest.raises(ValueError, match="No such report"):
         group_reports.dismiss_group_report(other, bob.uid, report_id)
-    assert moderation.moderators_of(other) == [bob.uid]
+    assert staff.moderators_of(other) == [bob.uid]
     assert targets(group_reports.group_report_queue(group_id, alice.uid)) == [status_id]
