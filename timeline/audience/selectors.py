@@ -55,6 +55,7 @@ class Audience:
     follows: set[int] = field(default_factory=set)  # authors known to be followed
     asked: set[int] = field(default_factory=set)  # authors whose follow was looked up
     groups: frozenset[int] = frozenset()  # the groups the viewer is a member of
+    groups_in_home: frozenset[int] = frozenset()  # those whose posts come to their home
 
     def shuns_anyone(self) -> bool:
         """Whether the viewer blocks, is blocked by or mutes anyone, or mutes any words:
@@ -87,6 +88,7 @@ class AudienceRead:
             muted=frozenset(map(int, self.muted.value)),
             muted_phrases=tuple(words(phrase) for phrase in self.phrases.value if words(phrase)),
             groups=member_sets.member_of(states),
+            groups_in_home=member_sets.shown_in_home(states),
         )
 
 

@@ -81,6 +81,13 @@ def member_of(states: dict[int, MemberState]) -> frozenset[int]:
     return frozenset(group_id for group_id, state in states.items() if state.is_member)
 
 
+def shown_in_home(states: dict[int, MemberState]) -> frozenset[int]:
+    """The groups whose posts fan-out brings to the home of the user of `states`."""
+    return frozenset(
+        group_id for group_id, state in states.items() if state.is_member and state.show_in_home
+    )
+
+
 def queue_state(pipe: Pipe, group_id: int, uid: int) -> Reply:
     """Queues the read of `uid`'s state in one group (decode_state finishes it)."""
     return pipe.hget(keys.member_groups_key(uid), str(group_id))
@@ -123,6 +130,29 @@ def queue_remove(client, group_id: int, uid, joined_at) -> Any:
     """Queues (or runs) taking `uid`, joined at `joined_at`, out of the group's members
     (the count is the caller's)."""
     return _edge(client, group_id, "remove", uid, joined_at)
+
+
+def add_in_bulk(conn, group_id: int, joined: dict, role: str = "member") -> None:
+    """Writes `joined` (uid -> join time) among the group's members at once, cut into
+    pieces as joins one by one would have made them, and each one's state (a seed's bulk
+    write: the count is the caller's). 2 round trips and a split."""
+    pipe = conn.pipeline(transaction=False)
+    pipe.zadd(keys.group_members_key(group_id), joined)
+    for uid, since in joined.items():
+        pipe.hset(keys.member_groups_key(uid), str(group_id), encode_state(role, True, since))
+    pipe.execute()
+    while scripts.run(
+        conn,
+        "split_followers",
+        [keys.group_members_key(group_id)],
+        [settings.FOLLOWERS_PIECE_SIZE, 100],
+    ):
+        pass
+
+
+def piece_starts(conn, group_id: int) -> list[str]:
+    """The join times where each piece of the group's members starts, oldest first."""
+    return conn.zrange(f"{keys.group_members_key(group_id)}:pieces", 0, -1)
 
 
 def all_keys(conn, group_id: int) -> list[str]:

@@ -298,3 +298,12 @@ def check_group_post(conn, uid: int, group_id, replying: bool) -> dict:
     if group.is_private:
         fields["group_private"] = "1"
     return fields
+
+
+def add_members_in_bulk(group_id: int, joined: dict) -> None:
+    """Makes `joined` (uid -> join time, none of them members yet) members at once, as
+    joins one by one would have (a seed's or a bench's bulk write)."""
+    conn = get_redis()
+    member_sets.add_in_bulk(conn, group_id, joined)
+    count = conn.hincrby(keys.group_key(group_id), "members", len(joined))
+    conn.zadd(keys.GROUPS_BY_MEMBERS, {group_id: count})
