@@ -134,11 +134,7 @@ def reject_request(group_id, by: int, uid: int) -> None:
     if standing.target is not None and standing.target.role == member_sets.REQUESTED:
         pipe.hdel(keys.member_groups_key(uid), str(group_id))
     pipe.execute()
-    found = get_user(uid)
-    if found is not None:
-        pipe = get_redis().pipeline(transaction=False)
-        staff.queue_withdraw_request(pipe, group_id, int(uid), found["login"])
-        pipe.execute()
+    staff.withdraw_request(group_id, int(uid))
 
 
 def set_role(group_id, by: int, uid: int, role: str) -> None:
@@ -182,6 +178,8 @@ def remove_member(group_id, by: int, uid: int, *, ban: bool = False) -> None:
         conn.zadd(keys.group_banned_key(group.id), {uid: int(time.time())})
     part(conn, group.id, int(uid), standing.target)
     conn.zrem(keys.group_moderators_key(group.id), uid)
+    if standing.target is not None and standing.target.role == member_sets.REQUESTED:
+        staff.withdraw_request(group.id, int(uid))
 
 
 def unban(group_id, by: int, uid: int) -> None:

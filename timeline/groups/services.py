@@ -263,6 +263,8 @@ def cancel_request(group_id: int, uid: int) -> None:
     pipe.hdel(keys.member_groups_key(uid), str(group_id))
     pipe.zrem(keys.group_requests_key(group_id), uid)
     pipe.execute()
+    if state is not None and state.role == member_sets.REQUESTED:
+        staff.withdraw_request(group_id, uid)
 
 
 def set_show_in_home(group_id: int, uid: int, on: bool) -> None:

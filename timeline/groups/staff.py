@@ -38,3 +38,14 @@ def queue_withdraw_request(pipe, group_id: int, uid: int, login: str) -> None:
     actor = {"id": int(uid), "login": login}
     for moderator in moderators_of(group_id):
         notifications.queue_withdraw(pipe, moderator, notifications.GROUP_REQUEST, actor, group_id)
+
+
+def withdraw_request(group_id: int, uid: int) -> None:
+    """Takes back the notifications `uid`'s request to join made (it was withdrawn,
+    turned down, or they were removed): 3 round trips."""
+    requester = get_user(uid)
+    if requester is None:
+        return
+    pipe = get_redis().pipeline(transaction=False)
+    queue_withdraw_request(pipe, group_id, uid, requester["login"])
+    pipe.execute()

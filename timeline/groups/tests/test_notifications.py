@@ -50,6 +50,20 @@ def test_an_approval_notifies_the_requester_and_answers_the_moderators_request(
     assert "@bob asked to join Secret club" not in texts(alice.uid)
 
 
+def test_a_request_withdrawn_turned_down_or_removed_is_taken_back(alice, bob, carol, private_group):
+    for answer in (
+        lambda: services.cancel_request(private_group, bob.uid),
+        lambda: moderation.reject_request(private_group, carol.uid, bob.uid),
+        lambda: moderation.remove_member(private_group, carol.uid, bob.uid, ban=True),
+    ):
+        services.join_group(private_group, bob.uid)
+        assert "@bob asked to join Secret club" in texts(alice.uid)
+        answer()
+        assert texts(alice.uid) == []
+        assert "@bob asked to join Secret club" not in texts(carol.uid)
+    assert selectors.unread_counts(alice.uid)["notifications"] == 0
+
+
 def test_joining_a_public_group_notifies_nobody(alice, bob):
     group_id = services.create_group(alice.uid, "Cats", "Cats")
     services.join_group(group_id, bob.uid)
@@ -83,3 +97,27 @@ def test_the_live_event_names_the_group(alice, bob, private_group, redis_conn):
         sent = private_events()
     (approval,) = [e for e in sent if e["type"] == "notification" and e["to"] == [bob.uid]]
     assert approval["notification"]["text"] == "@alice approved your request to join Secret"
+
+
+def test_group_notifications_ride_the_pages_round_trips(
+    alice, bob, carol, private_group, round_trips
+):
+    from timeline.posting import services as posting
+    from timeline.reactions import services as reactions
+
+    liked = posting.post_status(alice.uid, "like me")
+    reactions.like(bob.uid, liked)
+    plain = round_trips(lambda: selectors.notifications_page(alice.uid, 1, 40))
+    services.join_group(private_group, bob.uid)
+    with_groups = round_trips(lambda: selectors.notifications_page(alice.uid, 1, 40))
+    assert plain == with_groups == 2
+    assert texts(alice.uid)[0] == "@bob asked to join Secret club"
+
+
+def test_a_moderation_act_reads_who_may_in_one_round_trip(alice, bob, private_group, round_trips):
+    services.join_group(private_group, bob.uid)
+    assert round_trips(lambda: moderation.check_moderator(private_group, alice.uid, bob.uid)) == 1
+    # Checked (1), let in (2: the group's step, the member's), the two logins (2), the
+    # moderators (1), the notification with the request's own taken back (1).
+    approved = round_trips(lambda: moderation.approve_request(private_group, alice.uid, bob.uid))
+    assert approved == 7
