@@ -411,12 +411,9 @@ RATE_LIMITS = {
     # Blocks, mutes and the privacy settings (timeline.safety).
     "safety": env_rate("RATE_LIMIT_SAFETY", "60/300"),
     "reports": env_rate("RATE_LIMIT_REPORTS", "20/3600"),  # reports filed
-    # Groups made, and groups joined, asked to join or left (timeline.groups).
-    "group_creations": env_rate("RATE_LIMIT_GROUP_CREATIONS", "10/3600"),
+    "group_creations": env_rate("RATE_LIMIT_GROUP_CREATIONS", "5/3600"),  # groups made
+    # Groups joined (or asked to join) from the group pages.
     "group_joins": env_rate("RATE_LIMIT_GROUP_JOINS", "30/300"),
-    # A group's moderators' acts: requests answered, roles, members removed or banned,
-    # pins, posts removed, reports handled, ownership, the avatar, deletion.
-    "group_moderation": env_rate("RATE_LIMIT_GROUP_MODERATION", "60/300"),
     # Tries (each checks the password: a hash) to delete the account.
     "account_deletions": env_rate("RATE_LIMIT_ACCOUNT_DELETIONS", "5/3600"),
     "exports": env_rate("RATE_LIMIT_EXPORTS", "5/3600"),  # data exports downloaded
@@ -429,6 +426,9 @@ RATE_LIMITS = {
     "profile_changes": env_rate("RATE_LIMIT_PROFILE_CHANGES", "20/3600"),
     # Avatars uploaded or removed, per account: each upload is a decode.
     "avatar_changes": env_rate("RATE_LIMIT_AVATAR_CHANGES", "10/3600"),
+    # A group's moderators' acts: requests answered, roles, members removed or banned,
+    # pins, posts removed, reports handled, ownership, the group's avatar, its deletion.
+    "group_moderation": env_rate("RATE_LIMIT_GROUP_MODERATION", "60/300"),
     # The settings page's other saves, per account: log out everywhere, stream keys and
     # apps revoked.
     "settings_changes": env_rate("RATE_LIMIT_SETTINGS_CHANGES", "30/300"),
