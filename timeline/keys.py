@@ -424,6 +424,12 @@ def group_timeline_key(group_id: int | str) -> str:
     return f"group:{{g{group_id}}}:timeline"
 
 
+def group_quiet_key(group_id: int | str) -> str:
+    """The members who turned "show in home" off (a set; their own groups hash says so
+    too): fan-out reads it beside its walk of the members and passes them over."""
+    return f"group:{{g{group_id}}}:quiet"
+
+
 def group_banned_key(group_id: int | str) -> str:
     """Uid -> time banned: who may not join again."""
     return f"group:{{g{group_id}}}:banned"
