@@ -83,6 +83,7 @@ def _delete_keys(group_id: int, page: int) -> bool:
         *member_sets.all_keys(conn, group_id),
         keys.group_requests_key(group_id),
         keys.group_banned_key(group_id),
+        keys.group_quiet_key(group_id),
         keys.group_timeline_key(group_id),
         keys.group_moderators_key(group_id),
     )

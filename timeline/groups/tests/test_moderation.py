@@ -218,6 +218,7 @@ def test_a_deleted_group_is_gone_at_once_and_a_job_removes_its_posts_and_members
     monkeypatch.setattr(group_jobs, "GROUP_DELETION_BATCH", 2)
     secret = services.create_group(carol.uid, "Secret", "Secret", kind="private")
     services.join_group(public_group, carol.uid)
+    services.set_show_in_home(public_group, carol.uid, False)
     posts = [posting.post_status(bob.uid, f"post {n}", group=public_group) for n in range(5)]
     elsewhere = posting.post_status(bob.uid, "my own post")
     moderation.delete_group(public_group, alice.uid)
