@@ -382,6 +382,7 @@ LIMITED = {
     "apps_per_ip": ("visitor", "POST", "/api/v1/apps", {}, "ip:127.0.0.1"),
     "profile_changes": ("member", "POST", "/accounts/profile/", {}, "user"),
     "avatar_changes": ("member", "POST", "/accounts/avatar/remove/", {}, "user"),
+    "group_moderation": ("member", "POST", "/g/nogroup/requests/bob/approve/", {}, "user"),
     "settings_changes": ("member", "POST", "/accounts/logout/everywhere/", {}, "user"),
     # A made-up token reads as a visitor (one offering none is refused before Django).
     "anonymous_reads": ("visitor", "GET", "/api/v1/timelines/public", {}, "ip:127.0.0.1"),

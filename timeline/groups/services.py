@@ -18,7 +18,7 @@ from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..follow_sets import members as member_sets
-from . import scripts
+from . import scripts, staff
 from .records import KINDS, Group
 from .selectors import (
     NO_SUCH_GROUP,
@@ -184,7 +184,11 @@ def join_group(group_id: int, uid: int) -> str:
     group_id = group_id_of(group_id)
     conn = get_redis()
     _, state = _group_and_state(conn, group_id, uid)
-    return admit(conn, group_id, uid, state)
+    outcome = admit(conn, group_id, uid, state)
+    if outcome == "requested" and (state is None or state.role != member_sets.REQUESTED):
+        # A new request tells the group's owner and moderators.
+        staff.notify_request(group_id, uid)
+    return outcome
 
 
 def admit(
@@ -259,6 +263,8 @@ def cancel_request(group_id: int, uid: int) -> None:
     pipe.hdel(keys.member_groups_key(uid), str(group_id))
     pipe.zrem(keys.group_requests_key(group_id), uid)
     pipe.execute()
+    if state is not None and state.role == member_sets.REQUESTED:
+        staff.withdraw_request(group_id, uid)
 
 
 def set_show_in_home(group_id: int, uid: int, on: bool) -> None:
