@@ -15,9 +15,9 @@ from socialsite.testing.browser import PASSWORD, log_in
 from streaming.services import create_stream_key
 from timeline.direct import services as direct
 from timeline.graph import services as graph
+from timeline.groups import services as groups
 from timeline.lists import services as lists
 from timeline.posting import services as posting
-from timeline.groups import services as groups
 from timeline.reactions import services as reactions
 from timeline.reports import services as reports
 from timeline.safety import services as safety
