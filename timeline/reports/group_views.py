@@ -8,7 +8,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from accounts.auth import current_uid
+from accounts.auth import logged_in_uid
 
 from ..groups.moderation_views import act_as_moderator, moderation_action, moderators_page
 from ..groups.records import Group
@@ -20,7 +20,7 @@ REPORTS_SHOWN = 200
 @moderators_page
 def reports(request: HttpRequest, group: Group) -> HttpResponse:
     """The open reports waiting for the group's moderators, grouped by post, newest first."""
-    found = group_reports.group_report_queue(group.id, current_uid(request), REPORTS_SHOWN)
+    found = group_reports.group_report_queue(group.id, logged_in_uid(request), REPORTS_SHOWN)
     return render(request, "groups/reports.html", {"group": group, "reported": found})
 
 
