@@ -2,10 +2,12 @@
 see them, the roles of a page of members, and the cards' group names and avatars."""
 
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from accounts.records import UserProfile
 from socialsite.kept import keep
-from socialsite.redis import Batch, PackedPipeline, get_redis
+from socialsite.redis import Batch, PackedPipeline, Pipe, Reply, get_redis
 
 from .. import keys
 from ..feeds.pages import queue_statuses, read_page
@@ -95,27 +97,61 @@ _ids: dict[str, int] = {}
 IDS_KEPT = 10_000
 
 
-def group_and_membership(handle: str, uid: int | None) -> tuple[Group | None, Membership]:
+@dataclass(frozen=True, slots=True)
+class StandingRead:
+    """A group's hash and a reader's standing in it, queued (queue_standing)."""
+
+    group_id: int
+    uid: int | None
+    fields: Reply
+    state: Reply | None
+    banned: Reply | None
+
+
+def kept_group_id(handle: str) -> int | None:
+    """The id this process last read for the group `handle`, if any (no round trip)."""
+    return _ids.get(handle.lower())
+
+
+def queue_standing(pipe: Pipe, group_id: int, uid: int | None) -> StandingRead:
+    """Queues the read of the group's hash and of `uid`'s standing in it (for
+    group_and_membership's `first`), in the group's slot and theirs."""
+    fields = pipe.hgetall(keys.group_key(group_id))
+    state = member_sets.queue_state(pipe, group_id, uid) if uid else None
+    banned = pipe.zscore(keys.group_banned_key(group_id), uid) if uid else None
+    return StandingRead(group_id, uid, fields, state, banned)
+
+
+def group_and_membership(
+    handle: str, uid: int | None, *, first: StandingRead | None = None
+) -> tuple[Group | None, Membership]:
     """The group called `handle` (any case; None if there is none) and how `uid` (None: a
-    visitor) stands in it: 1 round trip for a handle this process has read before, else 2."""
+    visitor) stands in it: 1 round trip for a handle this process has read before (none
+    given `first`, those reads made already with `uid`'s), else 2."""
     name = handle.lower()
     group_id = _ids.get(name)
     for _ in range(2):
-        if group_id is None:
-            group_id = selectors.group_id_for_handle(handle)
+        if first is None or first.group_id != group_id or first.uid != uid:
             if group_id is None:
-                break
-            keep(_ids, name, group_id, IDS_KEPT)
-        batch = Batch(get_redis())
-        fields = batch.hgetall(keys.group_key(group_id))
-        state = member_sets.queue_state(batch, group_id, uid) if uid else None
-        banned = batch.zscore(keys.group_banned_key(group_id), uid) if uid else None
-        batch.execute()
-        group = selectors.decode_group(fields.value)
+                group_id = selectors.group_id_for_handle(handle)
+                if group_id is None:
+                    break
+                keep(_ids, name, group_id, IDS_KEPT)
+            batch = Batch(get_redis())
+            first = queue_standing(batch, group_id, uid)
+            batch.execute()
+        group = selectors.decode_group(_as_dict(first.fields.value))
         if group is not None and group.handle.lower() == name:
-            shown = member_sets.decode_state(state.value) if state is not None else None
-            is_banned = banned is not None and banned.value is not None
-            return group, selectors._membership(group.id, uid or 0, shown, is_banned)
+            state = member_sets.decode_state(first.state.value) if first.state else None
+            banned = first.banned is not None and first.banned.value is not None
+            return group, selectors._membership(group.id, uid or 0, state, banned)
         _ids.pop(name, None)
-        group_id = None
+        group_id = first = None
     return None, selectors.membership(0, None)
+
+
+def _as_dict(fields: Any) -> dict:
+    # A packed pipeline's HGETALL replies with a flat list.
+    if isinstance(fields, list):
+        return dict(zip(fields[::2], fields[1::2], strict=True))
+    return fields or {}

@@ -1,19 +1,29 @@
 """The group pages' Redis round trips, pinned: each a small fixed number, whatever the
 size of the group or of the page."""
 
+from django.test import Client
+
+from timeline.groups import selectors as groups
 from timeline.groups import services
+from timeline.groups.moderation import pin
 from timeline.posting import services as posting
 
 
-def test_a_group_page_is_five_round_trips_and_the_home_picker_one_more(alice, bob, round_trips):
+def test_a_group_page_is_three_round_trips_and_the_home_picker_one(alice, bob, round_trips):
     cats = services.create_group(alice.uid, "cats", "Cat people")
     services.join_group(cats, bob.uid)
     for i in range(40):
         posting.post_status(bob.uid if i % 2 else alice.uid, f"post {i}", group=cats)
     bob.client.get("/g/cats/")  # the session seen, the group's id and names kept
-    # The session and its user; the group and the reader's standing in it; the page's
-    # ids with the suspended users; its statuses with the reader's marks and blocks.
+    # The session and its user, with the group and the reader's standing in it (the
+    # group's id kept); the page's ids with the suspended users; its statuses with the
+    # reader's marks and blocks.
+    assert round_trips(lambda: bob.client.get("/g/cats/")) == 3
+    # A pinned post: one more, its status with the reader's marks.
+    pin(cats, alice.uid, groups.timeline_ids(cats)[0])
     assert round_trips(lambda: bob.client.get("/g/cats/")) == 4
+    # A visitor: the group (its id kept), the page's ids, its statuses.
+    assert round_trips(lambda: Client().get("/g/cats/")) == 3
     bob.client.get("/")
     # Home's own two (the reader's groups come with its first reads), and the picker's
     # groups' names.
