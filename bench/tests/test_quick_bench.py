@@ -33,6 +33,7 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
         "home page", "profile page", "notifications page", "settings page",
         "follow requests page", "blocks page", "mutes page", "POST /export/",
         "lists page", "list timeline page", "admin moderation queue", "admin dashboard",
+        "group page", "group members page", "groups directory page",
     ):  # fmt: skip
         (row,) = [
             row for case, row in http.items() if re.fullmatch(rf"{page}( \(.*\))?, \d+ conns", case)
