@@ -6,7 +6,7 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     statuses
     audience, discovery
     feeds
-    conversations, direct, lists, notifications
+    conversations, direct, lists, notifications, ranking
     graph
     safety, search
     posting

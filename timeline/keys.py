@@ -369,3 +369,9 @@ def dismissed_suggestions_key(uid: int) -> str:
 
 # uid -> followers, for the accounts suggested to people who follow nobody yet.
 POPULAR_USERS = "users:popular"
+
+
+# Home ordered by importance (timeline/ranking): what `uid` engages with, by author and
+# kind ("<author uid>:<like|reply|repost|visit>" -> a decayed count: ranking.affinity).
+def affinity_key(uid: int | str) -> str:
+    return f"affinity:{{{uid}}}"

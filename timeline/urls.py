@@ -9,6 +9,7 @@ from .graph import views as graph
 from .lists import views as lists
 from .notifications import views as notifications
 from .posting import views as posting
+from .ranking import views as ranking
 from .reactions import views as reactions
 from .reports import views as reports
 from .safety import views as safety
@@ -16,7 +17,7 @@ from .search import views as search
 
 urlpatterns = [
     # Django tries the patterns in order (~1 µs each): the most read pages first.
-    path("", feeds.home, name="home"),
+    path("", ranking.home, name="home"),
     path("u/<str:login>/", graph.profile, name="profile"),
     path("timeline/", feeds.global_timeline, name="global"),
     path("statuses/", posting.post_status, name="post_status"),

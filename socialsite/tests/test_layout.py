@@ -21,7 +21,7 @@ ROOMS = (
     ("statuses",),  # the status record, its cache, marks and cards
     ("audience", "discovery"),  # who may see what; trends, suggestions
     ("feeds",),  # fan-out, homes and every timeline's page
-    ("conversations", "direct", "lists", "notifications"),
+    ("conversations", "direct", "lists", "notifications", "ranking"),
     ("graph",),  # follow and unfollow, follow requests, the profile page
     ("safety", "search"),  # privacy, blocks and mutes; search
     ("posting",),  # post, reply, repost's status, delete
