@@ -108,4 +108,6 @@ def decode(entries: Any, now: float) -> Affinity:
 
 def affinity_of(conn: Any, reader: int, now: float | None = None) -> Affinity:
     """`reader`'s affinity now (1 round trip): for tests and checks."""
-    return decode(conn.zrange(keys.affinity_key(reader), 0, -1, withscores=True), now or time.time())
+    return decode(
+        conn.zrange(keys.affinity_key(reader), 0, -1, withscores=True), now or time.time()
+    )

@@ -182,19 +182,17 @@ def _shown(
     # What is liked: the status, or a repost's original.
     liked = [int(s.get("repost_of") or s["id"]) for s in statuses]
     pipe = PackedPipeline(conn)
-    hashes = (
-        pipe.for_each_key(map(keys.status_key, originals), ("HGETALL",)) if originals else None
-    )
+    hashes = pipe.for_each_key(map(keys.status_key, originals), ("HGETALL",)) if originals else None
     marks = queue_marks(pipe, uid, [s["id"] for s in statuses])
     original_marks = queue_marks(pipe, uid, originals)
-    likers = pipe.for_each_key(
-        map(keys.likers_key, liked), ("ZRANGE", 0, LIKERS_READ - 1, "REV")
-    )
+    likers = pipe.for_each_key(map(keys.likers_key, liked), ("ZRANGE", 0, LIKERS_READ - 1, "REV"))
     pipe.execute()
     marks.apply(statuses)  # type: ignore[arg-type]
     found = {}
     if hashes is not None:
-        found = {i: decode_status(i, fields) for i, fields in zip(originals, hashes.value, strict=True)}
+        found = {
+            i: decode_status(i, fields) for i, fields in zip(originals, hashes.value, strict=True)
+        }
         original_marks.apply(list(found.values()))
     followed = first.following.uids
     for status, scored, who in zip(statuses, chosen, likers.value, strict=True):
