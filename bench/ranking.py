@@ -110,6 +110,11 @@ def http_rows(ctx: Context, cookie: str, authorization: str) -> list[Row]:
     pages = {
         "latest": Page("/?order=latest", "home page, Latest", True),
         "top": Page("/?order=top", "home page, Top", True),
+        "api latest": Page(
+            f"/api/v1/timelines/home?limit={API_STATUSES}",
+            f"GET /api/v1/timelines/home ({API_STATUSES} statuses)",
+            headers=(("Authorization", authorization),),
+        ),
         "api top": Page(
             f"/api/v1/timelines/home?order=top&limit={API_STATUSES}",
             f"GET /api/v1/timelines/home?order=top ({API_STATUSES} statuses)",

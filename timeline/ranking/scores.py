@@ -43,45 +43,90 @@ class Scored:
     author: int
 
 
-def engagement_of(status: Status, weights: dict[str, float]) -> float:
-    """A status's likes, reposts, replies and quotes, weighted (not decayed)."""
-    return (
-        weights["like"] * int(status.get("likes") or 0)
-        + weights["repost"] * int(status.get("reposts") or 0)
-        + weights["reply"] * int(status.get("replies") or 0)
-        + weights["quote"] * int(status.get("quotes") or 0)
-    )
+class Scorer:
+    """Scores statuses for one reader (their `affinity`) at `now`, with the weights of
+    settings.TOP_WEIGHTS as they are when it is made. A repost is scored as its
+    original's author's status posted when reposted, with one repost of engagement (its
+    original's counts are read only for the page shown), and the better of the reader's
+    affinities with the two authors. (It runs on every candidate of every Top page: the
+    weights and each author's affinity are worked out once.)"""
+
+    def __init__(self, affinity: Affinity, now: float) -> None:
+        weights = settings.TOP_WEIGHTS
+        self.affinity, self.now = affinity, now
+        self.kinds = affinity_weights()
+        self.like, self.repost, self.reply, self.quote = (
+            weights[kind] for kind in ("like", "repost", "reply", "quote")
+        )
+        self.engagement_weight = weights["engagement"]
+        self.affinity_weight = weights["affinity"]
+        self.freshness_weight = weights["freshness"]
+        # 2^-(age / half life) as exp(age x rate), rate = -ln 2 / half life.
+        self.engagement_rate = -math.log(2) / (weights["engagement_half_life_hours"] * HOUR)
+        self.freshness_rate = -math.log(2) / (weights["freshness_half_life_hours"] * HOUR)
+        self.affinities: dict[int, float] = {}
+
+    def affine(self, author: int) -> float:
+        """log2(1 + the reader's affinity with `author`), worked out once an author."""
+        found = self.affinities.get(author)
+        if found is None:
+            found = self.affinities[author] = math.log2(1.0 + self.affinity.of(author, self.kinds))
+        return found
+
+    def parts(self, status: Status) -> tuple[float, float, float, int]:
+        """`status`'s engagement, affinity and freshness parts (before the weights of the
+        three), and the author they count for."""
+        age = self.now - status["posted"]
+        if age < 0:
+            age = 0.0
+        original_author = status.get("repost_of_uid")
+        if original_author:
+            author = int(original_author)
+            raw = self.repost
+            affine = max(self.affine(author), self.affine(status["uid"]))
+        else:
+            author = status["uid"]
+            raw = (
+                self.like * (status.get("likes") or 0)
+                + self.repost * (status.get("reposts") or 0)
+                + self.reply * (status.get("replies") or 0)
+                + self.quote * int(status.get("quotes") or 0)
+            )
+            affine = self.affine(author)
+        engagement = math.log2(1.0 + raw * math.exp(age * self.engagement_rate)) if raw else 0.0
+        return engagement, affine, math.exp(age * self.freshness_rate), author
+
+    def total(self, engagement: float, affine: float, fresh: float) -> float:
+        return (
+            self.engagement_weight * engagement
+            + self.affinity_weight * affine
+            + self.freshness_weight * fresh
+        )
+
+    def score(self, status: Status) -> Scored:
+        engagement, affine, fresh, author = self.parts(status)
+        return Scored(
+            status, self.total(engagement, affine, fresh), engagement, affine, fresh, author
+        )
+
+    def ranked(self, statuses: list[Status]) -> list[Status]:
+        """`statuses` best first (newest first among equals)."""
+        parts, total = self.parts, self.total
+        keyed = [(total(*parts(status)[:3]), status["id"], status) for status in statuses]
+        keyed.sort(key=lambda entry: entry[:2], reverse=True)
+        return [status for _, _, status in keyed]
 
 
 def score(status: Status, affinity: Affinity, now: float) -> Scored:
-    """`status` scored for the reader whose `affinity` is given, at `now`. A repost is
-    scored as its original's author's status posted when reposted, and one repost more
-    (its original's counts are read only for the page shown)."""
-    weights = settings.TOP_WEIGHTS
-    age = max(0.0, now - float(status["posted"]))
-    author = int(status.get("repost_of_uid") or status["uid"])
-    raw = engagement_of(status, weights)
-    reader_affinity = affinity.of(author, affinity_weights())
-    if status.get("repost_of"):
-        raw = weights["repost"]
-        reader_affinity = max(reader_affinity, affinity.of(int(status["uid"]), affinity_weights()))
-    decay = math.pow(0.5, age / (weights["engagement_half_life_hours"] * HOUR))
-    engagement = math.log2(1.0 + raw * decay)
-    affine = math.log2(1.0 + reader_affinity)
-    fresh = math.pow(0.5, age / (weights["freshness_half_life_hours"] * HOUR))
-    total = (
-        weights["engagement"] * engagement
-        + weights["affinity"] * affine
-        + weights["freshness"] * fresh
-    )
-    return Scored(status, total, engagement, affine, fresh, author)
+    """`status` scored for the reader whose `affinity` is given, at `now`."""
+    return Scorer(affinity, now).score(status)
 
 
 def ranked(statuses: list[Status], affinity: Affinity, now: float) -> list[Scored]:
-    """`statuses` scored, best first (newest first among equals)."""
-    scored = [score(status, affinity, now) for status in statuses]
-    scored.sort(key=lambda s: (s.score, int(s.status["id"])), reverse=True)
-    return scored
+    """`statuses` scored for the reader whose `affinity` is given, at `now`, best first
+    (newest first among equals)."""
+    scorer = Scorer(affinity, now)
+    return [scorer.score(status) for status in scorer.ranked(statuses)]
 
 
 # What each kind of affinity says about the reader and the author.

@@ -142,10 +142,11 @@ def ranked_statuses(
         originals=False,
     )
     since = now - settings.TOP_WINDOW_HOURS * 3600
-    recent = once_each([s for s in candidates.statuses if float(s["posted"]) >= since])
+    recent = once_each([s for s in candidates.statuses if s["posted"] >= since])
     reader = first.affinity.affinity(now)
-    ranked = scores.ranked(recent, reader, now)
-    chosen = ranked[start : start + count + MARGIN]
+    scorer = scores.Scorer(reader, now)
+    ranked = scorer.ranked(recent)
+    chosen = [scorer.score(status) for status in ranked[start : start + count + MARGIN]]
     shown = _shown(conn, uid, chosen, reader, first)
     return shown[:count], len(ranked) > start + count, more
 
@@ -185,8 +186,15 @@ def _shown(
     hashes = pipe.for_each_key(map(keys.status_key, originals), ("HGETALL",)) if originals else None
     marks = queue_marks(pipe, uid, [s["id"] for s in statuses])
     original_marks = queue_marks(pipe, uid, originals)
-    likers = pipe.for_each_key(map(keys.likers_key, liked), ("ZRANGE", 0, LIKERS_READ - 1, "REV"))
+    # Only where there are likes to count (a repost's original's, unknown until now).
+    asked = [i for i, s in zip(liked, statuses, strict=True) if s["likes"] or s.get("repost_of")]
+    likers = (
+        pipe.for_each_key(map(keys.likers_key, asked), ("ZRANGE", 0, LIKERS_READ - 1, "REV"))
+        if asked
+        else None
+    )
     pipe.execute()
+    likers_of = {} if likers is None else dict(zip(asked, likers.value, strict=True))
     marks.apply(statuses)  # type: ignore[arg-type]
     found = {}
     if hashes is not None:
@@ -194,12 +202,13 @@ def _shown(
             i: decode_status(i, fields) for i, fields in zip(originals, hashes.value, strict=True)
         }
         original_marks.apply(list(found.values()))
-    followed = first.following.uids
-    for status, scored, who in zip(statuses, chosen, likers.value, strict=True):
+    # As read (text): no int() of each follow and liker. (The reader follows not themself.)
+    followed = {followee for reply in first.following.held for followee in reply.value}
+    for status, scored, of in zip(statuses, chosen, liked, strict=True):
         if status.get("repost_of"):
             status["original"] = found.get(int(status["repost_of"]))
         login = str(status.get("repost_of_login") or status["login"])
-        by_followed = sum(1 for liker in who if int(liker) in followed and int(liker) != uid)
+        by_followed = len(followed.intersection(likers_of.get(of, ())))
         status["why"] = scores.why(scored, reader, by_followed, login)
     present = [s for s in statuses if not s.get("repost_of") or s.get("original")]
     audience = first.audience.audience
