@@ -90,7 +90,7 @@ class Scorer:
                 self.like * (status.get("likes") or 0)
                 + self.repost * (status.get("reposts") or 0)
                 + self.reply * (status.get("replies") or 0)
-                + self.quote * int(status.get("quotes") or 0)
+                + self.quote * (status.get("quotes") or 0)
             )
             affine = self.affine(author)
         engagement = math.log2(1.0 + raw * math.exp(age * self.engagement_rate)) if raw else 0.0
@@ -110,11 +110,37 @@ class Scorer:
         )
 
     def ranked(self, statuses: list[Status]) -> list[Status]:
-        """`statuses` best first (newest first among equals)."""
-        parts, total = self.parts, self.total
-        keyed = [(total(*parts(status)[:3]), status["id"], status) for status in statuses]
-        keyed.sort(key=lambda entry: entry[:2], reverse=True)
-        return [status for _, _, status in keyed]
+        """`statuses` best first (newest first among equals): `parts` and `total`, inlined
+        (a Top page scores up to TOP_CANDIDATES statuses; this is most of its own time)."""
+        exp, log2, now = math.exp, math.log2, self.now
+        like, repost, reply, quote = self.like, self.repost, self.reply, self.quote
+        engagement_rate, freshness_rate = self.engagement_rate, self.freshness_rate
+        by_engagement, by_freshness = self.engagement_weight, self.freshness_weight
+        by_affinity = self.affinity_weight
+        affinities, affine = self.affinities, self.affine
+        keyed = []
+        for status in statuses:
+            age = now - status["posted"]
+            if age < 0:
+                age = 0.0
+            if status.get("repost_of_uid"):
+                engagement, affinity, fresh, _ = self.parts(status)
+            else:
+                known = affinities.get(status["uid"])
+                affinity = affine(status["uid"]) if known is None else known
+                raw = (
+                    like * status["likes"]
+                    + repost * status["reposts"]
+                    + reply * status["replies"]
+                    + quote * (status.get("quotes") or 0)
+                )
+                engagement = log2(1.0 + raw * exp(age * engagement_rate)) if raw else 0.0
+                fresh = exp(age * freshness_rate)
+            total = by_engagement * engagement + by_affinity * affinity + by_freshness * fresh
+            keyed.append((total, status["id"], status))
+        # By score, then id: ids are unique, so the statuses themselves are never compared.
+        keyed.sort(reverse=True)
+        return [entry[2] for entry in keyed]
 
 
 def score(status: Status, affinity: Affinity, now: float) -> Scored:

@@ -133,3 +133,15 @@ def test_a_profile_visit_lifts_that_author_in_top(make_user):
     graph_selectors.profile_page("visited", reader.uid)
     shown = top(reader.uid)
     assert shown[0]["message"] == "from the visited"
+
+
+def test_likes_by_people_you_follow_are_counted_when_your_follows_are_in_buckets(make_user):
+    reader, author = make_user("reader"), make_user("author")
+    fans = [make_user() for _ in range(4)]
+    with override_settings(FOLLOWING_SPLIT=2):
+        for followed in (author, *fans):
+            graph.follow_user(reader.uid, followed.uid)
+    liked = posting.post_status(author.uid, "liked by friends")
+    for fan in fans:
+        reactions.like(fan.uid, liked)
+    assert top(reader.uid)[0]["why"] == "liked by 4 people you follow"
