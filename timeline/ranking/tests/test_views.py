@@ -81,3 +81,14 @@ def test_a_wrong_guess_of_the_order_still_serves_the_remembered_one(make_user):
     views.ORDER_GUESSES[reader.uid] = "top"
     text = reader.client.get("/").content.decode()
     assert order_of(text, "friend earlier", "other later") == ["other later", "friend earlier"]
+
+
+def test_the_next_page_of_top_goes_on_in_rank_order(make_user, settings):
+    settings.STATUSES_PER_PAGE = 2
+    reader = reader_of_two(make_user)
+    first = reader.client.get("/?order=top").content.decode()
+    second = reader.client.get("/?page=2").content.decode()  # the order remembered
+    # Liked (by the reader), so engaged with: above the friend's later one.
+    assert order_of(first, "friend liked", "friend earlier") == ["friend liked", "friend earlier"]
+    assert "other later" not in first and "other later" in second
+    assert reader.client.get("/?page=3").status_code == 404
