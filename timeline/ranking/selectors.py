@@ -176,7 +176,7 @@ def _shown(
 ) -> list[Status]:
     """The `chosen` statuses as Top shows them (1 round trip): reposts with their
     originals, marked for `uid`, each with its `why`, less those the rule hides."""
-    statuses: list[Status] = [dict(scored.status) for scored in chosen]  # type: ignore[misc]
+    statuses = [scored.status.copy() for scored in chosen]
     if not statuses:
         return []
     originals = [int(s["repost_of"]) for s in statuses if s.get("repost_of")]
@@ -195,7 +195,7 @@ def _shown(
     )
     pipe.execute()
     likers_of = {} if likers is None else dict(zip(asked, likers.value, strict=True))
-    marks.apply(statuses)  # type: ignore[arg-type]
+    marks.apply([*statuses])
     found = {}
     if hashes is not None:
         found = {

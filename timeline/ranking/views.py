@@ -15,7 +15,7 @@ from ..feeds.views import render_home, render_home_page, welcome
 from ..forms import blank_status_form
 from ..web import page_number
 from . import services
-from .selectors import LATEST, ORDER_FIELD, ORDERS, TOP, queue_top, top_page
+from .selectors import LATEST, ORDER_FIELD, ORDERS, TOP, TopFirstReads, queue_top, top_page
 
 # The order this process last served each user's home in: which first reads ride the
 # session's round trip (its remembered order is read in that round trip too). A wrong
@@ -33,11 +33,11 @@ def home(request: HttpRequest) -> HttpResponse:
         return error_page(request, 400, f"A home is ordered latest or top, not {asked!r}.")
     number, count = page_number(request), settings.STATUSES_PER_PAGE
 
-    def queue(pipe, uid: int) -> tuple[str, object]:
+    def queue(pipe, uid: int) -> TopFirstReads | feeds.HomeFirstReads:
         # The page's first reads go with the session's (one round trip fewer) where they can.
         if (asked or ORDER_GUESSES.get(uid)) == TOP:
-            return TOP, queue_top(pipe, uid, number, count)
-        return LATEST, feeds.queue_home(pipe, uid, page=number, count=count)
+            return queue_top(pipe, uid, number, count)
+        return feeds.queue_home(pipe, uid, page=number, count=count)
 
     read = read_with_user(request, queue)
     uid = current_uid(request)
@@ -48,10 +48,10 @@ def home(request: HttpRequest) -> HttpResponse:
     if order != remembered:
         services.set_home_order(uid, order)
     keep(ORDER_GUESSES, uid, order, ORDER_GUESSES_KEPT)
-    made, reads = read.reads if read is not None and read.uid == uid else (None, None)
+    reads = read.reads if read is not None and read.uid == uid else None
     if order == TOP:
-        first = reads if made == TOP else None
-        home = top_page(uid, number, count, first=first)  # type: ignore[arg-type]
+        top_first = reads if isinstance(reads, TopFirstReads) else None
+        home = top_page(uid, number, count, first=top_first)
         return render_home_page(request, home, blank_status_form(), order=TOP)
-    first = reads if made == LATEST else None
-    return render_home(request, uid, blank_status_form(), first=first)  # type: ignore[arg-type]
+    first = reads if isinstance(reads, feeds.HomeFirstReads) else None
+    return render_home(request, uid, blank_status_form(), first=first)
