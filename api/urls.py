@@ -16,6 +16,7 @@ from .views import (
     search,
     statuses,
     timelines,
+    trends,
 )
 
 app_name = "api"
@@ -83,6 +84,8 @@ api_patterns = [
     route("v1/lists/<str:list_id>", lists.one_list),
     route("v1/lists/<str:list_id>/accounts", lists.members),
     route("v1/notifications", notifications.notifications),
+    route("v1/trends/statuses", trends.statuses),
+    route("v1/trends/links", trends.links),
     route("v1/conversations", notifications.conversations),
 ]
 

@@ -11,6 +11,7 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     safety, search
     posting
     reactions, reports
+    explore
     moderation, ops
     export, data_migrations
     management, templatetags

@@ -26,6 +26,7 @@ ROOMS = (
     ("safety", "search"),  # privacy, blocks and mutes; search
     ("posting",),  # post, reply, repost's status, delete
     ("reactions", "reports"),  # likes and reposts; reports
+    ("explore",),  # trending statuses and links, as a viewer may see them
     ("moderation", "ops"),  # a closed account's purge, moderators' pages; repair, seeding
     ("export", "data_migrations"),  # an account's archive; the numbered upgrades of stored data
     ("management", "templatetags"),  # the manage.py commands; template filters
