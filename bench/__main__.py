@@ -29,6 +29,7 @@ PARTS = (
     "streams",
     "scale",
     "search",
+    "explore",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

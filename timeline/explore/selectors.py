@@ -38,6 +38,7 @@ __all__ = [
     "trending_links",
     "trending_statuses",
     "trending_tags",
+    "work_out_trending",
 ]
 
 
@@ -51,7 +52,7 @@ def may_trend(status: Mapping[str, Any], now: float) -> bool:
     )
 
 
-def _work_out_statuses() -> list[str]:
+def work_out_trending() -> list[str]:
     """The ids of the statuses that may trend, fastest engagement first, PER_AUTHOR an
     author at most, as a visitor sees them: 2 round trips."""
     now = time.time()
@@ -70,7 +71,7 @@ def _work_out_statuses() -> list[str]:
     return kept[:STATUSES_KEPT]
 
 
-_statuses: Kept[list[str]] = Kept(_work_out_statuses)
+_statuses: Kept[list[str]] = Kept(work_out_trending)
 _links: Kept[list[trending.TrendingLink]] = Kept(lambda: trending.ranked_links(LINKS_KEPT))
 
 
