@@ -139,3 +139,15 @@ def test_an_empty_explore_page_says_so_and_a_page_past_the_last_is_not_found(ali
     assert shows(response, "Nothing is trending yet")
     assert shows(response, "No links are trending yet.")
     assert alice.client.get("/explore/?page=2").status_code == 404
+
+
+def test_a_page_of_trending_statuses_is_one_round_trip_once_worked_out(
+    make_user, events, round_trips
+):
+    ann, fan, viewer = make_user("ann"), make_user("fan"), make_user("viewer")
+    liked_by(posting.post_status(ann.uid, "hello"), [fan])
+    count(events())
+    # Ranking the hours, then reading the candidates: once a minute a process.
+    assert round_trips(lambda: selectors.trending_statuses(viewer.uid, 0, 20)) == 3
+    assert round_trips(lambda: selectors.trending_statuses(viewer.uid, 0, 20)) == 1
+    assert round_trips(lambda: selectors.trending_statuses(None, 0, 20)) == 1
