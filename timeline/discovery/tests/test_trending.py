@@ -2,10 +2,12 @@
 from the events the services publish, fed to the activity listener's entry point."""
 
 import json
+import threading
 import time
 
 import pytest
 
+from socialsite.testing.waits import wait_for
 from timeline.discovery import activity, trending
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
@@ -149,3 +151,22 @@ def test_the_buckets_expire_on_their_own(redis_conn, make_user, events):
     count(events())
     found = list(redis_conn.scan_iter("trends:*"))
     assert len(found) == 7 and all(redis_conn.ttl(key) != -1 for key in found)
+
+
+def test_the_workers_listener_counts_likes_and_links_as_they_happen(make_user):
+    ann, ben = make_user("ann"), make_user("ben")
+    stop = threading.Event()
+    listener = threading.Thread(target=activity.listen, args=(stop.is_set,))
+    listener.start()
+    try:
+        # The subscription starts asynchronously: like until one is counted.
+        def counted() -> bool:
+            status_id = posting.post_status(ann.uid, "https://example.com/live")
+            reactions.like(ben.uid, status_id)
+            return scores() != {}
+
+        wait_for(counted)
+    finally:
+        stop.set()
+        listener.join()
+    assert list(links()) == ["https://example.com/live"]
