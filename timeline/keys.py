@@ -394,3 +394,53 @@ def dismissed_suggestions_key(uid: int) -> str:
 
 # uid -> followers, for the accounts suggested to people who follow nobody yet.
 POPULAR_USERS = "users:popular"
+
+
+# Groups (timeline.groups). A group's keys share its own hash tag ({g<id>}), distinct
+# from users' ({<uid>}) and statuses'; each member's per-group state lives in their own
+# slot (groups:{uid}), where their pages read it with their blocks. So joining, leaving
+# and approving are two idempotent steps, one per slot (timeline.groups.services).
+GROUP_ID_COUNTER = "groups:next_id"
+# Lowercased handle -> group id: handles are unique in any case, as logins are.
+GROUP_HANDLES = "group_handles"
+# The directory (timeline.groups.selectors.directory): group id -> members, group id ->
+# time created, and "<word>:<id>" entries scored 0 for search by prefix (ZRANGEBYLEX).
+GROUPS_BY_MEMBERS = "groups_directory:members"
+GROUPS_BY_CREATED = "groups_directory:newest"
+GROUP_NAMES = "groups_directory:names"
+
+
+def group_key(group_id: int | str) -> str:
+    """handle, name, description, kind, owner, created, members, avatar, replies, pinned."""
+    return f"group:{{g{group_id}}}"
+
+
+def group_members_key(group_id: int | str) -> str:
+    """Member uid -> time joined, in pieces past FOLLOWERS_PIECE_SIZE as followers are
+    (timeline.follow_sets.members): the chunked fan-out walks it as it walks followers."""
+    return f"group:{{g{group_id}}}:members"
+
+
+def group_requests_key(group_id: int | str) -> str:
+    """Uid -> time asked: who asks to join a private group."""
+    return f"group:{{g{group_id}}}:requests"
+
+
+def group_timeline_key(group_id: int | str) -> str:
+    """Status id -> POSTED score: the group's posts."""
+    return f"group:{{g{group_id}}}:timeline"
+
+
+def group_banned_key(group_id: int | str) -> str:
+    """Uid -> time banned: who may not join again."""
+    return f"group:{{g{group_id}}}:banned"
+
+
+def member_groups_key(uid: int | str) -> str:
+    """Group id -> "<role> <show in home 1|0> <time joined or asked>": `uid`'s groups and
+    requests (timeline.follow_sets.members), read with their blocks in a page's round trip."""
+    return f"groups:{{{uid}}}"
+
+
+GROUP_PATTERN = group_key("*")
+MEMBER_GROUPS_PATTERN = member_groups_key("*")

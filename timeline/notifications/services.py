@@ -97,10 +97,12 @@ def queue_notify(
     when: float | None = None,
     *,
     followers_only: bool = False,
+    members_of: int | str = "",
 ) -> None:
     """Queues on `pipe` a notification for `recipient` that `actor` ({"id", "login"}) did
     `kind` to `object_id`, unless may_notify says no; with `followers_only` (a private
-    account's status), only if `recipient` follows `actor`."""
+    account's status), only if `recipient` follows `actor`; with `members_of` (a private
+    group's status: its group), only if `recipient` is a member of that group."""
     if not may_notify(actor["id"], recipient):
         return
     notification = {
@@ -126,6 +128,8 @@ def queue_notify(
         actor=int(actor["id"]),
         followers_only=followers_only,
         following_buckets=following.BUCKETS,
+        groups_key=keys.member_groups_key(recipient),
+        members_of=members_of,
     )
 
 
@@ -162,11 +166,20 @@ def queue_for_new_status(pipe, status: Status) -> None:
     """Queues the notifications a new status makes (after conversations.index, which
     finds whom it mentions)."""
     actor = {"id": status["uid"], "login": status["login"]}
-    # Only approved followers see a private account's status (timeline.safety).
-    private = status.get(keys.PRIVATE_FIELD) == "1"
+    # Only approved followers see a private account's status, only members a private
+    # group's (timeline.audience).
+    group = status.get("group", "") if status.get("group_private") == "1" else ""
+    private = status.get(keys.PRIVATE_FIELD) == "1" and not group
     for recipient, kind, object_id in _status_notifications(status):
         queue_notify(
-            pipe, recipient, kind, actor, object_id, status["posted"], followers_only=private
+            pipe,
+            recipient,
+            kind,
+            actor,
+            object_id,
+            status["posted"],
+            followers_only=private,
+            members_of=group,
         )
 
 
