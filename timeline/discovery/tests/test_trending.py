@@ -9,6 +9,7 @@ import pytest
 
 from socialsite.testing.waits import wait_for
 from timeline.discovery import activity, trending
+from timeline.groups import services as groups
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.safety import services as safety
@@ -128,20 +129,23 @@ def test_links_of_private_unlisted_and_group_only_statuses_and_reposts_are_not_c
     safety.set_private(ann.uid, True)
     posting.post_status(ann.uid, "secret https://example.com/private")
     posting.post_status(ben.uid, "quiet https://example.com/unlisted", visibility="unlisted")
-    marked = {trending.GROUP_PRIVATE_FIELD: "1"}
-    posting.post_status(ben.uid, "members only https://example.com/group", **marked)
+    club = groups.create_group(ben.uid, "club", "Club", kind="private")
+    posting.post_status(ben.uid, "members only https://example.com/group", group=club)
     shared = posting.post_status(ben.uid, "https://example.com/shared")
     reactions.repost(cy.uid, shared)
     count(events())
     assert links() == pytest_approx({"https://example.com/shared": 1})
 
 
-def test_a_private_groups_tags_never_trend(make_user, events):
+def test_a_private_groups_tags_and_links_never_trend_a_public_groups_do(make_user, events):
     ann = make_user("ann")
-    posting.post_status(ann.uid, "#hidden", **{trending.GROUP_PRIVATE_FIELD: "1"})
-    posting.post_status(ann.uid, "#shown")
+    club = groups.create_group(ann.uid, "club", "Club", kind="private")
+    square = groups.create_group(ann.uid, "square", "Square")
+    posting.post_status(ann.uid, "#hidden https://example.com/hidden", group=club)
+    posting.post_status(ann.uid, "#shown https://example.com/shown", group=square)
     count(events())
     assert activity.trending()["tags"] == [("shown", 1)]
+    assert list(links()) == ["https://example.com/shown"]
 
 
 def test_the_buckets_expire_on_their_own(redis_conn, make_user, events):

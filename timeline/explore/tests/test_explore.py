@@ -1,12 +1,14 @@
 """Explore (timeline.explore): which statuses trend and for whom, and the page."""
 
 import json
+import time
 
 from django.core.management import call_command
 from django.test import Client
 
-from timeline.discovery import activity, trending
+from timeline.discovery import activity
 from timeline.explore import selectors
+from timeline.groups import services as groups
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.safety import services as safety
@@ -50,14 +52,27 @@ def test_private_unlisted_and_private_group_statuses_never_trend(make_user, even
     fans = [make_user(f"fan{i}") for i in range(2)]
     public = posting.post_status(ben.uid, "for everyone")
     unlisted = posting.post_status(ben.uid, "quiet", visibility="unlisted")
-    group_only = posting.post_status(ben.uid, "members", **{trending.GROUP_PRIVATE_FIELD: "1"})
+    club = groups.create_group(ben.uid, "club", "Club", kind="private")
+    groups.add_members_in_bulk(club, {fans[0].uid: time.time()})
+    group_only = posting.post_status(ben.uid, "members", group=club)
     private = posting.post_status(ann.uid, "followers only, soon")
     for status_id in (public, unlisted, group_only, private):
         liked_by(status_id, fans[:1])
     count(events())
     made_private(ann)
     assert trending_ids() == [public]
+    # Not even for the group's members, nor the author: trends are for everyone's eyes.
     assert trending_ids(fans[0].uid) == [public]
+    assert trending_ids(ben.uid) == [public]
+
+
+def test_a_public_groups_post_trends(make_user, events):
+    ann, fan = make_user("ann"), make_user("fan")
+    square = groups.create_group(ann.uid, "square", "Square")
+    status_id = posting.post_status(ann.uid, "for all", group=square)
+    liked_by(status_id, [fan])
+    count(events())
+    assert trending_ids() == [status_id]
 
 
 def test_a_status_made_private_since_it_was_counted_drops_out(make_user, events):
