@@ -61,7 +61,7 @@ def run(ctx: Context) -> list[Row]:
         "event": "like",
         "source": {"id": 1, "login": "a"},
         "target": {"id": 2, "login": "b"},
-        "target_object": {"id": 3},
+        "target_object": {"id": 10**12},  # no such status: the ranks stay as made
     }
     start = time.time()
     got = time_interleaved(
