@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.testing.published import published_on
+from timeline import keys
 from timeline.discovery import activity, trending
 from timeline.explore import selectors
 from timeline.feeds.selectors import global_timeline_page
@@ -101,18 +102,25 @@ def run(ctx: Context) -> list[Row]:
             got["global"],
         )
     )
+    candidates = [status_id for status_id, _ in trending.ranked_statuses(selectors.CANDIDATES)]
+    hour = int(time.time() // trending.HOUR)
+    link_hours = [keys.trend_links_key(past) for past in range(hour - 23, hour + 1)]
     got = time_interleaved(
         {
             "statuses": lambda _: selectors.work_out_trending(),
+            "raw statuses": lambda _: raw_hashes(ctx, candidates),
             "links": lambda _: trending.ranked_links(selectors.LINKS_KEPT),
+            "raw links": lambda _: ctx.conn.zunion(link_hours, withscores=True),
         },
         max(10, plan.page_samples // 10),
         ctx.counter,
     )
     case = f"working out what may trend ({selectors.CANDIDATES} candidates; once a minute)"
-    rows.append(Row("explore", case, got["statuses"]))
+    raw = f"{len(candidates)} raw HGETALLs, pipelined"
+    rows.append(Row("explore", case, got["statuses"], raw, got["raw statuses"]))
     case = f"ranking {selectors.LINKS_KEPT} links with their week (once a minute)"
-    rows.append(Row("explore", case, got["links"]))
+    raw = "one raw ZUNION of the day's hours"
+    rows.append(Row("explore", case, got["links"], raw, got["raw links"]))
     header = (("Authorization", authorization),)
     pages = {
         "explore": Page("/explore/", "Explore page (signed in)", cookie=cookie),
@@ -132,6 +140,13 @@ def run(ctx: Context) -> list[Row]:
             Row("explore", case, load.rate(), "bare Django view", bare.rate(), notes=notes(load))
         )
     return rows
+
+
+def raw_hashes(ctx: Context, status_ids: list[str]) -> list:
+    pipe = ctx.conn.pipeline(transaction=False)
+    for status_id in status_ids:
+        pipe.hgetall(keys.status_key(status_id))
+    return pipe.execute()
 
 
 def notes(load: Load) -> dict:
