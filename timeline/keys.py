@@ -347,6 +347,24 @@ def target_reports_key(kind: str, target: int) -> str:
     return f"reports:{{queue}}:on:{kind}:{target}"
 
 
+def group_reports_key(group_id: int) -> str:
+    """Report id -> time filed: the open reports on a group's posts that wait for its
+    moderators (timeline.reports.groups), not yet the site's (OPEN_REPORTS)."""
+    return f"reports:{{queue}}:group:{group_id}"
+
+
+# Report id -> when it goes to the site's queue if the group's moderators leave it open.
+GROUP_REPORTS_DUE = "reports:{queue}:group_due"
+# The field of a status posted to a group naming the group's id.
+GROUP_FIELD = "group"
+
+
+def group_moderators_key(group_id: int | str) -> str:
+    """Moderator uid -> time named (the owner is the group hash's): whom a request to
+    join notifies, with the owner (timeline.groups.moderation)."""
+    return f"group:{{g{group_id}}}:moderators"
+
+
 # Search (timeline/search): an inverted index of statuses' words (Redis in Action 7.1),
 # cut into shards of SEARCH_SHARD_STATUSES (<= 65,536) consecutive ids; a shard holds
 # its statuses' offsets from its first id (0-65,535: 2 bytes each). A shard's keys share
@@ -429,6 +447,12 @@ def group_requests_key(group_id: int | str) -> str:
 def group_timeline_key(group_id: int | str) -> str:
     """Status id -> POSTED score: the group's posts."""
     return f"group:{{g{group_id}}}:timeline"
+
+
+def group_quiet_key(group_id: int | str) -> str:
+    """The members who turned "show in home" off (a set; their own groups hash says so
+    too): fan-out reads it beside its walk of the members and passes them over."""
+    return f"group:{{g{group_id}}}:quiet"
 
 
 def group_banned_key(group_id: int | str) -> str:

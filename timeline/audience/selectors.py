@@ -229,17 +229,33 @@ def has_muted_words(status: Status, audience: Audience) -> bool:
 
 
 def private_authors(statuses: list[Status]) -> set[int]:
-    """The authors of the private statuses among `statuses` (and their originals)."""
+    """The authors of the private statuses among `statuses` (and their originals) whose
+    follow the rule asks: not a private group's (its members see it, whoever they follow)."""
     private = keys.PRIVATE_FIELD
     found = set()
     for status in statuses:
         # Most statuses have no PRIVATE_FIELD (or an empty one): skipped at one lookup.
-        if status.get(private) and is_private(status):
+        if status.get(private) and _private_account(status):
             found.add(int(status["uid"]))
         inner = status.get("original")
-        if inner is not None and inner.get(private) and is_private(inner):
+        if inner is not None and _private_account(inner):
             found.add(int(inner["uid"]))
     return found
+
+
+def _private_account(status: Status) -> bool:
+    """Whether `status` is private as its author's account is (not a private group's)."""
+    return is_private(status) and not private_group(status)
+
+
+def has_private(statuses: list[Status]) -> bool:
+    """Whether any of `statuses` (or their originals) is private: an account's or a
+    private group's."""
+    return any(
+        is_private(status) or ((inner := status.get("original")) is not None and is_private(inner))
+        for status in statuses
+        if status.get(keys.PRIVATE_FIELD) or status.get("original") is not None
+    )
 
 
 def confirm_follows(
@@ -267,7 +283,7 @@ def visible(
     on `conn`, or the site's Redis if None, when some are others' private statuses by
     authors not known to be followed)."""
     private = private_authors(statuses)
-    if not audience.shuns_anyone() and not private:
+    if not audience.shuns_anyone() and not private and not has_private(statuses):
         # may_see hides a status only for a block, a mute, muted words or privacy.
         return list(statuses)
     if where != GLOBAL:

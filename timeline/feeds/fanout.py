@@ -167,20 +167,20 @@ def followers_reach(
     ]
 
 
-def members_reach(conn, status: Status, member_uids: list[str]) -> list[str]:
-    """The members of a status's group it reaches in their homes: those who left "show
-    in home" on, but its author (whose own home has it already); for a reply, as the
-    reply rule narrows followers (reply_audience). 1 round trip (2 for a reply)."""
-    author = str(status["uid"])
-    reached = reply_audience(conn, status, [uid for uid in member_uids if str(uid) != author])
-    if not reached:
-        return reached
-    states = _states(conn, reached, status["group"])
-    return [
-        uid
-        for uid, state in zip(reached, states, strict=True)
-        if state and state.is_member and state.show_in_home
-    ]
+def members_reach(
+    conn, status: Status, member_uids: list[str], quiet: list[str] | None = None
+) -> list[str]:
+    """The members of a status's group it reaches in their homes: all but those who
+    turned "show in home" off (`quiet`, queue_quiet_members' reply) and its author
+    (whose own home has it already); for a reply, as the reply rule narrows followers
+    (reply_audience: 1 round trip)."""
+    skipped = {str(status["uid"]), *(quiet or ())}
+    return reply_audience(conn, status, [uid for uid in member_uids if str(uid) not in skipped])
+
+
+def queue_quiet_members(pipe, status: Status) -> Reply:
+    """Queues the read of the members of a status's group who turned "show in home" off."""
+    return pipe.smembers(keys.group_quiet_key(status["group"]))
 
 
 def _states(conn, uids: list[str], group) -> list:
@@ -249,7 +249,7 @@ AUDIENCES = {
     "members": Audience(
         keys.group_members_key,
         members_reach,
-        no_reads,
+        queue_quiet_members,
         deliver,
         retract,
         follower_chunk_starts,

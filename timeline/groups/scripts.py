@@ -26,6 +26,7 @@ def join_group(
             keys.group_members_key(group_id),
             keys.group_requests_key(group_id),
             keys.group_banned_key(group_id),
+            keys.group_quiet_key(group_id),
         ],
         [uid, now, settings.FOLLOWERS_PIECE_SIZE, "approve" if approve else "join", since],
     )
@@ -40,6 +41,7 @@ def leave_group(client: Client | Pipe, *, group_id: int, uid: int, since: str) -
             keys.group_key(group_id),
             keys.group_members_key(group_id),
             keys.group_requests_key(group_id),
+            keys.group_quiet_key(group_id),
         ],
         [uid, since],
     )

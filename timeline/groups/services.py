@@ -18,7 +18,7 @@ from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..follow_sets import members as member_sets
-from . import scripts
+from . import scripts, staff
 from .records import KINDS, Group
 from .selectors import (
     NO_SUCH_GROUP,
@@ -184,7 +184,11 @@ def join_group(group_id: int, uid: int) -> str:
     group_id = group_id_of(group_id)
     conn = get_redis()
     _, state = _group_and_state(conn, group_id, uid)
-    return admit(conn, group_id, uid, state)
+    outcome = admit(conn, group_id, uid, state)
+    if outcome == "requested" and (state is None or state.role != member_sets.REQUESTED):
+        # A new request tells the group's owner and moderators.
+        staff.notify_request(group_id, uid)
+    return outcome
 
 
 def admit(
@@ -259,18 +263,29 @@ def cancel_request(group_id: int, uid: int) -> None:
     pipe.hdel(keys.member_groups_key(uid), str(group_id))
     pipe.zrem(keys.group_requests_key(group_id), uid)
     pipe.execute()
+    if state is not None and state.role == member_sets.REQUESTED:
+        staff.withdraw_request(group_id, uid)
 
 
 def set_show_in_home(group_id: int, uid: int, on: bool) -> None:
-    """Whether the group's posts come to `uid`'s home (fan-out reads it from their own
-    slot as it delivers). NoSuchGroup, or GroupError if they aren't a member."""
+    """Whether the group's posts come to `uid`'s home: kept in their groups hash (their
+    pages and live home read it) and in the group's set of those who turned it off
+    (fan-out reads it beside its walk). NoSuchGroup, or GroupError if not a member."""
     group_id = group_id_of(group_id)
     conn = get_redis()
     _, state = _group_and_state(conn, group_id, uid)
     if state is None or not state.is_member:
         raise GroupError("Only the group's members choose that.")
     value = member_sets.encode_state(state.role, bool(on), int(state.since))
-    conn.hset(keys.member_groups_key(uid), str(group_id), value)
+    # Their own hash first (their pages, the live home), then the group's set fan-out
+    # reads: a crash between leaves one more post reaching (or not) their home.
+    pipe = conn.pipeline(transaction=False)
+    pipe.hset(keys.member_groups_key(uid), str(group_id), value)
+    if on:
+        pipe.srem(keys.group_quiet_key(group_id), uid)
+    else:
+        pipe.sadd(keys.group_quiet_key(group_id), uid)
+    pipe.execute()
 
 
 def check_group_post(conn, uid: int, group_id, replying: bool) -> dict:
@@ -303,3 +318,15 @@ def add_members_in_bulk(group_id: int, joined: dict) -> None:
     member_sets.add_in_bulk(conn, group_id, joined)
     count = conn.hincrby(keys.group_key(group_id), "members", len(joined))
     conn.zadd(keys.GROUPS_BY_MEMBERS, {group_id: count})
+
+
+def leave_every_group(uid: int, *, count: int = 200) -> bool:
+    """Takes `uid` out of up to `count` of their groups and requests (a closed account's
+    purge, timeline.moderation); a group they own keeps them as its owner (its owner
+    hands it over or deletes it). True if more are left for another call."""
+    conn = get_redis()
+    states = member_sets.decode_groups(conn.hgetall(keys.member_groups_key(uid)))
+    others = [(group_id, state) for group_id, state in states.items() if state.role != "owner"]
+    for group_id, state in others[:count]:
+        part(conn, group_id, uid, state)
+    return len(others) > count

@@ -117,13 +117,12 @@ def do_store_status(conn, status: Status) -> _Stored:
         reads, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
     )
     group = status.get("group")
-    first_members = (
-        follower_sets.queue_range(
+    first_members = quiet = None
+    if group:
+        first_members = follower_sets.queue_range(
             reads, keys.group_members_key(group), count=settings.POSTS_PER_PASS
         )
-        if group
-        else None
-    )
+        quiet = fanout.queue_quiet_members(reads, status)
     reads.execute()
     batch: list
     cursor: list
@@ -136,7 +135,7 @@ def do_store_status(conn, status: Status) -> _Stored:
     if first_members is None:
         return _Stored(found, listed.value, followers, cursor)
     members, members_cursor = follower_sets.decode_range(first_members)
-    members = fanout.members_reach(conn, status, members)
+    members = fanout.members_reach(conn, status, members, quiet.value if quiet else None)
     return _Stored(found, listed.value, followers, cursor, members, members_cursor)
 
 

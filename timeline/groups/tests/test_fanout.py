@@ -100,3 +100,14 @@ def test_a_non_group_status_queues_no_members_job(alice):
     status = {"id": 1, "uid": alice.uid, "posted": 1.0}
     assert fanout.audiences_of(status) == ["followers", "lists"]
     assert fanout.audiences_of({**status, "group": "3"}) == ["followers", "lists", "members"]
+
+
+def test_a_member_who_left_quiet_and_joins_again_gets_the_posts_again(alice, bob):
+    group_id = services.create_group(alice.uid, "Cats", "Cats")
+    services.join_group(group_id, bob.uid)
+    services.set_show_in_home(group_id, bob.uid, False)
+    services.leave_group(group_id, bob.uid)
+    services.join_group(group_id, bob.uid)
+    assert selectors.membership(group_id, bob.uid).show_in_home is True
+    sid = posting.post_status(alice.uid, "welcome back", group=group_id)
+    assert home_entries(bob.uid) == [sid]

@@ -207,3 +207,42 @@ def test_members_pages_newest_first(alice, make_user, small_pieces):
     assert selectors.get_group(group_id).members == 8
     assert set(selectors.member_uids(group_id)) == {alice.uid, *joined}
     assert len(first) == 5
+
+
+@pytest.mark.django_db
+def test_a_closed_account_leaves_its_groups_and_withdraws_its_requests(alice, bob, monkeypatch):
+    from django.core.management import call_command
+
+    from accounts import services as account_services
+    from timeline.moderation import services as moderation
+
+    monkeypatch.setattr(moderation, "PURGE_BATCH", 1)
+    groups = [services.create_group(alice.uid, f"Open{i}", "Open") for i in range(3)]
+    secret = services.create_group(alice.uid, "Secret", "Secret", kind="private")
+    own = services.create_group(bob.uid, "Bobs", "Bob's")
+    for group_id in [*groups, secret]:
+        services.join_group(group_id, bob.uid)
+    posted = posting.post_status(bob.uid, "bye", group=groups[0])
+    account_services.close_account(bob.uid)
+    call_command("worker", burst=True)
+    assert [selectors.get_group(g).members for g in groups] == [1, 1, 1]
+    assert selectors.requests(secret) == ([], False)
+    assert selectors.timeline_ids(groups[0]) == []
+    assert posted not in home_entries(alice.uid)
+    # A group they owned stays, for a moderator's or the site's hand.
+    assert selectors.get_group(own).owner == bob.uid
+
+
+def test_a_join_whose_own_step_was_lost_is_made_whole_once(alice, make_user, small_pieces):
+    from socialsite.redis import get_redis
+
+    group_id = services.create_group(alice.uid, "Cats", "Cats")
+    early = make_user().uid
+    services.add_members_in_bulk(group_id, {early: 5})
+    services.add_members_in_bulk(group_id, {make_user().uid: 10 + i for i in range(6)})
+    # The member's own step never ran: the group counts them, their hash doesn't.
+    get_redis().hdel(f"groups:{{{early}}}", str(group_id))
+    assert services.join_group(group_id, early) == "member"
+    assert selectors.get_group(group_id).members == 8
+    assert selectors.member_uids(group_id).count(early) == 1
+    assert selectors.membership(group_id, early).role == "member"
