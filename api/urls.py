@@ -7,6 +7,7 @@ from oauth2_provider import views as dot
 
 from .views import (
     accounts,
+    groups,
     instance,
     lists,
     notifications,
@@ -16,6 +17,7 @@ from .views import (
     search,
     statuses,
     timelines,
+    trends,
 )
 
 app_name = "api"
@@ -82,7 +84,26 @@ api_patterns = [
     route("v1/lists", lists.lists),
     route("v1/lists/<str:list_id>", lists.one_list),
     route("v1/lists/<str:list_id>/accounts", lists.members),
+    route("v1/groups", groups.groups),
+    route("v1/groups/lookup", groups.lookup),
+    route("v1/groups/<str:group_id>", groups.group),
+    route("v1/groups/<str:group_id>/join", groups.join),
+    route("v1/groups/<str:group_id>/leave", groups.leave),
+    route("v1/groups/<str:group_id>/members", groups.members),
+    route("v1/groups/<str:group_id>/members/<str:account_id>", groups.remove_member),
+    route("v1/groups/<str:group_id>/members/<str:account_id>/role", groups.role),
+    route("v1/groups/<str:group_id>/bans", groups.bans),
+    route("v1/groups/<str:group_id>/bans/<str:account_id>", groups.unban),
+    route("v1/groups/<str:group_id>/requests", groups.requests),
+    route("v1/groups/<str:group_id>/requests/<str:account_id>/approve", groups.approve),
+    route("v1/groups/<str:group_id>/requests/<str:account_id>/reject", groups.reject),
+    route("v1/groups/<str:group_id>/statuses", groups.statuses),
+    route("v1/groups/<str:group_id>/statuses/<str:status_id>", groups.remove_status),
+    route("v1/groups/<str:group_id>/pins/<str:status_id>", groups.pin),
+    route("v1/groups/<str:group_id>/transfer", groups.transfer),
     route("v1/notifications", notifications.notifications),
+    route("v1/trends/statuses", trends.statuses),
+    route("v1/trends/links", trends.links),
     route("v1/conversations", notifications.conversations),
 ]
 

@@ -30,6 +30,8 @@ PARTS = (
     "scale",
     "search",
     "ranking",
+    "explore",
+    "groups",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

@@ -337,6 +337,9 @@ for _part in filter(None, os.environ.get("TOP_WEIGHTS", "").split(",")):
 # Notifications kept per user (the oldest go), and shown a page (before grouping).
 NOTIFICATIONS_KEPT = 1000
 NOTIFICATIONS_PER_PAGE = 40
+# A report on a group's post waits for the group's moderators this long; left open, it
+# goes to the site's moderation queue (timeline.reports.groups).
+GROUP_REPORT_ESCALATE_SECONDS = int(os.environ.get("GROUP_REPORT_ESCALATE_SECONDS", 86_400))
 # Direct messages: people in a conversation (you included), and messages a page.
 CONVERSATION_MAX_MEMBERS = 50
 MESSAGES_PER_PAGE = 50
@@ -439,6 +442,9 @@ RATE_LIMITS = {
     # Blocks, mutes and the privacy settings (timeline.safety).
     "safety": env_rate("RATE_LIMIT_SAFETY", "60/300"),
     "reports": env_rate("RATE_LIMIT_REPORTS", "20/3600"),  # reports filed
+    "group_creations": env_rate("RATE_LIMIT_GROUP_CREATIONS", "5/3600"),  # groups made
+    # Groups joined (or asked to join) from the group pages.
+    "group_joins": env_rate("RATE_LIMIT_GROUP_JOINS", "30/300"),
     # Tries (each checks the password: a hash) to delete the account.
     "account_deletions": env_rate("RATE_LIMIT_ACCOUNT_DELETIONS", "5/3600"),
     "exports": env_rate("RATE_LIMIT_EXPORTS", "5/3600"),  # data exports downloaded
@@ -451,6 +457,9 @@ RATE_LIMITS = {
     "profile_changes": env_rate("RATE_LIMIT_PROFILE_CHANGES", "20/3600"),
     # Avatars uploaded or removed, per account: each upload is a decode.
     "avatar_changes": env_rate("RATE_LIMIT_AVATAR_CHANGES", "10/3600"),
+    # A group's moderators' acts: requests answered, roles, members removed or banned,
+    # pins, posts removed, reports handled, ownership, the group's avatar, its deletion.
+    "group_moderation": env_rate("RATE_LIMIT_GROUP_MODERATION", "60/300"),
     # The settings page's other saves, per account: log out everywhere, stream keys and
     # apps revoked.
     "settings_changes": env_rate("RATE_LIMIT_SETTINGS_CHANGES", "30/300"),

@@ -97,14 +97,27 @@ class HomeFilter:
             self._change(self._remove, status_id)
             return author == self.uid or author in self.followed
         # Their own statuses go straight into their home (store_status.lua), rules aside.
-        if author != self.uid and (author not in self.followed or not self._delivers(event)):
-            return False
+        if author != self.uid:
+            reached = self._group_delivers(event, author) if event.get("group") else None
+            if reached is None:
+                reached = author in self.followed
+            if not reached or not self._delivers(event):
+                return False
         # Blocks, mutes and muted words (timeline.safety), as the home page applies them.
         if not safety.may_see(event, self.audience, where=safety.HOME):
             return False
         original = as_int(event.get("repost_of")) if author != self.uid else None
         self._change(self._add, status_id, original)
         return True
+
+    def _group_delivers(self, event: Event, author: int) -> bool:
+        """Whether fan-out puts a group's post into their home (timeline.feeds.fanout):
+        as a member, if they show the group's posts in home; else as a follower of its
+        author, unless the group is private."""
+        group = as_int(event.get("group"))
+        if group in self.audience.groups:
+            return group in self.audience.groups_in_home
+        return author in self.followed and event.get("group_private") != "1"
 
     def _delivers(self, event: Event) -> bool:
         """Whether fan-out puts a status of someone they follow into their home."""

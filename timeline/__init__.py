@@ -7,10 +7,11 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     audience, discovery
     feeds
     conversations, direct, lists, notifications, ranking
-    graph
+    graph, groups
     safety, search
     posting
     reactions, reports
+    explore
     moderation, ops
     export, data_migrations
     management, templatetags

@@ -11,7 +11,10 @@ class TimelineConfig(AppConfig):
         # The modules that register background job handlers (socialsite.jobs) and signal
         # receivers: here, so every process that runs jobs or closes accounts has them all.
         from .feeds import fanout, refill  # noqa: F401
+        from .groups import moderation as group_moderation
+        from .moderation import groups as group_jobs  # noqa: F401
         from .moderation import services as moderation  # noqa: F401
+        from .notifications import selectors as notifications
         from .notifications.unread import UNREAD_FIELDS
         from .ops import maintenance
         from .posting import services as posting  # noqa: F401
@@ -19,6 +22,8 @@ class TimelineConfig(AppConfig):
         from .reports import selectors as reports
         from .safety import services as safety  # noqa: F401
 
+        # Notification pages name the groups of join requests and approvals.
+        notifications.register_group_reader(group_moderation.queue_groups_named)
         dashboard.register(maintenance.network_figures)
         dashboard.register(reports.dashboard_figures)
         # The nav's unread counts come with every signed-in request's session check.

@@ -198,6 +198,31 @@ def activity_terms_key(kind: str, minute: int) -> str:
     return f"activity:{{stats}}:{kind}:{minute}"
 
 
+# Explore's trends, counted from the event stream (timeline.discovery.trending). All of
+# it shares one hash tag, so a day of hour buckets is one ZUNIONSTORE in one slot.
+TRENDS_COUNTED = "trends:{trends}:counted"
+TRENDING_STATUSES = "trends:{trends}:statuses"
+TRENDING_LINKS = "trends:{trends}:links"
+# "uid url" -> when that author's use of that link was last counted (once a day each).
+TREND_LINK_AUTHORS = "trends:{trends}:link_authors"
+
+
+def trend_statuses_key(hour: int) -> str:
+    """Engagement (weighted likes, reposts, replies) each status got in hour `hour`."""
+    return f"trends:{{trends}}:statuses:{hour}"
+
+
+def trend_links_key(hour: int) -> str:
+    """New authors (each once a day) each link got in hour `hour`."""
+    return f"trends:{{trends}}:links:{hour}"
+
+
+def trend_link_day_key(kind: str, day: int) -> str:
+    """Day `day`'s (Unix time // 86400) link "uses" or "accounts" (zsets: link -> count),
+    or its "pairs" (the set of "uid url" counted in "accounts" that day)."""
+    return f"trends:{{trends}}:link_{kind}:{day}"
+
+
 # Notifications and direct messages: events for one person (a notification, a
 # message, a changed unread count) go on their own channel, never on STATUS_CHANNEL,
 # which the streaming API relays to anyone. Each carries the uids it is for.
@@ -322,6 +347,24 @@ def target_reports_key(kind: str, target: int) -> str:
     return f"reports:{{queue}}:on:{kind}:{target}"
 
 
+def group_reports_key(group_id: int) -> str:
+    """Report id -> time filed: the open reports on a group's posts that wait for its
+    moderators (timeline.reports.groups), not yet the site's (OPEN_REPORTS)."""
+    return f"reports:{{queue}}:group:{group_id}"
+
+
+# Report id -> when it goes to the site's queue if the group's moderators leave it open.
+GROUP_REPORTS_DUE = "reports:{queue}:group_due"
+# The field of a status posted to a group naming the group's id.
+GROUP_FIELD = "group"
+
+
+def group_moderators_key(group_id: int | str) -> str:
+    """Moderator uid -> time named (the owner is the group hash's): whom a request to
+    join notifies, with the owner (timeline.groups.moderation)."""
+    return f"group:{{g{group_id}}}:moderators"
+
+
 # Search (timeline/search): an inverted index of statuses' words (Redis in Action 7.1),
 # cut into shards of SEARCH_SHARD_STATUSES (<= 65,536) consecutive ids; a shard holds
 # its statuses' offsets from its first id (0-65,535: 2 bytes each). A shard's keys share
@@ -369,6 +412,62 @@ def dismissed_suggestions_key(uid: int) -> str:
 
 # uid -> followers, for the accounts suggested to people who follow nobody yet.
 POPULAR_USERS = "users:popular"
+
+
+# Groups (timeline.groups). A group's keys share its own hash tag ({g<id>}), distinct
+# from users' ({<uid>}) and statuses'; each member's per-group state lives in their own
+# slot (groups:{uid}), where their pages read it with their blocks. So joining, leaving
+# and approving are two idempotent steps, one per slot (timeline.groups.services).
+GROUP_ID_COUNTER = "groups:next_id"
+# Lowercased handle -> group id: handles are unique in any case, as logins are.
+GROUP_HANDLES = "group_handles"
+# The directory (timeline.groups.selectors.directory): group id -> members, group id ->
+# time created, and "<word>:<id>" entries scored 0 for search by prefix (ZRANGEBYLEX).
+GROUPS_BY_MEMBERS = "groups_directory:members"
+GROUPS_BY_CREATED = "groups_directory:newest"
+GROUP_NAMES = "groups_directory:names"
+
+
+def group_key(group_id: int | str) -> str:
+    """handle, name, description, kind, owner, created, members, avatar, replies, pinned."""
+    return f"group:{{g{group_id}}}"
+
+
+def group_members_key(group_id: int | str) -> str:
+    """Member uid -> time joined, in pieces past FOLLOWERS_PIECE_SIZE as followers are
+    (timeline.follow_sets.members): the chunked fan-out walks it as it walks followers."""
+    return f"group:{{g{group_id}}}:members"
+
+
+def group_requests_key(group_id: int | str) -> str:
+    """Uid -> time asked: who asks to join a private group."""
+    return f"group:{{g{group_id}}}:requests"
+
+
+def group_timeline_key(group_id: int | str) -> str:
+    """Status id -> POSTED score: the group's posts."""
+    return f"group:{{g{group_id}}}:timeline"
+
+
+def group_quiet_key(group_id: int | str) -> str:
+    """The members who turned "show in home" off (a set; their own groups hash says so
+    too): fan-out reads it beside its walk of the members and passes them over."""
+    return f"group:{{g{group_id}}}:quiet"
+
+
+def group_banned_key(group_id: int | str) -> str:
+    """Uid -> time banned: who may not join again."""
+    return f"group:{{g{group_id}}}:banned"
+
+
+def member_groups_key(uid: int | str) -> str:
+    """Group id -> "<role> <show in home 1|0> <time joined or asked>": `uid`'s groups and
+    requests (timeline.follow_sets.members), read with their blocks in a page's round trip."""
+    return f"groups:{{{uid}}}"
+
+
+GROUP_PATTERN = group_key("*")
+MEMBER_GROUPS_PATTERN = member_groups_key("*")
 
 
 # Home ordered by importance (timeline/ranking): what `uid` engages with, by author and

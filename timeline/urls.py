@@ -3,6 +3,7 @@ from django.urls import path
 from .conversations import views as conversations
 from .direct import views as direct
 from .discovery import views as discovery
+from .explore import views as explore
 from .export import views as export
 from .feeds import views as feeds
 from .graph import views as graph
@@ -31,6 +32,7 @@ urlpatterns = [
     path("statuses/<int:status_id>/unlike/", reactions.unlike, name="unlike"),
     path("likes/", reactions.likes, name="likes"),
     path("search/", search.search, name="search"),
+    path("explore/", explore.explore, name="explore"),
     path(
         "suggestions/<str:login>/dismiss/", discovery.dismiss_suggestion, name="dismiss_suggestion"
     ),

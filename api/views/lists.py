@@ -16,6 +16,7 @@ from ..http import (
     params,
     token_caller,
 )
+from . import groups
 from .accounts import profile
 from .people import people_page
 
@@ -33,7 +34,9 @@ def own_list(request: ApiRequest, list_id: str | int) -> TimelineList:
 def lists(request: ApiRequest) -> ApiResult:
     uid = caller_uid(request)
     if request.method == "GET":
-        return [entities.user_list(found) for found in selectors.lists_of(uid, uid)]
+        # Then the caller's groups, whose timelines read as lists (views.groups).
+        own = [entities.user_list(found) for found in selectors.lists_of(uid, uid)]
+        return own + groups.group_lists(uid)
     check_write(request)
     title = params(request).get("title")
     list_id = services.create_list(uid, title if isinstance(title, str) else "")
@@ -46,8 +49,22 @@ def check_write(request: ApiRequest) -> None:
     limit_rate(request, "list_changes")
 
 
+def group_list(request: ApiRequest, list_id: str) -> dict | None:
+    """The list entity of a group's timeline ("g17"), read-only; None for a list's id."""
+    group_id = groups.group_of_list(list_id)
+    if group_id is None:
+        return None
+    if request.method != "GET":
+        raise ApiError(422, "This list is a group's timeline: change the group instead.")
+    found = groups.readable(request, str(group_id))
+    return {"id": list_id, "title": found.name, "replies_policy": "list", "exclusive": False}
+
+
 @endpoint("GET", "PUT", "DELETE", scope="read")
 def one_list(request: ApiRequest, list_id: str) -> ApiResult:
+    of_group = group_list(request, list_id)
+    if of_group is not None:
+        return of_group
     found = own_list(request, list_id)
     if request.method == "GET":
         return entities.user_list(found)
@@ -66,6 +83,8 @@ MEMBERS_PER_CALL = 40
 
 @endpoint("GET", "POST", "DELETE", scope="read")
 def members(request: ApiRequest, list_id: str) -> ApiResult:
+    if group_list(request, list_id) is not None:
+        return groups.members(request, group_id=list_id[len(groups.LIST_PREFIX) :])
     found = own_list(request, list_id)
     if request.method == "GET":
         return people_page(

@@ -4,7 +4,7 @@ site's pages of them behind opaque page cursors ("max_id=p2")."""
 from django.conf import settings
 
 from timeline.direct.selectors import Conversation, inbox_page
-from timeline.notifications.selectors import notifications_page
+from timeline.notifications.selectors import Notification, notifications_page
 from timeline.statuses.records import Status
 
 from .. import entities
@@ -18,6 +18,9 @@ TYPES = {
     "repost": "reblog",
     "reply": "mention",
     "mention": "mention",
+    # Mastodon has no groups: these two are the site's own types, and say the group.
+    "group_request": "group_request",
+    "group_approval": "group_approval",
 }
 
 
@@ -37,17 +40,35 @@ def notifications(request: ApiRequest) -> ApiResult:
     by_id = {int(status["id"]): status for status in statuses}
     shown = [
         {
-            "id": f"{n.kind}-{n.status['id'] if n.status else 0}-{uid}",
+            "id": f"{n.kind}-{about(n)}-{uid}",
             "type": TYPES[n.kind],
             "created_at": entities.iso(n.when),
             "account": people[uid],
             "status": by_id.get(n.status["id"]) if n.status else None,
+            **({"group": group_entity(site, n.group)} if n.group else {}),
         }
         for n in page.notifications
         for uid in n.uids
         if uid in people and (n.status is None or n.status["id"] in by_id)
     ]
     return shown, next_link(request, number) if page.has_older else {}
+
+
+def about(notification: Notification) -> int:
+    """The id of what a notification is about: its group or status (0 for a follow)."""
+    if notification.group:
+        return int(notification.group["id"])
+    return int(notification.status["id"]) if notification.status else 0
+
+
+def group_entity(site: str, group: dict) -> dict:
+    """The group a group's notification names, as the groups endpoints show its id."""
+    return {
+        "id": str(group["id"]),
+        "handle": group["handle"],
+        "name": group["name"],
+        "url": f"{site}/g/{group['handle']}/",
+    }
 
 
 @endpoint("GET", scope="read")

@@ -29,6 +29,7 @@ from ..http import (
     params,
     viewer,
 )
+from . import groups
 
 # Mastodon's visibilities any account may ask for: a status is public (or private, as
 # its account is).
@@ -71,9 +72,14 @@ def create(request: ApiRequest) -> dict:
     if not isinstance(message, str):
         raise ApiError(422, "Validation failed: Text can't be blank")
     reply_to = optional_id(found, "in_reply_to_id")
+    # The site's own parameter: a post to a group (views.groups); a reply is its parent's.
+    group = found.get("group_id")
+    in_group = {"group": str(group)} if group not in (None, "") else {}
     limit_rate(request, "posts")
     try:
-        status_id = posting.post_status(caller_uid(request), message, in_reply_to=reply_to)
+        status_id = groups.group_errors(posting.post_status)(
+            caller_uid(request), message, in_reply_to=reply_to, **in_group
+        )
     except StatusGone:
         raise ApiError(404, "The status replied to doesn't exist or was deleted.") from None
     if status_id is None:

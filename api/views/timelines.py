@@ -23,6 +23,7 @@ from ..http import (
     params,
     viewer,
 )
+from . import groups
 
 
 def page(request: ApiRequest, timeline: str, owner: int | str | None) -> tuple[list, dict]:
@@ -72,6 +73,10 @@ def tag(request: ApiRequest, tag: str) -> ApiResult:
 
 @endpoint("GET", scope="read")
 def user_list(request: ApiRequest, list_id: str) -> ApiResult:
+    # A group's timeline reads as a list of the caller's ("g17": views.groups).
+    group_id = groups.group_of_list(list_id)
+    if group_id is not None:
+        return groups.group_timeline(request, groups.readable(request, str(group_id)).id)
     the_list = get_list(id_param(list_id), caller_uid(request))
     if the_list is None:
         raise ApiError(404, "Record not found")

@@ -22,10 +22,11 @@ ROOMS = (
     ("audience", "discovery"),  # who may see what; trends, suggestions
     ("feeds",),  # fan-out, homes and every timeline's page
     ("conversations", "direct", "lists", "notifications", "ranking"),
-    ("graph",),  # follow and unfollow, follow requests, the profile page
+    ("graph", "groups"),  # follow and unfollow, requests, the profile page; groups
     ("safety", "search"),  # privacy, blocks and mutes; search
     ("posting",),  # post, reply, repost's status, delete
     ("reactions", "reports"),  # likes and reposts; reports
+    ("explore",),  # trending statuses and links, as a viewer may see them
     ("moderation", "ops"),  # a closed account's purge, moderators' pages; repair, seeding
     ("export", "data_migrations"),  # an account's archive; the numbered upgrades of stored data
     ("management", "templatetags"),  # the manage.py commands; template filters

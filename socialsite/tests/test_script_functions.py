@@ -16,6 +16,7 @@ FOLDERS = [
         "timeline/data_migrations",
         "timeline/direct",
         "timeline/discovery",
+        "timeline/groups",
         "timeline/feeds",
         "timeline/lists",
         "timeline/notifications",

@@ -10,6 +10,12 @@ left out too. A follow event on the streams follows the same rule (`may_see_foll
 hidden by a block either way, and a private account's follows seen only by it, the
 other side and its approved followers.
 
+A private group's post (marked "private" too, and "group_private", with its "group")
+is seen by the group's members alone, its author always: the group decides, not the
+author's follows. The viewer's groups (follow_sets.members: their groups hash) are read
+with their blocks. Every path that keeps private statuses off public places (global,
+the public streams, search, tags, trends) keeps a private group's posts off them too.
+
 What the rule needs of the viewer (whom they block and are blocked by, whom they mute
 and which words) lives in the viewer's slot and is read in the same round trip as a
 page's statuses (`queue_audience`). Whether the viewer follows a private author is
@@ -30,6 +36,7 @@ from timeline.statuses.records import Status
 
 from .. import keys
 from ..follow_sets import following
+from ..follow_sets import members as member_sets
 
 # Where a status is shown: the rule differs for the global timeline (private never)
 # and the home timeline (mutes apply).
@@ -47,6 +54,8 @@ class Audience:
     muted_phrases: tuple[frozenset[str], ...] = ()
     follows: set[int] = field(default_factory=set)  # authors known to be followed
     asked: set[int] = field(default_factory=set)  # authors whose follow was looked up
+    groups: frozenset[int] = frozenset()  # the groups the viewer is a member of
+    groups_in_home: frozenset[int] = frozenset()  # those whose posts come to their home
 
     def shuns_anyone(self) -> bool:
         """Whether the viewer blocks, is blocked by or mutes anyone, or mutes any words:
@@ -63,6 +72,7 @@ class AudienceRead:
     blocked_by: Reply | None = None
     muted: Reply | None = None
     phrases: Reply | None = None
+    groups: Reply | None = None
 
     @property
     def audience(self) -> Audience:
@@ -71,16 +81,19 @@ class AudienceRead:
             return Audience(None)
         # A viewer's are all queued (queue_audience).
         assert self.blocks and self.blocked_by and self.muted and self.phrases
+        states = member_sets.decode_groups(self.groups.value) if self.groups else {}
         return Audience(
             viewer=int(self.viewer),
             blocked=frozenset(map(int, self.blocks.value)).union(map(int, self.blocked_by.value)),
             muted=frozenset(map(int, self.muted.value)),
             muted_phrases=tuple(words(phrase) for phrase in self.phrases.value if words(phrase)),
+            groups=member_sets.member_of(states),
+            groups_in_home=member_sets.shown_in_home(states),
         )
 
 
 def queue_audience(pipe: Pipe, viewer: int | None) -> AudienceRead:
-    """Queues the reads of `viewer`'s blocks, mutes and muted words (all in their slot);
+    """Queues the reads of `viewer`'s blocks, mutes, muted words and groups (all in their slot);
     nothing for a visitor."""
     if not viewer:
         return AudienceRead(None)
@@ -92,6 +105,7 @@ def queue_audience(pipe: Pipe, viewer: int | None) -> AudienceRead:
         pipe.execute_command("ZRANGE", keys.blocked_by_key(viewer), 0, -1),
         pipe.execute_command("ZRANGEBYSCORE", keys.mutes_key(viewer), time.time(), "+inf"),
         pipe.execute_command("SMEMBERS", keys.muted_words_key(viewer)),
+        member_sets.queue_groups_of(pipe, viewer),
     )
 
 
@@ -114,13 +128,26 @@ def may_see(status: Status, audience: Audience, *, where: str = ANYWHERE) -> boo
     return sees(status, audience, where, {})
 
 
-# What may_see_author decided for each (author, original's author, PRIVATE_FIELD).
-Decided = dict[tuple[Any, Any, Any], bool]
+# What may_see_author decided for each (author, original's author, PRIVATE_FIELD, the
+# private group).
+Decided = dict[tuple[Any, Any, Any, Any], bool]
+
+
+def private_group(status: Status) -> str | None:
+    """The id of the private group whose members alone see `status`, or None."""
+    if status.get("group_private") == "1":
+        return status.get("group")
+    return None
 
 
 def sees(status: Status, audience: Audience, where: str, decided: Decided) -> bool:
     """may_see, with its arguments in place (it runs once a status of a page)."""
-    by = (status["uid"], status.get("repost_of_uid"), status.get(keys.PRIVATE_FIELD))
+    by = (
+        status["uid"],
+        status.get("repost_of_uid"),
+        status.get(keys.PRIVATE_FIELD),
+        private_group(status),
+    )
     allowed = decided.get(by)
     if allowed is None:
         allowed = decided[by] = may_see_author(audience, *by, where=where)
@@ -137,19 +164,28 @@ def may_see_author(
     author: int | str,
     original_author: int | str | None,
     private: object,
+    group: object = None,
     *,
     where: str,
 ) -> bool:
     """The part of the rule that depends only on a status's author, its original's
-    author if it is a repost, and its PRIVATE_FIELD: not its message."""
+    author if it is a repost, its PRIVATE_FIELD and its private group (private_group):
+    not its message."""
     viewer = audience.viewer
     author = int(author)
     original_author = int(original_author) if original_author else None
     blocked, muted = audience.blocked, audience.muted
     if blocked and (author in blocked or original_author in blocked):
         return False
-    private_to_viewer = is_private_value(private) and author != viewer
-    if private_to_viewer and (where == GLOBAL or author not in audience.follows):
+    if group and author != viewer:
+        # A private group's post: its members see it, whoever they follow; never global.
+        if where == GLOBAL or int(str(group)) not in audience.groups:
+            return False
+    elif (
+        is_private_value(private)
+        and author != viewer
+        and (where == GLOBAL or author not in audience.follows)
+    ):
         return False
     return not (
         where == HOME
@@ -193,17 +229,33 @@ def has_muted_words(status: Status, audience: Audience) -> bool:
 
 
 def private_authors(statuses: list[Status]) -> set[int]:
-    """The authors of the private statuses among `statuses` (and their originals)."""
+    """The authors of the private statuses among `statuses` (and their originals) whose
+    follow the rule asks: not a private group's (its members see it, whoever they follow)."""
     private = keys.PRIVATE_FIELD
     found = set()
     for status in statuses:
         # Most statuses have no PRIVATE_FIELD (or an empty one): skipped at one lookup.
-        if status.get(private) and is_private(status):
+        if status.get(private) and _private_account(status):
             found.add(int(status["uid"]))
         inner = status.get("original")
-        if inner is not None and inner.get(private) and is_private(inner):
+        if inner is not None and _private_account(inner):
             found.add(int(inner["uid"]))
     return found
+
+
+def _private_account(status: Status) -> bool:
+    """Whether `status` is private as its author's account is (not a private group's)."""
+    return is_private(status) and not private_group(status)
+
+
+def has_private(statuses: list[Status]) -> bool:
+    """Whether any of `statuses` (or their originals) is private: an account's or a
+    private group's."""
+    return any(
+        is_private(status) or ((inner := status.get("original")) is not None and is_private(inner))
+        for status in statuses
+        if status.get(keys.PRIVATE_FIELD) or status.get("original") is not None
+    )
 
 
 def confirm_follows(
@@ -231,7 +283,7 @@ def visible(
     on `conn`, or the site's Redis if None, when some are others' private statuses by
     authors not known to be followed)."""
     private = private_authors(statuses)
-    if not audience.shuns_anyone() and not private:
+    if not audience.shuns_anyone() and not private and not has_private(statuses):
         # may_see hides a status only for a block, a mute, muted words or privacy.
         return list(statuses)
     if where != GLOBAL:

@@ -38,6 +38,8 @@ def reply_data(data: dict[str, Any], uid: int) -> dict[str, Any]:
         "in_reply_to_uid": parent["uid"],
         "in_reply_to_login": parent["login"],
         "ancestors": " ".join(ancestors),
+        # A reply belongs to the group of the status it answers (or to none).
+        "group": parent.get("group"),
     }
 
 

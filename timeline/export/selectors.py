@@ -55,6 +55,8 @@ def exported_status(status: Status) -> dict:
     shown = {"id": status["id"], "message": status["message"], "posted": moment(status["posted"])}
     shown |= {field: value for field in STATUS_FIELDS if (value := status.get(field))}
     shown |= {count: status.get(count, 0) for count in ("replies", "reposts", "likes")}
+    if status.get("group_handle"):
+        shown["group"] = status["group_handle"]
     return shown
 
 

@@ -44,6 +44,7 @@ CURSOR_TIMELINES: dict[str, Callable[[Any], str]] = {
     "mentions": keys.mentions_timeline_key,
     "list": keys.list_timeline_key,
     "tag": keys.tag_timeline_key,
+    "group": keys.group_timeline_key,
     "global": lambda _owner: keys.GLOBAL_TIMELINE,
 }
 

@@ -26,6 +26,7 @@ from socialsite.redis import Batch, PackedPipeline, Reply, get_redis
 
 from .. import keys
 from ..follow_sets import followers as follower_sets
+from ..follow_sets import members as member_sets
 from ..statuses.records import Status
 from ..statuses.scores import POSTED
 from . import home_list, homes, scripts
@@ -147,6 +148,48 @@ def reply_audience(
     ]
 
 
+def followers_reach(
+    conn, status: Status, follower_uids: list[str], answered_followers: str | None = None
+) -> list[str]:
+    """The followers a status reaches (reply_audience): for a group's post, those who
+    may see the group's posts and get none from it as members: none for a private
+    group's (its members get it as members), and only those not in the group for
+    another's (1 round trip more: each one's groups hash)."""
+    reached = reply_audience(conn, status, follower_uids, answered_followers)
+    group = status.get("group")
+    if not group or not reached:
+        return reached
+    if status.get("group_private") == "1":
+        return []
+    states = _states(conn, reached, group)
+    return [
+        uid for uid, state in zip(reached, states, strict=True) if not state or not state.is_member
+    ]
+
+
+def members_reach(
+    conn, status: Status, member_uids: list[str], quiet: list[str] | None = None
+) -> list[str]:
+    """The members of a status's group it reaches in their homes: all but those who
+    turned "show in home" off (`quiet`, queue_quiet_members' reply) and its author
+    (whose own home has it already); for a reply, as the reply rule narrows followers
+    (reply_audience: 1 round trip)."""
+    skipped = {str(status["uid"]), *(quiet or ())}
+    return reply_audience(conn, status, [uid for uid in member_uids if str(uid) not in skipped])
+
+
+def queue_quiet_members(pipe, status: Status) -> Reply:
+    """Queues the read of the members of a status's group who turned "show in home" off."""
+    return pipe.smembers(keys.group_quiet_key(status["group"]))
+
+
+def _states(conn, uids: list[str], group) -> list:
+    pipe = PackedPipeline(conn)
+    read = member_sets.queue_states_of(pipe, uids, int(group))
+    pipe.execute()
+    return [member_sets.decode_state(value) for value in (read.value if read else [])]
+
+
 def everyone(conn, status: Status, members: list[str]) -> list[str]:
     """Lists take every status of their members, replies too."""
     return members
@@ -179,12 +222,14 @@ class Audience:
     deliver: Callable
     retract: Callable
     chunk_starts: Callable  # (conn, members key, after, skip, size, most) -> [more, start...]
+    owner: str = "uid"  # the job argument `members` takes: the author's uid, or the group's id
+    to_homes: bool = True  # whether it delivers to home timelines (dropped homes skipped)
 
 
 AUDIENCES = {
     "followers": Audience(
         keys.followers_key,
-        reply_audience,
+        followers_reach,
         queue_answered_followers,
         deliver,
         retract,
@@ -197,8 +242,30 @@ AUDIENCES = {
         deliver_to_lists,
         retract_from_lists,
         list_chunk_starts,
+        to_homes=False,
+    ),
+    # A group's post reaches its members' homes as posts reach followers' (the members
+    # are kept as followers are: follow_sets.members).
+    "members": Audience(
+        keys.group_members_key,
+        members_reach,
+        queue_quiet_members,
+        deliver,
+        retract,
+        follower_chunk_starts,
+        owner="group",
     ),
 }
+
+
+def audiences_of(status: Status) -> list[str]:
+    """The audiences a status goes to: a group's post to its members too."""
+    return [name for name in AUDIENCES if name != "members" or status.get("group")]
+
+
+def walked_key(audience: Audience, args: dict) -> str:
+    """The key of the set a fan-out job (`args`) walks."""
+    return audience.members(args[audience.owner])
 
 
 # Chunks queued by one split job at most; past that, its last chunk splits again. Bounds
@@ -216,6 +283,8 @@ def fan_out_job(status: Status, *, retract: bool = False, audience: str = "follo
         "repost_of": status.get("repost_of"),
         "in_reply_to_uid": status.get("in_reply_to_uid"),
         "audience": audience,
+        "group": status.get("group"),
+        "group_private": status.get("group_private"),
     }
     cursor = {"after_score": "-inf", "skip": 0, "until": "+inf", "split": True}
     return ("fanout", {**args, "retract": retract, **cursor})
@@ -252,7 +321,7 @@ def split_fan_out(conn, args: dict) -> list[jobs.Job]:
     audience = AUDIENCES[args["audience"]]
     more, *cuts = audience.chunk_starts(
         conn,
-        audience.members(args["uid"]),
+        walked_key(audience, args),
         args["after_score"],
         args["skip"],
         settings.FAN_OUT_JOB_SIZE,
@@ -318,7 +387,7 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     args = {"until": "+inf", "split": False, **args}
     audience = AUDIENCES[args["audience"]]
     size = settings.FAN_OUT_JOB_SIZE
-    members_key = audience.members(args["uid"])
+    walked = walked_key(audience, args)
     conn = get_redis()
     if args["split"]:
         chunks = split_fan_out(conn, args)
@@ -332,11 +401,9 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
     # Where the uids are, and the next job's cursor; then the uids alone, by plain reads
     # (with their scores, or through a script, Redis and the client spend longer on
     # reading them than on the deliveries): for a set never cut, read beside the plan.
-    walk = follower_sets.queue_walk(
-        reads, members_key, args["after_score"], args["skip"], below, size
-    )
+    walk = follower_sets.queue_walk(reads, walked, args["after_score"], args["skip"], below, size)
     # A chunk redone checks every home: it needs no list of the late followers.
-    late = None if jobs.redoing() else queue_late_followers(reads, args, members_key, below, size)
+    late = None if jobs.redoing() else queue_late_followers(reads, args, walked, below, size)
     reads.execute()
     members, cursor = follower_sets.walk(conn, walk)
     pipe = PackedPipeline(conn)
@@ -344,7 +411,7 @@ def fan_out_batch(args: dict) -> list[jobs.Job]:
         audience.retract(pipe, args["status_id"], members)
     elif exists.value:
         reached = audience.reach(conn, args, members, *([] if reach is None else [reach.value]))
-        if args["audience"] == "followers":
+        if audience.to_homes:
             reached = homes.with_homes(conn, reached)
         late_uids = set(follower_sets.decode_range(late)[0]) if late else set()
         for uids, once in checked_groups(reached, late_uids):

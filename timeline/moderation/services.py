@@ -9,6 +9,8 @@ job, through these phases:
   followers    detach each follower, taking the user's statuses out of their home
   memberships  leave the lists they are on, taking their statuses out of those
                timelines (before the statuses go: their ids say what to take out)
+  groups       leave the groups they joined and withdraw their requests (a group
+               they own keeps them as its owner)
   statuses     delete each status as a moderator would (hash, timelines, mentions,
                tags, replies, reposts of it, likes of it, event)
   likes        take back their likes, so those statuses' counts and likers stay right
@@ -31,6 +33,7 @@ from .. import keys
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following
 from ..graph.services import losing_follower, unfollowing
+from ..groups import services as groups
 from ..lists import services as lists
 from ..notifications import services as notifications
 from ..posting.services import remove_status
@@ -40,6 +43,7 @@ PURGE_BATCH = 200
 PURGE_PHASES = (
     "followers",
     "memberships",
+    "groups",
     "statuses",
     "likes",
     "lists",
@@ -130,6 +134,10 @@ def _leave_lists(uid: int) -> bool:
     return lists.leave_every_list(uid, count=PURGE_BATCH)
 
 
+def _leave_groups(uid: int) -> bool:
+    return groups.leave_every_group(uid, count=PURGE_BATCH)
+
+
 def _take_back_likes(uid: int) -> bool:
     return reactions.take_back_likes(uid, count=PURGE_BATCH)
 
@@ -164,6 +172,7 @@ def _drop_profile(uid: int) -> bool:
         keys.reposted_key(uid),
         keys.user_lists_key(uid),
         keys.listed_in_key(uid),
+        keys.member_groups_key(uid),
         keys.notifications_key(uid),
         keys.mention_notifications_key(uid),
         keys.inbox_key(uid),
@@ -187,6 +196,7 @@ def _drop_profile(uid: int) -> bool:
 _PURGE_STEPS = {
     "followers": _detach_followers,
     "memberships": _leave_lists,
+    "groups": _leave_groups,
     "statuses": _delete_statuses,
     "likes": _take_back_likes,
     "lists": _delete_lists,

@@ -30,9 +30,13 @@ def notify(
     actor: int,
     followers_only: bool,
     following_buckets: int,
+    groups_key: str,
+    members_of: int | str = "",
 ) -> Any:
     """Adds a notification for its recipient unless a block or mute says no (or, with
-    `followers_only`, they don't follow `actor`): the unread count, or nothing."""
+    `followers_only`, they don't follow `actor`; with `members_of`, a private group's
+    id, they aren't its member: their groups hash, `groups_key`, says): the unread
+    count, or nothing."""
     return _lua.run(
         client,
         "notify",
@@ -44,6 +48,7 @@ def notify(
             blocked_by_key,
             mutes_key,
             following_key,
+            groups_key,
         ],
         [
             member,
@@ -56,6 +61,7 @@ def notify(
             actor,
             "1" if followers_only else "0",
             following_buckets,
+            members_of,
         ],
     )
 

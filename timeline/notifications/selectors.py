@@ -4,7 +4,9 @@ others liked your status", the status shown once), and the unread counts of the 
 A page is 2 round trips: its notifications, then the statuses they are about (as
 timelines show them, marked for the reader) with the logins of those who acted."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from accounts.authors import queue_authors, read_authors
 from socialsite.redis import PackedPipeline, get_redis
@@ -12,7 +14,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..feeds.selectors import LAST_PAGE, queue_statuses, read_page
 from ..statuses.records import Status
-from .services import FOLLOW, WHAT_THEY_DID, parse_member, time_of
+from .services import FOLLOW, GROUP_KINDS, WHAT_THEY_DID, parse_member, time_of
 from .unread import UnreadCounts, decode_unread, queue_unread
 
 
@@ -27,6 +29,8 @@ class Notification:
     status: Status | None = None
     # The uids of `logins`, in the same order.
     uids: list[int] = field(default_factory=list)
+    # The group of a group's kinds ({"id", "handle", "name"}), else None.
+    group: dict[str, Any] | None = None
 
     @property
     def text(self) -> str:
@@ -34,7 +38,20 @@ class Notification:
         who = f"@{self.logins[0]}"
         if others:
             who += f" and {others} other{'s' if others > 1 else ''}"
-        return f"{who} {WHAT_THEY_DID[self.kind]}"
+        said = f"{who} {WHAT_THEY_DID[self.kind]}"
+        return f"{said} {self.group['name']}" if self.group else said
+
+
+# How a page reads the groups its notifications name: (pipeline, group ids) -> a queued
+# read whose `.value` is {group id: {"id", "handle", "name"}} for the groups that exist.
+# The groups room sits above this one and registers it (timeline.apps).
+GroupReader = Callable[[Any, list[int]], Any]
+_group_readers: list[GroupReader] = []
+
+
+def register_group_reader(reader: GroupReader) -> None:
+    """Sets how notification pages read the groups they name (one, the groups room's)."""
+    _group_readers[:] = [reader]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,27 +80,39 @@ def notifications_page(
     # One more than asked tells whether an older page exists.
     found = conn.zrevrange(key, start, start + count, withscores=True)
     entries = [(*parse_member(member), time_of(score)) for member, score in found[:count]]
-    ids = list(dict.fromkeys(str(obj) for kind, obj, _, _ in entries if kind != FOLLOW))
+    ids = list(
+        dict.fromkeys(
+            str(obj) for kind, obj, _, _ in entries if kind != FOLLOW and kind not in GROUP_KINDS
+        )
+    )
+    group_ids = list(dict.fromkeys(obj for kind, obj, _, _ in entries if kind in GROUP_KINDS))
     # Read each time, not taken from what this process keeps: a uid names no login to
     # check a kept author against (accounts.authors), and they ride this round trip.
     uids = list(dict.fromkeys(actor for _, _, actor, _ in entries))
     pipe = PackedPipeline(conn)
     read = queue_statuses(pipe, ids, len(ids), uid)
     authors = queue_authors(pipe, uids)
+    named = _group_readers[0](pipe, group_ids) if group_ids and _group_readers else None
     pipe.execute()
     actors = read_authors(uids, authors.value)
+    groups_named: dict[int, dict[str, Any]] = named.value if named is not None else {}
     statuses = read_page(read, 1).statuses
     by_id = {status["id"]: status for status in statuses}
     groups: dict[tuple[str, int], Notification] = {}
     for kind, obj, actor, when in entries:
-        status = by_id.get(obj)
-        # An actor whose profile is gone (their account closed) is left out too.
-        if (kind != FOLLOW and status is None) or actor not in actors:
+        about = groups_named.get(obj) if kind in GROUP_KINDS else None
+        status = None if kind in GROUP_KINDS else by_id.get(obj)
+        # An actor whose profile is gone (their account closed) is left out too, and a
+        # group's notification whose group is gone (deleted).
+        gone = about is None if kind in GROUP_KINDS else (kind != FOLLOW and status is None)
+        if gone or actor not in actors:
             continue
         # A reply or a mention is a status of its own, so a line of its own.
         group = (kind, obj)
         if group not in groups:
-            groups[group] = Notification(kind=kind, logins=[], when=when, status=status)
+            groups[group] = Notification(
+                kind=kind, logins=[], when=when, status=status, group=about
+            )
         groups[group].logins.append(actors[actor]["login"])
         groups[group].uids.append(actor)
     return NotificationsPage(

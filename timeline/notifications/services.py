@@ -27,14 +27,20 @@ from ..statuses.records import Status
 from . import scripts
 
 FOLLOW, LIKE, REPOST, REPLY, MENTION = "follow", "like", "repost", "reply", "mention"
-KINDS = (FOLLOW, LIKE, REPOST, REPLY, MENTION)
+# A group's: someone asked to join a private group you moderate; a moderator approved
+# your request to join. Their object is the group, not a status.
+GROUP_REQUEST, GROUP_APPROVAL = "group_request", "group_approval"
+KINDS = (FOLLOW, LIKE, REPOST, REPLY, MENTION, GROUP_REQUEST, GROUP_APPROVAL)
 MENTION_KINDS = {REPLY, MENTION}
+GROUP_KINDS = {GROUP_REQUEST, GROUP_APPROVAL}
 WHAT_THEY_DID = {
     FOLLOW: "followed you",
     LIKE: "liked your status",
     REPOST: "reposted your status",
     REPLY: "replied to your status",
     MENTION: "mentioned you",
+    GROUP_REQUEST: "asked to join",
+    GROUP_APPROVAL: "approved your request to join",
 }
 
 
@@ -47,13 +53,22 @@ def may_notify(actor_uid: int, recipient_uid: int) -> bool:
 
 
 # A status's notifications: the kind's letter, the status, the actor ("l42:7": uid 7
-# liked status 42). A follow (the bulk: everyone's followers notify) is the uid alone.
-KIND_LETTERS = {LIKE: "l", REPOST: "p", REPLY: "r", MENTION: "m"}
+# liked status 42); a group's, the group in the status's place ("q17:7": uid 7 asked to
+# join group 17). A follow (the bulk: everyone's followers notify) is the uid alone.
+KIND_LETTERS = {
+    LIKE: "l",
+    REPOST: "p",
+    REPLY: "r",
+    MENTION: "m",
+    GROUP_REQUEST: "q",
+    GROUP_APPROVAL: "a",
+}
 KINDS_BY_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 
 
 def notification_member(kind: str, object_id: int, actor: dict) -> str:
-    """The member naming a notification: `object_id` is the status concerned (0 for a follow)."""
+    """The member naming a notification: `object_id` is the status concerned (the group
+    for a group's kinds, 0 for a follow)."""
     if kind == FOLLOW:
         return str(int(actor["id"]))
     return f"{KIND_LETTERS[kind]}{int(object_id)}:{int(actor['id'])}"
@@ -97,17 +112,22 @@ def queue_notify(
     when: float | None = None,
     *,
     followers_only: bool = False,
+    members_of: int | str = "",
+    group: str | None = None,
 ) -> None:
     """Queues on `pipe` a notification for `recipient` that `actor` ({"id", "login"}) did
     `kind` to `object_id`, unless may_notify says no; with `followers_only` (a private
-    account's status), only if `recipient` follows `actor`."""
+    account's status), only if `recipient` follows `actor`; with `members_of` (a private
+    group's status: its group), only if `recipient` is a member of that group. A group's
+    kinds name the group's handle (`group`) in the live event's text."""
     if not may_notify(actor["id"], recipient):
         return
+    text = f"@{actor['login']} {WHAT_THEY_DID[kind]}"
     notification = {
         "kind": kind,
         "actor": actor["login"],
         "object": int(object_id),
-        "text": f"@{actor['login']} {WHAT_THEY_DID[kind]}",
+        "text": f"{text} {group}" if group else text,
     }
     scripts.notify(
         pipe,
@@ -126,6 +146,8 @@ def queue_notify(
         actor=int(actor["id"]),
         followers_only=followers_only,
         following_buckets=following.BUCKETS,
+        groups_key=keys.member_groups_key(recipient),
+        members_of=members_of,
     )
 
 
@@ -162,11 +184,20 @@ def queue_for_new_status(pipe, status: Status) -> None:
     """Queues the notifications a new status makes (after conversations.index, which
     finds whom it mentions)."""
     actor = {"id": status["uid"], "login": status["login"]}
-    # Only approved followers see a private account's status (timeline.safety).
-    private = status.get(keys.PRIVATE_FIELD) == "1"
+    # Only approved followers see a private account's status, only members a private
+    # group's (timeline.audience).
+    group = status.get("group", "") if status.get("group_private") == "1" else ""
+    private = status.get(keys.PRIVATE_FIELD) == "1" and not group
     for recipient, kind, object_id in _status_notifications(status):
         queue_notify(
-            pipe, recipient, kind, actor, object_id, status["posted"], followers_only=private
+            pipe,
+            recipient,
+            kind,
+            actor,
+            object_id,
+            status["posted"],
+            followers_only=private,
+            members_of=group,
         )
 
 

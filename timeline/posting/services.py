@@ -6,7 +6,7 @@ and lists read, then deliver to those, index it, queue the jobs for the rest and
 publish it, in one packed write. A deletion takes the hash at once (reads skip the
 missing status) and leaves the clean-up of homes, lists and reactions to jobs."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 
@@ -18,6 +18,7 @@ from .. import keys
 from ..conversations import services as conversations
 from ..feeds import fanout
 from ..follow_sets import followers as follower_sets
+from ..groups import services as groups
 from ..notifications import services as notifications
 from ..ranking import affinity
 from ..search import services as search
@@ -40,12 +41,15 @@ RESERVED_FIELDS = (
     | {"in_reply_to_login", "ancestors", "mentions", "mention_ids"}
     | {"repost_of_login", "repost_of_posted"}
     | {keys.PRIVATE_FIELD}
+    | {"group_handle", "group_private"}
 )
 
 
 def post_status(uid: int, message: str, **data) -> int | None:
     """Stores a status, delivers it to home and list timelines and publishes it; None for an
-    unknown user. `in_reply_to=<status id>` makes it a reply (ValueError if that is gone).
+    unknown user. `in_reply_to=<status id>` makes it a reply (ValueError if that is gone);
+    `group=<group id>` posts it to a group (GroupError if `uid` may not post there); a
+    reply belongs to the group of the status it answers.
 
     The first POSTS_PER_PASS followers get it before this returns, the rest by a job."""
     conn = get_redis()
@@ -58,12 +62,21 @@ def post_status(uid: int, message: str, **data) -> int | None:
 def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
     """The status to post (statuses.build_status: checked, its id allocated, not stored);
     None for an unknown user, ValueError for a bad message, reserved extra data or a
-    reply to a status gone."""
+    reply to a status gone; GroupError (a ValueError) for a group `uid` may not post to
+    (1 round trip more for a group's post)."""
     reserved = RESERVED_FIELDS & (data.keys() - {"in_reply_to"})
     if reserved:
         raise ValueError(f"Extra data can't set {sorted(reserved)}")
+    replying = data.get("in_reply_to") is not None
     data = conversations.reply_data(data, uid)
-    return build_status(conn, uid, message, data)
+    group = groups.check_group_post(conn, uid, data.pop("group", None), replying)
+    status = build_status(conn, uid, message, {**data, **group})
+    if status is not None and group:
+        # The group decides who sees its posts, not the author's account.
+        status.pop("private", None)
+        if group.get("group_private") == "1":
+            status["private"] = "1"
+    return status
 
 
 def deliver_status(conn, status: Status) -> int:
@@ -88,6 +101,9 @@ class _Stored:
     lists: list
     followers: list
     cursor: list
+    # A group's post: the first pass of its members it reaches, and where the job goes on.
+    members: list = field(default_factory=list)
+    members_cursor: list = field(default_factory=list)
 
 
 def do_store_status(conn, status: Status) -> _Stored:
@@ -101,6 +117,13 @@ def do_store_status(conn, status: Status) -> _Stored:
     first_followers = queue_store(
         reads, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
     )
+    group = status.get("group")
+    first_members = quiet = None
+    if group:
+        first_members = follower_sets.queue_range(
+            reads, keys.group_members_key(group), count=settings.POSTS_PER_PASS
+        )
+        quiet = fanout.queue_quiet_members(reads, status)
     reads.execute()
     batch: list
     cursor: list
@@ -109,8 +132,12 @@ def do_store_status(conn, status: Status) -> _Stored:
     else:
         batch, cursor = follower_sets.decode_range(first_followers)
     answered_followers = () if answered is None else (answered.value,)
-    followers = fanout.reply_audience(conn, status, batch, *answered_followers)
-    return _Stored(found, listed.value, followers, cursor)
+    followers = fanout.followers_reach(conn, status, batch, *answered_followers)
+    if first_members is None:
+        return _Stored(found, listed.value, followers, cursor)
+    members, members_cursor = follower_sets.decode_range(first_members)
+    members = fanout.members_reach(conn, status, members, quiet.value if quiet else None)
+    return _Stored(found, listed.value, followers, cursor, members, members_cursor)
 
 
 def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> None:
@@ -120,7 +147,12 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     home_size = settings.HOME_TIMELINE_SIZE
     repost_of = status.get("repost_of")
     fanout.deliver(
-        pipe, status["id"], status["posted"], stored.followers, home_size, repost_of=repost_of
+        pipe,
+        status["id"],
+        status["posted"],
+        [*stored.followers, *stored.members],
+        home_size,
+        repost_of=repost_of,
     )
     # Redis delivers while the rest is packed.
     pipe.send()
@@ -139,9 +171,15 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
         pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
+    group = status.get("group")
+    if group and not status.get("in_reply_to"):
+        pipe.zadd(keys.group_timeline_key(group), {status["id"]: status["posted"]})
     rests = (
         fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor),
         fanout.rest_of_fan_out(fanout.fan_out_job(status, audience="lists"), stored.lists),
+        fanout.fan_out_from(fanout.fan_out_job(status, audience="members"), stored.members_cursor)
+        if group
+        else None,
     )
     for rest in filter(None, rests):
         jobs.enqueue(pipe, rest)
@@ -187,7 +225,9 @@ def queue_deletion(pipe, status: Status) -> None:
     conversations.forget(pipe, status)
     search.forget(pipe, status)
     _forget_reactions(pipe, status)
-    for audience in fanout.AUDIENCES:
+    if status.get("group"):
+        pipe.zrem(keys.group_timeline_key(status["group"]), status["id"])
+    for audience in fanout.audiences_of(status):
         jobs.enqueue(pipe, fanout.fan_out_job(status, retract=True, audience=audience))
 
 

@@ -49,3 +49,45 @@ def close_report(
         [report_key, open_reports_key, target_reports_key, open_report_key],
         [report_id, state, action_json],
     )
+
+
+def file_group_report(
+    client: Client | Pipe,
+    *,
+    open_report_key: str,
+    report_key: str,
+    group_reports_key: str,
+    target_reports_key: str,
+    due_key: str,
+    report_id: int,
+    filed: float,
+    escalates_at: float,
+    fields: list[Any],
+) -> Any:
+    """Files a report on a group's post into the group's queue, due to escalate at
+    `escalates_at`, unless its reporter has one open on its target: as file_report."""
+    return _lua.run(
+        client,
+        "file_group_report",
+        [open_report_key, report_key, group_reports_key, target_reports_key, due_key],
+        [report_id, filed, escalates_at, *fields],
+    )
+
+
+def escalate_reports(
+    client: Client | Pipe,
+    *,
+    open_reports_key: str,
+    due_key: str,
+    report_keys: list[str],
+    group_reports_keys: list[str],
+    now: float,
+    report_ids: list[int],
+) -> Any:
+    """Moves open reports from their group's queue to the site's: how many moved."""
+    return _lua.run(
+        client,
+        "escalate_reports",
+        [open_reports_key, due_key, *report_keys, *group_reports_keys],
+        [now, *report_ids],
+    )

@@ -9,6 +9,8 @@ per target; closing it lets them report that target again."""
 import json
 import time
 
+from django.conf import settings
+
 from accounts.services import get_user, set_suspended
 from socialsite.redis import get_redis
 from socialsite.text import check_display_text, with_lf
@@ -47,8 +49,17 @@ def report_status(uid: int, status_id: int, reason: str, comment: str = "") -> i
     if status["uid"] == int(uid):
         raise ValueError("You can't report your own status.")
     snapshot = {"message": status["message"], "login": status["login"]}
+    # A group's post goes to the group's moderators first (timeline.reports.groups).
+    group = int(str(status.get(keys.GROUP_FIELD) or 0)) or None
     return do_file_report(
-        uid, STATUS, status["id"], status["uid"], reason=reason, comment=comment, snapshot=snapshot
+        uid,
+        STATUS,
+        status["id"],
+        status["uid"],
+        reason=reason,
+        comment=comment,
+        snapshot=snapshot,
+        group=group,
     )
 
 
@@ -68,11 +79,21 @@ def report_user(uid: int, other_uid: int, reason: str, comment: str = "") -> int
 
 
 def do_file_report(
-    uid: int, kind: str, target: int, target_uid: int, *, reason: str, comment: str, snapshot: dict
+    uid: int,
+    kind: str,
+    target: int,
+    target_uid: int,
+    *,
+    reason: str,
+    comment: str,
+    snapshot: dict,
+    group: int | None = None,
 ) -> int:
     """Files `uid`'s checked report on `target` (a status or an account of `kind`) in the
-    reports' slot; returns its id. ValueError for an unknown reporter or an open report
-    of theirs on it already."""
+    reports' slot; returns its id. A report on a post of `group` waits in that group's
+    queue for its moderators, and goes to the site's when they escalate it or leave it
+    open GROUP_REPORT_ESCALATE_SECONDS. ValueError for an unknown reporter or an open
+    report of theirs on it already."""
     reporter = get_user(uid)
     if reporter is None:
         raise ValueError("No such user.")
@@ -93,28 +114,51 @@ def do_file_report(
         "state": OPEN,
         "actions": "[]",
     }
-    filed, _report = scripts.file_report(
-        conn,
-        open_report_key=keys.open_report_key(uid, kind, target),
-        report_key=keys.report_key(report_id),
-        open_reports_key=keys.OPEN_REPORTS,
-        target_reports_key=keys.target_reports_key(kind, target),
-        report_id=report_id,
-        filed=now,
-        fields=[value for pair in fields.items() for value in pair],
-    )
+    if group is not None:
+        fields["group"] = int(group)
+        filed, _report = scripts.file_group_report(
+            conn,
+            open_report_key=keys.open_report_key(uid, kind, target),
+            report_key=keys.report_key(report_id),
+            group_reports_key=keys.group_reports_key(group),
+            target_reports_key=keys.target_reports_key(kind, target),
+            due_key=keys.GROUP_REPORTS_DUE,
+            report_id=report_id,
+            filed=now,
+            escalates_at=now + settings.GROUP_REPORT_ESCALATE_SECONDS,
+            fields=[value for pair in fields.items() for value in pair],
+        )
+    else:
+        filed, _report = scripts.file_report(
+            conn,
+            open_report_key=keys.open_report_key(uid, kind, target),
+            report_key=keys.report_key(report_id),
+            open_reports_key=keys.OPEN_REPORTS,
+            target_reports_key=keys.target_reports_key(kind, target),
+            report_id=report_id,
+            filed=now,
+            fields=[value for pair in fields.items() for value in pair],
+        )
     if not filed:
         raise ValueError("You already reported that; the moderators will look at it.")
     return report_id
 
 
-def _close(report: dict, state: str, moderator: str, what: str) -> bool:
+def queue_of(report: dict) -> str:
+    """The queue an open report waits in: its group's, until escalated; else the site's."""
+    if report.get("group") and not report.get("escalated"):
+        return keys.group_reports_key(report["group"])
+    return keys.OPEN_REPORTS
+
+
+def close(report: dict, state: str, moderator: str, what: str) -> bool:
+    """Closes an open report, recording who did `what`: True; False if it wasn't open."""
     action = json.dumps({"who": moderator, "when": time.time(), "what": what})
     return bool(
         scripts.close_report(
             get_redis(),
             report_key=keys.report_key(report["id"]),
-            open_reports_key=keys.OPEN_REPORTS,
+            open_reports_key=queue_of(report),
             target_reports_key=keys.target_reports_key(report["kind"], report["target"]),
             open_report_key=keys.open_report_key(
                 report["reporter"], report["kind"], report["target"]
@@ -126,14 +170,14 @@ def _close(report: dict, state: str, moderator: str, what: str) -> bool:
     )
 
 
-def _open_reports_on(kind: str, target: int) -> list[dict]:
+def open_reports_on(kind: str, target: int) -> list[dict]:
     ids = get_redis().zrange(keys.target_reports_key(kind, target), 0, -1)
     return get_reports([int(i) for i in ids])
 
 
 def dismiss(report: dict, moderator: str) -> bool:
     """Closes one report with no action: True; False if it wasn't open."""
-    return _close(report, DISMISSED, moderator, "Dismissed.")
+    return close(report, DISMISSED, moderator, "Dismissed.")
 
 
 def delete_reported_status(report: dict, moderator: str) -> int:
@@ -144,7 +188,7 @@ def delete_reported_status(report: dict, moderator: str) -> int:
     remove_status(report["target"])
     what = f"Deleted status {report['target']}."
     return sum(
-        _close(r, ACTIONED, moderator, what) for r in _open_reports_on(STATUS, report["target"])
+        close(r, ACTIONED, moderator, what) for r in open_reports_on(STATUS, report["target"])
     )
 
 
@@ -154,5 +198,5 @@ def suspend_reported_user(report: dict, moderator: str) -> int:
     uid = report["target_uid"]
     set_suspended(uid, True)
     what = f"Suspended @{report['target_login']}."
-    closed = sum(_close(r, ACTIONED, moderator, what) for r in _open_reports_on(USER, uid))
-    return closed + _close(report, ACTIONED, moderator, what)
+    closed = sum(close(r, ACTIONED, moderator, what) for r in open_reports_on(USER, uid))
+    return closed + close(report, ACTIONED, moderator, what)

@@ -78,7 +78,13 @@ def mark_privacy_batch(args: dict) -> list[jobs.Job]:
         keys.profile_timeline_key(uid), args["after"], "+inf", 0, per_pass, withscores=True
     )
     private, batch = pipe.execute()
+    # A group's post is as private as its group, whatever its author's account.
     for status_id, _ in batch:
+        pipe.hget(keys.status_key(status_id), "group")
+    in_group = pipe.execute()
+    for (status_id, _), group in zip(batch, in_group, strict=True):
+        if group:
+            continue
         # A status has its own slot: one command each, none for one deleted meanwhile,
         # and the processes keeping it (statuses.cache) are told.
         queue_update(pipe, status_id, [keys.PRIVATE_FIELD, private or ""])

@@ -33,8 +33,13 @@ class Status(TypedDict, total=False):
     repost_of_uid: int
     repost_of_login: str
     repost_of_posted: float
-    # "1" on a private user's statuses.
+    # "1" on a private user's statuses (and a private group's: its group decides).
     private: str
+    # A group's post (timeline.groups): its group's id and handle, and "1" if the group
+    # is private (its members alone see it).
+    group: str
+    group_handle: str
+    group_private: str
     # Extra data a post may carry: "lat,lon".
     location: str
     # Added for a page, never stored: a repost's original (None if gone), the author's

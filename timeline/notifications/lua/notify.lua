@@ -3,10 +3,12 @@
 -- KEYS[1] their notifications  KEYS[2] their mention notifications  KEYS[3] their user hash
 -- KEYS[4] whom they block  KEYS[5] who blocks them  KEYS[6] whom they mute
 -- KEYS[7] whom they follow (timeline.follow_sets.following)
+-- KEYS[8] their groups (timeline.follow_sets.members: group id -> "<role> ...")
 -- ARGV[1] member  ARGV[2] time (whole ms)  ARGV[3] cap  ARGV[4] "1" for a mention or reply
 -- ARGV[5] private channel  ARGV[6] recipient uid  ARGV[7] the notification as JSON
 -- ARGV[8] the actor's uid  ARGV[9] "1": only if they follow the actor (a private status)
 -- ARGV[10] the buckets of a following set
+-- ARGV[11] a private group's id: only if they are its member ('': any)
 -- Returns the unread count, or nothing if no notification was added.
 -- include: ../../follow_sets/lua/lib/following_read
 if redis.call('EXISTS', KEYS[3]) == 0 then
@@ -21,6 +23,12 @@ if mute_ends and tonumber(mute_ends) > tonumber(ARGV[2]) / 1000 then
 end
 if ARGV[9] == '1' and not following_score(KEYS[7], tonumber(ARGV[10]), ARGV[8]) then
   return false
+end
+if ARGV[11] ~= '' then
+  local role = string.match(redis.call('HGET', KEYS[8], ARGV[11]) or '', '^(%a+)')
+  if role ~= 'owner' and role ~= 'moderator' and role ~= 'member' then
+    return false
+  end
 end
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   return false
