@@ -145,3 +145,18 @@ def test_likes_by_people_you_follow_are_counted_when_your_follows_are_in_buckets
     for fan in fans:
         reactions.like(fan.uid, liked)
     assert top(reader.uid)[0]["why"] == "liked by 4 people you follow"
+
+
+def test_a_private_groups_post_is_in_top_for_its_members_only(make_user):
+    from timeline.groups import moderation
+    from timeline.groups import services as groups
+
+    owner, member, follower = make_user("owner"), make_user("member"), make_user("follower")
+    group = groups.create_group(owner.uid, "club", "Club", kind="private")
+    groups.join_group(group, member.uid)
+    moderation.approve_request(group, owner.uid, member.uid)
+    graph.follow_user(follower.uid, owner.uid)
+    posting.post_status(owner.uid, "members only", group=group)
+    posting.post_status(owner.uid, "for everyone")
+    assert messages(top(member.uid)) == ["members only"]
+    assert messages(top(follower.uid)) == ["for everyone"]
