@@ -17,6 +17,7 @@ from .views import (
     search,
     statuses,
     timelines,
+    trends,
 )
 
 app_name = "api"
@@ -101,6 +102,8 @@ api_patterns = [
     route("v1/groups/<str:group_id>/pins/<str:status_id>", groups.pin),
     route("v1/groups/<str:group_id>/transfer", groups.transfer),
     route("v1/notifications", notifications.notifications),
+    route("v1/trends/statuses", trends.statuses),
+    route("v1/trends/links", trends.links),
     route("v1/conversations", notifications.conversations),
 ]
 

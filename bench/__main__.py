@@ -30,6 +30,8 @@ PARTS = (
     "streams",
     "scale",
     "search",
+    "ranking",
+    "explore",
     "groups",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's

@@ -88,7 +88,7 @@ def write_json(path: Path, plan_name: str, info: dict, rows: list[Row], seconds:
 
 
 # Sections drawn by a figure of their own rather than as bars beside a baseline.
-OWN_FIGURE = {"scale", "page cost"}
+OWN_FIGURE = {"scale", "page cost", "top evaluation"}
 
 
 def draw(path: Path, rows: list[Row]) -> bool:

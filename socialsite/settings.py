@@ -306,6 +306,37 @@ GLOBAL_TIMELINE_SIZE = 1000
 STATUS_CACHE_SIZE = int(os.environ.get("STATUS_CACHE_SIZE", 20_000))
 STATUS_MAX_LENGTH = 280
 STATUSES_PER_PAGE = 30
+# Home ordered by importance, "Top" (timeline/ranking): the home entries of the last
+# TOP_WINDOW_HOURS (at most TOP_CANDIDATES of its newest) scored by engagement, the
+# reader's affinity with the author and freshness. TOP_WEIGHTS (docs/operations.md) may
+# be overridden in part by the environment, e.g. TOP_WEIGHTS="affinity=2,freshness=0.5".
+TOP_WINDOW_HOURS = float(os.environ.get("TOP_WINDOW_HOURS", 48))
+TOP_CANDIDATES = int(os.environ.get("TOP_CANDIDATES", 300))
+TOP_WEIGHTS = {
+    # Engagement: each like, repost, reply and quote of the status...
+    "like": 1.0,
+    "repost": 2.0,
+    "reply": 2.0,
+    "quote": 2.0,
+    # ...halving every this many hours of its age.
+    "engagement_half_life_hours": 12.0,
+    # The reader's affinity with the author: each of their likes, replies, reposts and
+    # profile visits of the author (halving every two weeks: timeline.ranking.affinity).
+    "affinity_like": 1.0,
+    "affinity_reply": 3.0,
+    "affinity_repost": 2.0,
+    "affinity_visit": 0.5,
+    # How the three parts add up (each on a log scale but freshness, 1 new to 0 old).
+    "engagement": 1.0,
+    "affinity": 1.5,
+    "freshness": 1.0,
+    "freshness_half_life_hours": 6.0,
+}
+for _part in filter(None, os.environ.get("TOP_WEIGHTS", "").split(",")):
+    _name, _, _value = (text.strip() for text in _part.partition("="))
+    if _name not in TOP_WEIGHTS:
+        raise ImproperlyConfigured(f"TOP_WEIGHTS has no weight {_name!r}")
+    TOP_WEIGHTS[_name] = float(_value)
 # Notifications kept per user (the oldest go), and shown a page (before grouping).
 NOTIFICATIONS_KEPT = 1000
 NOTIFICATIONS_PER_PAGE = 40

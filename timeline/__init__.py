@@ -6,11 +6,12 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     statuses
     audience, discovery
     feeds
-    conversations, direct, lists, notifications
+    conversations, direct, lists, notifications, ranking
     graph, groups
     safety, search
     posting
     reactions, reports
+    explore
     moderation, ops
     export, data_migrations
     management, templatetags

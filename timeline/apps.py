@@ -18,6 +18,7 @@ class TimelineConfig(AppConfig):
         from .notifications.unread import UNREAD_FIELDS
         from .ops import maintenance
         from .posting import services as posting  # noqa: F401
+        from .ranking.selectors import ORDER_FIELD
         from .reports import selectors as reports
         from .safety import services as safety  # noqa: F401
 
@@ -27,3 +28,5 @@ class TimelineConfig(AppConfig):
         dashboard.register(reports.dashboard_figures)
         # The nav's unread counts come with every signed-in request's session check.
         read_with_session(*UNREAD_FIELDS)
+        # And the home's remembered order (Latest or Top: timeline.ranking).
+        read_with_session(ORDER_FIELD)

@@ -198,6 +198,31 @@ def activity_terms_key(kind: str, minute: int) -> str:
     return f"activity:{{stats}}:{kind}:{minute}"
 
 
+# Explore's trends, counted from the event stream (timeline.discovery.trending). All of
+# it shares one hash tag, so a day of hour buckets is one ZUNIONSTORE in one slot.
+TRENDS_COUNTED = "trends:{trends}:counted"
+TRENDING_STATUSES = "trends:{trends}:statuses"
+TRENDING_LINKS = "trends:{trends}:links"
+# "uid url" -> when that author's use of that link was last counted (once a day each).
+TREND_LINK_AUTHORS = "trends:{trends}:link_authors"
+
+
+def trend_statuses_key(hour: int) -> str:
+    """Engagement (weighted likes, reposts, replies) each status got in hour `hour`."""
+    return f"trends:{{trends}}:statuses:{hour}"
+
+
+def trend_links_key(hour: int) -> str:
+    """New authors (each once a day) each link got in hour `hour`."""
+    return f"trends:{{trends}}:links:{hour}"
+
+
+def trend_link_day_key(kind: str, day: int) -> str:
+    """Day `day`'s (Unix time // 86400) link "uses" or "accounts" (zsets: link -> count),
+    or its "pairs" (the set of "uid url" counted in "accounts" that day)."""
+    return f"trends:{{trends}}:link_{kind}:{day}"
+
+
 # Notifications and direct messages: events for one person (a notification, a
 # message, a changed unread count) go on their own channel, never on STATUS_CHANNEL,
 # which the streaming API relays to anyone. Each carries the uids it is for.
@@ -443,3 +468,9 @@ def member_groups_key(uid: int | str) -> str:
 
 GROUP_PATTERN = group_key("*")
 MEMBER_GROUPS_PATTERN = member_groups_key("*")
+
+
+# Home ordered by importance (timeline/ranking): what `uid` engages with, by author and
+# kind ("<author uid>:<like|reply|repost|visit>" -> a decayed count: ranking.affinity).
+def affinity_key(uid: int | str) -> str:
+    return f"affinity:{{{uid}}}"

@@ -3,12 +3,14 @@ from django.urls import include, path
 from .conversations import views as conversations
 from .direct import views as direct
 from .discovery import views as discovery
+from .explore import views as explore
 from .export import views as export
 from .feeds import views as feeds
 from .graph import views as graph
 from .lists import views as lists
 from .notifications import views as notifications
 from .posting import views as posting
+from .ranking import views as ranking
 from .reactions import views as reactions
 from .reports import group_views as group_reports
 from .reports import views as reports
@@ -17,7 +19,7 @@ from .search import views as search
 
 urlpatterns = [
     # Django tries the patterns in order (~1 µs each): the most read pages first.
-    path("", feeds.home, name="home"),
+    path("", ranking.home, name="home"),
     path("u/<str:login>/", graph.profile, name="profile"),
     path("timeline/", feeds.global_timeline, name="global"),
     path("statuses/", posting.post_status, name="post_status"),
@@ -31,6 +33,7 @@ urlpatterns = [
     path("statuses/<int:status_id>/unlike/", reactions.unlike, name="unlike"),
     path("likes/", reactions.likes, name="likes"),
     path("search/", search.search, name="search"),
+    path("explore/", explore.explore, name="explore"),
     path(
         "suggestions/<str:login>/dismiss/", discovery.dismiss_suggestion, name="dismiss_suggestion"
     ),

@@ -1,8 +1,13 @@
 """Timelines: home, public, a tag's and a list's, paged by status ids."""
 
+from urllib.parse import urlencode
+
+from django.conf import settings
+
 from timeline.conversations.selectors import check_tag
 from timeline.feeds.selectors import cursor_page
 from timeline.lists.selectors import get_list
+from timeline.ranking.selectors import top_statuses
 
 from .. import entities
 from ..http import (
@@ -32,7 +37,28 @@ def page(request: ApiRequest, timeline: str, owner: int | str | None) -> tuple[l
 
 @endpoint("GET", scope="read")
 def home(request: ApiRequest) -> ApiResult:
+    found = params(request)
+    order = found.get("order") or "latest"
+    if order == "top":
+        return top(request, found)
+    if order != "latest":
+        raise ApiError(422, "order must be latest or top.")
     return page(request, "home", caller_uid(request))
+
+
+def top(request: ApiRequest, found: dict) -> ApiResult:
+    """The home ordered by importance (timeline.ranking): `limit` statuses from rank
+    `offset`; the next page's link carries the offset on (ids don't page a ranking)."""
+    offset = found.get("offset") or "0"
+    if not str(offset).isdigit() or int(offset) > settings.TOP_CANDIDATES:
+        raise ApiError(422, f"offset must be a number from 0 to {settings.TOP_CANDIDATES}.")
+    limit = limit_param(found)
+    statuses, more = top_statuses(caller_uid(request), offset=int(offset), count=limit)
+    shown = entities.statuses(entities.site_of(request), statuses)
+    if not more:
+        return shown, {}
+    query = urlencode({**request.GET.dict(), "offset": int(offset) + limit})
+    return shown, {"Link": f'<{request.build_absolute_uri(request.path)}?{query}>; rel="next"'}
 
 
 @endpoint("GET", public=True, user=False)

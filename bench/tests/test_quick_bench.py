@@ -26,6 +26,7 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     sections = {row["section"] for row in results["rows"]}
     assert {"fan-out", "post", "home page", "follow", "unfollow", "memory"} <= sections
     assert {"http", "streaming", "scale", "search", "delivery"} <= sections
+    assert {"top evaluation", "top page", "http top"} <= sections
     # Every page has its row (each made with the data it names: test_page_owners), none
     # answered with an error; and each of the site's own WebSockets has one.
     http = {row["case"]: row for row in results["rows"] if row["section"] == "http"}
@@ -39,6 +40,8 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
             row for case, row in http.items() if re.fullmatch(rf"{page}( \(.*\))?, \d+ conns", case)
         ]
         assert row["notes"]["errors"] == 0 and row["baseline_name"] == "bare Django view"
+    explore = [row for row in results["rows"] if row["section"] == "explore"]
+    assert len(explore) == 8 and all(row.get("notes", {}).get("errors", 0) == 0 for row in explore)
     sockets = [row for row in results["rows"] if row["case"].startswith("ws /")]
     assert [row["case"].split(":")[0] for row in sockets] == [
         "ws /live/",

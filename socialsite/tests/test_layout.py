@@ -21,11 +21,12 @@ ROOMS = (
     ("statuses",),  # the status record, its cache, marks and cards
     ("audience", "discovery"),  # who may see what; trends, suggestions
     ("feeds",),  # fan-out, homes and every timeline's page
-    ("conversations", "direct", "lists", "notifications"),
+    ("conversations", "direct", "lists", "notifications", "ranking"),
     ("graph", "groups"),  # follow and unfollow, requests, the profile page; groups
     ("safety", "search"),  # privacy, blocks and mutes; search
     ("posting",),  # post, reply, repost's status, delete
     ("reactions", "reports"),  # likes and reposts; reports
+    ("explore",),  # trending statuses and links, as a viewer may see them
     ("moderation", "ops"),  # a closed account's purge, moderators' pages; repair, seeding
     ("export", "data_migrations"),  # an account's archive; the numbered upgrades of stored data
     ("management", "templatetags"),  # the manage.py commands; template filters

@@ -1,10 +1,11 @@
 """What the network is doing, counted from the event stream (Redis in Action 8.5):
 posts per hour over the last day, and the #tags (of public statuses) and @mentions of
-the last hour.
+the last hour; and Explore's trends (discovery.trending): each status's engagement and
+the links of public statuses.
 
 A listener thread in each worker process subscribes to STATUS_CHANNEL and counts
-every posted or deleted status into hour and minute buckets that expire on their
-own, so reading the numbers never scans statuses. Pub/sub delivers only to who is
+every posted or deleted status, like and unlike into hour and minute buckets that
+expire on their own, so reading the numbers never scans statuses. Pub/sub delivers only to who is
 listening: while no worker runs, nothing is counted."""
 
 import json
@@ -21,6 +22,7 @@ from socialsite.redis import Client, get_redis
 from .. import keys
 from ..statuses import text
 from . import scripts
+from . import trending as explore_trends
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +40,9 @@ def record(
     hour, minute = int(posted // 3600), int(posted // 60)
     # A repost carries its original's message: its words were counted with the original.
     message = "" if status.get("repost_of") else status.get("message", "")
-    # A private status's #tags are for its author's followers: never Trending's (its
-    # deletion takes back none, as none were counted).
-    private = status.get(keys.PRIVATE_FIELD) == "1"
-    tags = [] if private else text.tags(message)
+    # A private status's #tags are for its author's followers (a private group's post's
+    # for its members): never Trending's (its deletion takes back none, as none were counted).
+    tags = text.tags(message) if explore_trends.public(status) else []
     mentions = text.mentions(message)
     scripts.record_activity(
         client,
@@ -57,22 +58,36 @@ def record(
         tags=tags,
         mentions=mentions,
     )
+    explore_trends.record(client, {**status, "deleted": deleted}, now=now)
 
 
 def record_event(payload: str) -> bool:
     """Counts one message from STATUS_CHANNEL; False for events that aren't counted
-    (follows, unfollows) or that can't be read."""
+    (follows, unfollows, blocks) or that can't be read."""
     try:
         event = json.loads(payload)
+        if event.get("event") in ("like", "unlike"):
+            # Only Explore counts likes: a status's engagement.
+            reaction = {
+                "event": event["event"],
+                "source": {"id": int(event["source"]["id"])},
+                "target": {"id": int(event["target"]["id"])},
+                "target_object": {"id": int(event["target_object"]["id"])},
+                "created": float(event["created"]),
+            }
+            return explore_trends.record(get_redis(), reaction)
         if "event" in event:
             return False
-        status: dict[str, Any] = {"id": int(event["id"]), "posted": float(event["posted"])}
-    except (ValueError, TypeError, KeyError):
+        status: dict[str, Any] = {
+            **event,
+            "id": int(event["id"]),
+            "posted": float(event["posted"]),
+            "message": str(event.get("message", "")),
+        }
+    except (ValueError, TypeError, KeyError, AttributeError):
         log.warning("activity: unreadable event %.200r", payload)
         return False
-    status["message"] = str(event.get("message", ""))
-    status["repost_of"] = event.get("repost_of")
-    status[keys.PRIVATE_FIELD] = event.get(keys.PRIVATE_FIELD)
+    status.pop("deleted", None)
     record(get_redis(), status, deleted=bool(event.get("deleted")))
     return True
 

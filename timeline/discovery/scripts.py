@@ -33,3 +33,52 @@ def record_activity(
         [counted_key, posts_key, tags_key, mentions_key],
         [event_id, now, delta, posts_expire_at, terms_expire_at, len(tags), *tags, *mentions],
     )
+
+
+def record_trends(
+    client: Client | Pipe,
+    *,
+    counted_key: str,
+    statuses_key: str,
+    links_key: str,
+    link_authors_key: str,
+    uses_key: str,
+    accounts_key: str,
+    pairs_key: str,
+    event_id: str,
+    now: float,
+    engaged: int | str,
+    engagement: float,
+    hour_expire_at: int,
+    author: int | str,
+    posted: float,
+    day_expire_at: int,
+    links: list[str],
+) -> Any:
+    """Counts one event into Explore's trends at most once: `engagement` for status
+    `engaged` ("" for none), and `links` of `author`'s status posted at `posted`, each
+    once a day per author: 1 if counted, 0 if the event was counted already."""
+    return _lua.run(
+        client,
+        "record_trends",
+        [
+            counted_key,
+            statuses_key,
+            links_key,
+            link_authors_key,
+            uses_key,
+            accounts_key,
+            pairs_key,
+        ],
+        [
+            event_id,
+            now,
+            engaged,
+            engagement,
+            hour_expire_at,
+            author,
+            posted,
+            day_expire_at,
+            *links,
+        ],
+    )

@@ -121,11 +121,13 @@ def home_statuses(
     *,
     audience: safety.AudienceRead | None = None,
     queue_more: Callable[[PackedPipeline], Any] = lambda pipe: None,
+    originals: bool = True,
 ) -> tuple[Page, Any]:
     """A home page's second round trip, given its `read` ids: its statuses (marked for
     their reader unless their `audience` was read with the ids), the upkeep the read found
     wanting (queue_home_upkeep), and what `queue_more` queues on the same pipeline.
-    Returns the Page and what `queue_more` returned (its handles, filled)."""
+    Returns the Page and what `queue_more` returned (its handles, filled). Unless
+    `originals`, reposts come without theirs (pages.read_page)."""
     pipe = PackedPipeline(conn)
     statuses = queue_statuses(
         pipe,
@@ -141,7 +143,7 @@ def home_statuses(
     more = queue_more(pipe)
     upkeep = queue_home_upkeep(pipe, read)
     pipe.execute()
-    shown = read_page(statuses, page, where=safety.HOME, epoch=upkeep.epoch)
+    shown = read_page(statuses, page, where=safety.HOME, epoch=upkeep.epoch, originals=originals)
     return shown, more
 
 

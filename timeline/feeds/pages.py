@@ -129,12 +129,15 @@ def read_page(
     include_suspended: bool = False,
     follows: set[int] | None = None,
     epoch: str | None = None,
+    originals: bool = True,
 ) -> Page:
     """The Page of `read`'s statuses (1 more round trip if it shows reposts). Statuses
     of suspended users are left out unless `include_suspended` (moderators, who see
     everything), and those timeline.audience's rule hides from the viewer shown `where`;
     `follows`: authors the caller knows the viewer follows. Statuses read are kept in
-    the process under `epoch` (statuses.cache) if the read has a generation."""
+    the process under `epoch` (statuses.cache) if the read has a generation. Unless
+    `originals`, reposts come without theirs (no round trip; the rule then asks of a
+    repost what it carries: its original's author)."""
     audience = read.audience.audience
     audience.follows.update(follows or ())
     statuses = _statuses(read, epoch)
@@ -147,7 +150,8 @@ def read_page(
         # Fan-out delivers a status only to its author's followers, and whatever ends a
         # follow takes the author's statuses out of home: its authors are followed.
         audience.follows.update(s["uid"] for s in present)
-    present = with_originals(present, read.viewer)
+    if originals:
+        present = with_originals(present, read.viewer)
     if not include_suspended:
         present = safety.visible(None, present, audience, where=where)
     return Page(statuses=present, number=page, has_older=len(read.ids) > read.count)

@@ -1,8 +1,6 @@
 """The home timeline (with the post box), the global timeline, and one status's card as
 the live home timeline inserts it."""
 
-from functools import partial
-
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
@@ -10,10 +8,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from accounts.auth import current_uid
-from accounts.backends import read_with_user
 
 from ..discovery.trends import trending_tags
-from ..forms import StatusForm, blank_status_form
+from ..forms import StatusForm
 from ..web import page_number, render_statuses, require_page
 from . import selectors
 
@@ -30,9 +27,22 @@ def render_home(
     `first`: its first reads, made already (see selectors.home_page)."""
     number = page_number(request)
     home = selectors.home_page(uid, number, settings.STATUSES_PER_PAGE, first=first)
+    return render_home_page(request, home, form, status)
+
+
+def render_home_page(
+    request: HttpRequest,
+    home: selectors.HomePage | None,
+    form: StatusForm,
+    status: int = 200,
+    *,
+    order: str = "latest",
+) -> HttpResponse:
+    """A home page read (`home`, in `order`: "latest" or "top", the page's tabs) with
+    `form` in its post box."""
     if home is None:
         raise Http404("Your profile is gone.")
-    require_page(number, home.page.statuses, home.page.has_older)
+    require_page(home.page.number, home.page.statuses, home.page.has_older)
     context = {
         "form": form,
         "page": home.page,
@@ -41,22 +51,13 @@ def render_home(
         "trends": trending_tags(),
         "catching_up": home.catching_up,
         "groups": home.groups,
+        "order": order,
     }
     return render(request, "timeline/home.html", context, status=status)
 
 
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    """Your home timeline and the post box; for visitors, a welcome and the global timeline."""
-    # The page's first reads go with the session's (one round trip fewer) where they can.
-    queue = partial(
-        selectors.queue_home, page=page_number(request), count=settings.STATUSES_PER_PAGE
-    )
-    read = read_with_user(request, queue)
-    uid = current_uid(request)
-    if uid is not None:
-        first = read.reads if read is not None and read.uid == uid else None
-        return render_home(request, uid, blank_status_form(), first=first)
+def welcome(request: HttpRequest) -> HttpResponse:
+    """The visitors' home: a welcome and the global timeline."""
     return _global(request, "timeline/welcome.html")
 
 

@@ -122,8 +122,10 @@ class EveryoneRead:
 
 
 def queue_everyone(batch: Batch, uid: int) -> EveryoneRead:
-    """Queues the reads of everyone `uid` follows: the base and every bucket (one slot)."""
-    return EveryoneRead([batch.zrange(key, 0, -1) for key in all_keys(uid)])
+    """Queues the reads of everyone `uid` follows: the base, and every bucket at once
+    (one ZUNION of the 32, in one slot: two commands rather than 33)."""
+    buckets = keys.following_bucket_keys(uid, BUCKETS)
+    return EveryoneRead([batch.zrange(keys.following_key(uid), 0, -1), batch.zunion(buckets)])
 
 
 def queue_newest(client, uid: int, offset: int, count: int):

@@ -1,6 +1,7 @@
 """Reading the follow graph: who follows whom, followers in common (Retwis), and a
 profile page, which shows a person's statuses with how the viewer relates to them."""
 
+import time
 from dataclasses import dataclass
 
 from accounts import logins
@@ -15,6 +16,7 @@ from ..feeds.selectors import Page, kept_statuses, page_ids, queue_statuses, rea
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following as following_sets
 from ..lists.selectors import queue_lists
+from ..ranking import affinity
 
 # Followers in common are looked for among this many of your newest follows.
 COMMON_SCAN = 5000
@@ -120,6 +122,8 @@ def profile_page(
         newest = following_sets.queue_newest_of_base(batch, viewer, COMMON_SCAN)
         own_lists = batch.zrevrange(keys.user_lists_key(viewer), 0, -1)
         relation = queue_relation(batch, viewer, uid)
+        if page == 1:
+            affinity.queue_engaged(batch, viewer, uid, affinity.VISIT, time.time())
     batch.execute()
     user = decode_user(fields.value)
     if not looked_up and not logins.is_profile_of(user, login):

@@ -186,6 +186,7 @@ def _drop_profile(uid: int) -> bool:
         keys.blocked_by_key(uid),
         keys.mutes_key(uid),
         keys.muted_words_key(uid),
+        keys.affinity_key(uid),
     )
     pipe.srem(SUSPENDED_USERS, uid)
     pipe.execute()

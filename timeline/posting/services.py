@@ -20,6 +20,7 @@ from ..feeds import fanout
 from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
 from ..notifications import services as notifications
+from ..ranking import affinity
 from ..search import services as search
 from ..statuses import marks
 from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
@@ -165,6 +166,7 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     )
     conversations.index(pipe, status, stored.found)
     search.index(pipe, status)
+    affinity.queue_for_new_status(pipe, status)
     # A private account's statuses never go on the global timeline.
     if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
         pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})

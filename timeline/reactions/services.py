@@ -22,6 +22,7 @@ from ..audience import selectors as safety
 from ..feeds.selectors import original
 from ..notifications import services as notifications
 from ..posting.services import delete_status, deliver_status
+from ..ranking import affinity
 from ..statuses import marks
 from ..statuses.records import Status
 from ..statuses.selectors import (
@@ -205,6 +206,7 @@ def notify_like(
     pipe.hget(keys.status_key(sid), "likes")
     if liking:
         marks.queue_like(pipe, uid, sid, now)
+        affinity.queue_engaged(pipe, uid, status["uid"], affinity.LIKE, now)
         notifications.queue_notify(pipe, status["uid"], notifications.LIKE, liker, sid, now)
     else:
         marks.queue_unlike(pipe, uid, sid)

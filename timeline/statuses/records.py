@@ -18,6 +18,8 @@ class Status(TypedDict, total=False):
     replies: int
     reposts: int
     likes: int
+    # Quotes of it, once quotes exist (Top weighs them: timeline.ranking).
+    quotes: int
     # A reply's parent and its author; the ids of the chain above it, oldest first.
     in_reply_to: int
     in_reply_to_uid: int
@@ -47,3 +49,5 @@ class Status(TypedDict, total=False):
     author_avatar: str
     liked: bool
     reposted: bool
+    # Why Top shows it (timeline.ranking), on Top's pages only.
+    why: str

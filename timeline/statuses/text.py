@@ -2,6 +2,7 @@
 the services that index them and the templates that link them."""
 
 import re
+from urllib.parse import urlsplit, urlunsplit
 
 # A mention or tag starts at the beginning or after a character that can't be
 # part of a word, so "mail@example.com" mentions no one.
@@ -18,3 +19,21 @@ def mentions(message: str) -> list[str]:
 def tags(message: str) -> list[str]:
     """#tags in `message`, lower-cased (tags are case-insensitive), no repeats."""
     return list(dict.fromkeys(tag.lower() for tag in TAG.findall(message)))
+
+
+def links(message: str) -> list[str]:
+    """http(s) links in `message`, first occurrence order, no repeats: scheme and host
+    lower-cased and the #fragment dropped (one page, however it is written)."""
+    found = []
+    for link in LINK.findall(message):
+        try:
+            parts = urlsplit(link)
+        except ValueError:
+            continue
+        if parts.hostname:
+            found.append(
+                urlunsplit(
+                    (parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, "")
+                )
+            )
+    return list(dict.fromkeys(found))

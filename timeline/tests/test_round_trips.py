@@ -272,3 +272,49 @@ def test_a_home_page_of_a_session_ended_elsewhere_shows_the_visitors_page(make_u
     accounts.end_sessions(alice.uid)  # "log out everywhere"
     text = alice.client.get("/").content.decode()
     assert "@alice" not in text and "Log in" in text
+
+
+def test_top_is_three_round_trips_with_reposts_likers_and_the_readers_affinity(
+    busy_author, make_user, round_trips
+):
+    from timeline.ranking import selectors as ranking
+
+    reader = make_user("reader").uid
+    graph.follow_user(reader, busy_author)
+    liked = posting.post_status(busy_author, "liked")
+    reactions.like(reader, liked)
+    reactions.like(make_user().uid, liked)
+    reactions.repost(busy_author, posting.post_status(make_user().uid, "share"))
+    feeds.home_page(reader)  # the hour's home read recorded
+    home = ranking.top_page(reader).page.statuses
+    # The statuses not kept in the process are read in the second round trip.
+    for status in home:
+        cache.statuses.forget(status["id"])
+    assert round_trips(lambda: ranking.top_page(reader)) == 3
+    # All kept: the second has nothing to read.
+    assert round_trips(lambda: ranking.top_page(reader)) == 2
+    for status in home:
+        cache.statuses.forget(status["id"])
+    assert round_trips(lambda: ranking.top_statuses(reader)) == 3
+
+
+def test_a_top_home_page_reads_its_first_data_with_the_session_once_seen(
+    busy_author, make_user, round_trips
+):
+    reader = make_user()
+    graph.follow_user(reader.uid, busy_author)
+    shared = posting.post_status(make_user().uid, "share")
+    posted = [shared, reactions.repost(busy_author, shared)]
+
+    def cold_home(query: str = "") -> int:
+        for status_id in posted:
+            cache.statuses.forget(status_id)
+        return round_trips(lambda: reader.client.get(f"/{query}"))
+
+    reader.client.get("/?order=top")  # remembered, and the session seen signed in
+    # The session, user and Top's first reads; the statuses; originals, marks and likers.
+    assert cold_home() == 3
+    assert cold_home("?order=top") == 3
+    # Latest stays as it was: the first reads; the statuses and marks; the originals.
+    reader.client.get("/?order=latest")
+    assert cold_home() == 3

@@ -1,0 +1,1 @@
+"""Explore: trending statuses, links and #tags, as a viewer may see them."""
