@@ -68,14 +68,17 @@ def test_a_profile_carries_a_private_accounts_statuses_to_its_followers_only(
 
 
 def test_a_blocked_reader_gets_nothing_of_the_blocker_on_any_page(ws_stream, make_user):
-    reader, blocker = make_user("dora"), make_user("pest")
+    reader, blocker, friend = make_user("dora"), make_user("pest"), make_user("walt")
     sockets = [
         page_socket(ws_stream, reader.cookie, timeline="profile", login="pest"),
-        page_socket(ws_stream, reader.cookie, timeline="tag", tag="knit"),
         page_socket(ws_stream, reader.cookie, timeline="mentions", login="dora"),
+        page_socket(ws_stream, reader.cookie, timeline="tag", tag="knit"),
     ]
     safety.block(blocker.uid, reader.uid)  # while the pages are open
     post_status(blocker.uid, "#knit @dora from the blocker")
+    shown = post_status(friend.uid, "#knit @dora from a friend")
+    assert next_event(sockets[1])["id"] == shown
+    assert next_event(sockets[2])["id"] == shown
     for socket in sockets:
         no_event(socket)
 
