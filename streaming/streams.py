@@ -127,9 +127,9 @@ class Stream:
 async def open_stream(
     name: str, params: Mapping[str, str], user=None, session=None, ip: str | None = None
 ) -> Stream:
-    """Opens the stream `name` (sample, filter, home, group or timeline) for a request's parameters, its
-    logged-in `user` and their `session`, if any, and its client address `ip`;
-    StreamRefused says why it can't be opened."""
+    """Opens the stream `name` (sample, filter, home, group or timeline) for a request's
+    parameters, its logged-in `user` and their `session`, if any, and its client address
+    `ip`; StreamRefused says why it can't be opened."""
     if name not in STREAM_METHODS:
         raise StreamRefused(
             404,

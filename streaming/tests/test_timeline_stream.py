@@ -48,9 +48,7 @@ def test_global_carries_public_statuses_but_no_private_or_blocked_one(ws_stream,
     no_event(socket)
 
 
-def test_a_profile_carries_a_private_accounts_statuses_to_its_followers_only(
-    ws_stream, make_user
-):
+def test_a_profile_carries_a_private_accounts_statuses_to_its_followers_only(ws_stream, make_user):
     follower, stranger, author = make_user("dora"), make_user("eve"), make_user("priv")
     safety.set_private(author.uid, True)
     follow_user(follower.uid, author.uid)

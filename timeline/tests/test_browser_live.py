@@ -70,7 +70,8 @@ PAGES = {
 @pytest.mark.parametrize("kind", list(PAGES))
 def test_every_timeline_page_counts_and_shows_its_new_statuses_live(daphne_server, kind):
     session = session_of("dora")
-    reader, writer, other = uid_for_login("dora"), create_user("walt", "Walt"), create_user("eve", "Eve")
+    reader, writer = uid_for_login("dora"), create_user("walt", "Walt")
+    other = create_user("eve", "Eve")
     members = lists.create_list(reader, "Knitters")
     lists.add_member(reader, members, writer)
     root = post_status(other, "a question")
@@ -124,7 +125,8 @@ def test_a_private_accounts_status_reaches_its_followers_page_and_no_one_elses(d
 
 def test_a_blockers_statuses_never_reach_the_blocked_readers_pages(daphne_server):
     session = session_of("dora")
-    reader, pest, friend = uid_for_login("dora"), create_user("pest", "Pest"), create_user("walt", "Walt")
+    reader, pest = uid_for_login("dora"), create_user("pest", "Pest")
+    friend = create_user("walt", "Walt")
 
     with chromium(daphne_server) as open_page:
         global_page = open_page(session, "/timeline/")
