@@ -78,73 +78,66 @@ def test_j_and_k_move_a_visible_focus_and_l_b_r_act_on_the_card(daphne_server):
     writer = create_user("walt", "Walt")
     first, second, third = (post_status(writer, f"number {n}") for n in (1, 2, 3))
     with logged_in(daphne_server, session, "/timeline/") as page:
-        moves_and_acts(page, daphne_server, first, second, third)
+        card = {
+            i: page.locator(f'#timeline [data-status-id="{i}"]') for i in (first, second, third)
+        }
 
+        page.keyboard.press("j")
+        expect(card[third]).to_be_focused()
+        ring = page.evaluate("getComputedStyle(document.activeElement).outlineWidth")
+        assert ring == "3px"
+        page.keyboard.press("j")
+        page.keyboard.press("j")
+        expect(card[first]).to_be_focused()
+        page.keyboard.press("j")  # the last stays
+        expect(card[first]).to_be_focused()
+        page.keyboard.press("k")
+        expect(card[second]).to_be_focused()
+        page.keyboard.press("Alt+k")  # a modifier: the browser's, not the page's
+        page.keyboard.press("Control+j")
+        expect(card[second]).to_be_focused()
 
-def moves_and_acts(page, daphne_server: str, first: int, second: int, third: int) -> None:
-    card = {i: page.locator(f'#timeline [data-status-id="{i}"]') for i in (first, second, third)}
-
-    page.keyboard.press("j")
-    expect(card[third]).to_be_focused()
-    ring = page.evaluate("getComputedStyle(document.activeElement).outlineWidth")
-    assert ring == "3px"
-    page.keyboard.press("j")
-    page.keyboard.press("j")
-    expect(card[first]).to_be_focused()
-    page.keyboard.press("j")  # the last stays
-    expect(card[first]).to_be_focused()
-    page.keyboard.press("k")
-    expect(card[second]).to_be_focused()
-    page.keyboard.press("Alt+k")  # a modifier: the browser's, not the page's
-    page.keyboard.press("Control+j")
-    expect(card[second]).to_be_focused()
-
-    page.keyboard.press("l")
-    expect(card[second].get_by_role("button", name="Unlike")).to_be_visible()
-    expect(card[second]).to_contain_text("1 like")
-    # From no card (the like may have loaded the page again): j, j is the second.
-    page.evaluate("document.activeElement.blur()")
-    page.keyboard.press("j")
-    page.keyboard.press("j")
-    page.keyboard.press("b")
-    expect(card[second].get_by_role("button", name="Undo repost")).to_be_visible()
-    page.evaluate("document.activeElement.blur()")
-    page.keyboard.press("j")
-    page.keyboard.press("r")
-    expect(page).to_have_url(f"{daphne_server}/statuses/{third}/#reply")
+        page.keyboard.press("l")
+        expect(card[second].get_by_role("button", name="Unlike")).to_be_visible()
+        expect(card[second]).to_contain_text("1 like")
+        # From no card (the like may have loaded the page again): j, j is the second.
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("j")
+        page.keyboard.press("j")
+        page.keyboard.press("b")
+        expect(card[second].get_by_role("button", name="Undo repost")).to_be_visible()
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("j")
+        page.keyboard.press("r")
+        expect(page).to_have_url(f"{daphne_server}/statuses/{third}/#reply")
 
 
 def test_slash_searches_question_mark_helps_and_n_writes(daphne_server):
     session = session_of("dora")
     post_status(create_user("walt", "Walt"), "something to read")
     with logged_in(daphne_server, session, "/timeline/") as page:
-        searches_helps_and_writes(page, daphne_server)
+        page.keyboard.press("/")
+        search = page.get_by_role("searchbox", name="Search")
+        expect(search).to_be_focused()
+        expect(search).to_have_value("")
+        page.keyboard.type("jk?")  # typing: no shortcut fires
+        expect(search).to_have_value("jk?")
+        expect(page.locator("dialog.shortcuts")).to_have_count(0)
+        search.blur()
 
+        page.keyboard.press("?")
+        help_list = page.get_by_role("dialog", name="Keyboard shortcuts")
+        expect(help_list).to_be_visible()
+        expect(help_list).to_contain_text("Next status")
+        expect(help_list).to_contain_text("Repost")
+        page.keyboard.press("Escape")
+        expect(help_list).to_be_hidden()
 
-def searches_helps_and_writes(page, daphne_server: str) -> None:
-
-    page.keyboard.press("/")
-    search = page.get_by_role("searchbox", name="Search")
-    expect(search).to_be_focused()
-    expect(search).to_have_value("")
-    page.keyboard.type("jk?")  # typing: no shortcut fires
-    expect(search).to_have_value("jk?")
-    expect(page.locator("dialog.shortcuts")).to_have_count(0)
-    search.blur()
-
-    page.keyboard.press("?")
-    help_list = page.get_by_role("dialog", name="Keyboard shortcuts")
-    expect(help_list).to_be_visible()
-    expect(help_list).to_contain_text("Next status")
-    expect(help_list).to_contain_text("Repost")
-    page.keyboard.press("Escape")
-    expect(help_list).to_be_hidden()
-
-    # No composer on global: n goes home, to its composer.
-    page.keyboard.press("n")
-    composer = page.locator("main form.post-form textarea")
-    expect(composer).to_be_focused()
-    expect(page).to_have_url(f"{daphne_server}/#new-status")
-    page.keyboard.type("j is for jam")
-    expect(composer).to_have_value("j is for jam")
-    expect(page.locator("#timeline article:focus")).to_have_count(0)
+        # No composer on global: n goes home, to its composer.
+        page.keyboard.press("n")
+        composer = page.locator("main form.post-form textarea")
+        expect(composer).to_be_focused()
+        expect(page).to_have_url(f"{daphne_server}/#new-status")
+        page.keyboard.type("j is for jam")
+        expect(composer).to_have_value("j is for jam")
+        expect(page.locator("#timeline article:focus")).to_have_count(0)
