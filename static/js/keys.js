@@ -55,8 +55,9 @@
     }
   }
 
+  // The page's box for a new status (not a status page's reply box).
   function composer() {
-    return document.querySelector("main form.post-form textarea");
+    return document.querySelector("main form.post-form:not(#reply) textarea");
   }
 
   function compose() {

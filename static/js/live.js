@@ -40,10 +40,12 @@
   }
 
   bar.addEventListener("click", () => {
+    // The first new one: the top of the timeline, or the first new reply at its bottom.
+    const first = timeline.querySelector(".status-new") || timeline;
     timeline.querySelectorAll(".status-new").forEach((el) => el.classList.remove("status-new"));
     unseen = new Set();
     showCount();
-    timeline.scrollIntoView({ behavior: "smooth", block: "start" });
+    first.scrollIntoView({ behavior: "smooth", block: "start" });
   });
 
   function find(id) {
@@ -80,6 +82,9 @@
     } else {
       const after = newer.length ? newer[newer.length - 1] : null;
       timeline.insertBefore(status, after ? after.nextSibling : timeline.firstChild);
+    }
+    if (window.htmx) {
+      window.htmx.process(status); // a card's in-place actions, if the page has them
     }
     const empty = timeline.parentElement.querySelector(":scope > .empty");
     if (empty) {

@@ -24,21 +24,27 @@
     loading = true;
     feed.setAttribute("aria-busy", "true");
     observer.unobserve(pager);
+    let again = 0; // ms until the pager is watched again (0: at once; -1: never)
     try {
       const response = await fetch(older.href, { credentials: "same-origin", redirect: "manual" });
       if (!response.ok) {
-        return; // past the last page, logged out, offline: the link still works
+        again = -1; // past the last page, or logged out: the link still works
+        return;
       }
       const page = new DOMParser().parseFromString(await response.text(), "text/html");
       const timeline = page.querySelector('.timeline[role="feed"]');
       if (!timeline) {
+        again = -1;
         return;
       }
       for (const card of Array.from(timeline.children)) {
         const id = card.dataset.statusId;
         // A status posted since moves the pages along: one already shown isn't shown twice.
         if (id && !feed.querySelector(':scope > [data-status-id="' + id + '"]')) {
-          feed.appendChild(document.importNode(card, true));
+          const added = feed.appendChild(document.importNode(card, true));
+          if (window.htmx) {
+            window.htmx.process(added); // a card's in-place actions, if the page has them
+          }
         }
       }
       const next = pagerAfter(timeline);
@@ -50,14 +56,14 @@
         pager.remove();
         pager = null;
       }
-      document.dispatchEvent(new CustomEvent("timeline:older", { detail: { feed } }));
     } catch (error) {
-      // Offline for a moment: the link still works, and a later scroll tries again.
+      again = 5000; // offline for a moment: the link still works, and it is tried again
     } finally {
       loading = false;
       feed.removeAttribute("aria-busy");
-      if (pager && pager.isConnected) {
-        observer.observe(pager);
+      const watched = pager;
+      if (watched && again >= 0) {
+        setTimeout(() => watched.isConnected && observer.observe(watched), again);
       }
     }
   }
