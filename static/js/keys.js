@@ -72,6 +72,17 @@
     }
   }
 
+  // The search box on screen (a narrow screen may keep it off): else the search page.
+  function search() {
+    const boxes = Array.from(document.querySelectorAll('form[role="search"] input[name="q"]'));
+    const box = boxes.find((input) => input.getClientRects().length > 0);
+    if (box) {
+      box.focus();
+    } else if (boxes.length) {
+      window.location.href = boxes[0].form.action;
+    }
+  }
+
   function showHelp() {
     if (!help) {
       help = document.createElement("dialog");
@@ -110,12 +121,7 @@
     r: () => press('a.status-reply, a[href$="#reply"]'),
     l: () => press('button[formaction$="/like/"], button[formaction$="/unlike/"]'),
     b: () => press('button[formaction$="/repost/"], button[formaction$="/unrepost/"]'),
-    "/": () => {
-      const search = document.querySelector('form[role="search"] input[name="q"]');
-      if (search) {
-        search.focus();
-      }
-    },
+    "/": search,
     "?": showHelp,
   };
 
