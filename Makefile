@@ -11,6 +11,13 @@ $(STAMP): requirements.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
+# axe-core and Lighthouse (package.json), for the browser audit: the accessibility test
+# injects axe-core; `python -m bench.lighthouse` runs Lighthouse. Only when missing or stale.
+NODE_STAMP := node_modules/.package-lock.json
+$(NODE_STAMP): package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+test test-cluster screenshots: $(NODE_STAMP)
+
 run: $(STAMP)
 	$(BIN)/python -m socialsite.launcher
 
