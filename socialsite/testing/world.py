@@ -3,8 +3,9 @@ test (socialsite/tests/test_browser_audit.py), `make screenshots` and
 `python -m bench.lighthouse` open the same pages on the same data.
 
 ada (password PASSWORD, the one who logs in, private) follows bob and is followed by
-him; carol asks to follow her. bob posts with a #tag, a mention and a link; ada replies,
-likes and reposts; they share a list, a conversation and a group."""
+him; carol asks to follow her; dave, whom bob follows, is suggested to her. bob posts
+with a #tag, a mention and a link; ada replies, likes and reposts; they share a list,
+a conversation and a group."""
 
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ from accounts import services as accounts
 from socialsite import jobs
 from socialsite.testing.browser import PASSWORD
 from timeline.direct import services as direct
+from timeline.discovery import suggestions
 from timeline.graph import services as graph
 from timeline.groups import services as groups
 from timeline.lists import services as lists
@@ -38,8 +40,10 @@ def make_world() -> World:
     ada = accounts.uid_for_login(LOGIN)
     bob = accounts.create_user("bob", "Bob Hopper")
     carol = accounts.create_user("carol", "Carol Shaw")
-    assert ada is not None and bob is not None and carol is not None
+    dave = accounts.create_user("dave", "Dave Moss")
+    assert ada is not None and bob is not None and carol is not None and dave is not None
     graph.follow_user(ada, bob)
+    graph.follow_user(bob, dave)
     graph.follow_user(bob, ada)
     posting.post_status(bob, "Reading about #redis sorted sets today, https://redis.io/docs")
     status = posting.post_status(bob, "hello @ada, this is #policy: what do you think?")
@@ -57,6 +61,7 @@ def make_world() -> World:
     group = groups.create_group(ada, "policy_group", "Policy people")
     posting.post_status(ada, "in the group", group=group)
     jobs.work(burst=True)
+    suggestions.store_suggestions(ada)  # dave, whom bob follows, on her home
     return World(ada, bob, status, list_id, conversation)
 
 
