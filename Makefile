@@ -33,6 +33,11 @@ test-cluster: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
+# Every main page at 390 and 1280 px wide, from a throwaway site, into var/screenshots/.
+.PHONY: screenshots
+screenshots: $(STAMP)
+	$(BIN)/python -m bench.screenshots $(SCREENSHOTS_ARGS)
+
 # ruff, then mypy over the apps (which packages and how strictly: pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check .

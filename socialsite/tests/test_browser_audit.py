@@ -54,6 +54,8 @@ def world() -> World:
     return make_world()
 
 
+# Some fifty pages, each loaded and audited: minutes on a loaded machine.
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_page_has_a_serious_accessibility_violation(scheme, world, browser, daphne_server):
     assert AXE.exists(), "axe-core is missing: `npm ci` (make test does)"
