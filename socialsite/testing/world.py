@@ -65,7 +65,8 @@ def make_world() -> World:
     return World(ada, bob, status, list_id, conversation)
 
 
-# The pages a visitor sees, and ada's; a page's name is its path. Error pages are pages too.
+# The pages a visitor sees, and ada's (the site map of docs/site.md but the admin's, which
+# is Django's); a page's name is its path. Error pages are pages too.
 def visitor_pages(world: World) -> list[str]:
     return [
         "/",
@@ -73,6 +74,7 @@ def visitor_pages(world: World) -> list[str]:
         "/accounts/signup/",
         "/timeline/",
         "/explore/",
+        "/directory/",
         "/u/bob/",
         f"/statuses/{world.status}/",
         "/tags/policy/",
@@ -89,6 +91,7 @@ def member_pages(world: World) -> list[str]:
         "/?order=top",
         "/timeline/",
         "/explore/",
+        "/directory/",
         "/u/ada/",
         "/u/bob/",
         "/u/bob/followers/",
@@ -117,6 +120,8 @@ def member_pages(world: World) -> list[str]:
         "/g/policy_group/",
         "/g/policy_group/members/",
         "/g/policy_group/moderate/",
+        "/g/policy_group/requests/",
+        "/g/policy_group/reports/",
         "/nowhere/",
     ]
 
