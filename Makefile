@@ -23,13 +23,20 @@ test test-cluster: $(NODE_STAMP)
 run: $(STAMP)
 	$(BIN)/python -m socialsite.launcher
 
-test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+# The suite on TEST_WORKERS parallel pytest-xdist workers, each with its own Redis server
+# and test database (socialsite/testing/plugin.py); TEST_WORKERS=0 runs it in one process.
+# 2 is the fastest on a 2-core machine (docs/contributing.md has the figures).
+TEST_WORKERS ?= 2
+XDIST = -n $(TEST_WORKERS) --dist worksteal
 
-# The same suite on a throwaway 3-master Redis Cluster, with PostgreSQL as the ORM
-# database where Debian's postgresql is installed (SQLite otherwise, said in the header).
+test: $(STAMP)
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
+
+# The same suite on a throwaway 3-master Redis Cluster (one for each worker), with
+# PostgreSQL as the ORM database where Debian's postgresql is installed (one server for
+# every worker; SQLite otherwise, said in the header).
 test-cluster: $(STAMP)
-	$(BIN)/python -m pytest --redis-cluster $(PYTEST_ARGS)
+	$(BIN)/python -m pytest --redis-cluster $(XDIST) $(PYTEST_ARGS)
 
 # Speed and memory figures, each beside a baseline from the same run (see README).
 bench: $(STAMP)

@@ -3,6 +3,7 @@ redis-cli), for the cluster suite (`make test-cluster`) and tests of code that m
 run on a cluster."""
 
 import contextlib
+import os
 import random
 import shutil
 import socket
@@ -23,9 +24,16 @@ from socialsite.redis import connect_cluster
 
 
 def free_port() -> int:
-    """A port free for the server and for its cluster bus (the port + 10000)."""
+    """A port free for the server and for its cluster bus (the port + 10000). Each of a
+    run's parallel workers (pytest-xdist's gw0, gw1, ...) draws from a range of its own,
+    so two can't both find one port free before either binds it."""
+    low, high = 20000, 30000
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and worker[2:].isdigit():
+        low += int(worker[2:]) % 10 * 1000
+        high = low + 1000
     while True:
-        port = random.randrange(20000, 30000)
+        port = random.randrange(low, high)
         with contextlib.ExitStack() as stack:
             try:
                 for candidate in (port, port + 10000):

@@ -73,11 +73,7 @@ class ThrowawayPostgres:
             if subprocess.run(probe).returncode == 0:
                 # The URL's database, for manage.py commands the tests run (the tests' own
                 # is made by pytest-django).
-                subprocess.run(
-                    [str(self.bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
-                     "-U", "postgres", "socialsite"],
-                    check=True, capture_output=True, timeout=60,
-                )  # fmt: skip
+                create_database(self.url)
                 return self.url
             time.sleep(0.1)
         self.stop()
@@ -95,6 +91,15 @@ class ThrowawayPostgres:
                 self.process.wait()
         self.process = None
         shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def create_database(url: str) -> None:
+    """Makes the database `url` names on its (throwaway) server."""
+    import psycopg
+
+    server, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def throwaway_postgres() -> tuple[ThrowawayPostgres | None, str]:

@@ -161,7 +161,9 @@ def page_ids(client, uid: int, page: int, count: int) -> list:
     more if an older page exists: 1 round trip."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
-    return _followers_page(client, uid=uid, offset=(page - 1) * count, count=count + 1)
+    return run_page(
+        client, set_key=keys.followers_key(uid), offset=(page - 1) * count, count=count + 1
+    )
 
 
 def chunk_starts(conn, key: str, after, size: int, most: int) -> list:
@@ -181,7 +183,7 @@ def split(conn, uid: int) -> int:
     before pieces, or in bulk): how many pieces were made. Idempotent."""
     made = 0
     while True:
-        now = _split_followers(conn, uid=uid, pieces=PIECES_PER_SPLIT)
+        now = run_split(conn, set_key=keys.followers_key(uid), pieces=PIECES_PER_SPLIT)
         made += now
         if now < PIECES_PER_SPLIT:
             return made
@@ -282,22 +284,36 @@ def queue_score(client, uid: int, follower, followed_at) -> Any:
     """Queues (or runs) the read of `follower`'s follow time among `uid`'s followers,
     looked for in the piece of `followed_at` (their following set's score; "+inf" if
     not known: the newest piece)."""
-    return _follower_edge(
-        client, uid=uid, change="score", follower=follower, followed_at=followed_at
+    return run_edge(
+        client,
+        set_key=keys.followers_key(uid),
+        change="score",
+        follower=follower,
+        followed_at=followed_at,
     )
 
 
 def queue_add(client, uid: int, follower, followed_at) -> Any:
     """Queues (or runs) putting `follower` among `uid`'s followers at `followed_at`, in
     its piece (a repair or a bulk write: the count is the caller's)."""
-    return _follower_edge(client, uid=uid, change="add", follower=follower, followed_at=followed_at)
+    return run_edge(
+        client,
+        set_key=keys.followers_key(uid),
+        change="add",
+        follower=follower,
+        followed_at=followed_at,
+    )
 
 
 def queue_remove(client, uid: int, follower, followed_at) -> Any:
     """Queues (or runs) taking `follower`, followed at `followed_at`, out of `uid`'s
     followers (a repair: the count is the caller's)."""
-    return _follower_edge(
-        client, uid=uid, change="remove", follower=follower, followed_at=followed_at
+    return run_edge(
+        client,
+        set_key=keys.followers_key(uid),
+        change="remove",
+        follower=follower,
+        followed_at=followed_at,
     )
 
 
@@ -380,11 +396,12 @@ def _followers_plan(client, *, followers_key: str, after, skip: int, below, coun
     return scripts.run(client, "followers_plan", [followers_key], [after, skip, below, count])
 
 
-def _followers_page(client, *, uid: int, offset: int, count: int) -> Any:
+def run_page(client, *, set_key: str, offset: int, count: int) -> Any:
+    """followers_page.lua on a set kept in pieces (a user's followers, a group's members)."""
     return scripts.run(
         client,
         "followers_page",
-        [keys.followers_key(uid)],
+        [set_key],
         [offset, count, settings.FOLLOWERS_PIECE_SIZE],
     )
 
@@ -398,11 +415,12 @@ def _forget_followers(client, *, uid: int, followers: list[tuple]) -> Any:
     return scripts.run(client, "forget_followers", [user_key(uid), keys.followers_key(uid)], pairs)
 
 
-def _split_followers(client, *, uid: int, pieces: int) -> int:
+def run_split(client, *, set_key: str, pieces: int) -> int:
+    """split_followers.lua on a set kept in pieces: cuts up to `pieces` new pieces."""
     return scripts.run(
         client,
         "split_followers",
-        [keys.followers_key(uid)],
+        [set_key],
         [settings.FOLLOWERS_PIECE_SIZE, pieces],
     )
 
@@ -416,9 +434,8 @@ def _followers_among(client, *, uid: int, pieces_read: int, asked: list) -> Any:
     )
 
 
-def _follower_edge(client, *, uid: int, change: str, follower, followed_at) -> Any:
+def run_edge(client, *, set_key: str, change: str, follower, followed_at) -> Any:
+    """follower_edge.lua on a set kept in pieces: "score", "add" or "remove" one member."""
     # "add" cuts a new piece past the piece size; "score" and "remove" don't read it.
     size = [settings.FOLLOWERS_PIECE_SIZE] if change == "add" else []
-    return scripts.run(
-        client, "follower_edge", [keys.followers_key(uid)], [change, follower, followed_at, *size]
-    )
+    return scripts.run(client, "follower_edge", [set_key], [change, follower, followed_at, *size])

@@ -15,14 +15,10 @@ includes lua/lib/pieces.lua (timeline/groups/lua). Nothing else knows either lay
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-
 from socialsite.redis import Pipe, Reply
-from socialsite.scripts import LuaScripts
 
 from .. import keys
-
-scripts = LuaScripts(__file__)
+from . import followers
 
 # Roles a member holds; "requested" marks a pending request to join a private group.
 ROLES = ("owner", "moderator", "member")
@@ -106,11 +102,11 @@ def page_ids(client, group_id: int, page: int, count: int) -> list:
     if an older page exists: 1 round trip (followers_page.lua, on the members key)."""
     if page < 1 or count < 1:
         raise ValueError("Pages and counts start at 1.")
-    return scripts.run(
+    return followers.run_page(
         client,
-        "followers_page",
-        [keys.group_members_key(group_id)],
-        [(page - 1) * count, count + 1, settings.FOLLOWERS_PIECE_SIZE],
+        set_key=keys.group_members_key(group_id),
+        offset=(page - 1) * count,
+        count=count + 1,
     )
 
 
@@ -141,12 +137,7 @@ def add_in_bulk(conn, group_id: int, joined: dict, role: str = "member") -> None
     for uid, since in joined.items():
         pipe.hset(keys.member_groups_key(uid), str(group_id), encode_state(role, True, since))
     pipe.execute()
-    while scripts.run(
-        conn,
-        "split_followers",
-        [keys.group_members_key(group_id)],
-        [settings.FOLLOWERS_PIECE_SIZE, 100],
-    ):
+    while followers.run_split(conn, set_key=keys.group_members_key(group_id), pieces=100):
         pass
 
 
@@ -163,10 +154,10 @@ def all_keys(conn, group_id: int) -> list[str]:
 
 
 def _edge(client, group_id: int, change: str, uid, joined_at) -> Any:
-    size = [settings.FOLLOWERS_PIECE_SIZE] if change == "add" else []
-    return scripts.run(
+    return followers.run_edge(
         client,
-        "follower_edge",
-        [keys.group_members_key(group_id)],
-        [change, uid, joined_at, *size],
+        set_key=keys.group_members_key(group_id),
+        change=change,
+        follower=uid,
+        followed_at=joined_at,
     )
