@@ -111,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         import django
 
         django.setup()
+        from socialsite.staticfiles import collect
+
+        collect()  # the pages link the static files' hashed names
         from .runner import run
 
         return run(plan, args.only or PARTS, args.out, server.data_dir, time.monotonic())
