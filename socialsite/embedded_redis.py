@@ -107,9 +107,13 @@ class EmbeddedRedis:
         answers LOADING while it reads the file."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.socket.unlink(missing_ok=True)  # left behind by a server that was killed
-        self.process = subprocess.Popen(
-            self.command(), stdin=subprocess.DEVNULL, start_new_session=True, **popen
-        )
+        # What it prints before its log file is open goes to that file too, never to our
+        # stdout: a server outliving a killed parent must not hold its caller's pipe open.
+        with open(self.data_dir / "redis.log", "ab") as log:
+            popen = {"stdout": log, "stderr": subprocess.STDOUT, **popen}
+            self.process = subprocess.Popen(
+                self.command(), stdin=subprocess.DEVNULL, start_new_session=True, **popen
+            )
         return self.process
 
     def _answers(self) -> bool:

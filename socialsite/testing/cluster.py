@@ -76,7 +76,10 @@ class ClusterServers:
                          "--client-output-buffer-limit", *PUBSUB_BUFFER_LIMIT,
                          *compact_encoding_args(),
                          "--logfile", str(workdir / "redis.log")],
-                        stdin=subprocess.DEVNULL, start_new_session=True,
+                        # Nothing to our stdout: a server outliving a killed run must not
+                        # hold its caller's pipe open.
+                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL, start_new_session=True,
                     )
                 )  # fmt: skip
                 self.ports.append(port)
