@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import profile_views, views
+from . import appearance, profile_views, views
 
 app_name = "accounts"
 urlpatterns = [
@@ -8,6 +8,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("settings/", views.settings, name="settings"),
+    path("appearance/", appearance.appearance, name="appearance"),
     path("password/", views.change_password, name="change_password"),
     path("logout/everywhere/", views.logout_everywhere, name="logout_everywhere"),
     path("profile/", profile_views.update_profile, name="update_profile"),

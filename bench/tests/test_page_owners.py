@@ -98,5 +98,5 @@ def test_the_api_rows_owners_read_what_their_rows_say():
 
 def test_the_marking_reader_sees_its_first_page_liked():
     html = page("/", web_accounts.marking_account(plan.QUICK))
-    assert html.count(">Unlike</button>") == 30
-    assert ">Like</button>" not in html
+    assert html.count('class="link-button status-like" aria-pressed="true"') == 30
+    assert 'class="link-button status-like" aria-pressed="false"' not in html
