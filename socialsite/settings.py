@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "socialsite.middleware.method_not_allowed_page",
+    # request.htmx: the in-place actions answer htmx's requests with a partial.
+    "django_htmx.middleware.HtmxMiddleware",
     # Serves static/ itself (from the app and project dirs), so `make run` needs no web
     # server. Last, not first as WhiteNoise suggests: it is the one middleware that can't
     # run async. Under ASGI, Django runs the async-capable middleware listed after it

@@ -10,12 +10,14 @@ from django.views.decorators.http import require_POST
 
 from accounts.auth import logged_in_uid
 from socialsite.ratelimit import rate_limited
+from socialsite.views import is_htmx
 
 from ..conversations.views import render_status_page
 from ..feeds.views import render_home
 from ..forms import StatusForm
 from ..groups.services import GroupError
 from ..groups.views import composer_group, render_group
+from ..statuses.cards import status_cards
 from ..web import act_on_status, login_first, next_url
 from . import services
 
@@ -52,6 +54,9 @@ def delete_status(request: HttpRequest, status_id: int) -> HttpResponse:
         raise Http404(f"There is no status {status_id}: it may have been deleted already.")
     if not deleted:
         raise PermissionDenied("You can only delete your own statuses.")
+    if is_htmx(request):
+        # In place: the card becomes the note that it was deleted.
+        return HttpResponse(status_cards([None], logged_in_uid(request)))
     messages.success(request, "Your status is deleted.")
     back = next_url(request, reverse("home"))
     return redirect(reverse("home") if back == reverse("status", args=[status_id]) else back)
