@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.auth import logged_in_uid
 from socialsite.ratelimit import rate_limited
-from socialsite.views import error_page
+from socialsite.views import error_page, is_htmx
 
 from ..web import login_first, page_number, require_page
 from . import selectors, services
@@ -113,4 +113,6 @@ def delete_message(request: HttpRequest, conversation_id: int, message_id: int) 
         raise Http404(str(gone)) from None
     except PermissionError as refused:
         return error_page(request, 403, str(refused))
+    if is_htmx(request):
+        return HttpResponse('<li class="dm dm-gone" role="status">You deleted this message.</li>')
     return redirect("conversation", conversation_id)

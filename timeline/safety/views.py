@@ -3,14 +3,16 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.auth import current_uid, logged_in_uid
 from accounts.services import get_user
 from socialsite.ratelimit import rate_limited
+from socialsite.views import is_htmx
 
+from ..audience.selectors import relations
 from ..web import login_first, next_url, other_user, refused, render_people
 from . import people, services
 
@@ -68,7 +70,16 @@ def _act(
         return refused(request, error)
     if isinstance(done, tuple):
         done = done[0] if result is not False else done[1]
-    messages.success(request, done.format(login=other["login"]))
+    news = done.format(login=other["login"])
+    if is_htmx(request):
+        # In place: the profile's safety box as it now stands (Unblock where Block was).
+        context = {
+            "person": other,
+            "relation": relations(current_uid(request), [other["id"]])[0],
+            "news": news,
+        }
+        return render(request, "timeline/_safety_controls.html", context)
+    messages.success(request, news)
     return redirect(next_url(request, default))
 
 

@@ -66,6 +66,12 @@ def test_deleting_your_status_in_place_leaves_a_note_where_it_was(signed_up_page
     bob.goto(f"{daphne_server}/timeline/")
     mark_page(bob)
     card = bob.locator(f'.status[data-status-id="{mine}"]')
+    questions: list[str] = []
+    bob.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+    card.get_by_role("button", name="Delete").click()  # "no": nothing is sent
+    expect(card).to_contain_text("delete me in place")
+    assert questions == ["Delete this status? This can't be undone."]
+    bob.once("dialog", lambda dialog: dialog.accept())
     card.get_by_role("button", name="Delete").click()
     expect(bob.locator("main")).to_contain_text("This status was deleted.")
     expect(bob.locator("main")).not_to_contain_text("delete me in place")
