@@ -149,7 +149,16 @@ def change_membership(request: HttpRequest, login: str) -> HttpResponse:
         except (ValueError, PermissionError) as error:
             form.add_error("list_id", str(error))
     if form.errors:
+        if is_htmx(request):
+            context = {"person": person, "lists_form": form}
+            return render(request, "timeline/_list_membership.html", context, status=400)
         return render_profile(request, login, lists_form=form, status=400)
     done = "Added @{} to {}." if adding else "Removed @{} from {}."
-    messages.success(request, done.format(person["login"], form.names[list_id]))
+    news = done.format(person["login"], form.names[list_id])
+    if is_htmx(request):
+        # In place: the control again, its lists as they now stand, saying what was done.
+        lists = list_selectors.lists_for_member(uid, person["id"])
+        context = {"person": person, "lists_form": ListMembershipForm(lists=lists), "news": news}
+        return render(request, "timeline/_list_membership.html", context)
+    messages.success(request, news)
     return redirect(next_url(request, reverse("profile", args=[person["login"]])))
