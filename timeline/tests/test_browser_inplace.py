@@ -124,3 +124,21 @@ def test_with_javascript_off_like_and_follow_post_and_come_back(browser, daphne_
     page.goto(f"{daphne_server}/u/alice/")
     page.get_by_role("button", name="Follow", exact=True).click()
     expect(page.get_by_text("You now follow @alice.")).to_be_visible()
+
+
+def test_a_status_arriving_live_is_liked_in_place_too(signed_up_page, daphne_server):
+    from timeline.graph import services as graph
+
+    alice = accounts.create_user("alice", "Alice")
+    bob = signed_up_page("bob")
+    graph.follow_user(accounts.uid_for_login("bob"), alice)
+    bob.goto(f"{daphne_server}/")
+    expect(bob.locator("#timeline")).to_have_attribute("data-live", "on")
+    mark_page(bob)
+    sid = posting.post_status(alice, "fresh off the wire")
+    card = bob.locator(f'#timeline .status[data-status-id="{sid}"]')
+    expect(card).to_contain_text("fresh off the wire")
+    card.get_by_role("button", name="Like").click()
+    expect(card.get_by_role("button", name="Unlike")).to_be_visible()
+    expect(card).to_contain_text("1 like")
+    assert bob.evaluate("window.notReloaded") is True
