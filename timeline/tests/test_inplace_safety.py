@@ -10,6 +10,7 @@ from timeline.posting import services as posting
 from timeline.tests.pages import page_text, shows
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+BOX = {**HTMX, "HTTP_HX_TARGET": "profile-safety"}
 
 
 def test_a_profile_asks_before_blocking(alice, bob):
@@ -20,20 +21,20 @@ def test_a_profile_asks_before_blocking(alice, bob):
 
 
 def test_an_in_place_block_answers_the_box_with_unblock_as_its_undo(alice, bob):
-    response = bob.client.post("/u/alice/block/", **HTMX)
+    response = bob.client.post("/u/alice/block/", **BOX)
     assert response.status_code == 200
     text = page_text(response)
     assert text.lstrip().startswith('<div class="profile-safety" id="profile-safety">')
     assert shows(response, "You block @alice.")
     assert 'hx-post="/u/alice/unblock/"' in text and 'action="/u/alice/block/"' not in text
     assert relations(bob.uid, [alice.uid])[0].blocking
-    response = bob.client.post("/u/alice/unblock/", **HTMX)
+    response = bob.client.post("/u/alice/unblock/", **BOX)
     assert shows(response, "You no longer block @alice.")
     assert not relations(bob.uid, [alice.uid])[0].blocking
 
 
 def test_an_in_place_mute_answers_the_box_with_unmute(alice, bob):
-    response = bob.client.post("/u/alice/mute/", {"duration": "3600"}, **HTMX)
+    response = bob.client.post("/u/alice/mute/", {"duration": "3600"}, **BOX)
     assert shows(response, "You mute @alice.")
     assert 'hx-post="/u/alice/unmute/"' in page_text(response)
 
@@ -89,3 +90,19 @@ def test_an_in_place_report_answers_a_note_in_place_of_the_form(alice, bob):
     # A bad reason is a line added to the form.
     response = bob.client.post(url, {"reason": "nope"}, **HTMX)
     assert response.status_code == 400 and response["HX-Reswap"] == "beforeend"
+
+
+def test_approving_a_request_or_unblocking_from_a_list_in_place_answers_a_note(alice, bob):
+    from timeline.graph import services as graph
+    from timeline.safety import services as safety
+
+    safety.set_private(alice.uid, True)
+    graph.follow_user(bob.uid, alice.uid)
+    response = alice.client.post("/follow-requests/bob/approve/", **HTMX)
+    assert response.status_code == 200
+    assert page_text(response) == '<p class="action-done" role="status">@bob now follows you.</p>'
+    safety.block(alice.uid, bob.uid)
+    response = alice.client.post("/u/bob/unblock/", {"next": "/blocks/"}, **HTMX)
+    assert shows(response, "You no longer block @bob.") and "profile-safety" not in page_text(
+        response
+    )
