@@ -114,5 +114,6 @@ def delete_message(request: HttpRequest, conversation_id: int, message_id: int) 
     except PermissionError as refused:
         return error_page(request, 403, str(refused))
     if is_htmx(request):
-        return HttpResponse('<li class="dm dm-gone" role="status">You deleted this message.</li>')
+        # In place: the message goes (nothing swaps in), as the others' open pages drop it.
+        return HttpResponse("")
     return redirect("conversation", conversation_id)

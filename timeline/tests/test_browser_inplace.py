@@ -142,3 +142,30 @@ def test_a_status_arriving_live_is_liked_in_place_too(signed_up_page, daphne_ser
     expect(card.get_by_role("button", name="Unlike")).to_be_visible()
     expect(card).to_contain_text("1 like")
     assert bob.evaluate("window.notReloaded") is True
+
+
+def test_block_and_a_messages_delete_ask_first_then_act_in_place(signed_up_page, daphne_server):
+    from timeline.direct import services as direct
+
+    alice = accounts.create_user("alice", "Alice")
+    bob = signed_up_page("bob")
+    bob.goto(f"{daphne_server}/u/alice/")
+    mark_page(bob)
+    confirm = bob.get_by_role("button", name="Block @alice")
+    expect(confirm).to_be_hidden()  # asked first: the question is closed
+    bob.locator(".profile-safety summary", has_text="Block").click()
+    confirm.click()
+    expect(bob.get_by_role("status")).to_have_text("You block @alice.")
+    bob.get_by_role("button", name="Unblock").click()  # the undo, in place too
+    expect(bob.get_by_role("status")).to_have_text("You no longer block @alice.")
+    assert bob.evaluate("window.notReloaded") is True
+
+    conversation = direct.start_conversation(accounts.uid_for_login("bob"), "alice", "oops")
+    bob.goto(f"{daphne_server}/messages/{conversation}/")
+    mark_page(bob)
+    delete = bob.get_by_role("button", name="Delete message")
+    expect(delete).to_be_hidden()
+    bob.locator(".dm summary", has_text="Delete").click()
+    delete.click()
+    expect(bob.locator("#conversation .dm")).to_have_count(0)
+    assert bob.evaluate("window.notReloaded") is True
