@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.auth import current_uid, logged_in_uid
+from accounts.records import UserProfile
 from socialsite.ratelimit import rate_limited
 from socialsite.views import is_htmx
 
@@ -92,7 +93,7 @@ def unfollow(request: HttpRequest, login: str) -> HttpResponse:
 
 
 def follow_control(
-    request: HttpRequest, other: dict, *, following: bool, requested: bool
+    request: HttpRequest, other: UserProfile, *, following: bool, requested: bool
 ) -> HttpResponse:
     """A follow or unfollow done in place: the control again, as it now stands (a
     private account's pending request shows as one to cancel)."""

@@ -82,7 +82,7 @@ def _act(
         # In place: the profile's safety box as it now stands (Unblock where Block was).
         context = {
             "person": other,
-            "relation": relations(current_uid(request), [other["id"]])[0],
+            "relation": relations(logged_in_uid(request), [other["id"]])[0],
             "news": news,
         }
         return render(request, "timeline/_safety_controls.html", context)

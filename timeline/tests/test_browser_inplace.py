@@ -147,7 +147,7 @@ def test_a_status_arriving_live_is_liked_in_place_too(signed_up_page, daphne_ser
 def test_block_and_a_messages_delete_ask_first_then_act_in_place(signed_up_page, daphne_server):
     from timeline.direct import services as direct
 
-    alice = accounts.create_user("alice", "Alice")
+    accounts.create_user("alice", "Alice")
     bob = signed_up_page("bob")
     bob.goto(f"{daphne_server}/u/alice/")
     mark_page(bob)
