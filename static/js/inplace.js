@@ -1,10 +1,14 @@
-// In-place actions: htmx (static/js/vendor/) wires the buttons it finds when the page
-// loads and in what it swaps in. Cards other scripts add later (the live timeline's new
-// statuses, older pages loaded in place) are wired here as they arrive, so their buttons
-// act in place too rather than post the whole page.
+// In-place actions: htmx (static/js/vendor/) posts the forms and swaps in the server's
+// partial. Two things it leaves to the page:
+// - cards other scripts add later (the live timeline's new statuses, older pages loaded
+//   in place) are wired as they arrive, so their buttons act in place too;
+// - the keyboard's place: the button pressed is replaced with the card or control, so
+//   focus moves to the same button of the new one (Like -> Unlike), not to the page's top.
 (function () {
   "use strict";
-  if (!window.htmx || !window.MutationObserver) return;
+  if (!window.htmx) return;
+  const FOCUSABLE = "button, summary, a[href], select, input:not([type=hidden])";
+
   new MutationObserver((records) => {
     for (const record of records) {
       for (const node of record.addedNodes) {
@@ -14,4 +18,21 @@
       }
     }
   }).observe(document.body, { childList: true, subtree: true });
+
+  let focused = -1;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const target = event.detail.target;
+    const active = document.activeElement;
+    focused = -1;
+    if (target && active && target.contains(active)) {
+      focused = Array.from(target.querySelectorAll(FOCUSABLE)).indexOf(active);
+    }
+  });
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (focused < 0 || !(event.target instanceof Element) || !document.body.contains(event.target)) return;
+    const within = Array.from(event.target.querySelectorAll(FOCUSABLE));
+    const next = within[Math.min(focused, within.length - 1)];
+    focused = -1;
+    if (next) next.focus({ preventScroll: true });
+  });
 })();

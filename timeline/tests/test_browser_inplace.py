@@ -169,3 +169,15 @@ def test_block_and_a_messages_delete_ask_first_then_act_in_place(signed_up_page,
     delete.click()
     expect(bob.locator("#conversation .dm")).to_have_count(0)
     assert bob.evaluate("window.notReloaded") is True
+
+
+def test_the_keyboard_stays_on_the_button_it_pressed(signed_up_page, daphne_server):
+    ids = thirty_statuses()
+    bob = signed_up_page("bob")
+    bob.goto(f"{daphne_server}/timeline/")
+    card = bob.locator(f'.status[data-status-id="{ids[-5]}"]')
+    card.get_by_role("button", name="Like").focus()
+    bob.keyboard.press("Enter")
+    expect(card.get_by_role("button", name="Unlike")).to_be_focused()
+    bob.keyboard.press("Enter")
+    expect(card.get_by_role("button", name="Like")).to_be_focused()
