@@ -181,3 +181,21 @@ def test_the_keyboard_stays_on_the_button_it_pressed(signed_up_page, daphne_serv
     expect(card.get_by_role("button", name="Unlike")).to_be_focused()
     bob.keyboard.press("Enter")
     expect(card.get_by_role("button", name="Like")).to_be_focused()
+
+
+def test_following_from_who_to_follow_is_in_place(signed_up_page, daphne_server):
+    from timeline.discovery import suggestions
+    from timeline.graph import services as graph
+
+    bob = signed_up_page("bob")
+    me = accounts.uid_for_login("bob")
+    friend, xavier = accounts.create_user("ann", "Ann"), accounts.create_user("xavier", "X")
+    graph.follow_user(me, friend)
+    graph.follow_user(friend, xavier)
+    suggestions.store_suggestions(me)
+    bob.goto(f"{daphne_server}/")
+    mark_page(bob)
+    who = bob.locator("#suggestions li", has_text="@xavier")
+    who.get_by_role("button", name="Follow", exact=True).click()
+    expect(who.get_by_role("button", name="Unfollow")).to_be_visible()
+    assert bob.evaluate("window.notReloaded") is True
