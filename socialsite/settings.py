@@ -81,6 +81,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "socialsite.urls"
+# Django's 403 page for a bad CSRF token, but a line for an in-place action (htmx).
+CSRF_FAILURE_VIEW = "socialsite.views.csrf_failure"
 ASGI_APPLICATION = "socialsite.asgi.application"
 # Django requests served at once by one daphne process (streams and static files don't
 # count): see socialsite/concurrency.py.

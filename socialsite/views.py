@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils.html import format_html
+from django.views.csrf import csrf_failure as django_csrf_failure
 
 from .redis import is_redis_unavailable
 
@@ -40,6 +41,14 @@ def inline_error(status: int, message: str) -> HttpResponse:
     text = message or INLINE_ERRORS.get(status, "Something went wrong; try again.")
     body = format_html('<p class="action-error" role="alert">{}</p>', text)
     return HttpResponse(body, status=status, headers={"HX-Reswap": "beforeend"})
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form refused for its CSRF token (a page open since the session ended): Django's
+    403 page, or for an in-place action a line asking to reload."""
+    if is_htmx(request):
+        return inline_error(403, "This page is out of date: reload it and try again.")
+    return django_csrf_failure(request, reason)
 
 
 def _message(exception: Exception | None) -> str:

@@ -107,3 +107,16 @@ def test_an_in_place_follow_of_a_private_account_answers_a_request_to_cancel(ali
     assert shows(response, "Requested") and 'hx-post="/u/alice/unfollow/"' in page_text(response)
     response = bob.client.post("/u/alice/unfollow/", **HTMX)
     assert 'hx-post="/u/alice/follow/"' in page_text(response)
+
+
+def test_an_in_place_action_with_a_stale_csrf_token_asks_to_reload(alice, bob):
+    from django.test import Client
+
+    sid = posting.post_status(alice.uid, "stale page")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(bob.user)
+    response = client.post(f"/statuses/{sid}/like/", {"card": sid}, **HTMX)
+    assert response.status_code == 403 and response["HX-Reswap"] == "beforeend"
+    assert shows(response, "reload it") and "<html" not in page_text(response)
+    response = client.post(f"/statuses/{sid}/like/", {"card": sid})
+    assert response.status_code == 403 and "<html" in page_text(response)
