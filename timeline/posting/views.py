@@ -17,7 +17,6 @@ from ..feeds.views import render_home
 from ..forms import StatusForm
 from ..groups.services import GroupError
 from ..groups.views import composer_group, render_group
-from ..statuses.cards import status_cards
 from ..web import act_on_status, login_first, next_url
 from . import services
 
@@ -55,8 +54,8 @@ def delete_status(request: HttpRequest, status_id: int) -> HttpResponse:
     if not deleted:
         raise PermissionDenied("You can only delete your own statuses.")
     if is_htmx(request):
-        # In place: the card becomes the note that it was deleted.
-        return HttpResponse(status_cards([None], logged_in_uid(request)))
+        # In place: the card goes (nothing swaps in), as the live timelines drop it.
+        return HttpResponse("")
     messages.success(request, "Your status is deleted.")
     back = next_url(request, reverse("home"))
     return redirect(reverse("home") if back == reverse("status", args=[status_id]) else back)
