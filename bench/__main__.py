@@ -33,6 +33,7 @@ PARTS = (
     "ranking",
     "explore",
     "groups",
+    "inplace",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

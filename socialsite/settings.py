@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "socialsite.middleware.method_not_allowed_page",
+    # request.htmx: the in-place actions answer htmx's requests with a partial.
+    "django_htmx.middleware.HtmxMiddleware",
     # Serves static/ itself (from the app and project dirs), so `make run` needs no web
     # server. Last, not first as WhiteNoise suggests: it is the one middleware that can't
     # run async. Under ASGI, Django runs the async-capable middleware listed after it
@@ -79,6 +81,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "socialsite.urls"
+# Django's 403 page for a bad CSRF token, but a line for an in-place action (htmx).
+CSRF_FAILURE_VIEW = "socialsite.views.csrf_failure"
 ASGI_APPLICATION = "socialsite.asgi.application"
 # Django requests served at once by one daphne process (streams and static files don't
 # count): see socialsite/concurrency.py.

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.auth import logged_in_uid
 from accounts.authors import authors
 from socialsite.ratelimit import rate_limited
-from socialsite.views import error_page
+from socialsite.views import error_page, is_htmx
 
 from ..web import login_first, page_number, require_page
 from . import selectors, services
@@ -122,4 +122,7 @@ def delete_message(request: HttpRequest, conversation_id: int, message_id: int) 
         raise Http404(str(gone)) from None
     except PermissionError as refused:
         return error_page(request, 403, str(refused))
+    if is_htmx(request):
+        # In place: the message goes (nothing swaps in), as the others' open pages drop it.
+        return HttpResponse("")
     return redirect("conversation", conversation_id)
