@@ -78,7 +78,8 @@ def test_no_follow_button_on_the_profile_of_someone_who_blocked_you(alice, bob):
 def test_block_and_mute_are_styled_buttons_with_a_labelled_duration(alice, bob):
     html = page_text(alice.client.get(reverse("profile", args=["bob"])))
     safety_row = html[html.index('class="profile-safety"') :]
-    assert re.search(r'class="button danger secondary">.*?Block</button>', safety_row)
+    # Block asks first: its button opens the question (a disclosure's summary).
+    assert re.search(r'class="button danger secondary">.*?Block</summary>', safety_row)
     assert re.search(r'class="button secondary">.*?Mute</button>', safety_row)
     assert '<label class="visually-hidden" for="mute-duration">Mute for</label>' in safety_row
 
@@ -94,7 +95,7 @@ def test_direct_messages_are_bubbles_with_avatars_times_and_delete_in_a_menu(ali
         assert re.search(r'<time datetime="[^"]+">\d+ \w+, \d\d:\d\d</time>', message)
     assert "delete_message" not in theirs and "Delete" not in theirs
     menu = re.search(r'<details class="dm-menu">.*?</details>', mine, re.S).group()
-    assert "Delete</button>" in menu
+    assert "Delete message</button>" in menu
     inbox = page_text(alice.client.get(reverse("inbox")))
     assert re.search(r'<li data-conversation-id="\d+">\s*<img class="avatar"', inbox)
 
