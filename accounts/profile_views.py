@@ -26,7 +26,7 @@ class ProfileForm(forms.Form):
     website = forms.CharField(
         required=False,
         max_length=profiles.WEBSITE_MAX_LENGTH,
-        help_text="An http:// or https:// address.",
+        help_text="A web address, e.g. alice.example (https:// is added).",
     )
     location = forms.CharField(required=False, max_length=profiles.LOCATION_MAX_LENGTH)
 

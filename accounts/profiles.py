@@ -1,6 +1,8 @@
 """What people say about themselves: a bio, a website, a location and an avatar,
 fields of their profile hash beside the display name."""
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
@@ -15,6 +17,8 @@ WEBSITE_MAX_LENGTH = 200
 PROFILE_FIELDS = ("bio", "website", "location")
 
 _check_url = URLValidator(schemes=["http", "https"])
+# "scheme:" at the start (RFC 3986): an address without one is taken as https://.
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 
 
 class ProfileError(ValueError):
@@ -26,10 +30,13 @@ class ProfileError(ValueError):
 
 
 def check_website(website: str) -> str:
-    """`website` stripped ("" for none), or ProfileError unless it is an http(s) URL."""
+    """`website` stripped ("" for none), or ProfileError unless it is an http(s) URL; an
+    address without a scheme ("alice.example") is taken as https://, as browsers do."""
     website = (website or "").strip()
     if not website:
         return ""
+    if not _SCHEME.match(website):
+        website = f"https://{website}"
     if len(website) > WEBSITE_MAX_LENGTH:
         message = f"A website address is at most {WEBSITE_MAX_LENGTH} characters."
         raise ProfileError("website", message)
