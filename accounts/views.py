@@ -54,7 +54,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             ratelimit.wait_seconds("signups_per_ip", signups)
             login(request, user)
             welcome = 'Welcome, @{}! <a href="{}">Find people to follow</a>.'
-            messages.success(request, format_html(welcome, user.username, reverse("global")))
+            messages.success(request, format_html(welcome, user.username, reverse("directory")))
             return redirect("home")
     return render_form(request, "accounts/signup.html", form)
 

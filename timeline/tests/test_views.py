@@ -162,7 +162,7 @@ def test_a_place_name_as_location_gets_a_friendly_error_beside_a_labelled_box(al
 def test_the_composers_location_box_is_labelled_and_tucked_away(alice):
     text = page_text(alice.client.get("/"))
     assert '<details class="post-location">' in text
-    assert '<summary>Add a location</summary>' in text
+    assert "<summary>Add a location</summary>" in text
     assert '<label for="id_location">Location' in text
 
 
