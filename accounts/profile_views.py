@@ -170,3 +170,12 @@ def remove_avatar(request: HttpRequest) -> HttpResponse:
     else:
         messages.info(request, "You had no avatar.")
     return redirect("accounts:settings")
+
+
+@require_POST
+@login_required
+@rate_limited("settings_changes")
+def dismiss_first_run(request: HttpRequest) -> HttpResponse:
+    """Hides the first-run panel on home for good."""
+    profiles.dismiss_first_run(logged_in_uid(request))
+    return redirect("home")

@@ -15,6 +15,9 @@ BIO_MAX_LENGTH = 160
 LOCATION_MAX_LENGTH = 30
 WEBSITE_MAX_LENGTH = 200
 PROFILE_FIELDS = ("bio", "website", "location")
+# Set once the account's first-run panel on home (pick a name and an avatar, follow a few
+# people) is dismissed: it is never shown again, in any browser.
+FIRST_RUN_DONE = "first_run_done"
 
 _check_url = URLValidator(schemes=["http", "https"])
 # "scheme:" at the start (RFC 3986): an address without one is taken as https://.
@@ -104,3 +107,11 @@ def remove_avatar(uid: int) -> bool:
     authors.forget(uid)
     avatars.delete(uid, old)
     return True
+
+
+def dismiss_first_run(uid: int) -> None:
+    """Never shows `uid` the first-run panel again (ValueError for an unknown user)."""
+    conn = get_redis()
+    if not conn.exists(keys.user_key(uid)):
+        raise ValueError("No such user.")
+    conn.hset(keys.user_key(uid), FIRST_RUN_DONE, "1")
