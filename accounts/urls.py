@@ -14,5 +14,6 @@ urlpatterns = [
     path("profile/", profile_views.update_profile, name="update_profile"),
     path("avatar/", profile_views.upload_avatar, name="upload_avatar"),
     path("avatar/remove/", profile_views.remove_avatar, name="remove_avatar"),
+    path("welcome/dismiss/", profile_views.dismiss_first_run, name="dismiss_first_run"),
     path("delete/", views.delete_account, name="delete_account"),
 ]

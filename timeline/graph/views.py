@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.auth import current_uid, logged_in_uid
 from accounts.records import UserProfile
 from socialsite.ratelimit import rate_limited
-from socialsite.views import is_htmx
+from socialsite.views import error_page, is_htmx
 
 from ..forms import ListMembershipForm, listless_membership_form
 from ..lists import selectors as list_selectors
@@ -24,6 +24,7 @@ from ..web import (
     render_people,
     require_page,
 )
+from . import directory as people_directory
 from . import selectors, services
 
 
@@ -163,3 +164,30 @@ def change_membership(request: HttpRequest, login: str) -> HttpResponse:
         return render(request, "timeline/_list_membership.html", context)
     messages.success(request, news)
     return redirect(next_url(request, reverse("profile", args=[person["login"]])))
+
+
+@require_GET
+def directory(request: HttpRequest) -> HttpResponse:
+    """The people directory: `?order=newest` (the default) or `followed` (most followed
+    first), `?page=N`, each with the viewer's follow button."""
+    order = request.GET.get("order", people_directory.NEWEST)
+    number = page_number(request)
+    try:
+        page = people_directory.directory_page(order, number, current_uid(request))
+    except ValueError as error:
+        return error_page(request, 400, str(error))
+    require_page(number, page.people, page.has_older)
+    context = {
+        "page": page,
+        "order": order,
+        "orders": {
+            people_directory.NEWEST: "Newest",
+            people_directory.MOST_FOLLOWED: "Most followed",
+        },
+        "people": page.people,
+        "followed": page.followed,
+        "number": number,
+        "has_newer": number > 1,
+        "has_older": page.has_older,
+    }
+    return render(request, "timeline/directory.html", context)

@@ -209,4 +209,4 @@ def privacy(request: HttpRequest) -> HttpResponse:
         )
     else:
         messages.success(request, "Your account is public.")
-    return redirect(reverse("accounts:settings") + "#privacy")
+    return redirect(reverse("accounts:settings") + "#settings-privacy")

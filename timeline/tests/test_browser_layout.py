@@ -96,8 +96,8 @@ def test_people_lists_are_padded_links_and_the_hints_are_links(daphne_server):
         page = browser.new_context(viewport=PHONE).new_page()
         log_in(page, daphne_server, "lister")
         # An empty home says where to find people, as a link.
-        page.get_by_role("link", name="find people to follow on the global timeline").click()
-        expect(page).to_have_url(f"{daphne_server}/timeline/")
+        page.get_by_role("link", name="find people to follow in the directory").click()
+        expect(page).to_have_url(f"{daphne_server}/directory/")
 
         page.goto(f"{daphne_server}/u/lister/followers/")
         person = page.get_by_role("link", name="Friend @friend")

@@ -15,7 +15,7 @@ def post(page: Page, message: str) -> None:
 def test_an_approved_follower_sees_private_statuses_until_a_block(signed_up_page, daphne_server):
     alice, bob = signed_up_page("alice"), signed_up_page("bob")
 
-    alice.goto(f"{daphne_server}/accounts/settings/")
+    alice.goto(f"{daphne_server}/accounts/settings/#settings-privacy")
     alice.get_by_label("Private account").check()
     alice.get_by_role("button", name="Save privacy settings").click()
     expect(alice.get_by_text("Your account is private")).to_be_visible()
