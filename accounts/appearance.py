@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from socialsite.ratelimit import rate_limited
@@ -51,4 +52,4 @@ def appearance(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Appearance: {THEMES[form.cleaned_data['theme']].lower()}.")
     else:
         messages.error(request, "Pick light, dark or as the system.")
-    return redirect("accounts:settings")
+    return redirect(reverse("accounts:settings") + "#settings-appearance")

@@ -18,7 +18,8 @@ def test_pages_follow_the_system_until_a_theme_is_chosen(alice):
 
 def test_a_theme_chosen_in_settings_is_on_every_page_of_that_user(alice, bob):
     response = alice.client.post(reverse("accounts:appearance"), {"theme": "dark"})
-    assert response.status_code == 302 and response["Location"] == reverse("accounts:settings")
+    settings_url = reverse("accounts:settings") + "#settings-appearance"
+    assert response.status_code == 302 and response["Location"] == settings_url
     for name in ("home", "global", "accounts:settings"):
         assert 'data-theme="dark"' in html_tag(alice.client.get(reverse(name)))
     assert "data-theme" not in html_tag(bob.client.get(reverse("home")))

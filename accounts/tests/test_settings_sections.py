@@ -81,7 +81,7 @@ def test_the_profile_form_holds_the_name_and_the_avatar_with_one_save(alice):
 def test_the_settings_page_has_a_nav_of_its_sections(alice):
     text = page_text(alice.client.get("/accounts/settings/"))
     assert '<nav class="settings-nav" aria-label="Settings">' in text
-    for section in ("profile", "account", "privacy", "apps"):
+    for section in ("profile", "appearance", "account", "privacy", "apps"):
         assert f'href="#settings-{section}"' in text
         assert f'id="settings-{section}"' in text
     assert 'class="settings-section settings-current" id="settings-profile"' in text
