@@ -1,8 +1,6 @@
 """The conversation pages (a status with the chain it replies to, its replies and the
 reply box: posting.views.reply answers it), the mentions and tag timelines."""
 
-from urllib.parse import urlencode
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -45,11 +43,7 @@ def mentions(request: HttpRequest, login: str) -> HttpResponse:
         request,
         lambda number, count, viewer: selectors.mentions_page(person["id"], number, count, viewer),
         "timeline/statuses.html",
-        {
-            "title": f"Mentions of @{person['login']}",
-            "empty": "Nobody has mentioned them yet.",
-            "live_query": urlencode({"timeline": "mentions", "login": person["login"]}),
-        },
+        {"title": f"Mentions of @{person['login']}", "empty": "Nobody has mentioned them yet."},
     )
 
 
@@ -64,9 +58,5 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
         request,
         lambda number, count, viewer: selectors.tag_page(name, number, count, viewer),
         "timeline/statuses.html",
-        {
-            "title": f"#{name}",
-            "empty": "No statuses with this tag.",
-            "live_query": urlencode({"timeline": "tag", "tag": name}),
-        },
+        {"title": f"#{name}", "empty": "No statuses with this tag."},
     )

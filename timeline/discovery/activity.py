@@ -21,7 +21,7 @@ from socialsite.redis import Client, get_redis
 
 from .. import keys
 from ..statuses import text
-from . import scripts, suggestions
+from . import scripts
 from . import trending as explore_trends
 
 log = logging.getLogger(__name__)
@@ -59,8 +59,6 @@ def record(
         mentions=mentions,
     )
     explore_trends.record(client, {**status, "deleted": deleted}, now=now)
-    if not deleted and status.get("uid"):
-        suggestions.queue_active(client, int(status["uid"]), posted)
 
 
 def record_event(payload: str) -> bool:

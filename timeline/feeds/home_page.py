@@ -167,7 +167,7 @@ class HomeFirstReads:
     ids: HomeIdsRead
     suspended: Reply
     user: Reply
-    suggested: suggestions.KeptRead
+    suggested: Reply
     groups: Reply
 
 

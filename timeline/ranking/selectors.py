@@ -53,7 +53,7 @@ class TopFirstReads:
     ids: HomeIdsRead
     suspended: Reply
     user: Reply
-    suggested: suggestions.KeptRead
+    suggested: Reply
     audience: safety.AudienceRead
     affinity: affinity.AffinityRead
     following: following.EveryoneRead
