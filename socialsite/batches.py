@@ -91,7 +91,7 @@ class PackedPipeline(Commands):
             self._pool = client.connection_pool
 
     def execute_command(self, *args: Any, **options: Any) -> Reply:
-        slot = self._cluster.determine_slot(*args) if self._cluster else None
+        slot = _slot(self._cluster, args) if self._cluster else None
         # As _handle does, inline: every page queues dozens of commands.
         handle = Reply()
         self._handles.append((handle, self._queued, None, 1, self._text))
@@ -386,6 +386,22 @@ def as_text(reply: Any) -> Any:
     if isinstance(reply, dict):
         return {as_text(key): as_text(value) for key, value in reply.items()}
     return reply
+
+
+# Commands whose keys follow their count (the first argument): redis-py would ask the server
+# which are keys (COMMAND GETKEYS), a round trip for each such command queued.
+_COUNTED_KEYS = frozenset({"ZUNION", "ZINTER", "ZDIFF"})
+
+
+def _slot(cluster: redis.RedisCluster, args: tuple[Any, ...]) -> int | None:
+    """The slot that serves the command `args`, worked out here for _COUNTED_KEYS."""
+    if str(args[0]).upper() not in _COUNTED_KEYS:
+        return cluster.determine_slot(*args)
+    names = args[2 : 2 + int(args[1])]
+    slots = {key_slot(name.encode() if isinstance(name, str) else name) for name in names}
+    if len(slots) != 1:
+        raise redis.RedisClusterException(f"{args[0]}'s keys are not all in one slot")
+    return slots.pop()
 
 
 def _pack(keys: list[str], shapes: list[list[bytes]]) -> bytes:

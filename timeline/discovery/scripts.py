@@ -82,3 +82,20 @@ def record_trends(
             *links,
         ],
     )
+
+
+def rank_trends(
+    client: Client | Pipe,
+    *,
+    sum_key: str,
+    bucket_weights: dict[str, float],
+    count: int,
+) -> Any:
+    """The `count` highest of the buckets, each weighted by `bucket_weights`, as
+    member, score, ... highest first (none at or below 0)."""
+    return _lua.run(
+        client,
+        "rank_trends",
+        [sum_key, *bucket_weights],
+        [count, *bucket_weights.values()],
+    )

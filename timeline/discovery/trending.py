@@ -130,20 +130,18 @@ def record(client: Client, event: Mapping[str, Any], *, now: float | None = None
 def _ranked(ranked_key: str, bucket_key, count: int, now: float) -> list[tuple[str, float]]:
     """The `count` highest of the last TREND_HOURS hour buckets made by `bucket_key`,
     each hour's counts halved every HALF_LIFE_HOURS of its age, highest first: one
-    transaction in the trends' slot."""
+    script in the trends' slot."""
     hour = int(now // HOUR)
     weights = {
         bucket_key(past): 0.5 ** ((hour - past) / HALF_LIFE_HOURS)
         for past in range(hour - TREND_HOURS + 1, hour + 1)
     }
-    pipe = get_redis().pipeline(transaction=True)
-    pipe.zunionstore(ranked_key, weights)
-    # Deletions and unlikes of what was counted before the listener started leave <= 0.
-    pipe.zremrangebyscore(ranked_key, "-inf", 0)
-    pipe.zrevrange(ranked_key, 0, count - 1, withscores=True)
-    pipe.delete(ranked_key)
-    _stored, _dropped, ranked, _deleted = pipe.execute()
-    return [(member, float(score)) for member, score in ranked]
+    ranked = scripts.rank_trends(
+        get_redis(), sum_key=ranked_key, bucket_weights=weights, count=count
+    )
+    return [
+        (member, float(score)) for member, score in zip(ranked[0::2], ranked[1::2], strict=True)
+    ]
 
 
 def ranked_statuses(count: int, now: float | None = None) -> list[tuple[str, float]]:
