@@ -17,7 +17,7 @@ from typing import Any
 import redis
 
 from socialsite.keys import STATUS_CHANNEL
-from socialsite.redis import Client, get_redis
+from socialsite.redis import Client, PackedPipeline, get_redis
 
 from .. import keys
 from ..statuses import text
@@ -125,12 +125,18 @@ def trending(
     most used first."""
     now = time.time() if now is None else now
     minutes = range(int(now // 60) - TREND_MINUTES + 1, int(now // 60) + 1)
-    pipe = get_redis().pipeline(transaction=False)
-    for kind in kinds:
-        pipe.zunion([keys.activity_terms_key(kind, minute) for minute in minutes], withscores=True)
+    # Packed: a cluster's redis-py pipeline would ask the server for ZUNION's keys.
+    pipe = PackedPipeline(get_redis())
+    unions = {
+        kind: pipe.zunion(
+            [keys.activity_terms_key(kind, minute) for minute in minutes], withscores=True
+        )
+        for kind in kinds
+    }
+    pipe.execute()
     top = {}
-    for kind, scored in zip(kinds, pipe.execute(), strict=True):
+    for kind, union in unions.items():
         # Deletions of statuses counted before the listener started can leave counts <= 0.
-        counts = [(term, int(score)) for term, score in scored if score > 0]
+        counts = [(term, int(score)) for term, score in union.value if score > 0]
         top[kind] = sorted(counts, key=lambda pair: (-pair[1], pair[0]))[:limit]
     return top
