@@ -11,6 +11,15 @@ $(STAMP): requirements.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
+# axe-core and Lighthouse (package.json), for the browser audit: the accessibility test
+# injects axe-core; `python -m bench.lighthouse` runs Lighthouse. Only when missing or stale.
+# (The static files are collected by the tests' and the launcher's own setup.)
+NODE_STAMP := node_modules/.package-lock.json
+$(NODE_STAMP): package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+test test-cluster: $(NODE_STAMP)
+
 run: $(STAMP)
 	$(BIN)/python -m socialsite.launcher
 
@@ -32,6 +41,11 @@ test-cluster: $(STAMP)
 # Speed and memory figures, each beside a baseline from the same run (see README).
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH_ARGS)
+
+# Every main page at 390 and 1280 px wide, from a throwaway site, into var/screenshots/.
+.PHONY: screenshots
+screenshots: $(STAMP)
+	$(BIN)/python -m bench.screenshots $(SCREENSHOTS_ARGS)
 
 # ruff, then mypy over the apps (which packages and how strictly: pyproject.toml).
 lint: $(STAMP)

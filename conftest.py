@@ -18,6 +18,7 @@ from accounts.services import create_user
 from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import NodeShare, get_redis
 from socialsite.servers import throwaway_daphne
+from socialsite.staticfiles import collect
 from socialsite.testing.browser import launch_chromium, sign_up
 from socialsite.testing.databases import subprocess_database_env
 from socialsite.testing.published import published_on
@@ -26,6 +27,13 @@ from timeline.discovery import trends
 # CI machines are small and shared: browser assertions wait longer than Playwright's 5 s
 # before they count as failures (a passing check returns as soon as it holds).
 expect.set_options(timeout=20_000)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def collected_static():
+    """The static files under their hashed names, as the pages link them: collectstatic
+    once a checkout (again when static/ changed; socialsite.staticfiles)."""
+    collect()
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,8 @@
 """What people say about themselves: a bio, a website, a location and an avatar,
 fields of their profile hash beside the display name."""
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
@@ -13,8 +15,13 @@ BIO_MAX_LENGTH = 160
 LOCATION_MAX_LENGTH = 30
 WEBSITE_MAX_LENGTH = 200
 PROFILE_FIELDS = ("bio", "website", "location")
+# Set once the account's first-run panel on home (pick a name and an avatar, follow a few
+# people) is dismissed: it is never shown again, in any browser.
+FIRST_RUN_DONE = "first_run_done"
 
 _check_url = URLValidator(schemes=["http", "https"])
+# "scheme:" at the start (RFC 3986): an address without one is taken as https://.
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 
 
 class ProfileError(ValueError):
@@ -26,10 +33,13 @@ class ProfileError(ValueError):
 
 
 def check_website(website: str) -> str:
-    """`website` stripped ("" for none), or ProfileError unless it is an http(s) URL."""
+    """`website` stripped ("" for none), or ProfileError unless it is an http(s) URL; an
+    address without a scheme ("alice.example") is taken as https://, as browsers do."""
     website = (website or "").strip()
     if not website:
         return ""
+    if not _SCHEME.match(website):
+        website = f"https://{website}"
     if len(website) > WEBSITE_MAX_LENGTH:
         message = f"A website address is at most {WEBSITE_MAX_LENGTH} characters."
         raise ProfileError("website", message)
@@ -97,3 +107,11 @@ def remove_avatar(uid: int) -> bool:
     authors.forget(uid)
     avatars.delete(uid, old)
     return True
+
+
+def dismiss_first_run(uid: int) -> None:
+    """Never shows `uid` the first-run panel again (ValueError for an unknown user)."""
+    conn = get_redis()
+    if not conn.exists(keys.user_key(uid)):
+        raise ValueError("No such user.")
+    conn.hset(keys.user_key(uid), FIRST_RUN_DONE, "1")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import profile_views, views
+from . import appearance, profile_views, views
 
 app_name = "accounts"
 urlpatterns = [
@@ -8,10 +8,12 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("settings/", views.settings, name="settings"),
+    path("appearance/", appearance.appearance, name="appearance"),
     path("password/", views.change_password, name="change_password"),
     path("logout/everywhere/", views.logout_everywhere, name="logout_everywhere"),
     path("profile/", profile_views.update_profile, name="update_profile"),
     path("avatar/", profile_views.upload_avatar, name="upload_avatar"),
     path("avatar/remove/", profile_views.remove_avatar, name="remove_avatar"),
+    path("welcome/dismiss/", profile_views.dismiss_first_run, name="dismiss_first_run"),
     path("delete/", views.delete_account, name="delete_account"),
 ]

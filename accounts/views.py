@@ -54,7 +54,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             ratelimit.wait_seconds("signups_per_ip", signups)
             login(request, user)
             welcome = 'Welcome, @{}! <a href="{}">Find people to follow</a>.'
-            messages.success(request, format_html(welcome, user.username, reverse("global")))
+            messages.success(request, format_html(welcome, user.username, reverse("directory")))
             return redirect("home")
     return render_form(request, "accounts/signup.html", form)
 
@@ -123,12 +123,25 @@ def render_settings(
     password_form = password_form or PasswordForm(logged_in_user(request))
     section_forms.setdefault("delete_form", DeleteAccountForm(logged_in_user(request)))
     forms = {"form": form, "password_form": password_form, **section_forms}
+    # The section shown without a #section in the address: the one with the errors.
+    wrong = [name for name, shown in forms.items() if shown is not None and shown.errors]
+    section = SECTION_OF_FORM.get(wrong[0], "profile") if wrong else "profile"
     return render(
         request,
         "accounts/settings.html",
-        {**forms, "person": person},
-        status=400 if any(shown.errors for shown in forms.values()) else 200,
+        {**forms, "person": person, "section": section},
+        status=400 if wrong else 200,
     )
+
+
+# The settings page's sections (jinja2/accounts/settings.html), by the forms in them.
+SECTION_OF_FORM = {
+    "form": "profile",
+    "profile_form": "profile",
+    "avatar_form": "profile",
+    "password_form": "account",
+    "delete_form": "account",
+}
 
 
 def save_settings_section(
@@ -184,7 +197,7 @@ def change_password(request: HttpRequest) -> HttpResponse:
     request.session.cycle_key()  # as Django does on a password change
     keep_session(request, form.user, generation)
     messages.success(request, "Your password is changed. Your other sessions are logged out.")
-    return redirect("accounts:settings")
+    return redirect(reverse("accounts:settings") + "#settings-account")
 
 
 @require_POST

@@ -33,6 +33,7 @@ PARTS = (
     "ranking",
     "explore",
     "groups",
+    "inplace",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.
@@ -111,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         import django
 
         django.setup()
+        from socialsite.staticfiles import collect
+
+        collect()  # the pages link the static files' hashed names
         from .runner import run
 
         return run(plan, args.only or PARTS, args.out, server.data_dir, time.monotonic())

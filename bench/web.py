@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from timeline.graph.directory import PEOPLE_PER_PAGE
 from timeline.web import USERS_PER_PAGE
 
 from .context import Context
@@ -36,6 +37,7 @@ from .web_accounts import (
     marking_account,
     operator,
     private_account,
+    signed_in,
 )
 
 TARGET = 0.5
@@ -250,6 +252,9 @@ def run(ctx: Context) -> list[Row]:
     private_cookie, private_api = private_account()
     plan = ctx.plan
     marking_cookie = marking_account(plan)
+    # A new account: follows nobody, so its home reads who to follow (the most followed
+    # and active accounts) with its own round trips.
+    _, newcomer_cookie = signed_in("benchnewcomer", "New Comer")
     pages = {
         "home": Page("/", "home page", True),
         "marking home": Page(
@@ -283,6 +288,11 @@ def run(ctx: Context) -> list[Row]:
             "/mutes/", f"mutes page ({USERS_PER_PAGE} of {GUARDED_MUTES})", cookie=guarded_cookie
         ),
         "settings": Page("/accounts/settings/", "settings page"),
+        "new home": Page("/", "home page of a new account (who to follow)", cookie=newcomer_cookie),
+        "directory": Page("/directory/", f"directory page ({PEOPLE_PER_PAGE} newest)"),
+        "directory followed": Page(
+            "/directory/?order=followed", f"directory page ({PEOPLE_PER_PAGE} most followed)"
+        ),
         "export": Page(
             "/export/",
             f"POST /export/ (JSON of {statuses:,} statuses)",

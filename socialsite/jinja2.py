@@ -22,6 +22,7 @@ from django.utils.module_loading import import_string
 
 from . import fragments, links
 from .csrf import get_token
+from .icons import icon
 
 
 def url(name: str, *args, **kwargs) -> str:
@@ -56,7 +57,7 @@ def kept_static(path: str) -> str:
 def environment(*, globals: dict | None = None, filters: dict | None = None, **options):
     """The environment, with the apps' `globals` and `filters` ({name: dotted path})."""
     env = Environment(**options)
-    env.globals.update(url=url, static=kept_static, kept=fragments.kept)
+    env.globals.update(url=url, static=kept_static, kept=fragments.kept, icon=icon)
     env.globals.update({name: import_string(path) for name, path in (globals or {}).items()})
     env.filters.update(date=date, pluralize=pluralize, truncatechars=truncatechars)
     env.filters.update(only=fragments.only)

@@ -78,6 +78,9 @@ def main() -> int:
         # The schema's migrations, then the Redis data's (timeline.data_migrations): an
         # older version's data in var/ is upgraded once, saying what each step did.
         subprocess.run(manage("migrate", "--noinput", "-v", "0"), check=True)
+        # The static files under hashed names, gzipped, as the pages link them
+        # (STORAGES["staticfiles"]), in var/static/.
+        subprocess.run(manage("collectstatic", "--noinput", "-v", "0"), check=True)
         if settings.DEMO_NETWORK:
             seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
             subprocess.run(manage(*seed), check=True)

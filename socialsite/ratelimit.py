@@ -37,6 +37,7 @@ from . import keys
 from .kept import keep
 from .redis import get_async_redis, get_redis
 from .scripts import LuaScripts
+from .views import inline_error, is_htmx
 
 _lua = LuaScripts(__file__)
 
@@ -153,6 +154,8 @@ def too_many_requests(request: HttpRequest, error: RateLimited) -> HttpResponse:
     (under /api/, JSON saying it, as the client API's errors do)."""
     if request.path.startswith(API_PREFIX):
         response: HttpResponse = JsonResponse({"error": str(error)}, status=429)
+    elif is_htmx(request):
+        response = inline_error(429, str(error))
     else:
         response = render(request, "429.html", {"message": str(error)}, status=429)
     response["Retry-After"] = str(error.retry_after)

@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "socialsite.middleware.method_not_allowed_page",
+    # request.htmx: the in-place actions answer htmx's requests with a partial.
+    "django_htmx.middleware.HtmxMiddleware",
     # Serves static/ itself (from the app and project dirs), so `make run` needs no web
     # server. Last, not first as WhiteNoise suggests: it is the one middleware that can't
     # run async. Under ASGI, Django runs the async-capable middleware listed after it
@@ -79,6 +81,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "socialsite.urls"
+# Django's 403 page for a bad CSRF token, but a line for an in-place action (htmx).
+CSRF_FAILURE_VIEW = "socialsite.views.csrf_failure"
 ASGI_APPLICATION = "socialsite.asgi.application"
 # Django requests served at once by one daphne process (streams and static files don't
 # count): see socialsite/concurrency.py.
@@ -248,9 +252,23 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "static"
-# WhiteNoise serves static/ through the finders; STATIC_ROOT exists only after a
-# collectstatic, so its absence is normal, not worth a warning at every start.
+# collectstatic's copy, made by `make run` and the test run (socialsite.staticfiles):
+# each file under a name with its content's hash (css/site.3f2a9c.css), beside a gzip
+# copy, so WhiteNoise serves it compressed, cached for a year and more (a new version
+# has a new name). One per checkout, not per VAR_DIR: a test run's or the bench's
+# throwaway VAR_DIR serves the same files.
+STATIC_ROOT = Path(os.environ.get("SOCIALSITE_STATIC_ROOT", BASE_DIR / "var" / "static"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # DJANGO_DEBUG: plain names, so an edited file shows without a collectstatic.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# WhiteNoise also serves static/ through the finders, under the plain names (which
+# nothing links to but which old pages may still ask for).
 WHITENOISE_USE_FINDERS = True
 # Files browsers ask for at the site's root (/favicon.ico), served there by WhiteNoise.
 WHITENOISE_ROOT = BASE_DIR / "static" / "root"

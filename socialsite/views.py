@@ -8,13 +8,47 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.utils.html import format_html
+from django.views.csrf import csrf_failure as django_csrf_failure
 
 from .redis import is_redis_unavailable
 
+# What an inline error says when its refusal gave no words of its own.
+INLINE_ERRORS = {
+    400: "That can't be done.",
+    403: "You can't do that.",
+    404: "That isn't here any more.",
+    429: "Too many at once: try again in a moment.",
+}
+
 
 def error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    """The `<status>.html` page saying `message`."""
+    """The `<status>.html` page saying `message`; for an in-place action (htmx's
+    request), the message alone, shown inline."""
+    if is_htmx(request):
+        return inline_error(status, message)
     return render(request, f"{status}.html", {"message": message}, status=status)
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    """Whether htmx sent `request` (an in-place action), answered with a partial."""
+    return request.headers.get("HX-Request") == "true"
+
+
+def inline_error(status: int, message: str) -> HttpResponse:
+    """An in-place action's refusal: a line saying why, which htmx adds at the end of
+    the card or control that asked (HX-Reswap), leaving it as it was."""
+    text = message or INLINE_ERRORS.get(status, "Something went wrong; try again.")
+    body = format_html('<p class="action-error" role="alert">{}</p>', text)
+    return HttpResponse(body, status=status, headers={"HX-Reswap": "beforeend"})
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form refused for its CSRF token (a page open since the session ended): Django's
+    403 page, or for an in-place action a line asking to reload."""
+    if is_htmx(request):
+        return inline_error(403, "This page is out of date: reload it and try again.")
+    return django_csrf_failure(request, reason)
 
 
 def _message(exception: Exception | None) -> str:
@@ -47,6 +81,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
     """503 when Redis can't serve the request right now (from a view or from middleware,
     e.g. the session), else 500; JSON under the API's addresses. Rendered without the
     request, so the page itself needs no Redis."""
+    if is_htmx(request):
+        unavailable = is_redis_unavailable(sys.exc_info()[1])
+        response = inline_error(503, UNAVAILABLE) if unavailable else inline_error(500, "")
+        if unavailable:
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     if is_redis_unavailable(sys.exc_info()[1]):
         return unavailable_response(request.path)
     if request.path.startswith(API_PATHS):

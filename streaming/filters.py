@@ -14,7 +14,7 @@ from typing import Any
 
 from accounts.services import LOGIN_PATTERN
 from socialsite.text import words
-from timeline.statuses.text import mentions
+from timeline.statuses.text import mentions, tags
 
 from .records import Event
 
@@ -64,12 +64,14 @@ def create_stream_filter(identifier: str, method: str, params: Mapping[str, str]
 # What the hub files a filter under and looks an event up by (streaming.index): a filter
 # that says what it looks for (`index_keys`) passes an event only if they share a key.
 RESIDUE, WORD, LOGIN, GROUP = "residue", "word", "login", "group"
+TAG, REPLY = "tag", "reply"
 IndexKey = tuple[str, int | str]
 
 
 def event_keys(event: Event) -> set[IndexKey]:
     """The keys of `event` for the filters' index: a status's id % 100, its words, its
-    author's and its mentions' logins, its group; a follow event's two logins."""
+    author's and its mentions' logins, its group, its #tags, the status it replies to; a
+    follow event's two logins."""
     kind = event.get("event")
     if kind is not None:
         if kind not in FOLLOW_EVENTS:
@@ -86,11 +88,21 @@ def event_keys(event: Event) -> set[IndexKey]:
     group = as_int(event.get("group"))
     if group is not None:
         keys.add((GROUP, group))
+    parent = as_int(event.get("in_reply_to"))
+    if parent is not None:
+        keys.add((REPLY, parent))
     message = event.get("message")
     if isinstance(message, str):
         keys.update((WORD, word) for word in words(message))
         keys.update((LOGIN, login) for login in _mentioned(message))
+        keys.update((TAG, tag) for tag in event_tags(event))
     return keys
+
+
+def event_tags(status: Event) -> frozenset[str]:
+    """The #tags of a status's message, lower-cased (timeline.statuses.text.tags)."""
+    message = status.get("message")
+    return _tagged(message) if isinstance(message, str) else frozenset()
 
 
 def filed_under(match: Filter) -> frozenset[IndexKey] | None:
@@ -232,6 +244,11 @@ def passes_follow_events(match: Filter) -> bool:
 @functools.lru_cache(maxsize=256)
 def _mentioned(message: str) -> frozenset[str]:
     return frozenset(mentions(message))
+
+
+@functools.lru_cache(maxsize=256)
+def _tagged(message: str) -> frozenset[str]:
+    return frozenset(tags(message))
 
 
 def _login(user: object) -> str | None:

@@ -35,6 +35,7 @@ from .backlog import Line, Writer
 from .filters import GROUP, Filter, as_int
 from .home_filter import HomeFilter
 from .index import FilterIndex
+from .page_filter import PageFilter
 from .records import Event
 from .services import StreamGrant
 from .viewers import Viewer, named_uids
@@ -211,8 +212,10 @@ class Hub:
         for (streaming.index), so thousands of streams don't each look at every event.
         A private account's status (or its deletion) goes to live home timelines alone,
         whose filter passes it only to approved followers (timeline.audience), and a
-        private group's post to its live group timelines too, which only members open; a
-        follow event is the viewers' to decide."""
+        private group's post to its live group timelines too, which only members open, and
+        to the pages' live timelines shown anywhere but global (streaming.page_filter),
+        whose viewers pass it to approved followers alone; a follow event is the
+        viewers' to decide."""
         if safety.is_private(event) and "event" not in event:
             homes = [
                 listener
@@ -222,7 +225,12 @@ class Hub:
             # A private group's post: its live group timelines too (members' alone).
             group = as_int(event.get("group"))
             in_group = self.index.by_key.get((GROUP, group), ()) if group is not None else ()
-            return [*homes, *in_group] if in_group else homes
+            pages = [
+                listener
+                for listener in self.index.candidates(event)
+                if isinstance(listener.match, PageFilter) and listener.match.where != safety.GLOBAL
+            ]
+            return [*homes, *in_group, *pages] if in_group or pages else homes
         return self.index.candidates(event)
 
     async def read_audience(self, viewer: Viewer) -> None:

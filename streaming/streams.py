@@ -14,6 +14,7 @@ from redis import RedisError
 
 from accounts.auth import SESSION_UID
 from accounts.services import uid_for_login
+from timeline.audience import selectors as safety
 
 from . import services
 from .backlog import Writer
@@ -21,13 +22,20 @@ from .filters import Filter, create_stream_filter, passes_follow_events
 from .group_filter import GroupFilter, GroupViewer, group_stream_filter
 from .home_filter import HomeFilter
 from .hub import Ending, Hub, Listener, get_hub
+from .page_filter import PageFilter, page_stream_filter
 from .services import StreamGrant, StreamRefused
 from .viewers import Viewer
 
 logger = logging.getLogger(__name__)
 
 # Each stream and the HTTP method that opens it (a WebSocket opens any of them).
-STREAM_METHODS = {"sample": "GET", "filter": "POST", "home": "GET", "group": "GET"}
+STREAM_METHODS = {
+    "sample": "GET",
+    "filter": "POST",
+    "home": "GET",
+    "group": "GET",
+    "timeline": "GET",
+}
 RELOAD_RETRY_SECONDS = 1.0
 # The waits of a stream for its client to take what the server holds for it: the first
 # lets the event loop write to the socket at once (a client that reads keeps up at full
@@ -119,12 +127,14 @@ class Stream:
 async def open_stream(
     name: str, params: Mapping[str, str], user=None, session=None, ip: str | None = None
 ) -> Stream:
-    """Opens the stream `name` (sample, filter, home or group) for a request's parameters, its
-    logged-in `user` and their `session`, if any, and its client address `ip`;
-    StreamRefused says why it can't be opened."""
+    """Opens the stream `name` (sample, filter, home, group or timeline) for a request's
+    parameters, its logged-in `user` and their `session`, if any, and its client address
+    `ip`; StreamRefused says why it can't be opened."""
     if name not in STREAM_METHODS:
         raise StreamRefused(
-            404, "No such stream: use /statuses/sample.json, filter.json, home.json or group.json."
+            404,
+            "No such stream: use /statuses/sample.json, filter.json, home.json, group.json"
+            " or timeline.json.",
         )
     key = params.get("identifier") or None
     uid = None if key else await session_uid(user, session)
@@ -133,6 +143,8 @@ async def open_stream(
     match: Filter | None = None
     if name == "group":
         match = await group_stream_filter(params.get("group", ""), uid)
+    elif name == "timeline":
+        match = await page_stream_filter(dict(params), uid)
     elif name != "home":
         try:
             match = create_stream_filter(key or f"user:{uid}", name, params)
@@ -157,6 +169,10 @@ async def _start(hub: Hub, name: str, grant: StreamGrant, match) -> Stream:
     if name != "home":
         if isinstance(match, GroupFilter):
             viewer: Viewer = GroupViewer(match.group_id, grant.uid)
+        elif isinstance(match, PageFilter):
+            # Anywhere but global, a private account's status goes to its followers.
+            private_too = match.where != safety.GLOBAL
+            viewer = Viewer.loading(grant.uid, with_follows=private_too, where=match.where)
         else:
             viewer = Viewer.loading(grant.uid, with_follows=passes_follow_events(match))
         listener = await hub.join(match, grant, viewer=viewer)

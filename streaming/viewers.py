@@ -32,9 +32,16 @@ class Viewer:
     follows between public accounts)."""
 
     def __init__(
-        self, audience: safety.Audience | None = None, *, with_follows: bool = False
+        self,
+        audience: safety.Audience | None = None,
+        *,
+        with_follows: bool = False,
+        where: str = safety.GLOBAL,
     ) -> None:
         self.audience = audience if audience is not None else safety.Audience(None)
+        # Where the statuses are shown: global (never a private one, as the public
+        # streams), or anywhere (a page's live timeline: a private one to its followers).
+        self.where = where
         # Whether a read of the audience takes whom the owner follows (a follow filter's).
         self.with_follows = with_follows
         self.ready = True  # whether the owner's audience was read once
@@ -43,10 +50,10 @@ class Viewer:
         self._replay: list[Event] | None = None
 
     @classmethod
-    def loading(cls, uid: int, *, with_follows: bool) -> "Viewer":
+    def loading(cls, uid: int, *, with_follows: bool, where: str = safety.GLOBAL) -> "Viewer":
         """The viewer `uid`, whose audience is yet to be read (`begin_load`, `load`):
         until then their stream carries nothing (it is not open yet for its client)."""
-        viewer = cls(safety.Audience(uid), with_follows=with_follows)
+        viewer = cls(safety.Audience(uid), with_follows=with_follows, where=where)
         viewer.ready = False
         viewer.begin_load()
         return viewer
@@ -81,9 +88,12 @@ class Viewer:
         if kind is None:
             # As audience.visible skips the rule for a reader who shuns no one: then
             # only privacy hides a status (and thousands of streams ask about each).
-            if not self.audience.shuns_anyone() or as_int(event.get("uid")) is None:
-                return not safety.is_private(event)
-            return safety.may_see(event, self.audience, where=safety.GLOBAL)
+            private = safety.is_private(event)
+            if as_int(event.get("uid")) is None or not (
+                self.audience.shuns_anyone() or (private and self.where != safety.GLOBAL)
+            ):
+                return not private
+            return safety.may_see(event, self.audience, where=self.where)
         if kind in FOLLOW_EVENTS:
             source, target = event.get("source"), event.get("target")
             if not (isinstance(source, dict) and isinstance(target, dict)):

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -42,7 +43,7 @@ def create_key(request: HttpRequest) -> HttpResponse:
             return render(request, "streaming/key_created.html", {"key": key, "name": name})
     for errors in form.errors.values():
         messages.error(request, " ".join(map(str, errors)))
-    return redirect("accounts:settings")
+    return redirect(reverse("accounts:settings") + "#settings-apps")
 
 
 @require_POST
@@ -53,4 +54,4 @@ def revoke_key(request: HttpRequest, key_id: str) -> HttpResponse:
         messages.success(request, "The stream key is revoked; streams using it are ending.")
     else:
         messages.error(request, "You have no such stream key.")
-    return redirect("accounts:settings")
+    return redirect(reverse("accounts:settings") + "#settings-apps")

@@ -60,8 +60,9 @@ class StatusForm(forms.Form):
     location = forms.CharField(
         required=False,
         max_length=LOCATION_MAX_LENGTH,
-        help_text="Optional: latitude,longitude, e.g. 48.8584,2.2945",
-        widget=forms.TextInput(attrs={"placeholder": "lat,lon (optional)"}),
+        label="Location",
+        help_text="Latitude,longitude in degrees, e.g. 38.7223,-9.1393",
+        widget=forms.TextInput(attrs={"placeholder": "38.7223,-9.1393"}),
     )
 
     def clean_message(self) -> str:
@@ -78,9 +79,14 @@ class StatusForm(forms.Form):
         try:
             lat, lon = (float(part) for part in location.split(","))
         except ValueError:
-            raise forms.ValidationError(
-                'A location is "latitude,longitude", e.g. 48.8584,2.2945.'
-            ) from None
+            said = 'A location is "latitude,longitude" in degrees, e.g. 38.7223,-9.1393.'
+            if any(char.isalpha() for char in location):
+                # Someone typed a place: say why it isn't taken rather than just "bad".
+                said += (
+                    f' Places aren\'t looked up by name: for "{location}", take its'
+                    " coordinates from a map, or leave the box empty."
+                )
+            raise forms.ValidationError(said) from None
         # float() accepts "nan" and "inf": both fail these comparisons.
         if not -90 <= lat <= 90:
             raise forms.ValidationError("Latitude is between -90 and 90.")

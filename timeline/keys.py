@@ -412,6 +412,9 @@ def dismissed_suggestions_key(uid: int) -> str:
 
 # uid -> followers, for the accounts suggested to people who follow nobody yet.
 POPULAR_USERS = "users:popular"
+# uid -> when they last posted (the newest ACTIVE_KEPT), the active accounts suggested to
+# people who follow nobody yet beside the popular ones.
+ACTIVE_USERS = "users:active"
 
 
 # Groups (timeline.groups). A group's keys share its own hash tag ({g<id>}), distinct

@@ -20,6 +20,7 @@ from .search import views as search
 urlpatterns = [
     # Django tries the patterns in order (~1 µs each): the most read pages first.
     path("", ranking.home, name="home"),
+    path("directory/", graph.directory, name="directory"),
     path("u/<str:login>/", graph.profile, name="profile"),
     path("timeline/", feeds.global_timeline, name="global"),
     path("statuses/", posting.post_status, name="post_status"),

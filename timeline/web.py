@@ -17,10 +17,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from accounts.auth import current_uid
 from accounts.records import UserProfile
 from accounts.services import get_user_by_login
-from socialsite.views import error_page
+from socialsite.views import error_page, is_htmx
 
 from .audience.selectors import Blocked
+from .feeds.selectors import shown_status
 from .lists.selectors import NoSuchList
+from .statuses.cards import status_cards
 from .statuses.selectors import AlreadyDone, StatusGone
 
 # At most nine digits: feeds.selectors.LAST_PAGE.
@@ -115,12 +117,26 @@ def act_on_status(
         action(current_uid(request), status_id)
     except AlreadyDone as error:
         # Done already (in another tab, by a double click): nothing to do, and no error.
+        if is_htmx(request):
+            return card_answer(request, status_id)
         messages.info(request, f"Nothing to do: {error}")
     except ValueError as error:
         return refused(request, error)
     else:
+        if is_htmx(request):
+            return card_answer(request, status_id)
         messages.success(request, done)
     return redirect(next_url(request, reverse("status", args=[status_id])))
+
+
+def card_answer(request: HttpRequest, status_id: int) -> HttpResponse:
+    """An in-place action's answer on a status card: the card its button was on (the
+    form's `card`: the status, or a repost showing it) as the viewer now sees it, with
+    its counts and marks; the note that it is gone once it is. The card is the kept one
+    (timeline.statuses.cards): nothing in it depends on the request."""
+    raw, viewer = request.POST.get("card", ""), current_uid(request)
+    card_id = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 20 else status_id
+    return HttpResponse(status_cards([shown_status(card_id, viewer=viewer)], viewer))
 
 
 def refused(request: HttpRequest, error: Exception) -> HttpResponse:

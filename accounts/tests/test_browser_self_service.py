@@ -29,6 +29,7 @@ def test_change_password_export_delete_and_sign_up_again(browser, daphne_server)
 
     # Change the password: this browser goes on, the other is logged out.
     page.get_by_role("link", name="Settings").click()
+    page.get_by_role("navigation", name="Settings").get_by_role("link", name="Account").click()
     page.get_by_label("Current password").fill(PASSWORD)
     page.get_by_label("New password", exact=True).fill(NEW_PASSWORD)
     page.get_by_label("New password again").fill(NEW_PASSWORD)

@@ -52,7 +52,7 @@ def test_a_profile_keeps_bio_website_and_location(alice):
         "javascript:alert(1)",
         "ftp://a.example/",
         "data:text/html,hi",
-        "a.example",
+        "a.example:8080",
         "http://",
         "https://exa mple.com/",
     ],
@@ -62,6 +62,19 @@ def test_websites_are_http_or_https_only(alice, website):
     with pytest.raises(ValueError, match="http:// or https://"):
         profiles.update_profile(alice.uid, bio="changed", website=website, location="")
     assert get_user(alice.uid)["bio"] == "kept"
+
+
+def test_a_website_without_a_scheme_is_taken_as_https(alice):
+    profiles.update_profile(alice.uid, bio="", website="alice.example", location="")
+    assert get_user(alice.uid)["website"] == "https://alice.example"
+
+
+def test_the_settings_page_takes_a_bare_website_as_https(alice):
+    response = alice.client.post(
+        "/accounts/profile/", {"bio": "", "website": "alice.example/blog", "location": ""}
+    )
+    assert response.status_code == 302
+    assert get_user(alice.uid)["website"] == "https://alice.example/blog"
 
 
 @pytest.mark.parametrize(
@@ -197,7 +210,9 @@ def test_uploads_are_served_from_media_in_development(client, alice):
 
 def test_status_cards_show_the_authors_display_name_and_avatar(client, alice):
     posting.post_status(alice.uid, "hello")
-    assert 'src="/static/img/avatar.svg"' in page_text(client.get("/timeline/"))
+    # The default avatar, under its hashed name (STORAGES["staticfiles"]).
+    hashed = r'src="/static/img/avatar\.[0-9a-f]{12}\.svg"'
+    assert re.search(hashed, page_text(client.get("/timeline/")))
     token = profiles.set_avatar(alice.uid, picture())
     response = client.get("/timeline/")
     assert shows(response, "Alice @alice")

@@ -224,4 +224,4 @@ def test_a_wrong_password_for_a_suspended_user_says_only_that_it_is_wrong(client
 def test_the_welcome_links_to_people_to_follow(client):
     response = client.post("/accounts/signup/", sent(), follow=True)
     assert shows(response, "Welcome, @alice! Find people to follow.")
-    assert '<a href="/timeline/">Find people to follow</a>' in response.content.decode()
+    assert '<a href="/directory/">Find people to follow</a>' in response.content.decode()

@@ -29,7 +29,7 @@ def cautious(person) -> str:
 def test_revoking_an_app_or_a_stream_key_asks_first(cautious, browser, daphne_server):
     page = browser.new_page()
     log_in(page, daphne_server, cautious, PASSWORD)
-    page.goto(f"{daphne_server}/accounts/settings/")
+    page.goto(f"{daphne_server}/accounts/settings/#settings-apps")
     apps, keys = page.locator("#authorised-apps"), page.locator("#stream-keys")
     questions = []
     for section, row, asked in (

@@ -7,6 +7,7 @@ import pytest
 from timeline.graph.services import follow_user
 from timeline.posting.services import post_status
 from timeline.reactions.services import like
+from timeline.safety.services import set_private
 
 
 @pytest.fixture
@@ -35,6 +36,15 @@ def test_notifications_page_by_cursors_with_ids_that_stay_the_same(alice, bob, m
     again = as_alice("get", "/api/v1/notifications?limit=3")[1]
     assert [n["id"] for n in again] == [n["id"] for n in first + second]
     assert [n["created_at"] for n in again] == [n["created_at"] for n in first + second]
+
+
+def test_a_follow_request_is_a_follow_request_notification(alice, bob, as_alice):
+    set_private(alice.uid, True)
+    follow_user(bob.uid, alice.uid)
+    _, found, _ = as_alice("get", "/api/v1/notifications")
+    assert [(n["id"], n["type"], n["account"]["username"]) for n in found] == [
+        (f"follow_request-0-{bob.uid}", "follow_request", "bob")
+    ]
 
 
 @pytest.mark.parametrize("cursor", ["abc", "12", "p0", "p1000000000"])

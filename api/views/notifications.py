@@ -14,6 +14,7 @@ from .people import next_link, page_cursor
 # The site's kinds of notification as Mastodon names them.
 TYPES = {
     "follow": "follow",
+    "follow_request": "follow_request",
     "like": "favourite",
     "repost": "reblog",
     "reply": "mention",

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 from oauth2_provider.views import AuthorizationView, RevokeTokenView
 
@@ -86,4 +87,4 @@ def revoke_app(request: HttpRequest, application_id: int) -> HttpResponse:
     if not oauth.revoke_app(request.user, application_id):
         raise Http404("That app has no access to your account.")
     messages.success(request, "The app's access is revoked.")
-    return redirect("accounts:settings")
+    return redirect(reverse("accounts:settings") + "#settings-apps")

@@ -12,6 +12,7 @@ from django.test import Client
 from accounts.services import get_user
 from bench import plan, web, web_accounts
 from bench.pages import GUARDED_BLOCKS, GUARDED_MUTES, author_with_statuses
+from timeline.graph.directory import PEOPLE_PER_PAGE
 from timeline.web import USERS_PER_PAGE
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +22,17 @@ def page(path: str, cookie: str) -> str:
     response = Client().get(path, HTTP_COOKIE=cookie)
     assert response.status_code == 200, (path, response.status_code)
     return response.content.decode()
+
+
+def test_a_new_account_is_shown_whom_to_follow_and_the_directory_is_full():
+    reader_cookie = web_accounts.logged_in_reader(3)[0]
+    many = [web_accounts.signed_in(f"dirperson{n}", "Person")[0] for n in range(PEOPLE_PER_PAGE)]
+    assert many
+    _, cookie = web_accounts.signed_in("benchnewcomer", "New Comer")
+    assert 'id="suggestions"' in page("/", cookie)
+    people = r'class="person" href="/u/\w+/"'
+    assert len(re.findall(people, page("/directory/", reader_cookie))) == PEOPLE_PER_PAGE
+    assert re.findall(people, page("/directory/?order=followed", reader_cookie))
 
 
 def test_the_private_account_sees_its_pending_follow_requests():
@@ -98,5 +110,5 @@ def test_the_api_rows_owners_read_what_their_rows_say():
 
 def test_the_marking_reader_sees_its_first_page_liked():
     html = page("/", web_accounts.marking_account(plan.QUICK))
-    assert html.count(">Unlike</button>") == 30
-    assert ">Like</button>" not in html
+    assert html.count('class="link-button status-like" aria-pressed="true"') == 30
+    assert 'class="link-button status-like" aria-pressed="false"' not in html

@@ -27,6 +27,9 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     assert {"fan-out", "post", "home page", "follow", "unfollow", "memory"} <= sections
     assert {"http", "streaming", "scale", "search", "delivery"} <= sections
     assert {"top evaluation", "top page", "http top"} <= sections
+    # The in-place like beside today's POST + redirect + page, each asked without error.
+    (in_place,) = [row for row in results["rows"] if row["section"] == "in place"]
+    assert in_place["baseline"]["kind"] == "latency" and in_place["target"] == "<= 0.5x"
     # Every page has its row (each made with the data it names: test_page_owners), none
     # answered with an error; and each of the site's own WebSockets has one.
     http = {row["case"]: row for row in results["rows"] if row["section"] == "http"}

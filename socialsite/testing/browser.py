@@ -40,4 +40,5 @@ def log_in(page: Page, base_url: str, login: str, password: str = PASSWORD) -> N
     page.get_by_label("Login").fill(login)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    # The nav's Profile tab: shown signed in at every width (Log out is in a phone's More menu).
+    expect(page.get_by_role("link", name="Profile", exact=True)).to_be_visible()

@@ -2,6 +2,7 @@
 processes, on this run's Redis, in a folder of their own."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -106,7 +107,12 @@ def free_port() -> int:
 
 def test_make_run_serves_one_port_with_several_processes_and_ctrl_c_stops_them_all(tmp_path):
     port = free_port()
-    launcher = launch(launcher_env(tmp_path, port, WEB_PROCESSES="2", WORKERS="2"))
+    # Its static files collected into a folder of its own (as a fresh clone's var/static/).
+    static = str(tmp_path / "static")
+    env = launcher_env(
+        tmp_path, port, WEB_PROCESSES="2", WORKERS="2", SOCIALSITE_STATIC_ROOT=static
+    )
+    launcher = launch(env)
     opened: list[socket.socket] = []
     try:
         said = []
@@ -131,6 +137,16 @@ def test_make_run_serves_one_port_with_several_processes_and_ctrl_c_stops_them_a
             sock.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             assert sock.recv(12) == b"HTTP/1.1 200"
         assert serving(daphnes, port) == set(daphnes)
+        # The pages' stylesheet, collected by the launcher: under its hashed name, gzipped.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/") as page:
+            stylesheet = re.search(
+                r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', page.read().decode()
+            )
+        assert stylesheet, "no hashed stylesheet on the login page"
+        asking = {"Accept-Encoding": "gzip"}
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{stylesheet[1]}", headers=asking)
+        with urllib.request.urlopen(request) as answer:
+            assert answer.headers["Content-Encoding"] == "gzip"
 
         launcher.send_signal(signal.SIGINT)
         assert launcher.wait(timeout=60) == 0

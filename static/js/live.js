@@ -1,5 +1,7 @@
-// The live home timeline. New statuses from you and the people you follow appear at the
-// top of #timeline as they are posted, counted by an "N new statuses" bar until you
+// A live timeline: home's, a group's, and every other timeline page's (global, a tag, a
+// list, a profile, mentions, a status's replies: data-stream-url says which). New
+// statuses appear at the top of #timeline as they are posted (at the bottom for
+// replies, data-order="oldest"), counted by an "N new statuses" bar until you
 // look; deleted ones disappear. Events come over a WebSocket opened with this page's
 // session; each status's HTML is the server's own rendering (its card, alone, from
 // /statuses/<id>/card/), so nothing from the event is ever put into the page as markup.
@@ -18,6 +20,7 @@
   // data-card-url is the URL of status 0's card.
   const cardUrl = (id) => script.dataset.cardUrl.replace(/\/0\/card\/$/, "/" + id + "/card/");
   // Refusals that reconnecting won't cure: bad request, logged out, suspended, no such path.
+  const oldestFirst = script.dataset.order === "oldest";
   const FINAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
 
   const bar = document.createElement("button");
@@ -37,10 +40,12 @@
   }
 
   bar.addEventListener("click", () => {
+    // The first new one: the top of the timeline, or the first new reply at its bottom.
+    const first = timeline.querySelector(".status-new") || timeline;
     timeline.querySelectorAll(".status-new").forEach((el) => el.classList.remove("status-new"));
     unseen = new Set();
     showCount();
-    timeline.scrollIntoView({ behavior: "smooth", block: "start" });
+    first.scrollIntoView({ behavior: "smooth", block: "start" });
   });
 
   function find(id) {
@@ -70,10 +75,17 @@
     }
     const status = document.importNode(article, true);
     status.classList.add("status-new");
-    // Newest first, even when two fetches finish out of order.
+    // Newest first (or last, data-order="oldest"), even when two fetches finish out of order.
     const newer = Array.from(timeline.children).filter((el) => Number(el.dataset.statusId) > id);
-    const after = newer.length ? newer[newer.length - 1] : null;
-    timeline.insertBefore(status, after ? after.nextSibling : timeline.firstChild);
+    if (oldestFirst) {
+      timeline.insertBefore(status, newer.length ? newer[0] : null);
+    } else {
+      const after = newer.length ? newer[newer.length - 1] : null;
+      timeline.insertBefore(status, after ? after.nextSibling : timeline.firstChild);
+    }
+    if (window.htmx) {
+      window.htmx.process(status); // a card's in-place actions, if the page has them
+    }
     const empty = timeline.parentElement.querySelector(":scope > .empty");
     if (empty) {
       empty.remove();

@@ -60,11 +60,16 @@
     return null;
   }
 
+  // Asked while the click is captured, before it reaches the button: a "no" stops it
+  // there, so an in-place button (htmx's, listening on the button) never sends either.
   document.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-confirm], .status-delete");
     const text = button && question(button);
-    if (text && !window.confirm(text)) event.preventDefault();
-  });
+    if (text && !window.confirm(text)) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
   document.addEventListener("submit", (event) => {
     // A form's own question; a button's was asked on its click.
     const text = event.target.dataset.confirm;

@@ -79,8 +79,13 @@
     if (conversation.dataset.live === "on" && !conversation.querySelector('[data-message-id="' + message.id + '"]')) {
       const item = element("li", "dm dm-new");
       item.dataset.messageId = String(message.id);
-      item.appendChild(element("span", "status-author", "@" + message.login));
-      item.appendChild(element("p", "dm-text", message.text));
+      // As the page draws one (conversation.html): the author, then the bubble.
+      const body = element("div", "dm-body");
+      const bubble = element("div", "dm-bubble");
+      body.appendChild(element("span", "status-author dm-author", "@" + message.login));
+      bubble.appendChild(element("p", "dm-text", message.text));
+      body.appendChild(bubble);
+      item.appendChild(body);
       conversation.appendChild(item);
       const empty = conversation.parentElement.querySelector(":scope > .empty");
       if (empty) {

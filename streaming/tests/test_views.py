@@ -57,7 +57,7 @@ def test_the_settings_page_lists_keys_with_a_revoke_button_each(reader_client, r
 
 def test_a_name_too_long_is_refused_with_a_message_and_makes_no_key(reader_client, reader):
     response = reader_client.post(CREATE, {"key-name": "x" * 51}, follow=True)
-    assert response.redirect_chain[-1][0] == SETTINGS
+    assert response.redirect_chain[-1][0] == SETTINGS + "#settings-apps"
     assert any("at most 50 characters" in m for m in messages_of(response))
     assert list_stream_keys(reader) == []
 
@@ -74,7 +74,7 @@ def test_revoking_a_key_removes_it(reader_client, reader):
     key = create_stream_key(reader, "old")
     key_id = list_stream_keys(reader)[0]["id"]
     response = reader_client.post(reverse("streaming:revoke_key", args=[key_id]), follow=True)
-    assert response.redirect_chain[-1][0] == SETTINGS
+    assert response.redirect_chain[-1][0] == SETTINGS + "#settings-apps"
     assert any("revoked" in m for m in messages_of(response))
     assert uid_for_stream_key(key) is None
 

@@ -1,6 +1,8 @@
 """The conversation pages (a status with the chain it replies to, its replies and the
 reply box: posting.views.reply answers it), the mentions and tag timelines."""
 
+from urllib.parse import urlencode
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -43,7 +45,11 @@ def mentions(request: HttpRequest, login: str) -> HttpResponse:
         request,
         lambda number, count, viewer: selectors.mentions_page(person["id"], number, count, viewer),
         "timeline/statuses.html",
-        {"title": f"Mentions of @{person['login']}", "empty": "Nobody has mentioned them yet."},
+        {
+            "title": f"Mentions of @{person['login']}",
+            "empty": "Nobody has mentioned them yet.",
+            "live_query": urlencode({"timeline": "mentions", "login": person["login"]}),
+        },
     )
 
 
@@ -58,5 +64,9 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
         request,
         lambda number, count, viewer: selectors.tag_page(name, number, count, viewer),
         "timeline/statuses.html",
-        {"title": f"#{name}", "empty": "No statuses with this tag."},
+        {
+            "title": f"#{name}",
+            "empty": "No statuses with this tag.",
+            "live_query": urlencode({"timeline": "tag", "tag": name}),
+        },
     )

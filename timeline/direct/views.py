@@ -9,8 +9,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.auth import logged_in_uid
+from accounts.authors import authors
 from socialsite.ratelimit import rate_limited
-from socialsite.views import error_page
+from socialsite.views import error_page, is_htmx
 
 from ..web import login_first, page_number, require_page
 from . import selectors, services
@@ -24,7 +25,11 @@ def inbox(request: HttpRequest) -> HttpResponse:
     number = page_number(request)
     page = selectors.inbox_page(logged_in_uid(request), number, settings.STATUSES_PER_PAGE)
     require_page(number, page.conversations, page.has_older)
-    return render(request, "timeline/inbox.html", {"page": page})
+    members = {
+        u: login for c in page.conversations for u, login in zip(c.uids, c.logins, strict=False)
+    }
+    # Each member's name and avatar (uid -> login, name, avatar), for the rows' avatars.
+    return render(request, "timeline/inbox.html", {"page": page, "people": authors(members)})
 
 
 @require_http_methods(["GET", "POST"])
@@ -74,6 +79,10 @@ def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
         "error": error,
         "message": message,
         "max_length": MESSAGE_MAX_LENGTH,
+        # The members' names and avatars, for the messages' avatars.
+        "people": authors(
+            dict(zip(page.conversation.uids, page.conversation.logins, strict=False))
+        ),
     }
     return render(request, "timeline/conversation.html", context, status=400 if error else 200)
 
@@ -113,4 +122,7 @@ def delete_message(request: HttpRequest, conversation_id: int, message_id: int) 
         raise Http404(str(gone)) from None
     except PermissionError as refused:
         return error_page(request, 403, str(refused))
+    if is_htmx(request):
+        # In place: the message goes (nothing swaps in), as the others' open pages drop it.
+        return HttpResponse("")
     return redirect("conversation", conversation_id)

@@ -21,7 +21,7 @@ from socialsite.redis import Client, PackedPipeline, get_redis
 
 from .. import keys
 from ..statuses import text
-from . import scripts
+from . import scripts, suggestions
 from . import trending as explore_trends
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,8 @@ def record(
         mentions=mentions,
     )
     explore_trends.record(client, {**status, "deleted": deleted}, now=now)
+    if not deleted and status.get("uid"):
+        suggestions.queue_active(client, int(status["uid"]), posted)
 
 
 def record_event(payload: str) -> bool:

@@ -1,11 +1,15 @@
 """Who to follow: people followed by the people you follow, ranked by how many of them
-follow each (friends of friends), then the most followed accounts, for someone who
-follows few or nobody yet; minus whom you follow and whom you dismissed.
+follow each (friends of friends), then the most followed accounts and those who posted
+last (the active ones), for someone who follows few or nobody yet; minus whom you
+follow, whom you dismissed, and anyone either of you blocks, you mute or asked to follow.
 
 Working them out reads the follows of up to FOLLOWEES_READ people, so it is a job
 (queued by a home page that finds none kept), and the result is kept SUGGESTIONS_TTL
 seconds in the user's slot. The home page reads the kept ones with its own round trips:
-the list with the page's ids, their profiles with its statuses."""
+the list with the page's ids, their profiles with its statuses. Someone who follows
+nobody and has none kept yet (a new account's first page, before the job is done) is
+shown the most followed and active accounts read with those same round trips
+(`starters`), so a new account sees whom to follow from its first page."""
 
 from collections import Counter
 from dataclasses import dataclass
@@ -29,6 +33,11 @@ OWN_FOLLOWS_READ = 5000
 # The most followed accounts kept for new users' suggestions.
 POPULAR_KEPT = 1000
 POPULAR_READ = 50
+# The accounts that posted last, kept for new users' suggestions beside the popular ones.
+ACTIVE_KEPT = 1000
+ACTIVE_READ = 50
+# Of each, read with a home page for someone who follows nobody and has none kept.
+STARTERS_READ = 6
 # Kept when there is nothing to suggest (or the job is queued), so the job isn't queued
 # at every home page; a queued job lost with its worker is queued again after PENDING_TTL.
 NOTHING = "none"
@@ -41,6 +50,18 @@ def queue_popular(pipe, uid: int, followers: int) -> None:
     follow or an unfollow: the count itself, so it is idempotent)."""
     pipe.zadd(keys.POPULAR_USERS, {uid: followers})
     pipe.zremrangebyrank(keys.POPULAR_USERS, 0, -POPULAR_KEPT - 1)
+
+
+def queue_active(pipe, uid: int, posted: float) -> None:
+    """Queues on `pipe` noting that `uid` posted at `posted` (the activity listener, for
+    each status posted: idempotent, and an older status never moves them back)."""
+    pipe.zadd(keys.ACTIVE_USERS, {uid: posted}, gt=True)
+    pipe.zremrangebyrank(keys.ACTIVE_USERS, 0, -ACTIVE_KEPT - 1)
+
+
+def _starters(popular: list[str], active: list[str], uid: int) -> list[str]:
+    """The most followed, then the most lately active accounts, each once, not `uid`."""
+    return [other for other in dict.fromkeys([*popular, *active]) if other != str(uid)]
 
 
 @jobs.handler("suggest")
@@ -59,7 +80,8 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     # The plain read, which nearly every user's follows take (no buckets: follow_sets.following).
     newest = following.queue_newest_of_base(batch, uid, OWN_FOLLOWS_READ)
     dismissed = batch.smembers(keys.dismissed_suggestions_key(uid))
-    popular = batch.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
+    popular: Reply = batch.zrevrange(keys.POPULAR_USERS, 0, POPULAR_READ - 1)
+    active = batch.zrevrange(keys.ACTIVE_USERS, 0, ACTIVE_READ - 1)
     suspended = batch.smembers(SUSPENDED_USERS)
     # Nobody they block, mute or have asked to follow, nor anyone blocking them.
     others = [
@@ -71,7 +93,7 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     left_out = {str(uid), *followed, *dismissed.value, *suspended.value}.union(
         *(other.value for other in others)
     )
-    popular = popular.value
+    starters = _starters(popular.value, active.value, uid)
     counts: Counter = Counter()
     followees = followed[:FOLLOWEES_READ]
     if followees:
@@ -85,7 +107,7 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
             theirs = following.newest(conn, read)
             counts.update(other for other in theirs if other not in left_out)
     found = [(int(other), count) for other, count in counts.most_common(SUGGESTIONS_KEPT)]
-    for other in popular:
+    for other in starters:
         if len(found) >= SUGGESTIONS_KEPT:
             break
         if other not in left_out and other not in counts:
@@ -99,18 +121,54 @@ def store_suggestions(uid: int) -> list[tuple[int, int]]:
     return found
 
 
-def queue_read(pipe, uid: int) -> Reply:
-    """Queues on `pipe` the read of `uid`'s kept suggestions (for `queue_profiles`)."""
-    return pipe.zrevrange(keys.suggestions_key(uid), 0, SUGGESTIONS_KEPT - 1)
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """What `KeptRead` read: the kept suggestions (uids as text, or NOTHING), and, for
+    someone who follows nobody yet, the starters (the most followed and active accounts)."""
+
+    kept: list[str]
+    starters: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRead:
+    """The reads `queue_read` queued, for `queue_profiles`."""
+
+    uid: int
+    kept: Reply
+    following: Reply
+    popular: Reply
+    active: Reply
+
+    @property
+    def value(self) -> Kept:
+        starters: list[str] = []
+        if int(self.following.value or 0) == 0:
+            starters = _starters(self.popular.value, self.active.value, self.uid)
+        return Kept(self.kept.value, starters)
+
+
+def queue_read(pipe, uid: int) -> KeptRead:
+    """Queues on `pipe` the read of `uid`'s kept suggestions, and of the starters shown
+    to someone who follows nobody (for `queue_profiles`)."""
+    return KeptRead(
+        uid,
+        pipe.zrevrange(keys.suggestions_key(uid), 0, SUGGESTIONS_KEPT - 1),
+        pipe.hget(user_key(uid), "following"),
+        pipe.zrevrange(keys.POPULAR_USERS, 0, STARTERS_READ - 1),
+        pipe.zrevrange(keys.ACTIVE_USERS, 0, STARTERS_READ - 1),
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class SuggestedRead:
     """The reads `queue_profiles` queued: the profiles of the suggestions to show and
-    when their reader followed each (none if nothing was kept to show)."""
+    when their reader followed each (none if nothing was kept to show); for starters,
+    also whether each is left out (dismissed, blocked either way, muted, asked)."""
 
     profiles: tuple[Reply, ...] = ()
     followed: Reply | None = None
+    left_out: tuple[Reply, ...] = ()
 
     @property
     def people(self) -> list[UserProfile]:
@@ -118,33 +176,53 @@ class SuggestedRead:
         accounts gone or suspended."""
         if self.followed is None:
             return []
+        shunned = [
+            any(flags) for flags in zip(*(read.value for read in self.left_out), strict=True)
+        ] or [False] * len(self.profiles)
         people = [
             person
-            for person, score in zip(
+            for person, score, shun in zip(
                 (decode_user(profile.value) for profile in self.profiles),
                 self.followed.value,
+                shunned,
                 strict=True,
             )
-            if person and score is None and not person["suspended"]
+            if person and score is None and not shun and not person["suspended"]
         ]
         return people[:SHOWN_ON_HOME]
 
 
-def queue_profiles(pipe, uid: int, kept: list[str]) -> SuggestedRead:
+def queue_profiles(pipe, uid: int, kept: Kept) -> SuggestedRead:
     """Queues on `pipe`, given `queue_read`'s reply, the profiles of the suggestions to
     show and whether `uid` follows them now, or the job that works them out if none are
-    kept."""
-    if not kept:
+    kept (and, meanwhile, the starters' for someone who follows nobody)."""
+    if not kept.kept:
         # Marked as pending, so the pages shown before the job is done don't queue more.
         pipe.zadd(keys.suggestions_key(uid), {NOTHING: -1})
         pipe.expire(keys.suggestions_key(uid), PENDING_TTL)
         jobs.enqueue(pipe, ("suggest", {"uid": uid}))
+    shown = [int(other) for other in kept.kept if other != NOTHING][: SHOWN_ON_HOME * 2]
+    if shown:
+        profiles = tuple(pipe.hgetall(user_key(other)) for other in shown)
+        return SuggestedRead(profiles, following.queue_scores(pipe, uid, shown))
+    starters = kept.starters
+    if not starters:
         return SuggestedRead()
-    shown = [int(other) for other in kept if other != NOTHING][: SHOWN_ON_HOME * 2]
-    if not shown:
-        return SuggestedRead()
-    profiles = tuple(pipe.hgetall(user_key(other)) for other in shown)
-    return SuggestedRead(profiles, following.queue_scores(pipe, uid, shown))
+    # Not worked out by the job yet: what it would leave out is read here.
+    left_out = (
+        pipe.smismember(keys.dismissed_suggestions_key(uid), starters),
+        *(
+            pipe.zmscore(other_key(uid), starters)
+            for other_key in (
+                keys.blocks_key,
+                keys.blocked_by_key,
+                keys.mutes_key,
+                keys.requested_key,
+            )
+        ),
+    )
+    profiles = tuple(pipe.hgetall(user_key(other)) for other in starters)
+    return SuggestedRead(profiles, following.queue_scores(pipe, uid, starters), left_out)
 
 
 def dismiss(uid: int, other_uid: int) -> None:

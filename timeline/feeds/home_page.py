@@ -167,7 +167,7 @@ class HomeFirstReads:
     ids: HomeIdsRead
     suspended: Reply
     user: Reply
-    suggested: Reply
+    suggested: suggestions.KeptRead
     groups: Reply
 
 

@@ -150,11 +150,29 @@ def read_page(
         # Fan-out delivers a status only to its author's followers, and whatever ends a
         # follow takes the author's statuses out of home: its authors are followed.
         audience.follows.update(s["uid"] for s in present)
+        present = shown_once(present)
     if originals:
         present = with_originals(present, read.viewer)
     if not include_suspended:
         present = safety.visible(None, present, audience, where=where)
     return Page(statuses=present, number=page, has_older=len(read.ids) > read.count)
+
+
+def shown_once(statuses: list[Status]) -> list[Status]:
+    """A home's statuses, each shown once: a repost is left out when its original is on
+    the page too (your own repost of a status already in your home: the original shows
+    it reposted) or an earlier repost on the page already shows it."""
+    ids = {status["id"] for status in statuses}
+    shown: set[int] = set()
+    once = []
+    for status in statuses:
+        original = status.get("repost_of")
+        if original:
+            if original in ids or original in shown:
+                continue
+            shown.add(original)
+        once.append(status)
+    return once
 
 
 def _statuses(read: StatusesRead, epoch: str | None) -> list[Status | None]:

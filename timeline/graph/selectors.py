@@ -85,6 +85,8 @@ class ProfilePage:
     followers_in_common: list[UserProfile]
     # Blocks, mute and follow request between the viewer and them (timeline.safety).
     relation: Relation = Relation()
+    # They follow the viewer: the "Remove follower" button.
+    follows_viewer: bool = False
     # The viewer's lists, each with `has_member` (them on it): the "add to list" control.
     viewer_lists: tuple = ()
 
@@ -119,6 +121,7 @@ def profile_page(
     entries = page_ids(batch, keys.profile_timeline_key(uid), page, count, withscores=True)
     if viewer:
         following_them = following_sets.queue_score(batch, viewer, uid)
+        following_viewer = following_sets.queue_score(batch, uid, viewer)
         newest = following_sets.queue_newest_of_base(batch, viewer, COMMON_SCAN)
         own_lists = batch.zrevrange(keys.user_lists_key(viewer), 0, -1)
         relation = queue_relation(batch, viewer, uid)
@@ -153,6 +156,7 @@ def profile_page(
         is_following=follows_them,
         followers_in_common=get_users(common_uids),
         relation=relation.relation if viewer else Relation(),
+        follows_viewer=viewer is not None and following_viewer.value is not None,
         viewer_lists=tuple(lists.lists),
     )
 

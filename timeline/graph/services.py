@@ -129,8 +129,14 @@ def do_add_follower(conn, follow: _Follow) -> _Followed:
 
 def do_record_request(conn, follow: _Follow) -> None:
     """The requester's side of a follow request: their pending requests (the profile's
-    "Requested"). 1 round trip."""
-    conn.zadd(keys.requested_key(follow.follower["id"]), {follow.other_uid: follow.since})
+    "Requested"), and the notification that tells the account asked (its badge and its
+    notifications page, where it is approved or turned down). 1 round trip."""
+    pipe = conn.pipeline(transaction=False)
+    pipe.zadd(keys.requested_key(follow.follower["id"]), {follow.other_uid: follow.since})
+    notifications.queue_notify(
+        pipe, follow.other_uid, notifications.FOLLOW_REQUEST, follow.follower, 0, follow.now
+    )
+    pipe.execute()
 
 
 def do_add_following(conn, follow: _Follow, followed: _Followed) -> int:
@@ -183,6 +189,7 @@ def queue_follow_notification(pipe, follow: _Follow, *, followers: int) -> None:
     queue_popular(pipe, other_uid, followers)
     if follow.approving:
         pipe.zrem(keys.requested_key(follow.follower["id"]), other_uid)
+        notifications.queue_withdraw(pipe, other_uid, notifications.FOLLOW_REQUEST, follow.follower)
 
 
 def undo_add_follower(conn, follow: _Follow, followed: _Followed) -> None:
@@ -369,5 +376,8 @@ def drop_request(requester: int, owner: int) -> bool:
     pipe = get_redis().pipeline(transaction=False)
     pipe.zrem(keys.follow_requests_key(owner), requester)
     pipe.zrem(keys.requested_key(requester), owner)
-    dropped, _unrequested = pipe.execute()
+    notifications.queue_withdraw(
+        pipe, owner, notifications.FOLLOW_REQUEST, {"id": requester, "login": ""}
+    )
+    dropped, _unrequested, *_ = pipe.execute()
     return bool(dropped)

@@ -8,7 +8,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.auth import current_uid, logged_in_uid
+from accounts.records import UserProfile
 from socialsite.ratelimit import rate_limited
+from socialsite.views import error_page, is_htmx
 
 from ..forms import ListMembershipForm, listless_membership_form
 from ..lists import selectors as list_selectors
@@ -22,6 +24,7 @@ from ..web import (
     render_people,
     require_page,
 )
+from . import directory as people_directory
 from . import selectors, services
 
 
@@ -59,6 +62,10 @@ def follow(request: HttpRequest, login: str) -> HttpResponse:
         followed = services.follow_user(logged_in_uid(request), other["id"])
     except ValueError as error:
         return refused(request, error)
+    if is_htmx(request):
+        return follow_control(
+            request, other, following=followed is not False, requested=followed is False
+        )
     if followed:
         messages.success(request, f"You now follow @{other['login']}.")
     elif followed is False:
@@ -73,13 +80,32 @@ def follow(request: HttpRequest, login: str) -> HttpResponse:
 @rate_limited("follows")
 def unfollow(request: HttpRequest, login: str) -> HttpResponse:
     other = other_user(login)
-    if services.unfollow_user(logged_in_uid(request), other["id"]):
+    unfollowed = services.unfollow_user(logged_in_uid(request), other["id"])
+    cancelled = not unfollowed and services.cancel_request(logged_in_uid(request), other["id"])
+    if is_htmx(request):
+        return follow_control(request, other, following=False, requested=False)
+    if unfollowed:
         messages.success(request, f"You no longer follow @{other['login']}.")
-    elif services.cancel_request(logged_in_uid(request), other["id"]):
+    elif cancelled:
         messages.success(request, f"You took back your request to follow @{other['login']}.")
     else:
         messages.info(request, f"You weren't following @{other['login']}.")
     return redirect(next_url(request, reverse("profile", args=[other["login"]])))
+
+
+def follow_control(
+    request: HttpRequest, other: UserProfile, *, following: bool, requested: bool
+) -> HttpResponse:
+    """A follow or unfollow done in place: the control again, as it now stands (a
+    private account's pending request shows as one to cancel)."""
+    context = {
+        "other": other,
+        "following": following,
+        "requested": requested,
+        "in_list": bool(request.POST.get("in_list")),
+        "back": next_url(request, reverse("profile", args=[other["login"]])),
+    }
+    return render(request, "timeline/_follow_button.html", context)
 
 
 def _people(request: HttpRequest, login: str, list_page, title: str) -> HttpResponse:
@@ -125,7 +151,43 @@ def change_membership(request: HttpRequest, login: str) -> HttpResponse:
         except (ValueError, PermissionError) as error:
             form.add_error("list_id", str(error))
     if form.errors:
+        if is_htmx(request):
+            context = {"person": person, "lists_form": form}
+            return render(request, "timeline/_list_membership.html", context, status=400)
         return render_profile(request, login, lists_form=form, status=400)
     done = "Added @{} to {}." if adding else "Removed @{} from {}."
-    messages.success(request, done.format(person["login"], form.names[list_id]))
+    news = done.format(person["login"], form.names[list_id])
+    if is_htmx(request):
+        # In place: the control again, its lists as they now stand, saying what was done.
+        lists = list_selectors.lists_for_member(uid, person["id"])
+        context = {"person": person, "lists_form": ListMembershipForm(lists=lists), "news": news}
+        return render(request, "timeline/_list_membership.html", context)
+    messages.success(request, news)
     return redirect(next_url(request, reverse("profile", args=[person["login"]])))
+
+
+@require_GET
+def directory(request: HttpRequest) -> HttpResponse:
+    """The people directory: `?order=newest` (the default) or `followed` (most followed
+    first), `?page=N`, each with the viewer's follow button."""
+    order = request.GET.get("order", people_directory.NEWEST)
+    number = page_number(request)
+    try:
+        page = people_directory.directory_page(order, number, current_uid(request))
+    except ValueError as error:
+        return error_page(request, 400, str(error))
+    require_page(number, page.people, page.has_older)
+    context = {
+        "page": page,
+        "order": order,
+        "orders": {
+            people_directory.NEWEST: "Newest",
+            people_directory.MOST_FOLLOWED: "Most followed",
+        },
+        "people": page.people,
+        "followed": page.followed,
+        "number": number,
+        "has_newer": number > 1,
+        "has_older": page.has_older,
+    }
+    return render(request, "timeline/directory.html", context)

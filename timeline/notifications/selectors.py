@@ -2,7 +2,9 @@
 others liked your status", the status shown once), and the unread counts of the nav.
 
 A page is 2 round trips: its notifications, then the statuses they are about (as
-timelines show them, marked for the reader) with the logins of those who acted."""
+timelines show them, marked for the reader) with those who acted (login, name and
+avatar), whom of them the reader follows (the follow-back buttons), which follow
+requests are still pending (approve or turn down, on the page) and how many are."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,8 +15,16 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE, queue_statuses, read_page
+from ..follow_sets import following
 from ..statuses.records import Status
-from .services import FOLLOW, GROUP_KINDS, WHAT_THEY_DID, parse_member, time_of
+from .services import (
+    FOLLOW_REQUEST,
+    GROUP_KINDS,
+    PERSON_KINDS,
+    WHAT_THEY_DID,
+    parse_member,
+    time_of,
+)
 from .unread import UnreadCounts, decode_unread, queue_unread
 
 
@@ -31,6 +41,10 @@ class Notification:
     uids: list[int] = field(default_factory=list)
     # The group of a group's kinds ({"id", "handle", "name"}), else None.
     group: dict[str, Any] | None = None
+    # Those who acted, as `logins`: {"id", "login", "name", "avatar"} (avatars, buttons).
+    people: list[dict[str, Any]] = field(default_factory=list)
+    # A follow request still waiting for the reader's answer.
+    pending: bool = False
 
     @property
     def text(self) -> str:
@@ -59,6 +73,10 @@ class NotificationsPage:
     notifications: list[Notification]
     number: int
     has_older: bool
+    # Of those who acted, whom the reader follows (the follow-back buttons).
+    followed: set[int] = field(default_factory=set)
+    # How many follow requests wait for the reader's answer, all told.
+    requests: int = 0
 
     @property
     def has_newer(self) -> bool:
@@ -82,7 +100,9 @@ def notifications_page(
     entries = [(*parse_member(member), time_of(score)) for member, score in found[:count]]
     ids = list(
         dict.fromkeys(
-            str(obj) for kind, obj, _, _ in entries if kind != FOLLOW and kind not in GROUP_KINDS
+            str(obj)
+            for kind, obj, _, _ in entries
+            if kind not in PERSON_KINDS and kind not in GROUP_KINDS
         )
     )
     group_ids = list(dict.fromkeys(obj for kind, obj, _, _ in entries if kind in GROUP_KINDS))
@@ -93,7 +113,17 @@ def notifications_page(
     read = queue_statuses(pipe, ids, len(ids), uid)
     authors = queue_authors(pipe, uids)
     named = _group_readers[0](pipe, group_ids) if group_ids and _group_readers else None
+    follows = following.queue_scores(pipe, uid, uids) if uids else None
+    askers = [actor for kind, _, actor, _ in entries if kind == FOLLOW_REQUEST]
+    asking = pipe.zmscore(keys.follow_requests_key(uid), askers) if askers else None
+    requests = pipe.zcard(keys.follow_requests_key(uid))
     pipe.execute()
+    followed = set()
+    if follows is not None:
+        followed = {actor for actor, since in zip(uids, follows.value, strict=True) if since}
+    pending = set()
+    if asking is not None:
+        pending = {actor for actor, since in zip(askers, asking.value, strict=True) if since}
     actors = read_authors(uids, authors.value)
     groups_named: dict[int, dict[str, Any]] = named.value if named is not None else {}
     statuses = read_page(read, 1).statuses
@@ -104,19 +134,32 @@ def notifications_page(
         status = None if kind in GROUP_KINDS else by_id.get(obj)
         # An actor whose profile is gone (their account closed) is left out too, and a
         # group's notification whose group is gone (deleted).
-        gone = about is None if kind in GROUP_KINDS else (kind != FOLLOW and status is None)
+        gone = (
+            about is None if kind in GROUP_KINDS else (kind not in PERSON_KINDS and status is None)
+        )
         if gone or actor not in actors:
             continue
-        # A reply or a mention is a status of its own, so a line of its own.
-        group = (kind, obj)
+        # A reply or a mention is a status of its own, so a line of its own; a follow
+        # request is answered one by one, so a line each too.
+        group = (kind, actor if kind == FOLLOW_REQUEST else obj)
         if group not in groups:
             groups[group] = Notification(
-                kind=kind, logins=[], when=when, status=status, group=about
+                kind=kind,
+                logins=[],
+                when=when,
+                status=status,
+                group=about,
+                pending=kind == FOLLOW_REQUEST and actor in pending,
             )
         groups[group].logins.append(actors[actor]["login"])
         groups[group].uids.append(actor)
+        groups[group].people.append({**actors[actor], "id": actor})
     return NotificationsPage(
-        notifications=list(groups.values()), number=page, has_older=len(found) > count
+        notifications=list(groups.values()),
+        number=page,
+        has_older=len(found) > count,
+        followed=followed,
+        requests=int(requests.value or 0),
     )
 
 

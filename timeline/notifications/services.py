@@ -27,14 +27,20 @@ from ..statuses.records import Status
 from . import scripts
 
 FOLLOW, LIKE, REPOST, REPLY, MENTION = "follow", "like", "repost", "reply", "mention"
+# Someone asked to follow your private account: taken back when the request ends
+# (approved, turned down or withdrawn: timeline.graph.services).
+FOLLOW_REQUEST = "follow_request"
 # A group's: someone asked to join a private group you moderate; a moderator approved
 # your request to join. Their object is the group, not a status.
 GROUP_REQUEST, GROUP_APPROVAL = "group_request", "group_approval"
-KINDS = (FOLLOW, LIKE, REPOST, REPLY, MENTION, GROUP_REQUEST, GROUP_APPROVAL)
+KINDS = (FOLLOW, FOLLOW_REQUEST, LIKE, REPOST, REPLY, MENTION, GROUP_REQUEST, GROUP_APPROVAL)
+# The kinds about a person rather than a status or a group (their object is 0).
+PERSON_KINDS = {FOLLOW, FOLLOW_REQUEST}
 MENTION_KINDS = {REPLY, MENTION}
 GROUP_KINDS = {GROUP_REQUEST, GROUP_APPROVAL}
 WHAT_THEY_DID = {
     FOLLOW: "followed you",
+    FOLLOW_REQUEST: "asked to follow you",
     LIKE: "liked your status",
     REPOST: "reposted your status",
     REPLY: "replied to your status",
@@ -54,8 +60,10 @@ def may_notify(actor_uid: int, recipient_uid: int) -> bool:
 
 # A status's notifications: the kind's letter, the status, the actor ("l42:7": uid 7
 # liked status 42); a group's, the group in the status's place ("q17:7": uid 7 asked to
-# join group 17). A follow (the bulk: everyone's followers notify) is the uid alone.
+# join group 17); a follow request's, 0 ("f0:7"). A follow (the bulk: everyone's
+# followers notify) is the uid alone.
 KIND_LETTERS = {
+    FOLLOW_REQUEST: "f",
     LIKE: "l",
     REPOST: "p",
     REPLY: "r",

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.auth import logged_in_uid
 from socialsite.ratelimit import rate_limited
+from socialsite.views import is_htmx
 
 from ..conversations.views import render_status_page
 from ..feeds.views import render_home
@@ -52,6 +53,9 @@ def delete_status(request: HttpRequest, status_id: int) -> HttpResponse:
         raise Http404(f"There is no status {status_id}: it may have been deleted already.")
     if not deleted:
         raise PermissionDenied("You can only delete your own statuses.")
+    if is_htmx(request):
+        # In place: the card goes (nothing swaps in), as the live timelines drop it.
+        return HttpResponse("")
     messages.success(request, "Your status is deleted.")
     back = next_url(request, reverse("home"))
     return redirect(reverse("home") if back == reverse("status", args=[status_id]) else back)

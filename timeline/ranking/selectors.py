@@ -53,7 +53,7 @@ class TopFirstReads:
     ids: HomeIdsRead
     suspended: Reply
     user: Reply
-    suggested: Reply
+    suggested: suggestions.KeptRead
     audience: safety.AudienceRead
     affinity: affinity.AffinityRead
     following: following.EveryoneRead

@@ -18,7 +18,7 @@ from socialsite.text import check_display_text, with_lf
 from .. import keys
 from ..feeds.selectors import shown_status
 from ..posting.services import remove_status
-from ..statuses.selectors import GONE, StatusGone
+from ..statuses.selectors import GONE, AlreadyDone, StatusGone
 from . import scripts
 from .selectors import get_reports
 
@@ -41,7 +41,8 @@ def check_report(reason: str, comment: str) -> tuple[str, str]:
 def report_status(uid: int, status_id: int, reason: str, comment: str = "") -> int:
     """`uid` reports a status they can see (not their own); returns the report's id.
     StatusGone if it is gone or hidden from them; ValueError for their own status, a
-    bad reason or comment, or an open report of theirs on it already."""
+    bad reason or comment; AlreadyDone (a ValueError) for an open report of theirs on it
+    already."""
     reason, comment = check_report(reason, comment)
     status = shown_status(status_id, viewer=uid)
     if status is None:
@@ -65,7 +66,8 @@ def report_status(uid: int, status_id: int, reason: str, comment: str = "") -> i
 
 def report_user(uid: int, other_uid: int, reason: str, comment: str = "") -> int:
     """`uid` reports an account; returns the report's id. ValueError for yourself, an
-    unknown user, a bad reason or comment, or an open report of theirs on it already."""
+    unknown user, a bad reason or comment; AlreadyDone (a ValueError) for an open report
+    of theirs on it already."""
     reason, comment = check_report(reason, comment)
     if int(uid) == int(other_uid):
         raise ValueError("You can't report yourself.")
@@ -92,8 +94,8 @@ def do_file_report(
     """Files `uid`'s checked report on `target` (a status or an account of `kind`) in the
     reports' slot; returns its id. A report on a post of `group` waits in that group's
     queue for its moderators, and goes to the site's when they escalate it or leave it
-    open GROUP_REPORT_ESCALATE_SECONDS. ValueError for an unknown reporter or an open
-    report of theirs on it already."""
+    open GROUP_REPORT_ESCALATE_SECONDS. ValueError for an unknown reporter; AlreadyDone
+    for an open report of theirs on it already."""
     reporter = get_user(uid)
     if reporter is None:
         raise ValueError("No such user.")
@@ -140,7 +142,7 @@ def do_file_report(
             fields=[value for pair in fields.items() for value in pair],
         )
     if not filed:
-        raise ValueError("You already reported that; the moderators will look at it.")
+        raise AlreadyDone("You already reported that; the moderators will look at it.")
     return report_id
 
 

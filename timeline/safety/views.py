@@ -3,14 +3,17 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.auth import current_uid, logged_in_uid
 from accounts.services import get_user
 from socialsite.ratelimit import rate_limited
+from socialsite.views import is_htmx
 
+from ..audience.selectors import relations
 from ..web import login_first, next_url, other_user, refused, render_people
 from . import people, services
 
@@ -57,10 +60,16 @@ def mutes(request: HttpRequest) -> HttpResponse:
 
 
 def _act(
-    request: HttpRequest, login: str, action, done: str | tuple[str, str], default: str
+    request: HttpRequest,
+    login: str,
+    action,
+    done: str | tuple[str, str],
+    default: str,
 ) -> HttpResponse:
     """Runs `action(viewer, other uid)` for the user `login` names: back to `next` (else
-    `default`) saying `done` (formatted with their login), or the error page."""
+    `default`) saying `done` (formatted with their login), or the error page. In place
+    (htmx), the profile's safety box again if that is what asked, else a note saying
+    `done` where the button was."""
     other = other_user(login)
     try:
         result = action(current_uid(request), other["id"])
@@ -68,7 +77,20 @@ def _act(
         return refused(request, error)
     if isinstance(done, tuple):
         done = done[0] if result is not False else done[1]
-    messages.success(request, done.format(login=other["login"]))
+    news = done.format(login=other["login"])
+    if is_htmx(request) and request.headers.get("HX-Target") == "profile-safety":
+        # In place: the profile's safety box as it now stands (Unblock where Block was).
+        context = {
+            "person": other,
+            "relation": relations(logged_in_uid(request), [other["id"]])[0],
+            "news": news,
+        }
+        return render(request, "timeline/_safety_controls.html", context)
+    if is_htmx(request):
+        # In place elsewhere (a request approved, someone unblocked from the list): a
+        # note where the button was.
+        return HttpResponse(format_html('<p class="action-done" role="status">{}</p>', news))
+    messages.success(request, news)
     return redirect(next_url(request, default))
 
 
@@ -187,4 +209,4 @@ def privacy(request: HttpRequest) -> HttpResponse:
         )
     else:
         messages.success(request, "Your account is public.")
-    return redirect(reverse("accounts:settings") + "#privacy")
+    return redirect(reverse("accounts:settings") + "#settings-privacy")

@@ -18,6 +18,9 @@ from . import selectors
 KINDS = ("statuses", "people", "tags")
 QUERY_MAX_LENGTH = 200
 TAGS_PER_PAGE = 30
+# A search of no kind in particular (the nav's box) shows the people it finds first, as
+# Mastodon's and X's do: searching "Alice" shows her account above the statuses.
+ACCOUNTS_FIRST = 3
 
 
 def kind_of(request: HttpRequest, query: str) -> str:
@@ -49,6 +52,10 @@ def search(request: HttpRequest) -> HttpResponse:
     found: list
     try:
         if kind == "statuses":
+            if number == 1 and not request.GET.get("type"):
+                accounts, _ = search_people(query, page=1, count=ACCOUNTS_FIRST)
+                context["accounts"] = accounts
+                context["followed"] = following_among(viewer, [p["id"] for p in accounts])
             page = selectors.search_statuses(query, number, settings.STATUSES_PER_PAGE, viewer)
             found, has_older = page.statuses, page.has_older
             context["page"] = page

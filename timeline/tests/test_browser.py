@@ -18,7 +18,7 @@ def test_a_follower_sees_a_post_on_home_until_they_unfollow(signed_up_page, daph
     expect(bob.locator("#timeline")).not_to_contain_text("Hello from")
     bob.goto(f"{daphne_server}/u/alice/")
     bob.get_by_role("button", name="Follow", exact=True).click()
-    expect(bob.get_by_text("You now follow @alice.")).to_be_visible()
+    expect(bob.get_by_role("button", name="Unfollow")).to_be_visible()  # in place
     bob.get_by_role("link", name="Home").click()
     post = bob.locator("#timeline .status", has_text="Hello from <alice> to @bob")
     expect(post).to_be_visible()
@@ -26,7 +26,7 @@ def test_a_follower_sees_a_post_on_home_until_they_unfollow(signed_up_page, daph
 
     bob.goto(f"{daphne_server}/u/alice/")
     bob.get_by_role("button", name="Unfollow").click()
-    expect(bob.get_by_text("You no longer follow @alice.")).to_be_visible()
+    expect(bob.get_by_role("button", name="Follow", exact=True)).to_be_visible()
     bob.get_by_role("link", name="Home").click()
     expect(bob.locator("#timeline")).not_to_contain_text("Hello from")
 
@@ -42,7 +42,7 @@ def test_a_follower_sees_a_reply_to_them_and_a_repost(signed_up_page, daphne_ser
         expect(page.locator("#timeline")).to_contain_text(message)
     carol.goto(f"{daphne_server}/u/bob/")
     carol.get_by_role("button", name="Follow", exact=True).click()
-    expect(carol.get_by_text("You now follow @bob.")).to_be_visible()
+    expect(carol.get_by_role("button", name="Unfollow")).to_be_visible()
 
     # Bob replies to carol's status from its page, and reposts alice's.
     bob.goto(f"{daphne_server}/u/carol/")
@@ -54,7 +54,6 @@ def test_a_follower_sees_a_reply_to_them_and_a_repost(signed_up_page, daphne_ser
     bob.goto(f"{daphne_server}/u/alice/")
     news = bob.locator(".status", has_text="Big news from alice")
     news.get_by_role("button", name="Repost").click()
-    expect(bob.get_by_text("Reposted.")).to_be_visible()
     expect(news.get_by_role("button", name="Undo repost")).to_be_visible()
 
     # Carol follows only bob: she gets the reply (it answers her) and the repost.
@@ -69,12 +68,10 @@ def test_a_follower_sees_a_reply_to_them_and_a_repost(signed_up_page, daphne_ser
 
     # The cards' buttons all submit the page's one form, each to its own action.
     repost.get_by_role("button", name="Like").click()
-    expect(carol.get_by_text("Liked.")).to_be_visible()
     expect(repost.get_by_role("button", name="Unlike")).to_be_visible()
     expect(repost).to_contain_text("1 like")
     carol.goto(f"{daphne_server}/u/carol/")
     mine = carol.locator(".status", has_text="Anyone around?")
     carol.once("dialog", lambda dialog: dialog.accept())  # "Delete this status?"
     mine.get_by_role("button", name="Delete").click()
-    expect(carol.get_by_text("Your status is deleted.")).to_be_visible()
     expect(carol.locator(".status", has_text="Anyone around?")).to_have_count(0)

@@ -70,7 +70,8 @@ def test_tap_targets_on_a_phone_are_at_least_44_px(daphne_server):
         page = browser.new_context(viewport=PHONE).new_page()
         log_in(page, daphne_server, "tapper")
         for path, selector in (
-            ("/", ".status-actions a, .status-actions button, .nav-links a, .nav-links button"),
+            # The nav links a phone shows (the tab bar's; the rest are in More, closed).
+            ("/", ".status-actions a, .status-actions button, .nav-links a:visible"),
             ("/", ".post-form button"),
             ("/u/tapper/followers/", ".people a, .people button"),
         ):
@@ -95,8 +96,8 @@ def test_people_lists_are_padded_links_and_the_hints_are_links(daphne_server):
         page = browser.new_context(viewport=PHONE).new_page()
         log_in(page, daphne_server, "lister")
         # An empty home says where to find people, as a link.
-        page.get_by_role("link", name="find people to follow on the global timeline").click()
-        expect(page).to_have_url(f"{daphne_server}/timeline/")
+        page.get_by_role("link", name="find people to follow in the directory").click()
+        expect(page).to_have_url(f"{daphne_server}/directory/")
 
         page.goto(f"{daphne_server}/u/lister/followers/")
         person = page.get_by_role("link", name="Friend @friend")
@@ -114,7 +115,6 @@ def test_people_lists_are_padded_links_and_the_hints_are_links(daphne_server):
         )
         # Follow back from the list: the button becomes Unfollow, still on this page.
         page.get_by_role("button", name="Follow @friend").click()
-        expect(page.get_by_text("You now follow @friend.")).to_be_visible()
         expect(page).to_have_url(f"{daphne_server}/u/lister/followers/")
         expect(page.get_by_role("button", name="Unfollow @friend")).to_be_visible()
 

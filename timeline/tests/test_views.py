@@ -147,6 +147,25 @@ def test_a_bad_location_is_refused(alice, location, error):
     assert nothing_was_posted(alice)
 
 
+def test_a_place_name_as_location_gets_a_friendly_error_beside_a_labelled_box(alice):
+    response = alice.client.post("/statuses/", {"message": "hi", "location": "Lisbon"})
+    assert response.status_code == 400
+    assert shows(response, 'Places aren\'t looked up by name: for "Lisbon"')
+    text = page_text(response)
+    # The box is open, labelled, and keeps what was typed.
+    assert re.search(r'<details class="post-location" open>', text)
+    assert '<label for="id_location">Location' in text
+    assert 'value="Lisbon"' in text
+    assert nothing_was_posted(alice)
+
+
+def test_the_composers_location_box_is_labelled_and_tucked_away(alice):
+    text = page_text(alice.client.get("/"))
+    assert '<details class="post-location">' in text
+    assert "<summary>Add a location</summary>" in text
+    assert '<label for="id_location">Location' in text
+
+
 def test_posting_while_logged_out_goes_to_the_login_page(client):
     response = client.post("/statuses/", {"message": "anonymous"})
     assert response.status_code == 302

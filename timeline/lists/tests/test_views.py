@@ -243,3 +243,15 @@ def test_bad_input_to_the_add_to_list_control_is_a_form_error(alice, bob, make_u
 def test_a_visitor_is_sent_to_log_in_before_adding_to_a_list(client, bob):
     response = client.post("/u/bob/lists/membership/", {"list_id": "1", "action": "add"})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_adding_someone_in_place_answers_the_control_saying_so(alice, bob, alices_secret):
+    url, htmx = "/u/bob/lists/membership/", {"HTTP_HX_REQUEST": "true"}
+    response = alice.client.post(url, {"list_id": alices_secret, "action": "add"}, **htmx)
+    assert response.status_code == 200
+    text = page_text(response)
+    assert text.startswith('<form class="list-membership"') and 'hx-post="/u/bob/lists' in text
+    assert shows(response, "Added @bob to Secret.") and shows(response, "Secret (on it)")
+    response = alice.client.post(url, {"list_id": "424242", "action": "add"}, **htmx)
+    assert response.status_code == 400 and shows(response, "Pick one of your lists.")
+    assert page_text(response).startswith('<form class="list-membership"')

@@ -40,6 +40,21 @@ def test_the_search_page_finds_people_with_follow_buttons(alice, bob):
     assert "/u/bob/unfollow/" in page_text(alice.client.get("/search/?q=bo&type=people"))
 
 
+def test_the_nav_search_shows_the_accounts_it_finds_first(alice, bob):
+    posting.post_status(bob.uid, "Alice is here today")
+    response = bob.client.get("/search/", {"q": "Alice"})
+    assert response.status_code == 200
+    text = page_text(response)
+    # Her account, with a follow button, above the statuses that name her.
+    accounts = text.index('id="search-accounts"')
+    assert accounts < text.index('href="/u/alice/"') < text.index('id="search-results"')
+    assert "/u/alice/follow/" in text
+    assert len(status_ids(response)) == 1
+    # Asked for statuses alone, or on a later page, there are none.
+    only = bob.client.get("/search/", {"q": "Alice", "type": "statuses"})
+    assert 'id="search-accounts"' not in page_text(only)
+
+
 def test_the_search_page_finds_tags(client, alice):
     posting.post_status(alice.uid, "#python rules")
     response = client.get("/search/", {"q": "#py"})
