@@ -29,10 +29,11 @@ from timeline.discovery import trends
 expect.set_options(timeout=20_000)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def collected_static():
+def pytest_sessionstart(session):
     """The static files under their hashed names, as the pages link them: collectstatic
-    once a checkout (again when static/ changed; socialsite.staticfiles)."""
+    once a checkout (again when static/ changed; socialsite.staticfiles). Before the test
+    modules are collected: one imports the ASGI app, whose WhiteNoise reads the manifest
+    once, when the app is made (a worker that read none would fail every page)."""
     collect()
 
 
