@@ -10,7 +10,7 @@ the process, the reader's marks and blocks, the suggestions' profiles and the up
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 
@@ -194,20 +194,45 @@ def home_page(
         pipe = PackedPipeline(conn)
         first = queue_home(pipe, uid, page, count)
         pipe.execute()
+    return assemble_home(
+        conn,
+        uid,
+        first,
+        lambda queue_more: home_statuses(
+            conn, home_ids(first.ids), page, count, first.suspended, queue_more=queue_more
+        ),
+    )
+
+
+class SidebarReads(Protocol):
+    """What every home page's first reads hold besides its statuses' ids."""
+
+    @property
+    def user(self) -> Reply: ...
+    @property
+    def suggested(self) -> Reply: ...
+    @property
+    def groups(self) -> Reply: ...
+
+
+def assemble_home(
+    conn: Client,
+    uid: int,
+    first: SidebarReads,
+    read_statuses: Callable[[Callable[[Pipe], Any]], tuple[Page, Any]],
+) -> HomePage | None:
+    """A home page around its statuses, however they are picked (newest first here,
+    by importance in timeline.ranking): the reader's profile, the upkeep of their home,
+    whom to follow and their groups. `read_statuses(queue_more)` reads the page and
+    what `queue_more` queues on its round trip (the suggestions' profiles), filled.
+    None for an unknown user."""
     user = first.user.value
     profile = decode_user(user)
     if profile is None:
         return None
     catching_up = refill.note_home_read(conn, uid, user)
     suggested = first.suggested.value
-    shown, profiles = home_statuses(
-        conn,
-        home_ids(first.ids),
-        page,
-        count,
-        first.suspended,
-        queue_more=lambda pipe: suggestions.queue_profiles(pipe, uid, suggested),
-    )
+    shown, profiles = read_statuses(lambda pipe: suggestions.queue_profiles(pipe, uid, suggested))
     return HomePage(
         user=profile,
         page=shown,

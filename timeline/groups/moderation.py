@@ -33,7 +33,7 @@ from . import moderation_scripts as scripts
 from . import staff
 from .records import Group
 from .selectors import NO_SUCH_GROUP, NoSuchGroup, decode_group, group_id_of
-from .services import GroupError, _queue_name_index, admit, part
+from .services import GroupError, admit, part, queue_name_index
 
 MODERATORS = ("owner", "moderator")
 PINS_MOST = 3
@@ -271,7 +271,7 @@ def delete_group(group_id, by: int) -> None:
     pipe.hdel(keys.GROUP_HANDLES, group.handle.lower())
     pipe.zrem(keys.GROUPS_BY_MEMBERS, group.id)
     pipe.zrem(keys.GROUPS_BY_CREATED, group.id)
-    _queue_name_index(pipe, group.id, group.handle, group.name, add=False)
+    queue_name_index(pipe, group.id, group.handle, group.name, add=False)
     pipe.delete(keys.group_key(group.id))
     pipe.execute()
     if group.avatar:

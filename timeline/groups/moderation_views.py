@@ -201,23 +201,26 @@ def avatar(request: HttpRequest, handle: str) -> HttpResponse:
     return redirect("group_moderate", group.handle)
 
 
-def _status_action(change: Callable, done: str):
+def item_action(
+    change: Callable, done: str, *, id_name: str = "status_id", back: str = "group_moderate"
+):
+    """A moderators' POST about one item of the group (a post; a report, in
+    reports.group_views): `change(group id, moderator's uid, the item's id)`, the id the
+    URL's `id_name`; says `done` and goes `back`."""
+
     @moderation_action
-    def view(request: HttpRequest, handle: str, status_id: int) -> HttpResponse:
+    def view(request: HttpRequest, handle: str, **url: int) -> HttpResponse:
+        item = url[id_name]
         return act_as_moderator(
-            request,
-            handle,
-            lambda group, by: change(group.id, by, status_id),
-            done,
-            "group_moderate",
+            request, handle, lambda group, by: change(group.id, by, item), done, back
         )
 
     return view
 
 
-pin = _status_action(moderation.pin, "Pinned to {name}.")
-unpin = _status_action(moderation.unpin, "Unpinned.")
-remove_post = _status_action(moderation.remove_post, "The post is off {name}.")
+pin = item_action(moderation.pin, "Pinned to {name}.")
+unpin = item_action(moderation.unpin, "Unpinned.")
+remove_post = item_action(moderation.remove_post, "The post is off {name}.")
 
 
 def _member_action(change: Callable, done: str, *, with_role: bool = False):

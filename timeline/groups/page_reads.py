@@ -1,20 +1,19 @@
 """What the group pages read beside the selectors: the pinned posts as the viewer may
-see them, the roles of a page of members, and the cards' group names and avatars."""
+see them, the roles of a page of members, the cards' group names and avatars, and the
+post box's group picker."""
 
 import time
-from dataclasses import dataclass
-from typing import Any
 
 from accounts.records import UserProfile
 from socialsite.kept import keep
-from socialsite.redis import Batch, PackedPipeline, Pipe, Reply, get_redis
+from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.pages import queue_statuses, read_page
 from ..follow_sets import members as member_sets
 from ..statuses.records import Status
 from . import moderation, selectors
-from .records import Group, Membership
+from .records import Group
 
 
 def pinned_statuses(group: Group, viewer: int | None) -> list[Status]:
@@ -88,70 +87,3 @@ def group_picker(states: dict[int, member_sets.MemberState]) -> list[tuple[str, 
         for group_id, (handle, name, kind) in zip(joined, reply.value, strict=True)
         if handle and (kind != "announcement" or states[group_id].role != "member")
     ]
-
-
-# Group ids by lowercased handle, as the pages read them. A handle names one group until
-# that group is deleted (then it may name a new one): a kept id whose group is gone, or
-# now has another handle, is read again.
-_ids: dict[str, int] = {}
-IDS_KEPT = 10_000
-
-
-@dataclass(frozen=True, slots=True)
-class StandingRead:
-    """A group's hash and a reader's standing in it, queued (queue_standing)."""
-
-    group_id: int
-    uid: int | None
-    fields: Reply
-    state: Reply | None
-    banned: Reply | None
-
-
-def kept_group_id(handle: str) -> int | None:
-    """The id this process last read for the group `handle`, if any (no round trip)."""
-    return _ids.get(handle.lower())
-
-
-def queue_standing(pipe: Pipe, group_id: int, uid: int | None) -> StandingRead:
-    """Queues the read of the group's hash and of `uid`'s standing in it (for
-    group_and_membership's `first`), in the group's slot and theirs."""
-    fields = pipe.hgetall(keys.group_key(group_id))
-    state = member_sets.queue_state(pipe, group_id, uid) if uid else None
-    banned = pipe.zscore(keys.group_banned_key(group_id), uid) if uid else None
-    return StandingRead(group_id, uid, fields, state, banned)
-
-
-def group_and_membership(
-    handle: str, uid: int | None, *, first: StandingRead | None = None
-) -> tuple[Group | None, Membership]:
-    """The group called `handle` (any case; None if there is none) and how `uid` (None: a
-    visitor) stands in it: 1 round trip for a handle this process has read before (none
-    given `first`, those reads made already with `uid`'s), else 2."""
-    name = handle.lower()
-    group_id = _ids.get(name)
-    for _ in range(2):
-        if first is None or first.group_id != group_id or first.uid != uid:
-            if group_id is None:
-                group_id = selectors.group_id_for_handle(handle)
-                if group_id is None:
-                    break
-                keep(_ids, name, group_id, IDS_KEPT)
-            batch = Batch(get_redis())
-            first = queue_standing(batch, group_id, uid)
-            batch.execute()
-        group = selectors.decode_group(_as_dict(first.fields.value))
-        if group is not None and group.handle.lower() == name:
-            state = member_sets.decode_state(first.state.value) if first.state else None
-            banned = first.banned is not None and first.banned.value is not None
-            return group, selectors._membership(group.id, uid or 0, state, banned)
-        _ids.pop(name, None)
-        group_id = first = None
-    return None, selectors.membership(0, None)
-
-
-def _as_dict(fields: Any) -> dict:
-    # A packed pipeline's HGETALL replies with a flat list.
-    if isinstance(fields, list):
-        return dict(zip(fields[::2], fields[1::2], strict=True))
-    return fields or {}

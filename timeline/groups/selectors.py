@@ -3,11 +3,13 @@ a group's members and requests, the directory, and the group's timeline page (th
 feeds' read_page, so the one rule decides what a viewer sees of it)."""
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from accounts.records import UserProfile
 from accounts.services import get_users
-from socialsite.redis import Batch, PackedPipeline, get_redis
+from socialsite.kept import keep
+from socialsite.redis import Batch, PackedPipeline, Pipe, Reply, get_redis
 
 from .. import keys
 from ..feeds.selectors import Page, posted_page, users_page
@@ -215,3 +217,63 @@ def _as_dict(fields: Any) -> dict:
     if isinstance(fields, list):
         return dict(zip(fields[::2], fields[1::2], strict=True))
     return fields or {}
+
+
+# Group ids by lowercased handle, as the pages read them. A handle names one group until
+# that group is deleted (then it may name a new one): a kept id whose group is gone, or
+# now has another handle, is read again.
+_ids: dict[str, int] = {}
+IDS_KEPT = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRead:
+    """A group's hash and a reader's standing in it, queued (queue_standing)."""
+
+    group_id: int
+    uid: int | None
+    fields: Reply
+    state: Reply | None
+    banned: Reply | None
+
+
+def kept_group_id(handle: str) -> int | None:
+    """The id this process last read for the group `handle`, if any (no round trip)."""
+    return _ids.get(handle.lower())
+
+
+def queue_standing(pipe: Pipe, group_id: int, uid: int | None) -> StandingRead:
+    """Queues the read of the group's hash and of `uid`'s standing in it (for
+    group_and_membership's `first`), in the group's slot and theirs."""
+    fields = pipe.hgetall(keys.group_key(group_id))
+    state = member_sets.queue_state(pipe, group_id, uid) if uid else None
+    banned = pipe.zscore(keys.group_banned_key(group_id), uid) if uid else None
+    return StandingRead(group_id, uid, fields, state, banned)
+
+
+def group_and_membership(
+    handle: str, uid: int | None, *, first: StandingRead | None = None
+) -> tuple[Group | None, Membership]:
+    """The group called `handle` (any case; None if there is none) and how `uid` (None: a
+    visitor) stands in it: 1 round trip for a handle this process has read before (none
+    given `first`, those reads made already with `uid`'s), else 2."""
+    name = handle.lower()
+    group_id = _ids.get(name)
+    for _ in range(2):
+        if first is None or first.group_id != group_id or first.uid != uid:
+            if group_id is None:
+                group_id = group_id_for_handle(handle)
+                if group_id is None:
+                    break
+                keep(_ids, name, group_id, IDS_KEPT)
+            batch = Batch(get_redis())
+            first = queue_standing(batch, group_id, uid)
+            batch.execute()
+        group = decode_group(_as_dict(first.fields.value))
+        if group is not None and group.handle.lower() == name:
+            state = member_sets.decode_state(first.state.value) if first.state else None
+            banned = first.banned is not None and first.banned.value is not None
+            return group, _membership(group.id, uid or 0, state, banned)
+        _ids.pop(name, None)
+        group_id = first = None
+    return None, membership(0, None)

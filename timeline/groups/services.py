@@ -117,12 +117,12 @@ def create_group(
     )
     pipe.zadd(keys.GROUPS_BY_MEMBERS, {group_id: 1})
     pipe.zadd(keys.GROUPS_BY_CREATED, {group_id: now})
-    _queue_name_index(pipe, group_id, handle, name, add=True)
+    queue_name_index(pipe, group_id, handle, name, add=True)
     pipe.execute()
     return group_id
 
 
-def _queue_name_index(pipe, group_id: int, handle: str, name: str, *, add: bool) -> None:
+def queue_name_index(pipe, group_id: int, handle: str, name: str, *, add: bool) -> None:
     entries = {f"{word}:{group_id}" for word in name_words(f"{handle} {name}")}
     if not entries:
         return
@@ -172,8 +172,8 @@ def edit_group(
     pipe = conn.pipeline(transaction=False)
     pipe.hset(keys.group_key(group_id), mapping=changes)
     if "name" in changes:
-        _queue_name_index(pipe, group_id, group.handle, group.name, add=False)
-        _queue_name_index(pipe, group_id, group.handle, str(changes["name"]), add=True)
+        queue_name_index(pipe, group_id, group.handle, group.name, add=False)
+        queue_name_index(pipe, group_id, group.handle, str(changes["name"]), add=True)
     pipe.execute()
 
 

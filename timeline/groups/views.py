@@ -24,16 +24,15 @@ from ..forms import StatusForm, blank_status_form
 from ..web import login_first, next_url, page_number, require_page
 from . import moderation, selectors, services
 from .forms import ORDERS, QUERY_MAX_LENGTH, GroupForm
-from .page_reads import (
+from .page_reads import pinned_statuses, with_roles
+from .records import Group, Membership
+from .selectors import (
+    NoSuchGroup,
     StandingRead,
     group_and_membership,
     kept_group_id,
-    pinned_statuses,
     queue_standing,
-    with_roles,
 )
-from .records import Group, Membership
-from .selectors import NoSuchGroup
 from .services import GroupError
 
 GROUPS_PER_PAGE = 30
@@ -49,7 +48,7 @@ def group_and_member_or_404(
     handle: str, uid: int | None, *, first: StandingRead | None = None
 ) -> tuple[Group, Membership]:
     """The group a URL names and how `uid` (None: a visitor) stands in it, or 404;
-    `first`: those reads, made already (page_reads.queue_standing)."""
+    `first`: those reads, made already (selectors.queue_standing)."""
     group, membership = group_and_membership(handle[:60], uid, first=first)
     if group is None:
         raise Http404(f"There is no group {handle[:60]}: it may have been deleted.")

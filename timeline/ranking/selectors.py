@@ -21,14 +21,19 @@ from typing import Any
 from django.conf import settings
 
 from accounts.keys import SUSPENDED_USERS, user_key
-from accounts.services import decode_user
 from socialsite.redis import Client, PackedPipeline, Pipe, Reply, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
 from ..discovery import suggestions
-from ..feeds import refill
-from ..feeds.home_page import HomeIdsRead, HomePage, home_ids, home_statuses, queue_home_ids
+from ..feeds.home_page import (
+    HomeIdsRead,
+    HomePage,
+    assemble_home,
+    home_ids,
+    home_statuses,
+    queue_home_ids,
+)
 from ..feeds.pages import Page
 from ..follow_sets import following, members
 from ..statuses.marks import queue_marks
@@ -86,27 +91,14 @@ def top_page(
         pipe = PackedPipeline(conn)
         first = queue_top(pipe, uid, page, count)
         pipe.execute()
-    user = first.user.value
-    profile = decode_user(user)
-    if profile is None:
-        return None
-    catching_up = refill.note_home_read(conn, uid, user)
-    suggested = first.suggested.value
-    statuses, has_older, profiles = ranked_statuses(
-        conn,
-        uid,
-        first,
-        (page - 1) * count,
-        count,
-        queue_more=lambda pipe: suggestions.queue_profiles(pipe, uid, suggested),
-    )
-    return HomePage(
-        user=profile,
-        page=Page(statuses=statuses, number=page, has_older=has_older),
-        suggestions=profiles.people,
-        catching_up=catching_up,
-        groups=members.decode_groups(first.groups.value),
-    )
+
+    def read_statuses(queue_more: Any) -> tuple[Page, Any]:
+        statuses, has_older, profiles = ranked_statuses(
+            conn, uid, first, (page - 1) * count, count, queue_more=queue_more
+        )
+        return Page(statuses=statuses, number=page, has_older=has_older), profiles
+
+    return assemble_home(conn, uid, first, read_statuses)
 
 
 def top_statuses(uid: int, *, offset: int = 0, count: int = 20) -> tuple[list[Status], bool]:

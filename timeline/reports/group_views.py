@@ -10,7 +10,7 @@ from django.shortcuts import render
 
 from accounts.auth import logged_in_uid
 
-from ..groups.moderation_views import act_as_moderator, moderation_action, moderators_page
+from ..groups.moderation_views import item_action, moderators_page
 from ..groups.records import Group
 from . import groups as group_reports
 
@@ -25,17 +25,7 @@ def reports(request: HttpRequest, group: Group) -> HttpResponse:
 
 
 def _report_action(change: Callable[[int, int, int], object], done: str):
-    @moderation_action
-    def view(request: HttpRequest, handle: str, report_id: int) -> HttpResponse:
-        return act_as_moderator(
-            request,
-            handle,
-            lambda group, by: change(group.id, by, report_id),
-            done,
-            "group_reports",
-        )
-
-    return view
+    return item_action(change, done, id_name="report_id", back="group_reports")
 
 
 dismiss = _report_action(group_reports.dismiss_group_report, "Report dismissed.")
