@@ -159,18 +159,19 @@ def read_page(
 
 
 def shown_once(statuses: list[Status]) -> list[Status]:
-    """A home's statuses, each shown once: a repost is left out when its original is on
-    the page too (your own repost of a status already in your home: the original shows
-    it reposted) or an earlier repost on the page already shows it."""
-    ids = {status["id"] for status in statuses}
+    """A home's statuses (newest first; Top's candidates too, timeline.ranking), each
+    shown once: a repost is left out when its original is on the page too (your own
+    repost of a status already in your home: the original shows it reposted) or an
+    earlier repost on the page already shows it."""
+    ids = {int(status["id"]) for status in statuses}
     shown: set[int] = set()
     once = []
     for status in statuses:
         original = status.get("repost_of")
         if original:
-            if original in ids or original in shown:
+            if int(original) in ids or int(original) in shown:
                 continue
-            shown.add(original)
+            shown.add(int(original))
         once.append(status)
     return once
 

@@ -34,7 +34,7 @@ from ..feeds.home_page import (
     home_statuses,
     queue_home_ids,
 )
-from ..feeds.pages import Page
+from ..feeds.pages import Page, shown_once
 from ..follow_sets import following, members
 from ..statuses.marks import queue_marks
 from ..statuses.records import Status
@@ -137,29 +137,13 @@ def ranked_statuses(
         originals=False,
     )
     since = now - settings.TOP_WINDOW_HOURS * 3600
-    recent = once_each([s for s in candidates.statuses if s["posted"] >= since])
+    recent = shown_once([s for s in candidates.statuses if s["posted"] >= since])
     reader = first.affinity.affinity(now)
     scorer = scores.Scorer(reader, now)
     ranked = scorer.ranked(recent)
     chosen = [scorer.score(status) for status in ranked[start : start + count + MARGIN]]
     shown = _shown(conn, uid, chosen, reader, first)
     return shown[:count], len(ranked) > start + count, more
-
-
-def once_each(statuses: list[Status]) -> list[Status]:
-    """`statuses` (newest first) with each status once: a repost is left out when its
-    original, or a newer repost of it, is among them."""
-    originals = {int(s["id"]) for s in statuses if not s.get("repost_of")}
-    seen: set[int] = set()
-    kept = []
-    for status in statuses:
-        of = status.get("repost_of")
-        if of is not None:
-            if int(of) in originals or int(of) in seen:
-                continue
-            seen.add(int(of))
-        kept.append(status)
-    return kept
 
 
 def _shown(
