@@ -26,7 +26,6 @@ from ..statuses.cache import statuses as kept
 from ..statuses.records import Status
 from ..statuses.selectors import (
     GONE,
-    AlreadyDone,
     StatusGone,
     decode_status,
     hidden_uids,
@@ -145,8 +144,8 @@ def parse_choices(status: Status, choices: list) -> list[int]:
 def vote(uid: int, status_id: int | str, choices: list) -> str:
     """Counts `uid`'s `choices` in status `status_id`'s poll (given a repost, its
     original's); returns them ("0,2"). StatusGone if it is gone, hidden from them or has
-    no poll; AlreadyDone if they voted already; PollError for a closed poll or bad
-    choices. 3 round trips: the voter and the status; the status's slot; the voter's."""
+    no poll; PollError if they voted already (a vote is never changed), for a closed
+    poll or bad choices. 3 round trips: the voter and the status; the status's slot; the voter's."""
     conn = get_redis()
     status = check_vote(conn, uid, status_id)
     picked = ",".join(str(choice) for choice in parse_choices(status, choices))
@@ -175,6 +174,9 @@ def check_vote(conn: Client, uid: int, status_id: int | str) -> Status:
         or not audience.visible(conn, [status], seen_by.audience)
     ):
         raise StatusGone(GONE)
+    if status["uid"] == int(uid):
+        # As Mastodon's: a poll's author sees its results, and doesn't vote.
+        raise PollError("You can't vote in your own poll.")
     return status
 
 
@@ -198,7 +200,7 @@ def do_vote(conn: Client, uid: int, status: Status, picked: str) -> str:
         raise PollError("This poll is closed.")
     conn.hset(keys.poll_votes_key(uid), str(status["id"]), choices)
     if state == -1:
-        raise AlreadyDone("You already voted in this poll.")
+        raise PollError("You already voted in this poll.")
     return choices
 
 
@@ -269,10 +271,6 @@ def forget_poll(args: dict) -> list[jobs.Job]:
     return [("forget_poll", {"status_id": status_id, "cursor": cursor})] if cursor else []
 
 
-def queue_forget_votes(pipe, uid: int) -> None:
-    """Queues dropping a closed account's own copy of its votes (the polls keep counting
-    them, as Mastodon's do)."""
-    pipe.delete(keys.poll_votes_key(uid))
 
 
 def poll_limits() -> dict[str, int]:
