@@ -51,8 +51,9 @@ def poll_of(
     status: Status | None, now: datetime | float | None = None, viewer: int | None = None
 ) -> Poll | None:
     """The poll of `status` (None if it has none) at `now` (default: now), with the
-    viewer's votes where its page marked them (`poll_voted`). Its author counts as
-    having voted (as Mastodon's): they see its results and can't vote."""
+    viewer's votes where its page marked them (`poll_voted`; "" for the viewer's own
+    poll). Its author (`viewer`, or marked so) counts as having voted, as Mastodon's: they
+    see its results and can't vote."""
     if not status or not status.get("poll_options"):
         return None
     if now is None:
@@ -95,10 +96,10 @@ def poll_of(
     )
 
 
-def poll_entity(status: Status, *, viewer: int | None) -> dict[str, Any] | None:
-    """The Mastodon Poll entity of `status`'s poll (None if it has none); `voted` and
-    `own_votes` only for a signed-in `viewer`, as Mastodon leaves them out otherwise."""
-    poll = poll_of(status, viewer=viewer)
+def poll_entity(status: Status) -> dict[str, Any] | None:
+    """The Mastodon Poll entity of `status`'s poll (None if it has none), `voted` and
+    `own_votes` as its page's marks say (never, for a visitor)."""
+    poll = poll_of(status)
     if poll is None:
         return None
     expires = datetime.fromtimestamp(poll.expires_at, UTC)
@@ -112,7 +113,6 @@ def poll_entity(status: Status, *, viewer: int | None) -> dict[str, Any] | None:
         "options": [{"title": o.title, "votes_count": o.votes} for o in poll.options],
         "emojis": [],
     }
-    if viewer:
-        entity["voted"] = poll.voted
-        entity["own_votes"] = list(poll.own_votes)
+    entity["voted"] = poll.voted
+    entity["own_votes"] = list(poll.own_votes)
     return entity
