@@ -56,14 +56,18 @@ def schedule(client, job: Job, at: float) -> None:
     """Queues a job to run at Unix time `at` (a connection, or a pipeline to queue it with
     other writes): kept in Redis until due, so it survives any worker's restart; the same
     job scheduled again runs once, at the later time given."""
-    kind, args = job
-    client.zadd(keys.SCHEDULED_JOBS, {json.dumps([kind, json.dumps(args)]): at})
+    client.zadd(keys.SCHEDULED_JOBS, {scheduled_member(job): at})
 
 
 def unschedule(client, job: Job) -> None:
     """Takes back a job `schedule` queued (nothing if it is gone or ran)."""
+    client.zrem(keys.SCHEDULED_JOBS, scheduled_member(job))
+
+
+def scheduled_member(job: Job) -> str:
+    """A scheduled job's member of SCHEDULED_JOBS: its kind and its arguments' JSON."""
     kind, args = job
-    client.zrem(keys.SCHEDULED_JOBS, json.dumps([kind, json.dumps(args)]))
+    return json.dumps([kind, json.dumps(args)])
 
 
 # Scheduled jobs moved onto the stream at a time: a backlog (workers down for a day)

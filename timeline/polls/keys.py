@@ -10,3 +10,8 @@ def poll_voters_key(status_id: int | str) -> str:
 
 
 POLL_VOTERS_PATTERN = poll_voters_key("*")
+
+
+def status_id_in_voters_key(key: str) -> int:
+    """The status id in a key made by `poll_voters_key`."""
+    return int(key.removeprefix("poll_voters:{").removesuffix("}"))

@@ -5,8 +5,12 @@ import json
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from collections.abc import Iterator
 from typing import Any
 
+from socialsite.redis import get_redis
+
+from .. import keys
 from ..statuses.records import Status
 
 
@@ -116,3 +120,34 @@ def poll_entity(status: Status) -> dict[str, Any] | None:
     entity["voted"] = poll.voted
     entity["own_votes"] = list(poll.own_votes)
     return entity
+
+
+def exported_poll(status: Status) -> dict[str, Any] | None:
+    """A status's poll as its author's export has it (None if it has none)."""
+    poll = poll_of(status)
+    if poll is None:
+        return None
+    counts = [int(n) for n in status.get("poll_counts", "").split(",") if n]
+    counts += [0] * (len(poll.options) - len(counts))
+    return {
+        "options": [{"title": o.title, "votes": n} for o, n in zip(poll.options, counts, strict=True)],
+        "closes": datetime.fromtimestamp(poll.expires_at, UTC).isoformat(),
+        "multiple": poll.multiple,
+        "hide_totals": poll.hide_totals,
+        "voters": poll.voters_count,
+    }
+
+
+def votes_pages(uid: int, count: int = 500) -> Iterator[list[dict[str, Any]]]:
+    """`uid`'s votes in polls, a page at a time (HSCAN of their own copy):
+    {"status": id, "choices": [indexes]} each."""
+    conn, cursor = get_redis(), 0
+    while True:
+        cursor, found = conn.hscan(keys.poll_votes_key(uid), cursor, count=count)
+        if found:
+            yield [
+                {"status": int(status_id), "choices": [int(c) for c in choices.split(",")]}
+                for status_id, choices in found.items()
+            ]
+        if not cursor:
+            return

@@ -244,3 +244,23 @@ def test_deleting_the_status_drops_its_votes_and_its_closing(alice, bob, redis_c
     assert not redis_conn.exists(poll_voters_key(status_id))
     assert redis_conn.hget(keys.poll_votes_key(bob.uid), str(status_id)) is None
     assert redis_conn.zcard(infra_keys.SCHEDULED_JOBS) == 0
+
+
+# The export
+
+
+def test_the_export_has_your_polls_and_your_votes(alice, bob):
+    import json as json_module
+
+    mine = post_poll(alice.uid, ("Tea", "Coffee"))
+    theirs = post_poll(bob.uid, ("Up", "Down", "Sideways"), multiple=True)
+    polls.vote(bob.uid, mine, [1])
+    polls.vote(alice.uid, theirs, [0, 2])
+    data = json_module.loads(b"".join(alice.client.post("/export/")))
+    (status,) = data["statuses"]
+    assert status["poll"]["options"] == [
+        {"title": "Tea", "votes": 0},
+        {"title": "Coffee", "votes": 1},
+    ]
+    assert status["poll"]["voters"] == 1 and status["poll"]["multiple"] is False
+    assert data["poll_votes"] == [{"status": theirs, "choices": [0, 2]}]
