@@ -14,7 +14,9 @@ from timeline.posting import services as posting
 
 
 def new_poll(uid, **spec):
-    return posting.post_status(uid, "Which?", poll=polls.check_poll(["Tea", "Coffee"], 3600, **spec))
+    return posting.post_status(
+        uid, "Which?", poll=polls.check_poll(["Tea", "Coffee"], 3600, **spec)
+    )
 
 
 def test_posting_a_poll_as_json_shows_it_on_the_status(alice, api_as):

@@ -9,7 +9,7 @@ from timeline.polls.selectors import poll_entity
 
 from ..http import ApiError, ApiRequest, caller_uid, endpoint, id_param, limit_rate, params, viewer
 
-TRUE = {True, "true", "1", "on", 1}
+TRUE = {True, "true", "1", "on"}
 
 
 def poll_param(found: dict[str, Any]) -> dict[str, polls.PollSpec]:

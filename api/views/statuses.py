@@ -57,8 +57,7 @@ def create(request: ApiRequest) -> dict:
     if given:
         raise ApiError(
             422,
-            f"{given[0]} is not supported here: no media, scheduled "
-            "statuses or content warnings.",
+            f"{given[0]} is not supported here: no media, scheduled statuses or content warnings.",
         )
     # Polls: `poll` (checked before anything is stored).
     with_poll = polls.poll_param(found)

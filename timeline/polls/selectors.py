@@ -3,9 +3,9 @@ it to one viewer (their votes come with the page's marks: statuses.marks)."""
 
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from collections.abc import Iterator
 from typing import Any
 
 from socialsite.redis import get_redis
@@ -130,7 +130,9 @@ def exported_poll(status: Status) -> dict[str, Any] | None:
     counts = [int(n) for n in status.get("poll_counts", "").split(",") if n]
     counts += [0] * (len(poll.options) - len(counts))
     return {
-        "options": [{"title": o.title, "votes": n} for o, n in zip(poll.options, counts, strict=True)],
+        "options": [
+            {"title": o.title, "votes": n} for o, n in zip(poll.options, counts, strict=True)
+        ],
         "closes": datetime.fromtimestamp(poll.expires_at, UTC).isoformat(),
         "multiple": poll.multiple,
         "hide_totals": poll.hide_totals,

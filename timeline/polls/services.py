@@ -271,8 +271,6 @@ def forget_poll(args: dict) -> list[jobs.Job]:
     return [("forget_poll", {"status_id": status_id, "cursor": cursor})] if cursor else []
 
 
-
-
 def poll_limits() -> dict[str, int]:
     """The limits the composer and the client API's instance entity show."""
     return {
@@ -281,4 +279,3 @@ def poll_limits() -> dict[str, int]:
         "min_expiration": MIN_SECONDS,
         "max_expiration": MAX_SECONDS,
     }
-

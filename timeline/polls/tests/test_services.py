@@ -20,9 +20,7 @@ from timeline.statuses.selectors import StatusGone
 
 
 def post_poll(uid, options=("Tea", "Coffee"), seconds=3600, **spec):
-    return posting.post_status(
-        uid, "Which?", poll=polls.check_poll(list(options), seconds, **spec)
-    )
+    return posting.post_status(uid, "Which?", poll=polls.check_poll(list(options), seconds, **spec))
 
 
 def run_jobs():
@@ -76,7 +74,7 @@ def test_a_posted_poll_is_on_its_status_open_with_no_votes(alice):
 def test_posting_a_poll_schedules_its_closing(alice, redis_conn):
     status_id = post_poll(alice.uid, seconds=900)
     scheduled = redis_conn.zrange(infra_keys.SCHEDULED_JOBS, 0, -1, withscores=True)
-    (member, due), = scheduled
+    ((member, due),) = scheduled
     assert json.loads(member) == ["close_poll", json.dumps({"status_id": status_id})]
     assert due == pytest.approx(time.time() + 900, abs=2)
 
@@ -176,7 +174,8 @@ def due_now(redis_conn, status_id):
     """Makes the poll of `status_id` due now: its time and its scheduled job."""
     redis_conn.hset(keys.status_key(status_id), "poll_expires", int(time.time()) - 1)
     redis_conn.zadd(
-        infra_keys.SCHEDULED_JOBS, {json.dumps(["close_poll", json.dumps({"status_id": status_id})]): 0}
+        infra_keys.SCHEDULED_JOBS,
+        {json.dumps(["close_poll", json.dumps({"status_id": status_id})]): 0},
     )
 
 

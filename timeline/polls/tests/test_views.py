@@ -113,7 +113,9 @@ def test_a_vote_with_no_choice_is_refused(alice, bob):
 
 
 def test_a_vote_in_a_status_gone_is_a_404(bob):
-    assert bob.client.post(reverse("poll_vote", args=[999_999]), {"choices": "0"}).status_code == 404
+    assert (
+        bob.client.post(reverse("poll_vote", args=[999_999]), {"choices": "0"}).status_code == 404
+    )
 
 
 def test_a_visitor_is_sent_to_log_in(alice, client):
