@@ -263,3 +263,15 @@ def test_the_export_has_your_polls_and_your_votes(alice, bob):
     ]
     assert status["poll"]["voters"] == 1 and status["poll"]["multiple"] is False
     assert data["poll_votes"] == [{"status": theirs, "choices": [0, 2]}]
+
+
+# Cost
+
+
+def test_a_vote_is_3_round_trips_and_a_post_with_a_poll_as_many_as_without(
+    alice, bob, round_trips
+):
+    sid = post_poll(alice.uid)
+    assert round_trips(lambda: polls.vote(bob.uid, sid, [0])) == 3
+    plain = round_trips(lambda: posting.post_status(alice.uid, "plain"))
+    assert round_trips(lambda: post_poll(alice.uid)) == plain == 3
