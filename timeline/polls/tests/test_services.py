@@ -268,10 +268,40 @@ def test_the_export_has_your_polls_and_your_votes(alice, bob):
 # Cost
 
 
-def test_a_vote_is_3_round_trips_and_a_post_with_a_poll_as_many_as_without(
-    alice, bob, round_trips
-):
+def test_a_vote_is_3_round_trips_and_a_post_with_a_poll_as_many_as_without(alice, bob, round_trips):
     sid = post_poll(alice.uid)
     assert round_trips(lambda: polls.vote(bob.uid, sid, [0])) == 3
     plain = round_trips(lambda: posting.post_status(alice.uid, "plain"))
     assert round_trips(lambda: post_poll(alice.uid)) == plain == 3
+
+
+# A closed account
+
+
+def test_closing_an_account_drops_its_votes_copy_and_its_polls(alice, bob, redis_conn):
+    from accounts.services import close_account
+
+    mine = post_poll(bob.uid)
+    theirs = post_poll(alice.uid)
+    polls.vote(bob.uid, theirs, [0])
+    polls.vote(alice.uid, mine, [1])
+    close_account(bob.uid)
+    run_jobs()
+    assert not redis_conn.exists(keys.poll_votes_key(bob.uid))
+    # Their own poll went with their statuses, its voters and alice's copy with it.
+    assert not redis_conn.exists(poll_voters_key(mine))
+    assert redis_conn.hget(keys.poll_votes_key(alice.uid), str(mine)) is None
+    # Their vote still counts in alice's poll, as Mastodon's do.
+    assert poll_of(status_selectors.get_status(theirs)).votes_count == 1
+
+
+def test_the_notifications_page_says_a_poll_ended(alice, bob, redis_conn):
+    from timeline.tests.pages import shows
+
+    status_id = post_poll(alice.uid)
+    polls.vote(bob.uid, status_id, [0])
+    due_now(redis_conn, status_id)
+    run_jobs()
+    page = bob.client.get("/notifications/")
+    assert shows(page, "@alice ran a poll that has ended")
+    assert shows(page, "Tea Your choice 100%") and shows(page, "Closed")
