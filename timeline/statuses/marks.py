@@ -49,6 +49,9 @@ class MarksRead:
                     status["poll_voted"] = choices
                 elif status["uid"] == self.viewer:
                     status["poll_voted"] = ""
+                else:
+                    # Never another reader's mark, from a copy kept with it.
+                    status.pop("poll_voted", None)
 
 
 NOT_MARKED = MarksRead()
