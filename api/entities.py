@@ -17,6 +17,7 @@ from accounts.services import get_users
 from socialsite.links import url
 from timeline.audience.selectors import Relation, is_private
 from timeline.lists.records import TimelineList
+from timeline.polls.selectors import poll_entity
 from timeline.statuses.display import linkify
 from timeline.statuses.records import Status
 from timeline.statuses.text import tags
@@ -184,6 +185,8 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         "replies_count": found.get("replies", 0),
         "favourited": found.get("liked", False),
         "reblogged": found.get("reposted", False),
+        # Polls: read afresh, with the caller's votes (their page's marks).
+        "poll": poll_entity(found),
     }
 
 

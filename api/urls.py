@@ -12,6 +12,7 @@ from .views import (
     lists,
     notifications,
     oauth,
+    polls,
     reports,
     safety,
     search,
@@ -81,6 +82,9 @@ api_patterns = [
     route("v1/statuses/<str:status_id>/reblog", statuses.reblog),
     route("v1/statuses/<str:status_id>/unreblog", statuses.unreblog),
     route("v1/favourites", statuses.favourites),
+    # Polls: a poll's id is its status's.
+    route("v1/polls/<str:poll_id>", polls.poll),
+    route("v1/polls/<str:poll_id>/votes", polls.votes),
     route("v1/lists", lists.lists),
     route("v1/lists/<str:list_id>", lists.one_list),
     route("v1/lists/<str:list_id>/accounts", lists.members),

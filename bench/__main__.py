@@ -34,6 +34,8 @@ PARTS = (
     "explore",
     "groups",
     "inplace",
+    # Polls: a vote.
+    "polls",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

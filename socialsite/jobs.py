@@ -25,6 +25,7 @@ from django.conf import settings
 
 from . import keys
 from .redis import Client, get_redis, is_redis_unavailable
+from .scripts import LuaScripts
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,7 @@ Job = tuple[str, dict]
 Handler = Callable[[dict], list[Job]]
 
 _handlers: dict[str, Handler] = {}
+_lua = LuaScripts(__file__)
 
 
 def handler(kind: str) -> Callable[[Handler], Handler]:
@@ -48,6 +50,46 @@ def enqueue(client, job: Job) -> None:
     """Queues a job on `client` (a connection, or a pipeline to queue it with other writes)."""
     kind, args = job
     client.xadd(keys.JOB_STREAM, {"kind": kind, "args": json.dumps(args)})
+
+
+def schedule(client, job: Job, at: float) -> None:
+    """Queues a job to run at Unix time `at` (a connection, or a pipeline to queue it with
+    other writes): kept in Redis until due, so it survives any worker's restart; the same
+    job scheduled again runs once, at the later time given."""
+    client.zadd(keys.SCHEDULED_JOBS, {scheduled_member(job): at})
+
+
+def unschedule(client, job: Job) -> None:
+    """Takes back a job `schedule` queued (nothing if it is gone or ran)."""
+    client.zrem(keys.SCHEDULED_JOBS, scheduled_member(job))
+
+
+def scheduled_member(job: Job) -> str:
+    """A scheduled job's member of SCHEDULED_JOBS: its kind and its arguments' JSON."""
+    kind, args = job
+    return json.dumps([kind, json.dumps(args)])
+
+
+# Scheduled jobs moved onto the stream at a time: a backlog (workers down for a day)
+# moves over several passes rather than in one long script.
+RELEASED_PER_PASS = 500
+
+
+def release_due_jobs(client, *, now: float | None = None) -> int:
+    """Moves the scheduled jobs due by `now` (default: now) onto the job stream, in one
+    script: each is then queued or still scheduled, never both. Returns how many."""
+    return release_due(
+        client,
+        scheduled_key=keys.SCHEDULED_JOBS,
+        stream_key=keys.JOB_STREAM,
+        now=time.time() if now is None else now,
+        count=RELEASED_PER_PASS,
+    )
+
+
+def release_due(client, *, scheduled_key: str, stream_key: str, now: float, count: int) -> int:
+    """Runs lua/release_due_jobs.lua (the only way to)."""
+    return _lua.run(client, "release_due_jobs", [scheduled_key, stream_key], [now, count])
 
 
 def ensure_group(conn: Client) -> None:
@@ -173,8 +215,13 @@ def work(
     done = 0
     # Dead consumers are looked for when the worker has nothing to do, once a claim window.
     next_cleanup = 0.0
+    # Scheduled jobs are looked for at most once a second (and at every idle pass).
+    next_release = 0.0
     while not stop():
         try:
+            if time.monotonic() >= next_release:
+                release_due_jobs(conn)
+                next_release = time.monotonic() + 1
             batch, claimed = _next_batch(conn, consumer, 0 if burst else block_ms)
         except redis.RedisError as error:
             if burst or not is_redis_unavailable(error):

@@ -10,6 +10,9 @@ STATUS_CHANNEL = "streaming:status:"
 JOB_STREAM = "{jobs}:queue"
 JOB_GROUP = "workers"
 FAILED_JOB_STREAM = "{jobs}:failed"
+# Jobs to run at a given time (socialsite.jobs.schedule): a sorted set by when each is
+# due, moved onto JOB_STREAM as they fall due.
+SCHEDULED_JOBS = "{jobs}:scheduled"
 
 
 def rate_limit(name: str, subject: str) -> str:

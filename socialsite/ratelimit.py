@@ -51,6 +51,7 @@ COUNTS = {
     "posts": "posts",
     "follows": "follows and unfollows",
     "reactions": "likes and reposts",
+    "poll_votes": "votes",
     "list_changes": "list changes",
     "stream_keys": "stream keys made",
     "password_changes": "password changes",

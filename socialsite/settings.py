@@ -134,6 +134,8 @@ TEMPLATES = [
                 "profile_form_for": "accounts.profile_views.profile_form_for",
                 "new_avatar_form": "accounts.profile_views.AvatarForm",
                 "authorised_apps": "api.views.oauth.authorised_apps_panel",
+                # Polls: a status's poll as its card shows it.
+                "poll_of": "timeline.polls.selectors.poll_of",
             },
             "filters": {
                 "status_text": "timeline.statuses.display.status_text",
@@ -455,6 +457,7 @@ RATE_LIMITS = {
     "posts": env_rate("RATE_LIMIT_POSTS", "30/300"),  # statuses and replies
     "follows": env_rate("RATE_LIMIT_FOLLOWS", "30/300"),  # follows and unfollows
     "reactions": env_rate("RATE_LIMIT_REACTIONS", "60/300"),  # likes, reposts, undoing them
+    "poll_votes": env_rate("RATE_LIMIT_POLL_VOTES", "60/300"),  # votes in polls
     "list_changes": env_rate("RATE_LIMIT_LIST_CHANGES", "60/300"),
     "stream_keys": env_rate("RATE_LIMIT_STREAM_KEYS", "10/3600"),  # stream keys made
     # Tries (each checks the current password: a hash) to change the password.

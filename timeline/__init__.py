@@ -7,7 +7,7 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     audience, discovery
     feeds
     conversations, direct, lists, notifications, ranking
-    graph, groups
+    graph, groups, polls
     safety, search
     posting
     reactions, reports

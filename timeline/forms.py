@@ -9,7 +9,19 @@ from timeline.lists.records import TimelineList
 
 from .lists.services import NAME_MAX_LENGTH as LIST_NAME_MAX_LENGTH
 from .lists.services import check_name
+from .polls import services as polls
 from .statuses.services import check_message
+
+# Polls: how long the composer offers to keep a poll open (seconds, label).
+POLL_DURATIONS = [
+    (300, "5 minutes"),
+    (1800, "30 minutes"),
+    (3600, "1 hour"),
+    (6 * 3600, "6 hours"),
+    (86400, "1 day"),
+    (3 * 86400, "3 days"),
+    (7 * 86400, "7 days"),
+]
 
 # A bound far above any valid value, so a huge post is refused by the form before any
 # check or store sees it, while the checks below still say what is wrong with a value
@@ -93,6 +105,32 @@ class StatusForm(forms.Form):
         if not -180 <= lon <= 180:
             raise forms.ValidationError("Longitude is between -180 and 180.")
         return f"{lat},{lon}"
+
+    # Polls: `poll_options` (repeated: the boxes left blank don't count), how long it
+    # stays open, single or several choices, counts hidden until it closes. The checked
+    # poll is cleaned_data["poll"] (None without options).
+    poll_expires_in = forms.TypedChoiceField(
+        required=False, choices=POLL_DURATIONS, coerce=int, initial=86400, label="Closes in"
+    )
+    poll_multiple = forms.BooleanField(required=False, label="Several choices")
+    poll_hide_totals = forms.BooleanField(required=False, label="Hide results until it closes")
+
+    def clean(self) -> dict:
+        cleaned = super().clean() or {}
+        given = self.data.getlist("poll_options") if hasattr(self.data, "getlist") else []
+        options = [option for option in given if option.strip()]
+        cleaned["poll"] = None
+        if options:
+            try:
+                cleaned["poll"] = polls.check_poll(
+                    options,
+                    cleaned.get("poll_expires_in") or 86400,
+                    multiple=bool(cleaned.get("poll_multiple")),
+                    hide_totals=bool(cleaned.get("poll_hide_totals")),
+                )
+            except polls.PollError as error:
+                self.add_error(None, str(error))
+        return cleaned
 
 
 @cache

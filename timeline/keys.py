@@ -135,6 +135,13 @@ def reposted_key(uid: int | str) -> str:
     return f"reposted:{{{uid}}}"
 
 
+# Polls (timeline.polls): a page's poll marks, beside the liked and reposted ones.
+def poll_votes_key(uid: int | str) -> str:
+    """Status id -> the options `uid` chose in its poll ("0,2"): the voter's own copy of
+    their votes (the poll's own is timeline.polls.keys.poll_voters_key), read with a page."""
+    return f"poll_votes:{{{uid}}}"
+
+
 # Lists. A list's hash, members and timeline share the list's own slot; the
 # owner's index and each member's "listed in" set live in those users' slots.
 LIST_ID_COUNTER = "lists:next_id"

@@ -9,6 +9,7 @@ from .feeds import views as feeds
 from .graph import views as graph
 from .lists import views as lists
 from .notifications import views as notifications
+from .polls import views as polls
 from .posting import views as posting
 from .ranking import views as ranking
 from .reactions import views as reactions
@@ -32,6 +33,8 @@ urlpatterns = [
     path("statuses/<int:status_id>/unrepost/", reactions.undo_repost, name="unrepost"),
     path("statuses/<int:status_id>/like/", reactions.like, name="like"),
     path("statuses/<int:status_id>/unlike/", reactions.unlike, name="unlike"),
+    # Polls: a poll's id is its status's.
+    path("polls/<int:poll_id>/votes/", polls.vote, name="poll_vote"),
     path("likes/", reactions.likes, name="likes"),
     path("search/", search.search, name="search"),
     path("explore/", explore.explore, name="explore"),

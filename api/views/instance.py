@@ -6,6 +6,7 @@ from django.templatetags.static import static
 from django.views.decorators.http import require_GET
 
 from socialsite.ratelimit import address, enforce
+from timeline.polls.services import poll_limits
 
 from .. import entities, oauth
 from ..http import ApiError, ApiRequest, endpoint, params, token_caller
@@ -30,12 +31,8 @@ def _configuration() -> dict:
             "video_frame_rate_limit": 0,
             "video_matrix_limit": 0,
         },
-        "polls": {
-            "max_options": 0,
-            "max_characters_per_option": 0,
-            "min_expiration": 0,
-            "max_expiration": 0,
-        },
+        # Polls: the limits a new status's poll is checked against.
+        "polls": poll_limits(),
         "accounts": {"max_featured_tags": 0, "max_pinned_statuses": 0},
     }
 

@@ -29,7 +29,7 @@ from ..http import (
     params,
     viewer,
 )
-from . import groups
+from . import groups, polls
 
 # Mastodon's visibilities any account may ask for: a status is public (or private, as
 # its account is).
@@ -52,14 +52,15 @@ def shown(request: ApiRequest, status_id: int) -> dict:
 @endpoint("POST", scope="write")
 def create(request: ApiRequest) -> dict:
     found = params(request)
-    unsupported = ("media_ids", "media_ids[]", "poll", "scheduled_at", "spoiler_text")
+    unsupported = ("media_ids", "media_ids[]", "scheduled_at", "spoiler_text")
     given = [name for name in unsupported if found.get(name)]
     if given:
         raise ApiError(
             422,
-            f"{given[0]} is not supported here: no media, polls, scheduled "
-            "statuses or content warnings.",
+            f"{given[0]} is not supported here: no media, scheduled statuses or content warnings.",
         )
+    # Polls: `poll` (checked before anything is stored).
+    with_poll = polls.poll_param(found)
     visibility = found.get("visibility") or "public"
     # A private account's statuses are all private: its apps ask for that (their
     # default is the account's source.privacy), and get it.
@@ -78,7 +79,7 @@ def create(request: ApiRequest) -> dict:
     limit_rate(request, "posts")
     try:
         status_id = groups.group_errors(posting.post_status)(
-            caller_uid(request), message, in_reply_to=reply_to, **in_group
+            caller_uid(request), message, in_reply_to=reply_to, **in_group, **with_poll
         )
     except StatusGone:
         raise ApiError(404, "The status replied to doesn't exist or was deleted.") from None

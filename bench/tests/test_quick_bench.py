@@ -30,6 +30,9 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     # The in-place like beside today's POST + redirect + page, each asked without error.
     (in_place,) = [row for row in results["rows"] if row["section"] == "in place"]
     assert in_place["baseline"]["kind"] == "latency" and in_place["target"] == "<= 0.5x"
+    # A poll vote beside a like, with Redis's commands per vote.
+    (vote,) = [row for row in results["rows"] if row["section"] == "poll vote"]
+    assert vote["ours"]["round_trips"] == 3 and vote["notes"]["redis_commands_per_vote"] > 0
     # Every page has its row (each made with the data it names: test_page_owners), none
     # answered with an error; and each of the site's own WebSockets has one.
     http = {row["case"]: row for row in results["rows"] if row["section"] == "http"}

@@ -22,7 +22,7 @@ ROOMS = (
     ("audience", "discovery"),  # who may see what; trends, suggestions
     ("feeds",),  # fan-out, homes and every timeline's page
     ("conversations", "direct", "lists", "notifications", "ranking"),
-    ("graph", "groups"),  # follow and unfollow, requests, the profile page; groups
+    ("graph", "groups", "polls"),  # follow and unfollow, requests, the profile page; groups; polls
     ("safety", "search"),  # privacy, blocks and mutes; search
     ("posting",),  # post, reply, repost's status, delete
     ("reactions", "reports"),  # likes and reposts; reports

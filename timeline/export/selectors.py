@@ -21,6 +21,7 @@ from ..feeds.selectors import Page
 from ..graph.selectors import followers_page, following_page
 from ..lists.selectors import lists_of, members_page
 from ..moderation.selectors import statuses_by
+from ..polls.selectors import exported_poll, votes_pages
 from ..reactions.selectors import likes_page
 
 EXPORT_FORMAT = "socialsite-export"
@@ -57,6 +58,9 @@ def exported_status(status: Status) -> dict:
     shown |= {count: status.get(count, 0) for count in ("replies", "reposts", "likes")}
     if status.get("group_handle"):
         shown["group"] = status["group_handle"]
+    # Polls: the status's poll, with its counts.
+    if poll := exported_poll(status):
+        shown["poll"] = poll
     return shown
 
 
@@ -145,6 +149,8 @@ def export_chunks(uid: int, *, now: float) -> Iterator[str]:
         "followers": (every_page(lambda n, c: followers_page(uid, n, c)), exported_person),
         "lists": (([the_list] for the_list in exported_lists(uid)), lambda the_list: the_list),
         "likes": (every_page(statuses_pages(lambda n, c: likes_page(uid, n, c))), exported_like),
+        # Polls: their votes (the status and the options chosen).
+        "poll_votes": (votes_pages(uid), lambda vote: vote),
     }
     for name, (pages, shape) in sections.items():
         yield f', "{name}": '

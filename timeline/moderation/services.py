@@ -187,6 +187,9 @@ def _drop_profile(uid: int) -> bool:
         keys.mutes_key(uid),
         keys.muted_words_key(uid),
         keys.affinity_key(uid),
+        # Polls: their own copy of their votes (the polls keep counting them, as
+        # Mastodon's do; each poll's voters hash drops them with the poll).
+        keys.poll_votes_key(uid),
     )
     pipe.srem(SUSPENDED_USERS, uid)
     pipe.execute()

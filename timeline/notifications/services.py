@@ -33,7 +33,20 @@ FOLLOW_REQUEST = "follow_request"
 # A group's: someone asked to join a private group you moderate; a moderator approved
 # your request to join. Their object is the group, not a status.
 GROUP_REQUEST, GROUP_APPROVAL = "group_request", "group_approval"
-KINDS = (FOLLOW, FOLLOW_REQUEST, LIKE, REPOST, REPLY, MENTION, GROUP_REQUEST, GROUP_APPROVAL)
+# Polls (timeline.polls): a poll you voted in or made has closed; its actor is the
+# poll's author, who is told too.
+POLL = "poll"
+KINDS = (
+    FOLLOW,
+    FOLLOW_REQUEST,
+    LIKE,
+    REPOST,
+    REPLY,
+    MENTION,
+    GROUP_REQUEST,
+    GROUP_APPROVAL,
+    POLL,
+)
 # The kinds about a person rather than a status or a group (their object is 0).
 PERSON_KINDS = {FOLLOW, FOLLOW_REQUEST}
 MENTION_KINDS = {REPLY, MENTION}
@@ -47,6 +60,7 @@ WHAT_THEY_DID = {
     MENTION: "mentioned you",
     GROUP_REQUEST: "asked to join",
     GROUP_APPROVAL: "approved your request to join",
+    POLL: "ran a poll that has ended",
 }
 
 
@@ -70,6 +84,7 @@ KIND_LETTERS = {
     MENTION: "m",
     GROUP_REQUEST: "q",
     GROUP_APPROVAL: "a",
+    POLL: "o",
 }
 KINDS_BY_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 
@@ -128,7 +143,8 @@ def queue_notify(
     account's status), only if `recipient` follows `actor`; with `members_of` (a private
     group's status: its group), only if `recipient` is a member of that group. A group's
     kinds name the group's handle (`group`) in the live event's text."""
-    if not may_notify(actor["id"], recipient):
+    # A poll's author is told their own poll ended, as its voters are.
+    if kind != POLL and not may_notify(actor["id"], recipient):
         return
     text = f"@{actor['login']} {WHAT_THEY_DID[kind]}"
     notification = {

@@ -12,6 +12,7 @@ from .. import keys
 from ..discovery import activity
 from ..feeds import home_list
 from ..follow_sets import following as following_sets
+from ..polls import repair as polls_repair
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
 from . import scripts
@@ -22,7 +23,8 @@ from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
     """Checks every timeline (home, profile, global, list, mentions, tag, likes pages,
     replies) against existing statuses, that both sides of follows, list memberships and
-    likes agree, the liked and reposted marks (statuses.marks), and the counters of
+    likes agree, the liked and reposted marks (statuses.marks), polls (their counts,
+    voters' copies and closing: polls.repair), and the counters of
     users, statuses and lists against their sets; with `fix`, repairs what it finds, in
     that order (each fix can change what the next one counts).
 
@@ -34,6 +36,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     for pairing in (FOLLOWS, MEMBERSHIPS, LIKES):
         check_pairs(conn, pairing, report, progress)
     _check_marks(report, progress)
+    _check_polls(report, progress)
     _check_counters(conn, report, progress)
     return report
 
@@ -109,6 +112,13 @@ def _check_marks(report: RepairReport, progress: Progress) -> None:
     found = marks_sync.check_marks(fix=report.fixed, progress=progress)
     report.checked.update(found.checked)
     report.findings.extend(Finding("marks", key, problem) for key, problem in found.findings)
+
+
+def _check_polls(report: RepairReport, progress: Progress) -> None:
+    """Polls' counts, voters' copies and closing (timeline.polls.repair)."""
+    found = polls_repair.check_polls(fix=report.fixed, progress=progress)
+    report.checked.update(found.checked)
+    report.findings.extend(Finding("polls", key, problem) for key, problem in found.findings)
 
 
 @dataclass(frozen=True)

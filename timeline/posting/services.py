@@ -20,6 +20,7 @@ from ..feeds import fanout
 from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
 from ..notifications import services as notifications
+from ..polls import services as polls
 from ..ranking import affinity
 from ..search import services as search
 from ..statuses import marks
@@ -42,6 +43,8 @@ RESERVED_FIELDS = (
     | {"repost_of_login", "repost_of_posted"}
     | {keys.PRIVATE_FIELD}
     | {"group_handle", "group_private"}
+    # Polls: set from `poll=` (a polls.PollSpec) only.
+    | polls.POLL_FIELDS
 )
 
 
@@ -63,14 +66,17 @@ def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
     """The status to post (statuses.build_status: checked, its id allocated, not stored);
     None for an unknown user, ValueError for a bad message, reserved extra data or a
     reply to a status gone; GroupError (a ValueError) for a group `uid` may not post to
-    (1 round trip more for a group's post)."""
+    (1 round trip more for a group's post). `poll=` a polls.PollSpec adds its poll."""
     reserved = RESERVED_FIELDS & (data.keys() - {"in_reply_to"})
     if reserved:
         raise ValueError(f"Extra data can't set {sorted(reserved)}")
+    poll: polls.PollSpec | None = data.pop("poll", None)
     replying = data.get("in_reply_to") is not None
     data = conversations.reply_data(data, uid)
     group = groups.check_group_post(conn, uid, data.pop("group", None), replying)
     status = build_status(conn, uid, message, {**data, **group})
+    if status is not None and poll is not None:
+        status.update(polls.poll_fields(poll, status["posted"]))  # type: ignore[typeddict-item]
     if status is not None and group:
         # The group decides who sees its posts, not the author's account.
         status.pop("private", None)
@@ -86,6 +92,7 @@ def deliver_status(conn, status: Status) -> int:
     stored = do_store_status(conn, status)
     pipe = PackedPipeline(conn)
     queue_delivery(pipe, status, stored)
+    polls.queue_close(pipe, status)
     queue_post_notifications(pipe, status)
     pipe.execute()
     return status["id"]
@@ -225,6 +232,7 @@ def queue_deletion(pipe, status: Status) -> None:
     conversations.forget(pipe, status)
     search.forget(pipe, status)
     _forget_reactions(pipe, status)
+    polls.queue_forget(pipe, status)
     if status.get("group"):
         pipe.zrem(keys.group_timeline_key(status["group"]), status["id"])
     for audience in fanout.audiences_of(status):

@@ -33,7 +33,11 @@ def post_status(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             in_group = {"group": group.id} if group else {}
-            services.post_status(uid, data["message"], location=data["location"], **in_group)
+            # Polls: the composer's poll, if it has options.
+            poll = {"poll": data["poll"]} if data.get("poll") else {}
+            services.post_status(
+                uid, data["message"], location=data["location"], **in_group, **poll
+            )
         except GroupError as error:
             form.add_error(None, str(error))
         else:
@@ -71,6 +75,9 @@ def reply(request: HttpRequest, status_id: int) -> HttpResponse:
     data = form.cleaned_data
 
     def answer(uid: int, parent: int) -> None:
-        services.post_status(uid, data["message"], location=data["location"], in_reply_to=parent)
+        poll = {"poll": data["poll"]} if data.get("poll") else {}
+        services.post_status(
+            uid, data["message"], location=data["location"], in_reply_to=parent, **poll
+        )
 
     return act_on_status(request, status_id, answer, "Replied.")

@@ -26,6 +26,10 @@ class MarksRead:
 
     liked: Reply | None = None
     reposted: Reply | None = None
+    # Polls: the viewer's choices in each status's poll (None where they haven't voted),
+    # and the viewer, whose own polls count as voted in (as Mastodon's).
+    voted: Reply | None = None
+    viewer: int | None = None
 
     def apply(self, statuses: list[Status | None]) -> None:
         """Marks each of `statuses` (those of the ids read, in their order; None for one
@@ -37,6 +41,17 @@ class MarksRead:
             if status is not None:
                 status["liked"] = bool(is_liked)
                 status["reposted"] = bool(is_reposted)
+        if self.voted is not None:
+            for status, choices in zip(statuses, self.voted.value, strict=True):
+                if status is None or not status.get("poll_options"):
+                    continue
+                if choices is not None:
+                    status["poll_voted"] = choices
+                elif status["uid"] == self.viewer:
+                    status["poll_voted"] = ""
+                else:
+                    # Never another reader's mark, from a copy kept with it.
+                    status.pop("poll_voted", None)
 
 
 NOT_MARKED = MarksRead()
@@ -48,7 +63,10 @@ def queue_marks(pipe: Pipe, uid: int | None, ids: list[int] | list[str]) -> Mark
     if not uid or not ids:
         return NOT_MARKED
     return MarksRead(
-        pipe.smismember(keys.liked_key(uid), ids), pipe.smismember(keys.reposted_key(uid), ids)
+        pipe.smismember(keys.liked_key(uid), ids),
+        pipe.smismember(keys.reposted_key(uid), ids),
+        pipe.hmget(keys.poll_votes_key(uid), ids),
+        int(uid),
     )
 
 

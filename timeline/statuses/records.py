@@ -42,6 +42,16 @@ class Status(TypedDict, total=False):
     group_private: str
     # Extra data a post may carry: "lat,lon".
     location: str
+    # Polls (timeline.polls): the options (a JSON list), when it closes (Unix seconds),
+    # "1" for several choices, "1" to hide the counts until it closes, the votes of each
+    # option ("3,0,1"; absent: none yet), how many people voted, "1" once closed.
+    poll_options: str
+    poll_expires: str
+    poll_multiple: str
+    poll_hide_totals: str
+    poll_counts: str
+    poll_voters: str
+    poll_closed: str
     # Added for a page, never stored: a repost's original (None if gone), the author's
     # display name and avatar token, and the viewer's marks.
     original: "Status | None"
@@ -49,5 +59,7 @@ class Status(TypedDict, total=False):
     author_avatar: str
     liked: bool
     reposted: bool
+    # The viewer's choices in its poll ("0,2"), where they voted (statuses.marks).
+    poll_voted: str
     # Why Top shows it (timeline.ranking), on Top's pages only.
     why: str
