@@ -33,7 +33,10 @@ FOLLOW_REQUEST = "follow_request"
 # A group's: someone asked to join a private group you moderate; a moderator approved
 # your request to join. Their object is the group, not a status.
 GROUP_REQUEST, GROUP_APPROVAL = "group_request", "group_approval"
+# Quotes: someone quoted your status (its object is the quote).
+QUOTE = "quote"
 KINDS = (FOLLOW, FOLLOW_REQUEST, LIKE, REPOST, REPLY, MENTION, GROUP_REQUEST, GROUP_APPROVAL)
+KINDS += (QUOTE,)
 # The kinds about a person rather than a status or a group (their object is 0).
 PERSON_KINDS = {FOLLOW, FOLLOW_REQUEST}
 MENTION_KINDS = {REPLY, MENTION}
@@ -47,6 +50,7 @@ WHAT_THEY_DID = {
     MENTION: "mentioned you",
     GROUP_REQUEST: "asked to join",
     GROUP_APPROVAL: "approved your request to join",
+    QUOTE: "quoted your status",
 }
 
 
@@ -70,6 +74,7 @@ KIND_LETTERS = {
     MENTION: "m",
     GROUP_REQUEST: "q",
     GROUP_APPROVAL: "a",
+    QUOTE: "o",
 }
 KINDS_BY_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 
@@ -185,6 +190,10 @@ def _status_notifications(status: Status) -> list[tuple[int, str, int]]:
     for uid in str(status.get("mention_ids") or "").split():
         if uid != str(parent_author):
             made.append((int(uid), MENTION, int(status["id"])))
+    # Quotes: the quoted status's author (the quote is the object).
+    quoted_author = status.get("quote_of_uid")
+    if quoted_author:
+        made.append((int(quoted_author), QUOTE, int(status["id"])))
     return made
 
 
