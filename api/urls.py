@@ -12,6 +12,7 @@ from .views import (
     lists,
     notifications,
     oauth,
+    quotes,
     reports,
     safety,
     search,
@@ -105,6 +106,10 @@ api_patterns = [
     route("v1/trends/statuses", trends.statuses),
     route("v1/trends/links", trends.links),
     route("v1/conversations", notifications.conversations),
+    # Quotes (Mastodon 4.5).
+    route("v1/statuses/<str:status_id>/quotes", quotes.status_quotes),
+    route("v1/statuses/<str:status_id>/quotes/<str:quoting_id>/revoke", quotes.revoke),
+    route("v1/statuses/<str:status_id>/interaction_policy", quotes.interaction_policy),
 ]
 
 urlpatterns = [

@@ -164,3 +164,19 @@ def policy_data(policy: object) -> dict[str, str]:
     if policy in (None, ""):
         return {}
     return {QUOTE_POLICY_FIELD: rules.check_policy(policy)}
+
+
+def set_status_policy(uid: int, status_id: int, policy: str) -> None:
+    """Sets who may quote `uid`'s status `status_id` from now on (quotes made stay:
+    revoke detaches them): StatusGone if it is gone, NotTheirs if it isn't theirs,
+    ValueError for an unknown policy. 2 round trips."""
+    policy = rules.check_policy(policy)
+    conn = get_redis()
+    author = conn.hget(keys.status_key(status_id), "uid")
+    if author is None:
+        raise StatusGone("That status doesn't exist or was deleted.")
+    if int(author) != int(uid):
+        raise NotTheirs("Only its author may change who may quote a status.")
+    pipe = conn.pipeline(transaction=False)
+    queue_update(pipe, status_id, [QUOTE_POLICY_FIELD, policy])
+    pipe.execute()
