@@ -17,6 +17,10 @@ QUOTE_OF_LOGIN_FIELD = "quote_of_login"
 QUOTE_STATE_FIELD = "quote_state"
 
 
+# Every status's quotes (the repair's SCAN).
+QUOTES_PATTERN = "quotes:{*}"
+
+
 def quotes_key(status_id: int | str) -> str:
     """Quoting status id -> when it was posted: the quotes of a status, in its slot."""
     return f"quotes:{{{status_id}}}"
