@@ -61,7 +61,7 @@ def interaction_policy(request: ApiRequest, status_id: str) -> dict:
     limit_rate(request, "reactions")
     try:
         quotes.set_status_policy(
-            caller_uid(request), target, params(request).get("quote_approval_policy")
+            caller_uid(request), target, str(params(request).get("quote_approval_policy") or "")
         )
     except StatusGone:
         raise ApiError(404, "Record not found") from None

@@ -35,8 +35,7 @@ FOLLOW_REQUEST = "follow_request"
 GROUP_REQUEST, GROUP_APPROVAL = "group_request", "group_approval"
 # Quotes: someone quoted your status (its object is the quote).
 QUOTE = "quote"
-KINDS = (FOLLOW, FOLLOW_REQUEST, LIKE, REPOST, REPLY, MENTION, GROUP_REQUEST, GROUP_APPROVAL)
-KINDS += (QUOTE,)
+KINDS = (FOLLOW, FOLLOW_REQUEST, LIKE, REPOST, REPLY, MENTION, GROUP_REQUEST, GROUP_APPROVAL, QUOTE)
 # The kinds about a person rather than a status or a group (their object is 0).
 PERSON_KINDS = {FOLLOW, FOLLOW_REQUEST}
 MENTION_KINDS = {REPLY, MENTION}

@@ -13,7 +13,7 @@ from .. import keys
 from ..audience import selectors as audience
 from ..statuses.records import Status
 from ..statuses.selectors import decode_status, is_hidden
-from .keys import QUOTE_OF_FIELD, QUOTE_STATE_FIELD, quotes_key
+from .keys import quotes_key
 
 DELETED, UNAUTHORIZED, REVOKED = "deleted", "unauthorized", "revoked"
 
@@ -22,10 +22,10 @@ def quoting(statuses: Iterable[Status]) -> list[Status]:
     """The quotes among `statuses` and their reposts' originals."""
     found = []
     for status in statuses:
-        if status.get(QUOTE_OF_FIELD):
+        if status.get("quote_of"):
             found.append(status)
         original = status.get("original")
-        if original and original.get(QUOTE_OF_FIELD):
+        if original and original.get("quote_of"):
             found.append(original)
     return found
 
@@ -44,7 +44,7 @@ def with_quotes(
     if not quotes:
         return
     conn = conn or get_redis()
-    wanted = sorted({int(q[QUOTE_OF_FIELD]) for q in quotes if q.get(QUOTE_STATE_FIELD) != REVOKED})
+    wanted = sorted({int(q["quote_of"]) for q in quotes if q.get("quote_state") != REVOKED})
     found: dict[int, Status] = {}
     if wanted:
         pipe = PackedPipeline(conn)
@@ -56,8 +56,8 @@ def with_quotes(
                 found[status_id] = status
     shown = {s["id"] for s in audience.visible(conn, list(found.values()), seen_by)}
     for quote in quotes:
-        quoted_id = int(quote[QUOTE_OF_FIELD])
-        if quote.get(QUOTE_STATE_FIELD) == REVOKED:
+        quoted_id = int(quote["quote_of"])
+        if quote.get("quote_state") == REVOKED:
             quote["quote_unavailable"] = REVOKED
         elif quoted_id not in found:
             quote["quote_unavailable"] = DELETED

@@ -92,7 +92,7 @@ def _visible_status(conn: Client, uid: int, status_id: int) -> Status:
 def queue_quoted(pipe, status: Status) -> None:
     """Queues counting a new quote in its quoted status's set (nothing if `status`
     quotes nothing; a quoted status deleted meanwhile counts nothing)."""
-    quoted = status.get(QUOTE_OF_FIELD)
+    quoted = status.get("quote_of")
     if quoted:
         add_to_status_set(pipe, quotes_key, int(quoted), "quotes", status["posted"], status["id"])
 
@@ -100,8 +100,8 @@ def queue_quoted(pipe, status: Status) -> None:
 def queue_deletion(pipe, status: Status) -> None:
     """Queues what a deleted status means for quotes: a quote leaves its quoted status's
     count; a quoted status's own set goes (its quotes then show it unavailable)."""
-    quoted = status.get(QUOTE_OF_FIELD)
-    if quoted and status.get(QUOTE_STATE_FIELD) != REVOKED:
+    quoted = status.get("quote_of")
+    if quoted and status.get("quote_state") != REVOKED:
         remove_from_status_set(pipe, quotes_key, int(quoted), "quotes", status["id"])
     if status.get("quotes"):
         pipe.delete(quotes_key(status["id"]))
