@@ -19,15 +19,19 @@ DELETED, UNAUTHORIZED, REVOKED = "deleted", "unauthorized", "revoked"
 
 
 def quoting(statuses: Iterable[Status]) -> list[Status]:
-    """The quotes among `statuses` and their reposts' originals."""
+    """The quotes among `statuses` and their reposts' originals (but those given their
+    quoted status already)."""
     found = []
     for status in statuses:
-        if status.get("quote_of"):
-            found.append(status)
         original = status.get("original")
-        if original and original.get("quote_of"):
-            found.append(original)
+        for shown in (status, original) if original else (status,):
+            if shown.get("quote_of") and not _attached(shown):
+                found.append(shown)
     return found
+
+
+def _attached(quote: Status) -> bool:
+    return "quoted" in quote or "quote_unavailable" in quote
 
 
 def with_quotes(

@@ -183,3 +183,21 @@ def test_a_quote_shows_in_timelines_and_its_conversation_with_the_quoted_status(
     repost = reactions.repost(author, quote)
     found = shown(repost, quoter)
     assert found["original"]["quoted"]["id"] == quoted
+
+
+def test_top_shows_quotes_and_reposted_quotes_with_their_quoted_status(pair, make_user):
+    from timeline.ranking.selectors import top_statuses
+
+    author, quoter = pair
+    reader = make_user().uid
+    reposter = make_user().uid
+    graph.follow_user(reader, quoter)
+    graph.follow_user(reader, reposter)
+    quoted = posting.post_status(author, "origin")
+    quote = posting.post_status(quoter, "echo", quote_id=quoted)
+    other_quote = posting.post_status(author, "self echo", quote_id=quoted)
+    repost = reactions.repost(reposter, other_quote)
+    found, _ = top_statuses(reader)
+    by_id = {s["id"]: s for s in found}
+    assert by_id[quote]["quoted"]["id"] == quoted
+    assert by_id[repost]["original"]["quoted"]["id"] == quoted
