@@ -6,7 +6,6 @@ from functools import wraps
 from typing import Any
 
 from timeline.quotes import rules
-from timeline.quotes.selectors import quoting
 from timeline.quotes.services import QuoteRefused
 from timeline.statuses.records import Status
 
@@ -20,8 +19,10 @@ CURRENT_USER = {rules.PUBLIC: "automatic", rules.FOLLOWERS: "unknown", rules.NOB
 
 
 def quoted_authors(statuses: list[Status]) -> list[int]:
-    """The authors of the quoted statuses a page's entities show."""
-    return [int(quoted["uid"]) for s in quoting(statuses) if (quoted := s.get("quoted"))]
+    """The authors of the quoted statuses a page's entities show (their reposts'
+    originals' too)."""
+    shown = [*statuses, *(original for s in statuses if (original := s.get("original")))]
+    return [int(quoted["uid"]) for s in shown if (quoted := s.get("quoted"))]
 
 
 def quote_fields(found: Status, entity_of: Callable[[Status], dict | None]) -> dict:

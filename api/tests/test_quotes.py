@@ -133,3 +133,16 @@ def test_revoking_is_rate_limited(alice, bob, as_bob):
     status, body, response = as_bob("post", f"/api/v1/statuses/{quoted}/quotes/{second}/revoke")
     assert status == 429 and response["Retry-After"]
     assert get_status(quoted)["quotes"] == 1
+
+
+def test_a_reblogged_quote_shows_its_quoted_status_inside_the_reblog(
+    alice, bob, make_user, as_alice
+):
+    from timeline.reactions.services import repost
+
+    quoted = post_status(bob.uid, "deep")
+    quote = post_status(make_user().uid, "quoting deep", quote_id=quoted)
+    reblog = repost(alice.uid, quote)
+    _, body, _ = as_alice("get", f"/api/v1/statuses/{reblog}")
+    assert body["reblog"]["quote"]["quoted_status"]["id"] == str(quoted)
+    assert body["reblog"]["quote"]["quoted_status"]["account"]["username"] == "bob"
