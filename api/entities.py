@@ -22,9 +22,11 @@ from timeline.statuses.display import linkify
 from timeline.statuses.records import Status
 from timeline.statuses.text import tags
 
+from . import quotes
 from .models import ClientApp
 
-VERSION = "4.3.0 (compatible; socialsite 1.0)"
+# 4.5: quotes (api/quotes.py), which Mastodon.py asks of the server it talks to.
+VERSION = "4.5.0 (compatible; socialsite 1.0)"
 # The picture of an account without an avatar, and the instance's: a PNG, as apps
 # don't all draw the pages' SVG.
 AVATAR = "img/avatar.png"
@@ -110,7 +112,8 @@ def authors(site: str, statuses: list[Status]) -> dict[int, dict]:
     return accounts(
         site,
         [s["uid"] for s in statuses]
-        + [original["uid"] for s in statuses if (original := s.get("original"))],
+        + [original["uid"] for s in statuses if (original := s.get("original"))]
+        + quotes.quoted_authors(statuses),
     )
 
 
@@ -187,6 +190,7 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         "reblogged": found.get("reposted", False),
         # Polls: read afresh, with the caller's votes (their page's marks).
         "poll": poll_entity(found),
+        **quotes.quote_fields(found, lambda quoted: status(site, quoted, people)),
     }
 
 

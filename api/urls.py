@@ -13,6 +13,7 @@ from .views import (
     notifications,
     oauth,
     polls,
+    quotes,
     reports,
     safety,
     search,
@@ -109,6 +110,10 @@ api_patterns = [
     route("v1/trends/statuses", trends.statuses),
     route("v1/trends/links", trends.links),
     route("v1/conversations", notifications.conversations),
+    # Quotes (Mastodon 4.5).
+    route("v1/statuses/<str:status_id>/quotes", quotes.status_quotes),
+    route("v1/statuses/<str:status_id>/quotes/<str:quoting_id>/revoke", quotes.revoke),
+    route("v1/statuses/<str:status_id>/interaction_policy", quotes.interaction_policy),
 ]
 
 urlpatterns = [

@@ -127,6 +127,7 @@ TEMPLATES = [
                 "status_cards": "timeline.statuses.cards.page_status_cards",
                 "stream_keys_panel": "streaming.views.stream_keys_panel",
                 "safety_panel": "timeline.safety.views.safety_panel",
+                "quote_panel": "timeline.posting.quote_views.quote_panel",
                 "avatar_url": "accounts.avatars.avatar_url",
                 "group_name": "timeline.groups.page_reads.group_name",
                 "group_avatar_url": "timeline.groups.page_reads.group_avatar_url",

@@ -5,6 +5,7 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     follow_sets
     statuses
     audience, discovery
+    quotes
     feeds
     conversations, direct, lists, notifications, ranking
     graph, groups, polls

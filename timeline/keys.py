@@ -301,6 +301,9 @@ def direct_conversations_key(uid: int) -> str:
 # slot, so the reader of a page reads them with the page's statuses, and each side of
 # a two-user change (a block, an approved request) is one step in one slot.
 PRIVATE_FIELD = "private"  # "1" in a private user's profile hash and on their statuses
+# Quotes (timeline.quotes): on a profile hash, the account's default quote policy for new
+# statuses; on a status, the one it was posted with (absent: anyone may quote it).
+QUOTE_POLICY_FIELD = "quote_policy"
 
 
 def follow_requests_key(uid: int) -> str:

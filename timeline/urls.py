@@ -10,6 +10,7 @@ from .graph import views as graph
 from .lists import views as lists
 from .notifications import views as notifications
 from .polls import views as polls
+from .posting import quote_views as quotes
 from .posting import views as posting
 from .ranking import views as ranking
 from .reactions import views as reactions
@@ -84,6 +85,15 @@ urlpatterns = [
     path("u/<str:login>/unmute/", safety.unmute, name="unmute"),
     path("u/<str:login>/report/", reports.report_user, name="report_user"),
     path("statuses/<int:status_id>/report/", reports.report_status, name="report_status"),
+    # Quotes.
+    path("statuses/<int:status_id>/quote/", quotes.quote, name="quote"),
+    path("statuses/<int:status_id>/quotes/", quotes.status_quotes, name="status_quotes"),
+    path(
+        "statuses/<int:status_id>/quotes/<int:quoting_id>/revoke/",
+        quotes.revoke_quote,
+        name="revoke_quote",
+    ),
+    path("quote-policy/", quotes.quote_policy, name="quote_policy"),
     # Groups: their pages and their moderators' (timeline.groups).
     path("", include("timeline.groups.urls")),
     path("g/<str:handle>/reports/", group_reports.reports, name="group_reports"),

@@ -24,6 +24,8 @@ TYPES = {
     "group_approval": "group_approval",
     # Polls: a poll you voted in or made has ended.
     "poll": "poll",
+    # Quotes: Mastodon 4.5's type.
+    "quote": "quote",
 }
 
 

@@ -12,7 +12,7 @@ from timeline.reactions import services as reactions
 from timeline.statuses.records import Status
 from timeline.statuses.selectors import StatusGone
 
-from .. import entities
+from .. import entities, quotes
 from ..http import (
     ApiError,
     ApiRequest,
@@ -76,13 +76,21 @@ def create(request: ApiRequest) -> dict:
     # The site's own parameter: a post to a group (views.groups); a reply is its parent's.
     group = found.get("group_id")
     in_group = {"group": str(group)} if group not in (None, "") else {}
+    # Quotes: `quoted_status_id`, `quote_approval_policy` (api/quotes.py).
+    quoting = quotes.quote_params(found)
     limit_rate(request, "posts")
     try:
-        status_id = groups.group_errors(posting.post_status)(
-            caller_uid(request), message, in_reply_to=reply_to, **in_group, **with_poll
+        status_id = quotes.quote_errors(groups.group_errors(posting.post_status))(
+            caller_uid(request),
+            message,
+            in_reply_to=reply_to,
+            **in_group,
+            **with_poll,
+            **quoting,
         )
-    except StatusGone:
-        raise ApiError(404, "The status replied to doesn't exist or was deleted.") from None
+    except StatusGone as error:
+        replied = "The status replied to doesn't exist or was deleted."
+        raise ApiError(404, str(error) if "quote_id" in quoting else replied) from None
     if status_id is None:
         raise ApiError(422, "Your profile is gone.")
     return shown(request, status_id)

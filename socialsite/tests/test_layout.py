@@ -20,6 +20,7 @@ ROOMS = (
     ("follow_sets",),  # storage of the follow graph
     ("statuses",),  # the status record, its cache, marks and cards
     ("audience", "discovery"),  # who may see what; trends, suggestions
+    ("quotes",),  # who may quote, a status's quotes, the quoted status as a viewer sees it
     ("feeds",),  # fan-out, homes and every timeline's page
     ("conversations", "direct", "lists", "notifications", "ranking"),
     ("graph", "groups", "polls"),  # follow and unfollow, requests, the profile page; groups; polls

@@ -9,6 +9,7 @@ from socialsite.redis import Batch, PackedPipeline, get_redis
 from .. import keys
 from ..audience import selectors as safety
 from ..feeds.selectors import Page, statuses_page
+from ..quotes.selectors import with_quotes
 from ..statuses import text
 from ..statuses.marks import queue_marks
 from ..statuses.records import Status
@@ -94,6 +95,8 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     marks.apply([status, *found])
     safety.confirm_follows(conn, [other for other in found if other], audience)
     found = [shown(other) for other in found]
+    # Quotes: the quoted statuses, as this viewer may see them (1 round trip if any).
+    with_quotes([status, *(s for s in found if s)], audience, hidden, conn)
     return Conversation(
         ancestors=found[: len(ancestors)],
         status=status,

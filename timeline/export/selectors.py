@@ -37,7 +37,12 @@ BOOKKEEPING_FIELDS = frozenset(
         "suspended",
     }
 )
-STATUS_FIELDS = ("in_reply_to", "in_reply_to_login", "repost_of", "repost_of_login", "location")
+# Quotes (the last five): the status it quotes and who wrote it, whether they detached
+# it, who may quote this one, and how many did.
+STATUS_FIELDS = (
+    *("in_reply_to", "in_reply_to_login", "repost_of", "repost_of_login", "location"),
+    *("quote_of", "quote_of_login", "quote_state", "quote_policy", "quotes"),
+)
 
 
 def moment(seconds: float) -> str:

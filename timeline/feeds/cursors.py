@@ -12,6 +12,7 @@ from socialsite.redis import Batch, Client, PackedPipeline, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
+from ..quotes.keys import quotes_key
 from ..statuses import layout
 from ..statuses.scores import POSTED
 from . import home_list
@@ -46,6 +47,8 @@ CURSOR_TIMELINES: dict[str, Callable[[Any], str]] = {
     "tag": keys.tag_timeline_key,
     "group": keys.group_timeline_key,
     "global": lambda _owner: keys.GLOBAL_TIMELINE,
+    # Quotes: a status's quotes (timeline.quotes).
+    "quotes": quotes_key,
 }
 
 

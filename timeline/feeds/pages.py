@@ -18,6 +18,7 @@ from socialsite.redis import Client, PackedPipeline, Reply, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
+from ..quotes.selectors import with_quotes
 from ..statuses import cache
 from ..statuses.marks import MarksRead, queue_marks
 from ..statuses.records import Status
@@ -155,6 +156,8 @@ def read_page(
         present = with_originals(present, read.viewer)
     if not include_suspended:
         present = safety.visible(None, present, audience, where=where)
+    # Quotes: each quote's quoted status as this viewer may see it (1 round trip if any).
+    with_quotes(present, audience, hidden)
     return Page(statuses=present, number=page, has_older=len(read.ids) > read.count)
 
 

@@ -36,6 +36,8 @@ GROUP_REQUEST, GROUP_APPROVAL = "group_request", "group_approval"
 # Polls (timeline.polls): a poll you voted in or made has closed; its actor is the
 # poll's author, who is told too.
 POLL = "poll"
+# Quotes: someone quoted your status (its object is the quote).
+QUOTE = "quote"
 KINDS = (
     FOLLOW,
     FOLLOW_REQUEST,
@@ -46,6 +48,7 @@ KINDS = (
     GROUP_REQUEST,
     GROUP_APPROVAL,
     POLL,
+    QUOTE,
 )
 # The kinds about a person rather than a status or a group (their object is 0).
 PERSON_KINDS = {FOLLOW, FOLLOW_REQUEST}
@@ -61,6 +64,7 @@ WHAT_THEY_DID = {
     GROUP_REQUEST: "asked to join",
     GROUP_APPROVAL: "approved your request to join",
     POLL: "ran a poll that has ended",
+    QUOTE: "quoted your status",
 }
 
 
@@ -85,6 +89,7 @@ KIND_LETTERS = {
     GROUP_REQUEST: "q",
     GROUP_APPROVAL: "a",
     POLL: "o",
+    QUOTE: "t",
 }
 KINDS_BY_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 
@@ -201,6 +206,10 @@ def _status_notifications(status: Status) -> list[tuple[int, str, int]]:
     for uid in str(status.get("mention_ids") or "").split():
         if uid != str(parent_author):
             made.append((int(uid), MENTION, int(status["id"])))
+    # Quotes: the quoted status's author (the quote is the object).
+    quoted_author = status.get("quote_of_uid")
+    if quoted_author:
+        made.append((int(quoted_author), QUOTE, int(status["id"])))
     return made
 
 

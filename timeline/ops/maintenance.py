@@ -13,6 +13,7 @@ from ..discovery import activity
 from ..feeds import home_list
 from ..follow_sets import following as following_sets
 from ..polls import repair as polls_repair
+from ..quotes.keys import QUOTES_PATTERN, quotes_key
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
 from . import scripts
@@ -51,6 +52,8 @@ TIMELINE_PATTERNS = (
     keys.MENTIONS_TIMELINE_PATTERN,
     keys.TAG_TIMELINE_PATTERN,
     keys.LIKES_PATTERN,
+    # Quotes: each status's quotes (whose count the counter check then follows).
+    QUOTES_PATTERN,
 )
 
 
@@ -144,16 +147,16 @@ COUNTED = (
     Counted(
         "statuses",
         keys.STATUS_PATTERN,
-        COUNT_FIELDS,  # replies, reposts, likes
-        (keys.replies_key, keys.reposts_key, keys.likers_key),
+        (*COUNT_FIELDS, "quotes"),  # replies, reposts, likes; quotes
+        (keys.replies_key, keys.reposts_key, keys.likers_key, quotes_key),
     ),
     Counted("lists", keys.LIST_PATTERN, ("members",), (keys.list_members_key,)),
 )
 
 
 def _check_counters(conn, report: RepairReport, progress: Progress) -> None:
-    """Counters (a user's follows and posts, a status's replies, reposts and likes, a
-    list's members) that differ from the size of the set they count."""
+    """Counters (a user's follows and posts, a status's replies, reposts, likes and
+    quotes, a list's members) that differ from the size of the set they count."""
     for counted in COUNTED:
         hashes = 0
         scan = conn.scan_iter(match=counted.pattern, count=CHUNK, _type="HASH")

@@ -21,6 +21,7 @@ from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
 from ..notifications import services as notifications
 from ..polls import services as polls
+from ..quotes import services as quotes
 from ..ranking import affinity
 from ..search import services as search
 from ..statuses import marks
@@ -45,6 +46,8 @@ RESERVED_FIELDS = (
     | {"group_handle", "group_private"}
     # Polls: set from `poll=` (a polls.PollSpec) only.
     | polls.POLL_FIELDS
+    # Quotes: set by timeline.quotes (check_quote, revoke) and the count it keeps.
+    | quotes.QUOTE_FIELDS
 )
 
 
@@ -67,10 +70,17 @@ def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
     None for an unknown user, ValueError for a bad message, reserved extra data or a
     reply to a status gone; GroupError (a ValueError) for a group `uid` may not post to
     (1 round trip more for a group's post). `poll=` a polls.PollSpec adds its poll."""
-    reserved = RESERVED_FIELDS & (data.keys() - {"in_reply_to"})
+    reserved = RESERVED_FIELDS & (data.keys() - {"in_reply_to", "quote_id"})
     if reserved:
         raise ValueError(f"Extra data can't set {sorted(reserved)}")
     poll: polls.PollSpec | None = data.pop("poll", None)
+    # Quotes: `quote_id` quotes a status (StatusGone, QuoteRefused), `quote_policy` asks
+    # who may quote this one (else the author's default).
+    data = dict(data)
+    data.update(quotes.policy_data(data.pop("quote_policy", None)))
+    quote_id = data.pop("quote_id", None)
+    if quote_id is not None:
+        data.update(quotes.check_quote(conn, uid, quote_id))
     replying = data.get("in_reply_to") is not None
     data = conversations.reply_data(data, uid)
     group = groups.check_group_post(conn, uid, data.pop("group", None), replying)
@@ -172,6 +182,7 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
         repost_of=repost_of,
     )
     conversations.index(pipe, status, stored.found)
+    quotes.queue_quoted(pipe, status)
     search.index(pipe, status)
     affinity.queue_for_new_status(pipe, status)
     # A private account's statuses never go on the global timeline.
@@ -230,6 +241,7 @@ def queue_deletion(pipe, status: Status) -> None:
     queue_unrecord(pipe, status)
     pipe.zrem(keys.GLOBAL_TIMELINE, status["id"])
     conversations.forget(pipe, status)
+    quotes.queue_deletion(pipe, status)
     search.forget(pipe, status)
     _forget_reactions(pipe, status)
     polls.queue_forget(pipe, status)

@@ -17,8 +17,11 @@ from ..feeds.views import render_home
 from ..forms import StatusForm
 from ..groups.services import GroupError
 from ..groups.views import composer_group, render_group
+from ..quotes.services import QuoteRefused
+from ..statuses.selectors import StatusGone
 from ..web import act_on_status, login_first, next_url
 from . import services
+from .quote_views import render_quote
 
 
 @require_POST
@@ -29,21 +32,26 @@ def post_status(request: HttpRequest) -> HttpResponse:
     form = StatusForm(request.POST)
     # The composer's group picker, or a group page's box: `group=<handle>`.
     group = composer_group(form, request.POST.get("group", ""))
+    quote_id = request.POST.get("quote_id", "")
     if form.is_valid():
         data = form.cleaned_data
         try:
             in_group = {"group": group.id} if group else {}
             # Polls: the composer's poll, if it has options.
             poll = {"poll": data["poll"]} if data.get("poll") else {}
+            # Quotes: the quote composer's `quote_id`.
+            quoting = {"quote_id": quote_id} if quote_id else {}
             services.post_status(
-                uid, data["message"], location=data["location"], **in_group, **poll
+                uid, data["message"], location=data["location"], **in_group, **poll, **quoting
             )
-        except GroupError as error:
+        except (GroupError, StatusGone, QuoteRefused) as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Posted to {group.name}." if group else "Posted.")
             back = reverse("group", args=[group.handle]) if group else reverse("home")
             return redirect(next_url(request, back))
+    if quote_id:
+        return render_quote(request, quote_id, form, status=400)
     if group is not None and next_url(request, "") == reverse("group", args=[group.handle]):
         return render_group(request, group, form, status=400)
     return render_home(request, uid, form, status=400)

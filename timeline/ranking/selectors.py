@@ -36,9 +36,10 @@ from ..feeds.home_page import (
 )
 from ..feeds.pages import Page, shown_once
 from ..follow_sets import following, members
+from ..quotes.selectors import with_quotes
 from ..statuses.marks import queue_marks
 from ..statuses.records import Status
-from ..statuses.selectors import decode_status
+from ..statuses.selectors import decode_status, hidden_uids
 from . import affinity, scores
 
 # Likers read a status on Top's page: "liked by N people you follow" counts among them.
@@ -193,4 +194,7 @@ def _shown(
     audience = first.audience.audience
     # A home holds only what fan-out delivered to a follower (feeds.pages.read_page).
     audience.follows.update(int(s["uid"]) for s in present)
-    return safety.visible(conn, present, audience, where=safety.HOME)
+    shown = safety.visible(conn, present, audience, where=safety.HOME)
+    # Quotes: reposted quotes' quoted statuses (the page read attached the others').
+    with_quotes(shown, audience, hidden_uids(first.suspended.value), conn)
+    return shown

@@ -87,6 +87,9 @@ def _shows(status: Status | None, viewer_uid: int | None, language: str, now: fl
 def _fields(status: Mapping[str, Any]) -> tuple:
     """A status's fields as a key: its names and its values (two tuples cost ~0.3 µs less
     than a pair for each of a status's dozen fields)."""
+    if "quoted" in status:
+        # Quotes: the quoted status shown inside (a record: its own fields, as a key).
+        status = {**status, "quoted": _fields(status["quoted"])}
     return tuple(status), tuple(status.values())
 
 

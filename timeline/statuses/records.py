@@ -52,6 +52,18 @@ class Status(TypedDict, total=False):
     poll_counts: str
     poll_voters: str
     poll_closed: str
+    # Quotes (timeline.quotes): the status it quotes, that status's author and login,
+    # and "revoked" once that author detached it; who may quote this one ("followers",
+    # "nobody", "public"; absent: anyone). Added for a page, never stored: the quoted
+    # status as the viewer may see it, or why it is unavailable ("deleted",
+    # "unauthorized", "revoked").
+    quote_of: int
+    quote_of_uid: int
+    quote_of_login: str
+    quote_state: str
+    quote_policy: str
+    quoted: "Status"
+    quote_unavailable: str
     # Added for a page, never stored: a repost's original (None if gone), the author's
     # display name and avatar token, and the viewer's marks.
     original: "Status | None"

@@ -14,6 +14,7 @@ from .records import Status
 # Counts kept by conversations and reactions: absent means 0.
 COUNT_FIELDS = ("replies", "reposts", "likes")
 REFERENCE_FIELDS = ("in_reply_to", "in_reply_to_uid", "repost_of", "repost_of_uid")
+QUOTE_INT_FIELDS = ("quotes", "quote_of", "quote_of_uid")
 GONE = "That status doesn't exist or was deleted."
 
 
@@ -43,6 +44,10 @@ def decode_status(status_id: int | str, fields: dict[str, str]) -> Status | None
     for field in COUNT_FIELDS:
         status[field] = int(status.get(field, 0))
     for field in REFERENCE_FIELDS:
+        if field in status:
+            status[field] = int(status[field])
+    # Quotes (timeline.quotes): its count where it has one, the quoted status's ids.
+    for field in QUOTE_INT_FIELDS:
         if field in status:
             status[field] = int(status[field])
     # The hash's fields are whatever was stored (a post's extra data too), so the
@@ -80,6 +85,8 @@ def with_authors(statuses: list[Status | None]) -> None:
     for authors this process read lately, one for the rest (accounts.authors)."""
     shown = [s for s in statuses if s]
     shown += [original for s in shown if (original := s.get("original"))]
+    # Quotes: the quoted statuses shown inside their quotes' cards.
+    shown += [quoted for s in shown if (quoted := s.get("quoted"))]
     found = authors({s["uid"]: s["login"] for s in shown})
     for status in shown:
         author = found.get(status["uid"])

@@ -47,9 +47,9 @@ def build_status(conn, uid: int, message: str, data: dict) -> Status | None:
     if CORE_FIELDS & data.keys():
         raise ValueError(f"Extra data can't replace {sorted(CORE_FIELDS & data.keys())}")
     pipe = conn.pipeline(transaction=False)
-    pipe.hmget(user_key(uid), "login", "suspended", keys.PRIVATE_FIELD)
+    pipe.hmget(user_key(uid), "login", "suspended", keys.PRIVATE_FIELD, keys.QUOTE_POLICY_FIELD)
     pipe.incr(keys.STATUS_ID_COUNTER)
-    (login, suspended, private), status_id = pipe.execute()
+    (login, suspended, private, quote_policy), status_id = pipe.execute()
     if not login:
         return None
     if suspended == "1":
@@ -59,6 +59,9 @@ def build_status(conn, uid: int, message: str, data: dict) -> Status | None:
     extra.pop(keys.PRIVATE_FIELD, None)
     if private == "1":
         extra[keys.PRIVATE_FIELD] = "1"
+    # Quotes: the author's default quote policy, unless the post asked for one.
+    if quote_policy and keys.QUOTE_POLICY_FIELD not in extra:
+        extra[keys.QUOTE_POLICY_FIELD] = quote_policy
     # A post's extra data (a location...) are fields of its record as they are.
     return cast(
         Status,
