@@ -82,6 +82,8 @@ def test_a_refused_action_shows_its_reason_on_the_card(signed_up_page, daphne_se
     alice = accounts.create_user("alice", "Alice")
     sid = posting.post_status(alice, "soon gone")
     bob = signed_up_page("bob")
+    # A page whose live stream is down (else the deletion takes the card off at once).
+    bob.add_init_script("window.WebSocket = undefined")
     bob.goto(f"{daphne_server}/timeline/")
     mark_page(bob)
     posting.delete_status(alice, sid)  # meanwhile, in another tab
@@ -165,6 +167,7 @@ def test_block_and_a_messages_delete_ask_first_then_act_in_place(signed_up_page,
     mark_page(bob)
     delete = bob.get_by_role("button", name="Delete message")
     expect(delete).to_be_hidden()
+    bob.locator(".dm-menu > summary").click()  # the message's menu, then its Delete
     bob.locator(".dm summary", has_text="Delete").click()
     delete.click()
     expect(bob.locator("#conversation .dm")).to_have_count(0)
