@@ -10,7 +10,7 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     graph, groups
     safety, search
     posting
-    reactions, reports
+    reactions, reports, edits
     explore
     moderation, ops
     export, data_migrations

@@ -3,6 +3,7 @@ from django.urls import include, path
 from .conversations import views as conversations
 from .direct import views as direct
 from .discovery import views as discovery
+from .edits import views as edits
 from .explore import views as explore
 from .export import views as export
 from .feeds import views as feeds
@@ -81,6 +82,9 @@ urlpatterns = [
     path("u/<str:login>/unmute/", safety.unmute, name="unmute"),
     path("u/<str:login>/report/", reports.report_user, name="report_user"),
     path("statuses/<int:status_id>/report/", reports.report_status, name="report_status"),
+    # Edits (timeline.edits).
+    path("statuses/<int:status_id>/edit/", edits.edit_status, name="edit_status"),
+    path("statuses/<int:status_id>/history/", edits.history, name="status_history"),
     # Groups: their pages and their moderators' (timeline.groups).
     path("", include("timeline.groups.urls")),
     path("g/<str:handle>/reports/", group_reports.reports, name="group_reports"),

@@ -22,6 +22,8 @@ TYPES = {
     # Mastodon has no groups: these two are the site's own types, and say the group.
     "group_request": "group_request",
     "group_approval": "group_approval",
+    # Edits: a status the recipient interacted with was edited.
+    "update": "update",
 }
 
 

@@ -33,7 +33,19 @@ FOLLOW_REQUEST = "follow_request"
 # A group's: someone asked to join a private group you moderate; a moderator approved
 # your request to join. Their object is the group, not a status.
 GROUP_REQUEST, GROUP_APPROVAL = "group_request", "group_approval"
-KINDS = (FOLLOW, FOLLOW_REQUEST, LIKE, REPOST, REPLY, MENTION, GROUP_REQUEST, GROUP_APPROVAL)
+# Edits: a status you reposted, liked or replied to was edited (timeline.edits).
+UPDATE = "update"
+KINDS = (
+    FOLLOW,
+    FOLLOW_REQUEST,
+    LIKE,
+    REPOST,
+    REPLY,
+    MENTION,
+    GROUP_REQUEST,
+    GROUP_APPROVAL,
+    UPDATE,
+)
 # The kinds about a person rather than a status or a group (their object is 0).
 PERSON_KINDS = {FOLLOW, FOLLOW_REQUEST}
 MENTION_KINDS = {REPLY, MENTION}
@@ -47,6 +59,7 @@ WHAT_THEY_DID = {
     MENTION: "mentioned you",
     GROUP_REQUEST: "asked to join",
     GROUP_APPROVAL: "approved your request to join",
+    UPDATE: "edited a status you interacted with",
 }
 
 
@@ -70,6 +83,7 @@ KIND_LETTERS = {
     MENTION: "m",
     GROUP_REQUEST: "q",
     GROUP_APPROVAL: "a",
+    UPDATE: "u",
 }
 KINDS_BY_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 

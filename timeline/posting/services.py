@@ -42,6 +42,8 @@ RESERVED_FIELDS = (
     | {"repost_of_login", "repost_of_posted"}
     | {keys.PRIVATE_FIELD}
     | {"group_handle", "group_private"}
+    # Edits (timeline.edits): set by an edit alone.
+    | {"edited"}
 )
 
 
@@ -223,6 +225,8 @@ def queue_deletion(pipe, status: Status) -> None:
     queue_unrecord(pipe, status)
     pipe.zrem(keys.GLOBAL_TIMELINE, status["id"])
     conversations.forget(pipe, status)
+    # Edits: its earlier versions (timeline.edits).
+    pipe.delete(keys.status_versions_key(status["id"]))
     search.forget(pipe, status)
     _forget_reactions(pipe, status)
     if status.get("group"):
