@@ -7,6 +7,7 @@ from oauth2_provider import views as dot
 
 from .views import (
     accounts,
+    edits,
     groups,
     instance,
     lists,
@@ -105,6 +106,9 @@ api_patterns = [
     route("v1/trends/statuses", trends.statuses),
     route("v1/trends/links", trends.links),
     route("v1/conversations", notifications.conversations),
+    # Edits (timeline.edits): PUT v1/statuses/<id> is statuses.status's.
+    route("v1/statuses/<str:status_id>/history", edits.history),
+    route("v1/statuses/<str:status_id>/source", edits.source),
 ]
 
 urlpatterns = [
