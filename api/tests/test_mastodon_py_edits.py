@@ -29,3 +29,28 @@ def test_status_update_of_someone_elses_status_is_refused(mastodon_as):
     with pytest.raises(MastodonAPIError):
         bob.status_update(posted.id, "theirs")
     assert "mine" in alice.status(posted.id).content
+
+
+def test_the_user_stream_sends_an_edit_as_status_update(mastodon_as):
+    from .test_streaming import WAIT, Collected, next_update
+
+    class WithEdits(Collected):
+        def on_status_update(self, status):
+            self.events.put(("status.update", status))
+
+    alice, bob = mastodon_as("alice"), mastodon_as("bob")
+    alice.account_follow(alice.account_lookup("bob").id)
+    listener = WithEdits()
+    handle = alice.stream_open_websocket(listener)
+    try:
+        handle.subscribe("user")
+        posted, _ = next_update(listener, bob, "streamed, then edited")
+        bob.status_update(posted.id, "streamed, and edited")
+        while True:
+            kind, payload = listener.events.get(timeout=WAIT)
+            if kind == "status.update":
+                break
+        assert payload.id == posted.id and "and edited" in payload.content
+        assert payload.edited_at is not None
+    finally:
+        handle.close()
