@@ -2,6 +2,7 @@
 history of versions (/statuses/<id>/history/)."""
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -11,7 +12,7 @@ from accounts.auth import current_uid, logged_in_uid
 from socialsite.ratelimit import rate_limited
 
 from ..statuses.selectors import with_authors
-from ..web import login_first, refused
+from ..web import login_first
 from . import selectors, services
 
 
@@ -29,7 +30,7 @@ def edit_status(request: HttpRequest, status_id: int) -> HttpResponse:
     if found is None:
         raise _gone(status_id)
     if found["uid"] != uid:
-        return refused(request, services.NotYours("You can only edit your own statuses."))
+        raise PermissionDenied("You can only edit your own statuses.")
     form = {
         "message": found["message"],
         "spoiler_text": found.get("spoiler_text", ""),
@@ -44,7 +45,7 @@ def edit_status(request: HttpRequest, status_id: int) -> HttpResponse:
         try:
             services.edit_status(uid, status_id, **form)
         except services.NotYours as error:
-            return refused(request, error)
+            raise PermissionDenied(str(error)) from None
         except services.StatusGone:
             raise _gone(status_id) from None
         except ValueError as error:
