@@ -26,7 +26,9 @@ def no_event(socket, timeout: float = 0.5) -> None:
 def test_the_global_page_gets_an_edit_as_an_update(ws_stream, make_user):
     reader, writer = make_user("dora"), make_user("walt")
     socket = ws_stream(
-        "/statuses/timeline.json", {"timeline": "global"}, additional_headers={"Cookie": reader.cookie}
+        "/statuses/timeline.json",
+        {"timeline": "global"},
+        additional_headers={"Cookie": reader.cookie},
     )
     shown = post_status(writer.uid, "first words")
     assert next_event(socket)["id"] == shown
@@ -36,9 +38,7 @@ def test_the_global_page_gets_an_edit_as_an_update(ws_stream, make_user):
     no_event(socket)
 
 
-def test_the_live_home_gets_the_edits_of_those_followed_but_not_of_a_blocker(
-    ws_stream, make_user
-):
+def test_the_live_home_gets_the_edits_of_those_followed_but_not_of_a_blocker(ws_stream, make_user):
     reader, followed, blocker = make_user("dora"), make_user("walt"), make_user("pest")
     follow_user(reader.uid, followed.uid)
     follow_user(reader.uid, blocker.uid)

@@ -5,13 +5,13 @@ from socialsite import jobs
 from timeline import keys
 from timeline.conversations import selectors as conversations
 from timeline.edits import selectors, services
+from timeline.feeds.selectors import shown_status
 from timeline.graph import services as graph
 from timeline.notifications.selectors import notifications_page
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.search.selectors import search_statuses
 from timeline.statuses import selectors as status_selectors
-from timeline.feeds.selectors import shown_status
 from timeline.statuses.selectors import StatusGone
 
 

@@ -58,9 +58,7 @@ def test_edits_are_rate_limited(alice, settings):
     assert get_status(status_id)["message"] == "v1"
 
 
-def test_the_card_says_edited_and_links_the_history_and_the_author_gets_an_edit_link(
-    alice, bob
-):
+def test_the_card_says_edited_and_links_the_history_and_the_author_gets_an_edit_link(alice, bob):
     status_id = post_status(alice.uid, "before")
     page = bob.client.get(reverse("status", args=[status_id]))
     assert b"status-edited" not in page.content
