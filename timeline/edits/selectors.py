@@ -35,3 +35,19 @@ def shown_edited(status_id: int, viewer: int | None) -> Status | None:
     if found is None or not found.get("repost_of"):
         return found
     return found.get("original")
+
+
+def versions_of(statuses: list[Status]) -> dict[int, list[Version]]:
+    """The earlier versions of each edited status of `statuses`, by id, oldest first: 1
+    round trip for a page holding any edited status, none else."""
+    edited = [status["id"] for status in statuses if status.get("edited")]
+    if not edited:
+        return {}
+    pipe = get_redis().pipeline(transaction=False)
+    for status_id in edited:
+        pipe.lrange(keys.status_versions_key(status_id), 0, -1)
+    read = pipe.execute()
+    return {
+        status_id: [read_version(stored) for stored in found]
+        for status_id, found in zip(edited, read, strict=True)
+    }
