@@ -177,3 +177,11 @@ def test_a_private_accounts_edit_tells_only_its_followers(make_user):
     safety.set_private(author.uid, True)
     services.edit_status(author.uid, status_id, "private now")
     assert len(_updates(fan.uid)) == 1
+
+
+def test_an_edit_is_2_round_trips_and_3_with_replies(alice, bob, round_trips):
+    status_id = posting.post_status(alice.uid, "count me")
+    reactions.like(bob.uid, status_id)
+    assert round_trips(lambda: services.edit_status(alice.uid, status_id, "counted")) == 2
+    posting.post_status(bob.uid, "an answer", in_reply_to=status_id)
+    assert round_trips(lambda: services.edit_status(alice.uid, status_id, "recounted")) == 3
