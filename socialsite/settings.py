@@ -326,6 +326,9 @@ STATUS_MAX_LENGTH = 280
 # Edits (timeline.edits): the most earlier versions a status keeps; an edit past them is
 # refused (each is a version of at most STATUS_MAX_LENGTH characters in its slot).
 STATUS_VERSIONS_KEPT = int(os.environ.get("STATUS_VERSIONS_KEPT", "20"))
+# An edit tells up to this many likers, reposters and repliers inside the request; more,
+# and a job tells them all (each is a script in the recipient's slot).
+EDIT_NOTIFICATIONS_INLINE = int(os.environ.get("EDIT_NOTIFICATIONS_INLINE", "20"))
 STATUSES_PER_PAGE = 30
 # Home ordered by importance, "Top" (timeline/ranking): the home entries of the last
 # TOP_WINDOW_HOURS (at most TOP_CANDIDATES of its newest) scored by engagement, the

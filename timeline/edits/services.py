@@ -3,12 +3,13 @@ it replaces is kept (timeline.edits.layout), everyone who reposted, liked or rep
 it is told, and every reader sees the new text at once.
 
 An edit is check -> do -> notify: check_edit (the text), do_edit (one script in the
-status's slot keeps the old version and sets the new, and the first pass of whom to tell
-is read on the same round trip), then the rest in one packed write: the word index and
-the tag timelines follow the new text, the "update" notifications go out (a job tells
-the rest of a big audience) and the event, last. 2 round trips, 3 when it has replies
-(their authors are read). Each process forgets its kept copy and card by the status's
-change on `statuses:changed` (statuses.cache)."""
+status's slot keeps the old version and sets the new, and whom to tell is read on the
+same round trip), then the rest in one packed write: the word index and the tag
+timelines follow the new text, the "update" notifications go out (up to
+EDIT_NOTIFICATIONS_INLINE at once; a job tells more, a pass at a time) and the event,
+last. 2 round trips, 3 when it tells repliers inline (their authors are read). Each
+process forgets its kept copy and card by the status's change on `statuses:changed`
+(statuses.cache)."""
 
 import time
 from dataclasses import dataclass
@@ -78,12 +79,17 @@ def edit_status(uid: int, status_id: int, message: Any, **changes: Any) -> Statu
     done = do_edit(conn, uid, int(status_id), edit)
     if done.unchanged:
         return done.new
-    reply_authors = read_reply_authors(conn, done.audience.replies)
     pipe = PackedPipeline(conn)
     queue_reindex(pipe, done.old, done.new)
-    rest = queue_edit_notifications(pipe, done.new, done.audience, reply_authors)
-    if rest is not None:
-        jobs.enqueue(pipe, rest)
+    audience = done.audience
+    if audience.size() <= settings.EDIT_NOTIFICATIONS_INLINE:
+        reply_authors = read_reply_authors(conn, audience.replies)
+        told = [*audience.likers, *audience.reposters, *reply_authors]
+        queue_update_notifications(pipe, done.new, told)
+    else:
+        # Many to tell: a job tells them all, a pass at a time, after the request.
+        jobs.enqueue(pipe, notify_job(done.new, 0))
+    events.publish(pipe, events.status_updated(done.new))
     pipe.execute()
     return done.new
 
@@ -96,8 +102,11 @@ class Audience:
     reposters: list[str]
     replies: list[str]
 
-    def complete(self) -> bool:
-        per_pass = settings.POSTS_PER_PASS
+    def size(self) -> int:
+        return len(self.likers) + len(self.reposters) + len(self.replies)
+
+    def complete(self, per_pass: int) -> bool:
+        """Whether it holds all of each set (a pass of `per_pass` read each)."""
         return max(len(self.likers), len(self.reposters), len(self.replies)) < per_pass
 
 
@@ -127,7 +136,8 @@ def do_edit(conn, uid: int, status_id: int, edit: Edit) -> Done:
         spoiler_text=edit.spoiler_text,
         sensitive=edit.sensitive,
     )
-    audience = queue_audience(pipe, status_id, 0)
+    # One more than are told inline: more than that and a job tells them all.
+    audience = queue_audience(pipe, status_id, 0, settings.EDIT_NOTIFICATIONS_INLINE + 1)
     taken, *read = pipe.execute()
     if taken == 0:
         raise StatusGone(GONE)
@@ -166,10 +176,10 @@ def new_version(old: Status, edit: Edit, edited: float) -> Status:
     return new  # type: ignore[return-value]
 
 
-def queue_audience(pipe, status_id: int, start: int) -> int:
-    """Queues reading the next POSTS_PER_PASS from `start` of a status's likers,
-    reposters and replies; returns how many replies the caller reads back (3)."""
-    end = start + settings.POSTS_PER_PASS - 1
+def queue_audience(pipe, status_id: int, start: int, count: int) -> int:
+    """Queues reading the next `count` from `start` of a status's likers, reposters and
+    replies; returns how many replies the caller reads back (3)."""
+    end = start + count - 1
     pipe.zrange(keys.likers_key(status_id), start, end)
     pipe.zrange(keys.reposts_key(status_id), start, end)
     pipe.zrange(keys.replies_key(status_id), start, end)
@@ -198,21 +208,10 @@ def queue_reindex(pipe, old: Status, new: Status) -> None:
     conversations.retag(pipe, old, new)
 
 
-def queue_edit_notifications(
-    pipe, status: Status, audience: Audience, reply_authors: list[str], start: int = 0
-) -> jobs.Job | None:
-    """Queues the "update" notifications of this pass (each recipient once, never the
-    author) and, on the first pass, the edit's event, last; returns the job that tells
-    the next pass, if there may be more."""
-    queue_update_notifications(
-        pipe, status, [*audience.likers, *audience.reposters, *reply_authors]
-    )
-    if start == 0:
-        events.publish(pipe, events.status_updated(status))
-    if audience.complete():
-        return None
-    following = {"status_id": status["id"], "start": start + settings.POSTS_PER_PASS}
-    return ("notify_edit", {**following, "edited": status.get("edited")})
+def notify_job(status: Status, start: int) -> jobs.Job:
+    """The job that tells a pass of POSTS_PER_PASS of each of the edited status's sets,
+    from `start`, and queues the next."""
+    return ("notify_edit", {"status_id": status["id"], "start": start, "edited": status["edited"]})
 
 
 def queue_update_notifications(pipe, status: Status, recipients: list[str]) -> None:
@@ -243,11 +242,11 @@ def notify_edit_batch(args: dict) -> list[jobs.Job]:
     """Tells the next pass of an edited status's likers, reposters and repliers, from
     `start`; idempotent (a notification made twice is one). Stops if the status is gone
     or edited again since (that edit tells everyone anew)."""
-    status_id, start = int(args["status_id"]), int(args["start"])
+    status_id, start, per_pass = int(args["status_id"]), int(args["start"]), settings.POSTS_PER_PASS
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
     pipe.hgetall(keys.status_key(status_id))
-    count = queue_audience(pipe, status_id, start)
+    count = queue_audience(pipe, status_id, start, per_pass)
     fields, *read = pipe.execute()
     status = decode_status(status_id, fields)
     if status is None or status.get("edited") != args.get("edited"):
@@ -255,6 +254,6 @@ def notify_edit_batch(args: dict) -> list[jobs.Job]:
     audience = audience_of(read, count)
     reply_authors = read_reply_authors(conn, audience.replies)
     out = conn.pipeline(transaction=False)
-    rest = queue_edit_notifications(out, status, audience, reply_authors, start)
+    queue_update_notifications(out, status, [*audience.likers, *audience.reposters, *reply_authors])
     out.execute()
-    return [] if rest is None else [rest]
+    return [] if audience.complete(per_pass) else [notify_job(status, start + per_pass)]

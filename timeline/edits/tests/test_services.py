@@ -147,16 +147,28 @@ def test_a_second_edit_tells_them_again_once(alice, bob):
     assert len(_updates(bob.uid)) == 1
 
 
-@override_settings(POSTS_PER_PASS=2)
-def test_a_big_audience_is_told_by_jobs(alice, make_user, redis_conn):
+@override_settings(POSTS_PER_PASS=2, EDIT_NOTIFICATIONS_INLINE=3)
+def test_a_big_audience_is_told_by_jobs_a_pass_at_a_time(alice, make_user, redis_conn):
     likers = [make_user().uid for _ in range(5)]
     status_id = posting.post_status(alice.uid, "popular")
     for liker in likers:
         reactions.like(liker, status_id)
     services.edit_status(alice.uid, status_id, "popular, edited")
-    assert sum(1 for uid in likers if _updates(uid)) == 2
+    assert not any(_updates(uid) for uid in likers)
+    assert jobs.unfinished_jobs("notify_edit")
     jobs.work(burst=True)
-    assert all(_updates(uid) for uid in likers)
+    assert all(len(_updates(uid)) == 1 for uid in likers)
+
+
+@override_settings(EDIT_NOTIFICATIONS_INLINE=0)
+def test_a_job_for_an_edit_made_stale_by_the_next_one_tells_nobody(alice, bob):
+    status_id = posting.post_status(alice.uid, "first")
+    reactions.like(bob.uid, status_id)
+    first = services.edit_status(alice.uid, status_id, "second")
+    services.edit_status(alice.uid, status_id, "third")
+    assert services.notify_edit_batch(services.notify_job(first, 0)[1]) == []
+    jobs.work(burst=True)
+    assert len(_updates(bob.uid)) == 1
 
 
 def test_a_deleted_status_takes_its_versions_along(alice, redis_conn):
