@@ -44,7 +44,7 @@ def update(request: ApiRequest, status_id: str, shown) -> dict:
     if "spoiler_text" in found:
         changes["spoiler_text"] = found["spoiler_text"]
     if "sensitive" in found:
-        if found["sensitive"] not in BOOLEANS:
+        if not isinstance(found["sensitive"], bool | str) or found["sensitive"] not in BOOLEANS:
             raise ApiError(422, "sensitive is true or false.")
         changes["sensitive"] = BOOLEANS[found["sensitive"]]
     limit_rate(request, "edits")
