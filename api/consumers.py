@@ -175,7 +175,8 @@ class MastodonStreamingConsumer(AsyncWebsocketConsumer):
             await self.close(code=ending.code)
 
     async def forward(self, key: tuple, event: dict) -> None:
-        """An event of the site's stream as Mastodon's: statuses and deletions only."""
+        """An event of the site's stream as Mastodon's: statuses, their edits and
+        deletions only."""
         if "event" in event or "id" not in event:
             return
         if event.get("deleted"):
@@ -194,7 +195,9 @@ class MastodonStreamingConsumer(AsyncWebsocketConsumer):
         entity = await sync_to_async(status_entity)(self.site(), int(event["id"]), caller.uid)
         if entity is not None:
             payload = json.dumps(entity)
-            await self.send_json({"stream": list(key), "event": "update", "payload": payload})
+            # Edits (timeline.edits): an edited status is Mastodon's "status.update".
+            kind = "status.update" if event.get("updated") else "update"
+            await self.send_json({"stream": list(key), "event": kind, "payload": payload})
 
     def site(self) -> str:
         secure = self.scope.get("scheme") == "wss"

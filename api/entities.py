@@ -179,6 +179,7 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
     )
     return {
         **fixed_fields(site, fixed, reblog is None),
+        **edit_fields(found),
         "account": author,
         # Read afresh: going private or public later marks a status anew.
         "visibility": "private" if is_private(found) else "public",
@@ -192,6 +193,13 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         "poll": poll_entity(found),
         **quotes.quote_fields(found, lambda quoted: status(site, quoted, people)),
     }
+
+
+def edit_fields(found: Status) -> dict:
+    """Edits (timeline.edits): when the status was last edited (None if never). A
+    status's media descriptions, once it has media, are edited with it."""
+    edited = found.get("edited")
+    return {"edited_at": iso(edited) if edited else None}
 
 
 def statuses(site: str, found: list[Status]) -> list[dict]:

@@ -7,6 +7,7 @@ from oauth2_provider import views as dot
 
 from .views import (
     accounts,
+    edits,
     groups,
     instance,
     lists,
@@ -114,6 +115,9 @@ api_patterns = [
     route("v1/statuses/<str:status_id>/quotes", quotes.status_quotes),
     route("v1/statuses/<str:status_id>/quotes/<str:quoting_id>/revoke", quotes.revoke),
     route("v1/statuses/<str:status_id>/interaction_policy", quotes.interaction_policy),
+    # Edits (timeline.edits): PUT v1/statuses/<id> is statuses.status's.
+    route("v1/statuses/<str:status_id>/history", edits.history),
+    route("v1/statuses/<str:status_id>/source", edits.source),
 ]
 
 urlpatterns = [

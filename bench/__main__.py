@@ -36,6 +36,7 @@ PARTS = (
     "inplace",
     # Polls: a vote.
     "polls",
+    "edits",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

@@ -2,7 +2,8 @@
 streaming API and the live home timeline read them, the worker counts them.
 
 A posted status is its own fields; a deletion is the full status plus
-`"deleted": true` (so the filter that passed the post passes its deletion);
+`"deleted": true` (so the filter that passed the post passes its deletion); an edit
+is the new status plus `"updated": true`;
 follows, unfollows, blocks and unblocks carry `"event"` and both users."""
 
 import json
@@ -25,6 +26,12 @@ def status_posted(status: Mapping[str, Any]) -> str:
 
 def status_deleted(status: Mapping[str, Any]) -> str:
     return json.dumps({**status, "deleted": True})
+
+
+def status_updated(status: Mapping[str, Any]) -> str:
+    """An edited status: its new fields plus `"updated": true` (the streams pass it as
+    they passed the post; timeline.edits)."""
+    return json.dumps({**status, "updated": True})
 
 
 def follow_changed(

@@ -49,6 +49,7 @@ COUNTS = {
     "login_failures_per_ip": "failed logins",
     "signups_per_ip": "signups",
     "posts": "posts",
+    "edits": "edits",
     "follows": "follows and unfollows",
     "reactions": "likes and reposts",
     "poll_votes": "votes",

@@ -326,6 +326,12 @@ GLOBAL_TIMELINE_SIZE = 1000
 # Statuses kept in each process (timeline.statuses.cache); 0 keeps none.
 STATUS_CACHE_SIZE = int(os.environ.get("STATUS_CACHE_SIZE", 20_000))
 STATUS_MAX_LENGTH = 280
+# Edits (timeline.edits): the most earlier versions a status keeps; an edit past them is
+# refused (each is a version of at most STATUS_MAX_LENGTH characters in its slot).
+STATUS_VERSIONS_KEPT = int(os.environ.get("STATUS_VERSIONS_KEPT", "20"))
+# An edit tells up to this many likers, reposters and repliers inside the request; more,
+# and a job tells them all (each is a script in the recipient's slot).
+EDIT_NOTIFICATIONS_INLINE = int(os.environ.get("EDIT_NOTIFICATIONS_INLINE", "20"))
 STATUSES_PER_PAGE = 30
 # Home ordered by importance, "Top" (timeline/ranking): the home entries of the last
 # TOP_WINDOW_HOURS (at most TOP_CANDIDATES of its newest) scored by engagement, the
@@ -456,6 +462,7 @@ RATE_LIMITS = {
     "signups_per_ip": env_rate("RATE_LIMIT_SIGNUPS_PER_IP", "5/3600"),
     # Per account:
     "posts": env_rate("RATE_LIMIT_POSTS", "30/300"),  # statuses and replies
+    "edits": env_rate("RATE_LIMIT_EDITS", "30/300"),  # edits of statuses (timeline.edits)
     "follows": env_rate("RATE_LIMIT_FOLLOWS", "30/300"),  # follows and unfollows
     "reactions": env_rate("RATE_LIMIT_REACTIONS", "60/300"),  # likes, reposts, undoing them
     "poll_votes": env_rate("RATE_LIMIT_POLL_VOTES", "60/300"),  # votes in polls

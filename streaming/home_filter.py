@@ -96,6 +96,11 @@ class HomeFilter:
         if event.get("deleted"):
             self._change(self._remove, status_id)
             return author == self.uid or author in self.followed
+        if event.get("updated"):
+            # An edit (timeline.edits) changes no home; it passes as a deletion does,
+            # for the page to redraw the card it shows, if any.
+            edited_by = author == self.uid or author in self.followed
+            return edited_by and safety.may_see(event, self.audience, where=safety.HOME)
         # Their own statuses go straight into their home (store_status.lua), rules aside.
         if author != self.uid:
             reached = self._group_delivers(event, author) if event.get("group") else None

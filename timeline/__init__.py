@@ -11,7 +11,7 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     graph, groups, polls
     safety, search
     posting
-    reactions, reports
+    reactions, reports, edits
     explore
     moderation, ops
     export, data_migrations

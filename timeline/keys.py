@@ -117,6 +117,13 @@ def likers_key(status_id: int | str) -> str:
     return f"likers:{{{status_id}}}"
 
 
+# Edits (timeline.edits): a status's earlier versions, oldest first, in its slot.
+def status_versions_key(status_id: int | str) -> str:
+    """The earlier versions of an edited status, oldest first: one JSON object each
+    (timeline.edits.layout); absent for a status never edited."""
+    return f"versions:{{{status_id}}}"
+
+
 def likes_key(uid: int | str) -> str:
     """Status id -> time liked: the user's likes page."""
     return f"likes:{{{uid}}}"
@@ -183,6 +190,7 @@ LIKED_PATTERN = liked_key("*")
 REPOSTS_PATTERN = reposts_key("*")
 REPOSTED_PATTERN = reposted_key("*")
 REPLIES_PATTERN = replies_key("*")
+STATUS_VERSIONS_PATTERN = status_versions_key("*")
 FOLLOWERS_PATTERN = followers_key("*")
 FOLLOWING_PATTERN = following_key("*")
 STATUS_PATTERN = status_key("*")

@@ -3,6 +3,7 @@ from django.urls import include, path
 from .conversations import views as conversations
 from .direct import views as direct
 from .discovery import views as discovery
+from .edits import views as edits
 from .explore import views as explore
 from .export import views as export
 from .feeds import views as feeds
@@ -94,6 +95,9 @@ urlpatterns = [
         name="revoke_quote",
     ),
     path("quote-policy/", quotes.quote_policy, name="quote_policy"),
+    # Edits (timeline.edits).
+    path("statuses/<int:status_id>/edit/", edits.edit_status, name="edit_status"),
+    path("statuses/<int:status_id>/history/", edits.history, name="status_history"),
     # Groups: their pages and their moderators' (timeline.groups).
     path("", include("timeline.groups.urls")),
     path("g/<str:handle>/reports/", group_reports.reports, name="group_reports"),

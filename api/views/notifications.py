@@ -26,6 +26,8 @@ TYPES = {
     "poll": "poll",
     # Quotes: Mastodon 4.5's type.
     "quote": "quote",
+    # Edits: a status the recipient interacted with was edited.
+    "update": "update",
 }
 
 

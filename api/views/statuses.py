@@ -29,7 +29,7 @@ from ..http import (
     params,
     viewer,
 )
-from . import groups, polls
+from . import edits, groups, polls
 
 # Mastodon's visibilities any account may ask for: a status is public (or private, as
 # its account is).
@@ -96,10 +96,13 @@ def create(request: ApiRequest) -> dict:
     return shown(request, status_id)
 
 
-@endpoint("GET", "DELETE", public=True, user=False)
+@endpoint("GET", "DELETE", "PUT", public=True, user=False)
 def status(request: ApiRequest, status_id: str) -> dict:
     if request.method == "GET":
         return shown(request, id_param(status_id))
+    if request.method == "PUT":
+        # Edits (api.views.edits).
+        return edits.update(request, status_id, shown)
     check_caller(request, "write", user=True, public=False)
     found, entity = shown_with_source(request, id_param(status_id))
     deleted = posting.delete_status(caller_uid(request), found["id"])

@@ -27,6 +27,9 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     assert {"fan-out", "post", "home page", "follow", "unfollow", "memory"} <= sections
     assert {"http", "streaming", "scale", "search", "delivery"} <= sections
     assert {"top evaluation", "top page", "http top"} <= sections
+    # Edits: an edit beside a post by the same author, with the edit's Redis commands.
+    (edit,) = [row for row in results["rows"] if row["section"] == "edit"]
+    assert edit["ours"]["round_trips"] <= 3 and edit["notes"]["redis_commands_per_edit"] > 0
     # The in-place like beside today's POST + redirect + page, each asked without error.
     (in_place,) = [row for row in results["rows"] if row["section"] == "in place"]
     assert in_place["baseline"]["kind"] == "latency" and in_place["target"] == "<= 0.5x"

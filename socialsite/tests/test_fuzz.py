@@ -366,6 +366,7 @@ LIMITED = {
     "login_failures_per_ip": ("visitor", "POST", "/accounts/login/", {}, "ip:127.0.0.1"),
     "signups_per_ip": ("visitor", "POST", "/accounts/signup/", {}, "ip:127.0.0.1"),
     "posts": ("member", "POST", "/statuses/", {}, "user"),
+    "edits": ("member", "POST", "/statuses/1/edit/", {}, "user"),
     "follows": ("member", "POST", "/u/bob/follow/", {}, "user"),
     "reactions": ("member", "POST", "/statuses/1/like/", {}, "user"),
     "list_changes": ("member", "POST", "/lists/", {}, "user"),

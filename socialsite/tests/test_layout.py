@@ -26,7 +26,7 @@ ROOMS = (
     ("graph", "groups", "polls"),  # follow and unfollow, requests, the profile page; groups; polls
     ("safety", "search"),  # privacy, blocks and mutes; search
     ("posting",),  # post, reply, repost's status, delete
-    ("reactions", "reports"),  # likes and reposts; reports
+    ("reactions", "reports", "edits"),  # likes and reposts; reports; edits of statuses
     ("explore",),  # trending statuses and links, as a viewer may see them
     ("moderation", "ops"),  # a closed account's purge, moderators' pages; repair, seeding
     ("export", "data_migrations"),  # an account's archive; the numbered upgrades of stored data

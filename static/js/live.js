@@ -2,8 +2,8 @@
 // list, a profile, mentions, a status's replies: data-stream-url says which). New
 // statuses appear at the top of #timeline as they are posted (at the bottom for
 // replies, data-order="oldest"), counted by an "N new statuses" bar until you
-// look; deleted ones disappear. Events come over a WebSocket opened with this page's
-// session; each status's HTML is the server's own rendering (its card, alone, from
+// look; deleted ones disappear, edited ones are drawn again. Events come over a
+// WebSocket opened with this page's session; each status's HTML is the server's own rendering (its card, alone, from
 // /statuses/<id>/card/), so nothing from the event is ever put into the page as markup.
 // The card, not the status page: a page would show, and so use up, the messages
 // waiting for the next one ("Posted.").
@@ -94,6 +94,35 @@
     showCount();
   }
 
+  // An edited status: its card, if the page shows it, is drawn again as it now is.
+  async function redraw(id) {
+    if (!find(id)) {
+      return;
+    }
+    let html;
+    try {
+      const response = await fetch(cardUrl(id), { credentials: "same-origin", redirect: "manual" });
+      if (!response.ok) {
+        return;
+      }
+      html = await response.text();
+    } catch (error) {
+      return;
+    }
+    const shown = find(id);
+    const card = new DOMParser().parseFromString(html, "text/html");
+    const article = card.querySelector('[data-status-id="' + id + '"]');
+    if (!shown || !article || deleted.has(id)) {
+      return;
+    }
+    const status = document.importNode(article, true);
+    status.className = shown.className;
+    shown.replaceWith(status);
+    if (window.htmx) {
+      window.htmx.process(status);
+    }
+  }
+
   function remove(id) {
     deleted.add(id);
     const status = find(id);
@@ -119,6 +148,8 @@
       }
       if (event.deleted) {
         remove(event.id);
+      } else if (event.updated) {
+        redraw(event.id);
       } else {
         add(event.id);
       }

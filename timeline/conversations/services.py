@@ -96,3 +96,17 @@ def forget(pipe: Pipe, status: Status) -> None:
     if parent:
         remove_from_status_set(pipe, keys.replies_key, parent, "replies", status["id"])
     pipe.delete(keys.replies_key(status["id"]))
+
+
+def retag(pipe: Pipe, old: Status, new: Status) -> None:
+    """Queues on `pipe` moving an edited status between tag timelines: off the tags its
+    new text dropped, onto those it gained (at its posted time, as when posted)."""
+    if new.get("repost_of"):
+        return
+    before, after = text.tags(old["message"]), text.tags(new["message"])
+    for tag in before:
+        if tag not in after:
+            pipe.zrem(keys.tag_timeline_key(tag), new["id"])
+    for tag in after:
+        if tag not in before:
+            _add(pipe, keys.tag_timeline_key(tag), new)

@@ -78,7 +78,8 @@ def record_event(payload: str) -> bool:
                 "created": float(event["created"]),
             }
             return explore_trends.record(get_redis(), reaction)
-        if "event" in event:
+        # An edit (timeline.edits) is no new post: nothing to count.
+        if "event" in event or event.get("updated"):
             return False
         status: dict[str, Any] = {
             **event,

@@ -8,7 +8,7 @@ posted meanwhile), so an item can be missed or given twice at a page's edge: an
 export is a snapshot taken over a few seconds, not one instant."""
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -17,6 +17,8 @@ from accounts.records import UserProfile
 from accounts.services import get_user
 from timeline.statuses.records import Status
 
+from ..edits.layout import Version
+from ..edits.selectors import versions_of
 from ..feeds.selectors import Page
 from ..graph.selectors import followers_page, following_page
 from ..lists.selectors import lists_of, members_page
@@ -56,8 +58,9 @@ def exported_profile(user: UserProfile) -> dict:
     return profile
 
 
-def exported_status(status: Status) -> dict:
-    """One of the user's statuses: what they wrote, when, and what it answers or reposts."""
+def exported_status(status: Status, versions: Sequence[Version] = ()) -> dict:
+    """One of the user's statuses: what they wrote, when, and what it answers or reposts;
+    for an edited one, when, and the `versions` its edits replaced, oldest first."""
     shown = {"id": status["id"], "message": status["message"], "posted": moment(status["posted"])}
     shown |= {field: value for field in STATUS_FIELDS if (value := status.get(field))}
     shown |= {count: status.get(count, 0) for count in ("replies", "reposts", "likes")}
@@ -66,7 +69,28 @@ def exported_status(status: Status) -> dict:
     # Polls: the status's poll, with its counts.
     if poll := exported_poll(status):
         shown["poll"] = poll
+    # Edits (timeline.edits).
+    if status.get("edited"):
+        shown["edited"] = moment(status["edited"])
+        shown["versions"] = [exported_version(version) for version in versions]
     return shown
+
+
+def exported_version(version: Version) -> dict:
+    """An earlier version of an edited status: its text, since when, and its warning."""
+    shown: dict[str, Any] = {"message": version.message, "since": moment(version.at)}
+    if version.spoiler_text:
+        shown["spoiler_text"] = version.spoiler_text
+    if version.sensitive:
+        shown["sensitive"] = True
+    return shown
+
+
+def with_versions(pages: Iterator[list[Status]]) -> Iterator[list[tuple[Status, list]]]:
+    """Pages of statuses as pages of (status, its earlier versions) (edits.selectors)."""
+    for page in pages:
+        found = versions_of(page)
+        yield [(status, found.get(status["id"], [])) for status in page]
 
 
 def exported_like(status: Status) -> dict:
@@ -147,8 +171,10 @@ def export_chunks(uid: int, *, now: float) -> Iterator[str]:
     yield json.dumps(header)[:-1]  # the object stays open for the sections
     sections: dict[str, tuple[Iterator[list], Callable[[Any], dict]]] = {
         "statuses": (
-            every_page(statuses_pages(lambda n, c: statuses_by(uid, page=n, count=c))),
-            exported_status,
+            with_versions(
+                every_page(statuses_pages(lambda n, c: statuses_by(uid, page=n, count=c)))
+            ),
+            lambda pair: exported_status(*pair),
         ),
         "following": (every_page(lambda n, c: following_page(uid, n, c)), exported_person),
         "followers": (every_page(lambda n, c: followers_page(uid, n, c)), exported_person),

@@ -38,6 +38,8 @@ GROUP_REQUEST, GROUP_APPROVAL = "group_request", "group_approval"
 POLL = "poll"
 # Quotes: someone quoted your status (its object is the quote).
 QUOTE = "quote"
+# Edits: a status you reposted, liked or replied to was edited (timeline.edits).
+UPDATE = "update"
 KINDS = (
     FOLLOW,
     FOLLOW_REQUEST,
@@ -49,6 +51,7 @@ KINDS = (
     GROUP_APPROVAL,
     POLL,
     QUOTE,
+    UPDATE,
 )
 # The kinds about a person rather than a status or a group (their object is 0).
 PERSON_KINDS = {FOLLOW, FOLLOW_REQUEST}
@@ -65,6 +68,7 @@ WHAT_THEY_DID = {
     GROUP_APPROVAL: "approved your request to join",
     POLL: "ran a poll that has ended",
     QUOTE: "quoted your status",
+    UPDATE: "edited a status you interacted with",
 }
 
 
@@ -90,6 +94,7 @@ KIND_LETTERS = {
     GROUP_APPROVAL: "a",
     POLL: "o",
     QUOTE: "t",
+    UPDATE: "u",
 }
 KINDS_BY_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 

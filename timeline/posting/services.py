@@ -48,6 +48,8 @@ RESERVED_FIELDS = (
     | polls.POLL_FIELDS
     # Quotes: set by timeline.quotes (check_quote, revoke) and the count it keeps.
     | quotes.QUOTE_FIELDS
+    # Edits (timeline.edits): set by an edit alone.
+    | {"edited"}
 )
 
 
@@ -242,6 +244,8 @@ def queue_deletion(pipe, status: Status) -> None:
     pipe.zrem(keys.GLOBAL_TIMELINE, status["id"])
     conversations.forget(pipe, status)
     quotes.queue_deletion(pipe, status)
+    # Edits: its earlier versions (timeline.edits).
+    pipe.delete(keys.status_versions_key(status["id"]))
     search.forget(pipe, status)
     _forget_reactions(pipe, status)
     polls.queue_forget(pipe, status)

@@ -64,6 +64,9 @@ class Status(TypedDict, total=False):
     quote_policy: str
     quoted: "Status"
     quote_unavailable: str
+    # Edits (timeline.edits): when it was last edited (Unix seconds; stored as whole
+    # microseconds); absent if never.
+    edited: float
     # Added for a page, never stored: a repost's original (None if gone), the author's
     # display name and avatar token, and the viewer's marks.
     original: "Status | None"

@@ -10,6 +10,7 @@ from socialsite.redis import Client, get_redis
 from .. import keys
 from . import layout
 from .records import Status
+from .scores import MICROSECONDS
 
 # Counts kept by conversations and reactions: absent means 0.
 COUNT_FIELDS = ("replies", "reposts", "likes")
@@ -50,6 +51,9 @@ def decode_status(status_id: int | str, fields: dict[str, str]) -> Status | None
     for field in QUOTE_INT_FIELDS:
         if field in status:
             status[field] = int(status[field])
+    # Edits (timeline.edits.layout): whole microseconds in the hash.
+    if "edited" in status:
+        status["edited"] = int(status["edited"]) / MICROSECONDS
     # The hash's fields are whatever was stored (a post's extra data too), so the
     # record is checked field by field above, not by the type checker.
     return cast(Status, status)
