@@ -7,6 +7,7 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     audience, discovery
     feeds
     conversations, direct, lists, notifications, ranking
+    keeps
     graph, groups
     safety, search
     posting

@@ -22,6 +22,7 @@ ROOMS = (
     ("audience", "discovery"),  # who may see what; trends, suggestions
     ("feeds",),  # fan-out, homes and every timeline's page
     ("conversations", "direct", "lists", "notifications", "ranking"),
+    ("keeps",),  # bookmarks, pins, followed tags (the profile shows pins; a tag's page)
     ("graph", "groups"),  # follow and unfollow, requests, the profile page; groups
     ("safety", "search"),  # privacy, blocks and mutes; search
     ("posting",),  # post, reply, repost's status, delete

@@ -49,5 +49,9 @@ class Status(TypedDict, total=False):
     author_avatar: str
     liked: bool
     reposted: bool
+    # Keep (timeline/keeps): the viewer's bookmark mark, and whether the viewer pinned
+    # it (their own status); added for a page, never stored.
+    bookmarked: bool
+    pinned: bool
     # Why Top shows it (timeline.ranking), on Top's pages only.
     why: str
