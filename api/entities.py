@@ -184,7 +184,14 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         "replies_count": found.get("replies", 0),
         "favourited": found.get("liked", False),
         "reblogged": found.get("reposted", False),
+        **keep_fields(found),
     }
+
+
+def keep_fields(found: Status) -> dict:
+    """Keep's marks of the caller (timeline.keeps): whether they bookmarked the status,
+    and whether it is their own status pinned atop their profile."""
+    return {"bookmarked": found.get("bookmarked", False), "pinned": found.get("pinned", False)}
 
 
 def statuses(site: str, found: list[Status]) -> list[dict]:
@@ -219,8 +226,15 @@ def relationship(other_uid: int, *, following: bool, followed_by: bool, relation
     }
 
 
-def tag(site: str, name: str) -> dict:
-    return {"name": name, "url": site + url("tag", name), "history": [], "following": False}
+def tag(site: str, name: str, *, following: bool = False) -> dict:
+    """A Tag entity; `following`: the caller follows it (timeline.keeps)."""
+    return {
+        "id": name,
+        "name": name,
+        "url": site + url("tag", name),
+        "history": [],
+        "following": following,
+    }
 
 
 def user_list(found: TimelineList) -> dict:

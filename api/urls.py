@@ -9,6 +9,7 @@ from .views import (
     accounts,
     groups,
     instance,
+    keeps,
     lists,
     notifications,
     oauth,
@@ -105,6 +106,16 @@ api_patterns = [
     route("v1/trends/statuses", trends.statuses),
     route("v1/trends/links", trends.links),
     route("v1/conversations", notifications.conversations),
+    # Keep: bookmarks, pins and followed tags (views.keeps).
+    route("v1/bookmarks", keeps.bookmarks),
+    route("v1/statuses/<str:status_id>/bookmark", keeps.bookmark),
+    route("v1/statuses/<str:status_id>/unbookmark", keeps.unbookmark),
+    route("v1/statuses/<str:status_id>/pin", keeps.pin),
+    route("v1/statuses/<str:status_id>/unpin", keeps.unpin),
+    route("v1/followed_tags", keeps.followed_tags),
+    route("v1/tags/<str:name>", keeps.tag),
+    route("v1/tags/<str:name>/follow", keeps.follow_tag),
+    route("v1/tags/<str:name>/unfollow", keeps.unfollow_tag),
 ]
 
 urlpatterns = [

@@ -52,6 +52,19 @@ def pinned_statuses(read: StatusesRead | None, follows: set[int]) -> list[Status
     return [status for status in shown if status is not None and is_public(status)]
 
 
+def pinned_statuses_of(uid: int, viewer: int | None) -> list[Status]:
+    """`uid`'s pinned statuses as `viewer` may see them, the latest pinned first: 2
+    round trips (none pinned: 1)."""
+    conn = get_redis()
+    pins = conn.zrevrange(keys.pins_key(uid), 0, -1)
+    if not pins:
+        return []
+    pipe = PackedPipeline(conn)
+    read = queue_statuses(pipe, [str(i) for i in pins], len(pins), viewer)
+    pipe.execute()
+    return pinned_statuses(read, set())
+
+
 def pinned_ids(uid: int) -> list[str]:
     """`uid`'s pinned status ids, the latest pinned first: 1 round trip."""
     return [str(i) for i in get_redis().zrevrange(keys.pins_key(uid), 0, -1)]
