@@ -1,5 +1,6 @@
 """An account's data as one JSON document (the settings page's "Export my data"): its
-profile, statuses, follows both ways, lists with their members, and likes. Read a page
+profile, statuses, follows both ways, lists with their members, likes, and what it
+keeps: bookmarks, pinned statuses and followed tags. Read a page
 at a time through each room's own selectors and written out as it is read, so a big
 account streams in pieces of EXPORT_PAGE_SIZE rather than being built whole.
 
@@ -19,6 +20,7 @@ from timeline.statuses.records import Status
 
 from ..feeds.selectors import Page
 from ..graph.selectors import followers_page, following_page
+from ..keeps import selectors as keeps
 from ..lists.selectors import lists_of, members_page
 from ..moderation.selectors import statuses_by
 from ..reactions.selectors import likes_page
@@ -145,6 +147,13 @@ def export_chunks(uid: int, *, now: float) -> Iterator[str]:
         "followers": (every_page(lambda n, c: followers_page(uid, n, c)), exported_person),
         "lists": (([the_list] for the_list in exported_lists(uid)), lambda the_list: the_list),
         "likes": (every_page(statuses_pages(lambda n, c: likes_page(uid, n, c))), exported_like),
+        # Keep (timeline.keeps): bookmarks shaped as likes are; pins and tags are few.
+        "bookmarks": (
+            every_page(statuses_pages(lambda n, c: keeps.bookmarks_page(uid, n, c))),
+            exported_like,
+        ),
+        "pinned": ([[int(i) for i in keeps.pinned_ids(uid)]], lambda status_id: status_id),
+        "followed_tags": ([keeps.followed_tags(uid)], lambda tag: tag.name),
     }
     for name, (pages, shape) in sections.items():
         yield f', "{name}": '

@@ -38,7 +38,7 @@ def ranges(
 
 @dataclass
 class Finding:
-    check: str  # "timelines", "follows", "lists", "likes", "marks" or "counters"
+    check: str  # "timelines", "follows", "lists", "likes", "marks", "keeps" or "counters"
     key: str
     problem: str
 

@@ -155,12 +155,14 @@ def test_closing_an_account_takes_its_marks_and_the_marks_of_its_statuses(
     assert maintenance.repair().findings == []
 
 
-def test_a_pages_marks_are_two_reads_in_the_viewers_slot(network):
+def test_a_pages_marks_are_four_reads_in_the_viewers_slot(network):
+    # Liked, reposted, and keep's bookmarked and pinned (timeline.keeps).
     ids = [network["first"], network["second"], *range(10**6, 10**6 + 28)]
     pipe = PackedPipeline(get_redis())
     read = marks.queue_marks(pipe, network["fan"], ids)
-    assert len(pipe.execute()) == 2
+    assert len(pipe.execute()) == 4
     assert len(read.liked.value) == len(read.reposted.value) == 30
+    assert len(read.bookmarked.value) == len(read.pinned.value) == 30
     assert marks.queue_marks(pipe, None, ids) == marks.MarksRead()
     assert pipe.execute() == []
 
