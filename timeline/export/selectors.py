@@ -152,8 +152,11 @@ def export_chunks(uid: int, *, now: float) -> Iterator[str]:
             every_page(statuses_pages(lambda n, c: keeps.bookmarks_page(uid, n, c))),
             exported_like,
         ),
-        "pinned": ([[int(i) for i in keeps.pinned_ids(uid)]], lambda status_id: status_id),
-        "followed_tags": ([keeps.followed_tags(uid)], lambda tag: tag.name),
+        "pinned": (iter([keeps.pinned_ids(uid)]), lambda status_id: {"id": int(status_id)}),
+        "followed_tags": (
+            iter([keeps.followed_tags(uid)]),
+            lambda tag: {"name": tag.name, "followed": moment(tag.followed)},
+        ),
     }
     for name, (pages, shape) in sections.items():
         yield f', "{name}": '

@@ -17,6 +17,7 @@ across the followers' pieces (follow_sets.followers.queue_range: a list's set is
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 
@@ -208,7 +209,7 @@ def follower_chunk_starts(conn, members_key: str, after, skip: int, size: int, m
 
 @dataclass(frozen=True)
 class Audience:
-    members: Callable[[int], str]  # the author's set to walk
+    members: Callable[[Any], str]  # the set to walk, from its owner (uid, group id, tag)
     reach: Callable  # (conn, status, members[, queue_reach's reply]) -> those it reaches
     queue_reach: Callable  # (pipe, status) -> the handle of the read reach needs, or None
     deliver: Callable

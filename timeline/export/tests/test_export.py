@@ -83,8 +83,8 @@ def test_the_export_holds_what_the_user_keeps(alice, bob):
     assert [(b["id"], b["login"], b["message"]) for b in data["bookmarks"]] == [
         (theirs, "bob", "worth keeping")
     ]
-    assert data["pinned"] == [mine]
-    assert data["followed_tags"] == ["redis"]
+    assert data["pinned"] == [{"id": mine}]
+    assert [tag["name"] for tag in data["followed_tags"]] == ["redis"]
 
 
 def test_a_big_account_is_read_a_page_at_a_time(alice, monkeypatch):
