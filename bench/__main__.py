@@ -34,6 +34,7 @@ PARTS = (
     "explore",
     "groups",
     "inplace",
+    "keeps",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.
