@@ -86,6 +86,11 @@ def followed_tags(uid: int, count: int = 1000, *, before: float | None = None) -
     return [FollowedTag(str(name), float(score)) for name, score in found]
 
 
+def queue_followed_tag_names(pipe: Pipe, uid: int) -> Reply:
+    """Queues the read of the names of every tag `uid` follows (a live home's)."""
+    return pipe.zrange(keys.followed_tags_key(uid), 0, -1)
+
+
 def follows_tag(uid: int | None, tag: str) -> bool:
     """Whether `uid` (None: no one) follows #tag (any case; ValueError if it isn't one)."""
     name = check_tag(tag)
