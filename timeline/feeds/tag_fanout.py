@@ -38,10 +38,15 @@ def tagged(status: Status) -> list[str]:
 
 
 def tag_jobs(job: jobs.Job, status: Status) -> list[jobs.Job]:
-    """One fan-out job (`job`: fanout.fan_out_job's for the "tags" audience, to deliver or
-    to retract) per tag of `status` that reaches its followers."""
+    """One fan-out job (`job`: fanout.fan_out_job's for the "tags" audience) per tag of
+    `status` that reaches its followers; to retract, per tag of any original (it may have
+    been public when it was delivered)."""
     kind, args = job
-    return [(kind, {**args, "tag": tag}) for tag in tagged(status)]
+    if args["retract"]:
+        tags = [] if status.get("repost_of") else text.tags(status["message"])
+    else:
+        tags = tagged(status)
+    return [(kind, {**args, "tag": tag}) for tag in tags]
 
 
 def queue_reach(pipe, args: dict) -> Reply:

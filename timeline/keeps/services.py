@@ -21,7 +21,7 @@ from ..conversations.selectors import check_tag
 from ..feeds.pages import original, shown_status
 from ..feeds.tag_fanout import is_public
 from ..statuses.records import Status
-from ..statuses.selectors import GONE, AlreadyDone, StatusGone, status_id_of
+from ..statuses.selectors import GONE, AlreadyDone, StatusGone, get_status, status_id_of
 from . import scripts
 
 
@@ -53,12 +53,15 @@ def bookmark(uid: int, status_id: int) -> None:
 
 
 def unbookmark(uid: int, status_id: int) -> None:
-    """Takes a status (given a repost, its original) off `uid`'s bookmarks: AlreadyDone
-    if it isn't there, StatusGone if it is gone."""
-    shown = original(status_id, hide_suspended=False)
+    """Takes a status (given a repost, its original) off `uid`'s bookmarks, whoever may
+    see it now (a bookmark can always be taken back): AlreadyDone if it isn't there."""
+    status_id = status_id_of(status_id)
+    status = get_status(status_id)
+    if status is not None and status.get("repost_of"):
+        status_id = int(status["repost_of"])
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
-    _queue_unbookmark(pipe, uid, shown["id"])
+    _queue_unbookmark(pipe, uid, status_id)
     removed, *_rest = pipe.execute()
     if not removed:
         raise AlreadyDone("That status isn't in your bookmarks.")

@@ -90,3 +90,14 @@ def test_a_deleted_accounts_bookmarks_leave_the_statuses_sides(make_user, redis_
     assert not redis_conn.exists(keys.bookmarkers_key(status_id))
     assert not redis_conn.exists(keys.bookmarks_key(reader.uid))
     assert not redis_conn.exists(keys.bookmarked_key(reader.uid))
+
+
+def test_a_bookmark_can_be_taken_back_whoever_may_see_the_status_now(make_user):
+    author, reader = make_user().uid, make_user().uid
+    graph.follow_user(reader, author)
+    safety.set_private(author, True)
+    status_id = posting.post_status(author, "followers only")
+    services.bookmark(reader, status_id)
+    safety.block(author, reader)
+    services.unbookmark(reader, status_id)
+    assert selectors.bookmarked_ids(reader) == []

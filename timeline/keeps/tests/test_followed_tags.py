@@ -122,3 +122,15 @@ def test_a_deleted_account_leaves_the_tags_it_followed(make_user, redis_conn):
     jobs.work(burst=True)
     assert selectors.tag_follower_uids("redis") == []
     assert not redis_conn.exists(keys.followed_tags_key(reader))
+
+
+def test_a_status_made_private_after_delivery_still_leaves_the_tag_followers_homes(make_user):
+    author, reader = make_user().uid, make_user().uid
+    services.follow_tag(reader, "redis")
+    status_id = posting.post_status(author, "#redis")
+    jobs.work(burst=True)
+    safety.set_private(author, True)
+    jobs.work(burst=True)  # marks their statuses private
+    posting.delete_status(author, status_id)
+    jobs.work(burst=True)
+    assert home_entries(reader) == []
