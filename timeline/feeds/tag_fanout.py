@@ -24,9 +24,9 @@ from .home_list import trims_homes
 
 def is_public(status: Status) -> bool:
     """Whether anyone may see `status` wherever statuses are shown: what reaches a tag's
-    followers, and what may be pinned (timeline.keeps). Visibility: vis's part (the
-    per-post visibility field: only "public" passes); today, not a private account's or
-    a private group's."""
+    followers (timeline.keeps.selectors.is_pinnable asks it too). Visibility: vis's part
+    (the per-post visibility field: only "public" passes, never unlisted); today, not a
+    private account's or a private group's."""
     return status.get(keys.PRIVATE_FIELD) != "1"
 
 

@@ -12,6 +12,13 @@ from ..feeds.tag_fanout import is_public
 from ..statuses.records import Status
 
 
+def is_pinnable(status: Status) -> bool:
+    """Whether `status` may be pinned and shown pinned: one anyone may see on its
+    author's profile. Visibility: vis's part (public or unlisted pass; followers-only
+    and direct don't); today, what feeds.tag_fanout.is_public says."""
+    return is_public(status)
+
+
 def bookmarks_page(uid: int, page: int = 1, count: int = 30) -> Page:
     """The statuses `uid` bookmarked, the latest bookmarked first (for `uid`'s eyes only):
     2 round trips, 3 if it shows reposts' originals."""
@@ -49,7 +56,7 @@ def pinned_statuses(read: StatusesRead | None, follows: set[int]) -> list[Status
     if read is None:
         return []
     shown = read_page(read, 1, follows=follows).statuses
-    return [status for status in shown if status is not None and is_public(status)]
+    return [status for status in shown if status is not None and is_pinnable(status)]
 
 
 def pinned_statuses_of(uid: int, viewer: int | None) -> list[Status]:

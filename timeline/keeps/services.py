@@ -19,10 +19,10 @@ from socialsite.redis import Pipe, get_redis
 from .. import keys
 from ..conversations.selectors import check_tag
 from ..feeds.pages import original, shown_status
-from ..feeds.tag_fanout import is_public
 from ..statuses.records import Status
 from ..statuses.selectors import GONE, AlreadyDone, StatusGone, get_status, status_id_of
 from . import scripts
+from .selectors import is_pinnable
 
 
 def bookmark(uid: int, status_id: int) -> None:
@@ -75,7 +75,7 @@ def _queue_unbookmark(pipe: Pipe, uid: int, status_id: int) -> None:
 
 def check_pin(uid: int, status_id: int) -> Status:
     """The status `uid` may pin: ValueError unless it is their own, not a repost, and
-    public (feeds.tag_fanout.is_public); StatusGone if it is gone."""
+    one anyone may see (selectors.is_pinnable); StatusGone if it is gone."""
     status = shown_status(status_id_of(status_id), viewer=uid)
     if status is None:
         raise StatusGone(GONE)
@@ -83,7 +83,7 @@ def check_pin(uid: int, status_id: int) -> Status:
         raise ValueError("You can only pin your own statuses.")
     if status.get("repost_of"):
         raise ValueError("A repost can't be pinned.")
-    if not is_public(status):
+    if not is_pinnable(status):
         raise ValueError("Only a status anyone may see can be pinned.")
     return status
 
