@@ -101,3 +101,11 @@ def test_a_bookmark_can_be_taken_back_whoever_may_see_the_status_now(make_user):
     safety.block(author, reader)
     services.unbookmark(reader, status_id)
     assert selectors.bookmarked_ids(reader) == []
+
+
+def test_the_bookmarks_page_is_two_round_trips(make_user, round_trips):
+    author, reader = make_user().uid, make_user().uid
+    for n in range(40):
+        services.bookmark(reader, posting.post_status(author, f"s{n}"))
+    selectors.bookmarks_page(reader)
+    assert round_trips(lambda: selectors.bookmarks_page(reader)) == 2

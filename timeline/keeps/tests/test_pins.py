@@ -81,3 +81,15 @@ def test_a_private_accounts_pins_are_hidden_from_strangers(make_user):
     services.pin(author.uid, status_id)
     safety.set_private(author.uid, True)
     assert profiles.profile_page("goes_private", make_user().uid).pinned == ()
+
+
+def test_pins_cost_the_profile_page_no_round_trip(make_user, round_trips):
+    author = make_user("pinner")
+    reader = make_user().uid
+    statuses = [posting.post_status(author.uid, f"s{n}") for n in range(5)]
+    profiles.profile_page("pinner", reader)
+    unpinned = round_trips(lambda: profiles.profile_page("pinner", reader))
+    for status_id in statuses[:3]:
+        services.pin(author.uid, status_id)
+    profiles.profile_page("pinner", reader)
+    assert round_trips(lambda: profiles.profile_page("pinner", reader)) == unpinned == 2
