@@ -41,7 +41,7 @@ def run(ctx: Context) -> list[Row]:
 
 
 def bookmarks_rows(ctx: Context) -> list[Row]:
-    kept = min(KEPT, ctx.plan.profile_statuses * 10)
+    kept = min(KEPT, ctx.plan.profile_statuses)
     author, reader = seed.user("keepauthor"), seed.user("keepreader")
     statuses = [posting.post_status(author, f"status {n} worth keeping") for n in range(kept)]
     for status_id in statuses:
@@ -78,7 +78,7 @@ def bookmarks_rows(ctx: Context) -> list[Row]:
 
 
 def followed_tags_rows(ctx: Context) -> list[Row]:
-    count = min(KEPT, ctx.plan.profile_statuses * 10)
+    count = min(KEPT, ctx.plan.profile_statuses)
     author = seed.user("tagauthor")
     tag_reader, follower = seed.user("tagreader"), seed.user("follower")
     graph.follow_user(follower, author)
