@@ -192,6 +192,7 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         # Polls: read afresh, with the caller's votes (their page's marks).
         "poll": poll_entity(found),
         **quotes.quote_fields(found, lambda quoted: status(site, quoted, people)),
+        **keep_fields(found),
     }
 
 
@@ -200,6 +201,12 @@ def edit_fields(found: Status) -> dict:
     status's media descriptions, once it has media, are edited with it."""
     edited = found.get("edited")
     return {"edited_at": iso(edited) if edited else None}
+
+
+def keep_fields(found: Status) -> dict:
+    """Keep's marks of the caller (timeline.keeps): whether they bookmarked the status,
+    and whether it is their own status pinned atop their profile."""
+    return {"bookmarked": found.get("bookmarked", False), "pinned": found.get("pinned", False)}
 
 
 def statuses(site: str, found: list[Status]) -> list[dict]:
@@ -234,8 +241,15 @@ def relationship(other_uid: int, *, following: bool, followed_by: bool, relation
     }
 
 
-def tag(site: str, name: str) -> dict:
-    return {"name": name, "url": site + url("tag", name), "history": [], "following": False}
+def tag(site: str, name: str, *, following: bool = False) -> dict:
+    """A Tag entity; `following`: the caller follows it (timeline.keeps)."""
+    return {
+        "id": name,
+        "name": name,
+        "url": site + url("tag", name),
+        "history": [],
+        "following": following,
+    }
 
 
 def user_list(found: TimelineList) -> dict:

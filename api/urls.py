@@ -10,6 +10,7 @@ from .views import (
     edits,
     groups,
     instance,
+    keeps,
     lists,
     notifications,
     oauth,
@@ -118,6 +119,16 @@ api_patterns = [
     # Edits (timeline.edits): PUT v1/statuses/<id> is statuses.status's.
     route("v1/statuses/<str:status_id>/history", edits.history),
     route("v1/statuses/<str:status_id>/source", edits.source),
+    # Keep: bookmarks, pins and followed tags (views.keeps).
+    route("v1/bookmarks", keeps.bookmarks),
+    route("v1/statuses/<str:status_id>/bookmark", keeps.bookmark),
+    route("v1/statuses/<str:status_id>/unbookmark", keeps.unbookmark),
+    route("v1/statuses/<str:status_id>/pin", keeps.pin),
+    route("v1/statuses/<str:status_id>/unpin", keeps.unpin),
+    route("v1/followed_tags", keeps.followed_tags),
+    route("v1/tags/<str:name>", keeps.tag),
+    route("v1/tags/<str:name>/follow", keeps.follow_tag),
+    route("v1/tags/<str:name>/unfollow", keeps.unfollow_tag),
 ]
 
 urlpatterns = [

@@ -37,6 +37,7 @@ PARTS = (
     # Polls: a vote.
     "polls",
     "edits",
+    "keeps",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

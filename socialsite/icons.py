@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 ICONS = (
     "arrow-left", "at-sign", "ban", "bell", "bookmark", "check", "compass", "ellipsis",
     "flag", "globe", "hash", "heart", "house", "image", "list", "lock", "log-in", "log-out",
-    "mail", "map-pin", "message-circle", "monitor", "moon", "pencil", "plus", "repeat-2",
+    "mail", "map-pin", "message-circle", "monitor", "moon", "pencil", "pin", "plus", "repeat-2",
     "search", "send", "settings", "sun", "trash-2", "user", "user-check", "user-minus",
     "user-plus", "user-x", "users", "volume-x", "x",
 )  # fmt: skip

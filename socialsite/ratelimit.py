@@ -61,6 +61,7 @@ COUNTS = {
     "reports": "reports",
     "group_creations": "groups made",
     "group_joins": "groups joined",
+    "keeps": "bookmarks, pins and followed tags",
     "account_deletions": "tries to delete the account",
     "exports": "data exports",
     "searches": "searches",

@@ -323,6 +323,10 @@ FOLLOWING_SPLIT = int(os.environ.get("FOLLOWING_SPLIT", 1000))
 # each person followed, so it takes fewer people per pass than fan-out.
 REFILL_FOLLOWEES_PER_PASS = int(os.environ.get("REFILL_FOLLOWEES_PER_PASS", 100))
 GLOBAL_TIMELINE_SIZE = 1000
+# Keep (timeline/keeps): statuses pinned atop a profile (as Mastodon), and tags one
+# user may follow.
+PINS_MAX = 5
+FOLLOWED_TAGS_MAX = int(os.environ.get("FOLLOWED_TAGS_MAX", 500))
 # Statuses kept in each process (timeline.statuses.cache); 0 keeps none.
 STATUS_CACHE_SIZE = int(os.environ.get("STATUS_CACHE_SIZE", 20_000))
 STATUS_MAX_LENGTH = 280
@@ -477,6 +481,8 @@ RATE_LIMITS = {
     "group_creations": env_rate("RATE_LIMIT_GROUP_CREATIONS", "5/3600"),  # groups made
     # Groups joined (or asked to join) from the group pages.
     "group_joins": env_rate("RATE_LIMIT_GROUP_JOINS", "30/300"),
+    # Keep: bookmarks, pins and followed tags, made or taken back (pages and API).
+    "keeps": env_rate("RATE_LIMIT_KEEPS", "60/300"),
     # Tries (each checks the password: a hash) to delete the account.
     "account_deletions": env_rate("RATE_LIMIT_ACCOUNT_DELETIONS", "5/3600"),
     "exports": env_rate("RATE_LIMIT_EXPORTS", "5/3600"),  # data exports downloaded

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from django.conf import settings
 
 from timeline.audience import selectors as safety
-from timeline.feeds import visibility
+from timeline.feeds import tag_fanout, visibility
 
 from .filters import FOLLOW_EVENTS, as_int
 from .records import Event
@@ -63,6 +63,8 @@ class HomeFilter:
         self._originals: dict[int, int] = {}  # the reverse, to forget it with the repost
         self._replay: list[tuple] | None = None
         self.audience = safety.Audience(uid)
+        # The tags they follow, as last read (a follow of a tag is learnt at the next read).
+        self.followed_tags: frozenset[str] = frozenset()
 
     def begin_load(self) -> None:
         """Marks the start of a read of home: what passes from now on is replayed on it."""
@@ -75,6 +77,7 @@ class HomeFilter:
         self.followed = set(state.followed)
         self.audience = state.audience
         self.audience.follows = self.followed
+        self.followed_tags = state.followed_tags
         self._newest = [-status_id for status_id in state.newest]
         self._complete = state.complete
         self._shown = dict(state.shown)
@@ -106,7 +109,7 @@ class HomeFilter:
             reached = self._group_delivers(event, author) if event.get("group") else None
             if reached is None:
                 reached = author in self.followed
-            if not reached or not self._delivers(event):
+            if not (reached and self._delivers(event)) and not self._tag_delivers(event, author):
                 return False
         # Blocks, mutes and muted words (timeline.safety), as the home page applies them.
         if not safety.may_see(event, self.audience, where=safety.HOME):
@@ -135,6 +138,17 @@ class HomeFilter:
         return original is None or not visibility.repost_falls_off(
             self._rank, original, self._shown.get(original)
         )
+
+    def _tag_delivers(self, event: Event, author: int) -> bool:
+        """Whether the fan-out to the followers of its #tags puts it into their home
+        (timeline.feeds.tag_fanout): a public original with a tag they follow, by someone
+        they don't follow (whose own fan-out decides)."""
+        if not self.followed_tags or author in self.followed:
+            return False
+        if not isinstance(event.get("message"), str):
+            return False
+        tagged = tag_fanout.tagged(event)
+        return not self.followed_tags.isdisjoint(tagged)
 
     def _follow_changed(self, kind: str, source: object, target: object) -> None:
         if not (isinstance(source, dict) and isinstance(target, dict)):

@@ -24,6 +24,7 @@ from socialsite.redis import Batch, get_async_redis, get_redis
 from timeline.audience import selectors as safety
 from timeline.feeds import home_list
 from timeline.follow_sets import following
+from timeline.keeps import selectors as keeps
 from timeline.keys import following_key, home_timeline_key, shown_reposts_key
 
 from . import keys, scripts
@@ -320,11 +321,13 @@ class HomeState:
     shown: dict[int, int]
     complete: bool
     audience: safety.Audience = field(default_factory=lambda: safety.Audience(None))
+    # The tags they follow (timeline.keeps): a public status with one reaches their home.
+    followed_tags: frozenset[str] = frozenset()
 
 
 async def home_state(uid: int, count: int) -> HomeState:
-    """`uid`'s following, the `count` newest entries of their home and their blocks and
-    mutes: 1 round trip."""
+    """`uid`'s following, the `count` newest entries of their home, their blocks and
+    mutes and the tags they follow: 1 round trip."""
     pipe = Batch(get_async_redis())
     state = scripts.home_state(
         pipe,
@@ -335,6 +338,7 @@ async def home_state(uid: int, count: int) -> HomeState:
         following_buckets=following.BUCKETS,
     )
     audience = safety.queue_audience(pipe, uid)
+    tags = keeps.queue_followed_tag_names(pipe, uid)
     await pipe.execute()
     followed, window, shown = state.value
     newest = [int(i) for i in home_list.shown(window)[0]]
@@ -344,6 +348,7 @@ async def home_state(uid: int, count: int) -> HomeState:
         shown={int(shown[i]): int(shown[i + 1]) for i in range(0, len(shown), 2)},
         complete=len(window) < count,
         audience=audience.audience,
+        followed_tags=frozenset(tags.value),
     )
 
 

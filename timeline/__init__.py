@@ -8,6 +8,7 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     quotes
     feeds
     conversations, direct, lists, notifications, ranking
+    keeps
     graph, groups, polls
     safety, search
     posting

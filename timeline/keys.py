@@ -495,3 +495,44 @@ MEMBER_GROUPS_PATTERN = member_groups_key("*")
 # kind ("<author uid>:<like|reply|repost|visit>" -> a decayed count: ranking.affinity).
 def affinity_key(uid: int | str) -> str:
     return f"affinity:{{{uid}}}"
+
+
+# Bookmarks, pins and followed tags (timeline/keeps). A user's own sets live in their
+# slot; a status's bookmarkers in its slot; a tag's followers in the tag's slot.
+def bookmarks_key(uid: int | str) -> str:
+    """Status id -> time bookmarked: the user's bookmarks page (private)."""
+    return f"bookmarks:{{{uid}}}"
+
+
+def bookmarked_key(uid: int | str) -> str:
+    """The ids of the statuses `uid` bookmarked (as bookmarks_key, unordered): the
+    cards' bookmark marks, an intset beside liked:{uid} (statuses.marks)."""
+    return f"bookmarked:{{{uid}}}"
+
+
+def bookmarkers_key(status_id: int | str) -> str:
+    """Uid -> time bookmarked: who to take a deleted status off (never shown)."""
+    return f"bookmarkers:{{{status_id}}}"
+
+
+def pins_key(uid: int | str) -> str:
+    """Status id -> time pinned: up to PINS_MAX of `uid`'s statuses atop their profile."""
+    return f"pins:{{{uid}}}"
+
+
+def followed_tags_key(uid: int | str) -> str:
+    """Tag -> time followed: the tags `uid` follows."""
+    return f"followed_tags:{{{uid}}}"
+
+
+def tag_followers_key(tag: str) -> str:
+    """Uid -> time followed: who follows #tag, walked by fan-out (feeds.fanout), in the
+    tag's slot beside its timeline."""
+    return f"tag:{{{tag}}}:followers"
+
+
+BOOKMARKS_PATTERN = bookmarks_key("*")
+BOOKMARKERS_PATTERN = bookmarkers_key("*")
+PINS_PATTERN = pins_key("*")
+FOLLOWED_TAGS_PATTERN = followed_tags_key("*")
+TAG_FOLLOWERS_PATTERN = tag_followers_key("*")

@@ -8,6 +8,7 @@ from .explore import views as explore
 from .export import views as export
 from .feeds import views as feeds
 from .graph import views as graph
+from .keeps import views as keeps
 from .lists import views as lists
 from .notifications import views as notifications
 from .polls import views as polls
@@ -38,13 +39,21 @@ urlpatterns = [
     # Polls: a poll's id is its status's.
     path("polls/<int:poll_id>/votes/", polls.vote, name="poll_vote"),
     path("likes/", reactions.likes, name="likes"),
+    # Keep: bookmarks, pins and followed tags (timeline.keeps).
+    path("bookmarks/", keeps.bookmarks, name="bookmarks"),
+    path("statuses/<int:status_id>/bookmark/", keeps.bookmark, name="bookmark"),
+    path("statuses/<int:status_id>/unbookmark/", keeps.unbookmark, name="unbookmark"),
+    path("statuses/<int:status_id>/pin/", keeps.pin, name="pin"),
+    path("statuses/<int:status_id>/unpin/", keeps.unpin, name="unpin"),
+    path("tags/<str:tag>/follow/", keeps.follow_tag, name="follow_tag"),
+    path("tags/<str:tag>/unfollow/", keeps.unfollow_tag, name="unfollow_tag"),
     path("search/", search.search, name="search"),
     path("explore/", explore.explore, name="explore"),
     path(
         "suggestions/<str:login>/dismiss/", discovery.dismiss_suggestion, name="dismiss_suggestion"
     ),
     path("export/", export.export_data, name="export_data"),
-    path("tags/<str:tag>/", conversations.tag, name="tag"),
+    path("tags/<str:tag>/", keeps.tag, name="tag"),
     path("lists/", lists.my_lists, name="lists"),
     path("lists/<int:list_id>/", lists.list_detail, name="list"),
     path("lists/<int:list_id>/rename/", lists.rename_list, name="rename_list"),

@@ -47,4 +47,5 @@ def test_favouriting_a_status_that_is_gone_is_404_and_marks_nothing(alice, bob, 
     pipe.execute()
     shown: list = [{}, {}]
     read.apply(shown)
-    assert shown == [{"liked": False, "reposted": False}] * 2
+    unmarked = {"liked": False, "reposted": False, "bookmarked": False, "pinned": False}
+    assert shown == [unmarked] * 2

@@ -11,6 +11,7 @@ from timeline.audience.selectors import relations
 from timeline.feeds.selectors import cursor_page
 from timeline.graph import selectors as graph
 from timeline.graph import services as follows
+from timeline.keeps import selectors as keeps
 from timeline.safety import services as safety
 
 from .. import entities
@@ -135,9 +136,13 @@ def account(request: ApiRequest, account_id: str) -> dict:
 def statuses(request: ApiRequest, account_id: str) -> ApiResult:
     uid = profile(account_id)["id"]
     found = params(request)
-    if any(str(found.get(name)).lower() in {"true", "1"} for name in ("pinned", "only_media")):
-        # Nothing is pinned and nothing has media here.
+    if str(found.get("only_media")).lower() in {"true", "1"}:
+        # Nothing has media here.
         return []
+    if str(found.get("pinned")).lower() in {"true", "1"}:
+        # Keep: the account's pinned statuses, the latest pinned first (timeline.keeps).
+        pinned = keeps.pinned_statuses_of(uid, viewer(request))
+        return entities.statuses(entities.site_of(request), pinned)
     page = cursor_page(
         "profile", uid, cursor_params(found), limit_param(found), viewer=viewer(request)
     )

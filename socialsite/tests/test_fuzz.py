@@ -377,6 +377,7 @@ LIMITED = {
     "reports": ("member", "POST", "/u/bob/report/", {}, "user"),
     "group_creations": ("member", "POST", "/groups/new/", {}, "user"),
     "group_joins": ("member", "POST", "/g/nogroup/join/", {}, "user"),
+    "keeps": ("member", "POST", "/statuses/1/bookmark/", {}, "user"),
     "account_deletions": ("member", "POST", "/accounts/delete/", {}, "user"),
     "exports": ("member", "POST", "/export/", {}, "user"),
     "searches": ("member", "GET", "/search/", {"q": "redis"}, "user"),

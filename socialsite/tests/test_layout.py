@@ -23,6 +23,7 @@ ROOMS = (
     ("quotes",),  # who may quote, a status's quotes, the quoted status as a viewer sees it
     ("feeds",),  # fan-out, homes and every timeline's page
     ("conversations", "direct", "lists", "notifications", "ranking"),
+    ("keeps",),  # bookmarks, pins, followed tags (the profile shows pins; a tag's page)
     ("graph", "groups", "polls"),  # follow and unfollow, requests, the profile page; groups; polls
     ("safety", "search"),  # privacy, blocks and mutes; search
     ("posting",),  # post, reply, repost's status, delete

@@ -51,22 +51,3 @@ def mentions(request: HttpRequest, login: str) -> HttpResponse:
             "live_query": urlencode({"timeline": "mentions", "login": person["login"]}),
         },
     )
-
-
-@require_GET
-def tag(request: HttpRequest, tag: str) -> HttpResponse:
-    """Statuses with a #tag, in any case."""
-    try:
-        name = selectors.check_tag(tag)
-    except ValueError as error:
-        raise Http404(str(error)) from None
-    return render_statuses(
-        request,
-        lambda number, count, viewer: selectors.tag_page(name, number, count, viewer),
-        "timeline/statuses.html",
-        {
-            "title": f"#{name}",
-            "empty": "No statuses with this tag.",
-            "live_query": urlencode({"timeline": "tag", "tag": name}),
-        },
-    )

@@ -1,5 +1,6 @@
 """An account's data as one JSON document (the settings page's "Export my data"): its
-profile, statuses, follows both ways, lists with their members, and likes. Read a page
+profile, statuses, follows both ways, lists with their members, likes, and what it
+keeps: bookmarks, pinned statuses and followed tags. Read a page
 at a time through each room's own selectors and written out as it is read, so a big
 account streams in pieces of EXPORT_PAGE_SIZE rather than being built whole.
 
@@ -21,6 +22,7 @@ from ..edits.layout import Version
 from ..edits.selectors import versions_of
 from ..feeds.selectors import Page
 from ..graph.selectors import followers_page, following_page
+from ..keeps import selectors as keeps
 from ..lists.selectors import lists_of, members_page
 from ..moderation.selectors import statuses_by
 from ..polls.selectors import exported_poll, votes_pages
@@ -182,6 +184,16 @@ def export_chunks(uid: int, *, now: float) -> Iterator[str]:
         "likes": (every_page(statuses_pages(lambda n, c: likes_page(uid, n, c))), exported_like),
         # Polls: their votes (the status and the options chosen).
         "poll_votes": (votes_pages(uid), lambda vote: vote),
+        # Keep (timeline.keeps): bookmarks shaped as likes are; pins and tags are few.
+        "bookmarks": (
+            every_page(statuses_pages(lambda n, c: keeps.bookmarks_page(uid, n, c))),
+            exported_like,
+        ),
+        "pinned": (iter([keeps.pinned_ids(uid)]), lambda status_id: {"id": int(status_id)}),
+        "followed_tags": (
+            iter([keeps.followed_tags(uid)]),
+            lambda tag: {"name": tag.name, "followed": moment(tag.followed)},
+        ),
     }
     for name, (pages, shape) in sections.items():
         yield f', "{name}": '

@@ -42,6 +42,7 @@ class Cursor:
 CURSOR_TIMELINES: dict[str, Callable[[Any], str]] = {
     "profile": keys.profile_timeline_key,
     "likes": keys.likes_key,
+    "bookmarks": keys.bookmarks_key,
     "mentions": keys.mentions_timeline_key,
     "list": keys.list_timeline_key,
     "tag": keys.tag_timeline_key,

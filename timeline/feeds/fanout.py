@@ -17,6 +17,7 @@ across the followers' pieces (follow_sets.followers.queue_range: a list's set is
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 
@@ -29,7 +30,8 @@ from ..follow_sets import followers as follower_sets
 from ..follow_sets import members as member_sets
 from ..statuses.records import Status
 from ..statuses.scores import POSTED
-from . import home_list, homes, scripts
+from . import home_list, homes, scripts, tag_fanout
+from .home_list import trims_homes
 from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
 
 FollowerBatch = list[tuple[str, float]]
@@ -83,15 +85,6 @@ def deliver(
     else:
         commands = home_list.delivery(status_id, home_size, trim=trim)
         pipe.for_each_key(map(keys.home_timeline_key, follower_uids), *commands)
-
-
-def trims_homes(status_id: int) -> bool:
-    """Whether delivering `status_id` also trims the homes it reaches: one status in
-    HOME_TRIM_EVERY. A home gets statuses of many authors from one id counter, so it is
-    trimmed on about one delivery in HOME_TRIM_EVERY and holds about that many entries
-    past HOME_TIMELINE_SIZE at most (pages never show them). A delivery is otherwise one
-    LPUSH, not LPUSH + LTRIM: half the commands (the bench's fan-out rows)."""
-    return int(status_id) % settings.HOME_TRIM_EVERY == 0
 
 
 def deliver_to_lists(
@@ -216,7 +209,7 @@ def follower_chunk_starts(conn, members_key: str, after, skip: int, size: int, m
 
 @dataclass(frozen=True)
 class Audience:
-    members: Callable[[int], str]  # the author's set to walk
+    members: Callable[[Any], str]  # the set to walk, from its owner (uid, group id, tag)
     reach: Callable  # (conn, status, members[, queue_reach's reply]) -> those it reaches
     queue_reach: Callable  # (pipe, status) -> the handle of the read reach needs, or None
     deliver: Callable
@@ -255,12 +248,27 @@ AUDIENCES = {
         follower_chunk_starts,
         owner="group",
     ),
+    # A public status reaches its #tags' followers' homes, one job a tag (feeds.tag_fanout).
+    "tags": Audience(
+        keys.tag_followers_key,
+        tag_fanout.reach,
+        tag_fanout.queue_reach,
+        tag_fanout.deliver,
+        retract,
+        list_chunk_starts,
+        owner="tag",
+    ),
 }
 
 
 def audiences_of(status: Status) -> list[str]:
     """The audiences a status goes to: a group's post to its members too."""
-    return [name for name in AUDIENCES if name != "members" or status.get("group")]
+    # The "tags" audience's jobs are one a tag: tag_fanout.tag_jobs.
+    return [
+        name
+        for name in ("followers", "lists", "members")
+        if name != "members" or status.get("group")
+    ]
 
 
 def walked_key(audience: Audience, args: dict) -> str:

@@ -35,6 +35,8 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
+
 from accounts.keys import user_key
 from socialsite.redis import Client, Pipe
 
@@ -118,3 +120,12 @@ def delivery(status_id: int, home_size: int, *, trim: bool) -> tuple[tuple, ...]
 def retraction(status_id: int) -> tuple:
     """The command (after a home's key) that takes `status_id` out, however often it is there."""
     return ("LREM", 0, status_id)
+
+
+def trims_homes(status_id: int) -> bool:
+    """Whether delivering `status_id` also trims the homes it reaches: one status in
+    HOME_TRIM_EVERY. A home gets statuses of many authors from one id counter, so it is
+    trimmed on about one delivery in HOME_TRIM_EVERY and holds about that many entries
+    past HOME_TIMELINE_SIZE at most (pages never show them). A delivery is otherwise one
+    LPUSH, not LPUSH + LTRIM: half the commands (the bench's fan-out rows)."""
+    return int(status_id) % settings.HOME_TRIM_EVERY == 0

@@ -15,6 +15,7 @@ from ..audience.selectors import Relation, may_see_account, queue_relation
 from ..feeds.selectors import Page, kept_statuses, page_ids, queue_statuses, read_page
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following as following_sets
+from ..keeps import selectors as keeps
 from ..lists.selectors import queue_lists
 from ..ranking import affinity
 
@@ -89,6 +90,8 @@ class ProfilePage:
     follows_viewer: bool = False
     # The viewer's lists, each with `has_member` (them on it): the "add to list" control.
     viewer_lists: tuple = ()
+    # Keep: their pinned statuses, atop the first page (timeline.keeps).
+    pinned: tuple = ()
 
 
 def profile_page(
@@ -119,6 +122,7 @@ def profile_page(
     fields = batch.hgetall(user_key(uid))
     # With their scores: the statuses kept in the process are served by them.
     entries = page_ids(batch, keys.profile_timeline_key(uid), page, count, withscores=True)
+    pins = keeps.queue_pins(batch, uid) if page == 1 else None
     if viewer:
         following_them = following_sets.queue_score(batch, viewer, uid)
         following_viewer = following_sets.queue_score(batch, uid, viewer)
@@ -141,23 +145,27 @@ def profile_page(
         # A private account's page shows others nothing, whether or not the job that
         # marks its statuses after going private has reached them yet.
         ids, kept, generation = kept_statuses([], count)
+        pins = None
     else:
         ids, kept, generation = kept_statuses(entries.value, count)
     pipe = PackedPipeline(conn)
     statuses = queue_statuses(pipe, ids, count, viewer_uid, kept=kept, generation=generation)
+    pinned = keeps.queue_pinned_statuses(pipe, pins, viewer_uid, statuses)
     lists = queue_lists(pipe, own_lists.value if viewer else [], uid)
     asked = follower_sets.queue_who_follow(pipe, following, uid, user["followers"])
     pipe.execute()
     follows = follower_sets.who_follow(conn, asked)
     common_uids = in_common(following, follows, common)
+    followed = {uid} if follows_them else set()
     return ProfilePage(
         user=user,
-        page=read_page(statuses, page, follows={uid} if follows_them else set()),
+        page=read_page(statuses, page, follows=followed),
         is_following=follows_them,
         followers_in_common=get_users(common_uids),
         relation=relation.relation if viewer else Relation(),
         follows_viewer=viewer is not None and following_viewer.value is not None,
         viewer_lists=tuple(lists.lists),
+        pinned=tuple(keeps.pinned_statuses(pinned, followed)),
     )
 
 

@@ -14,6 +14,7 @@ job, through these phases:
   statuses     delete each status as a moderator would (hash, timelines, mentions,
                tags, replies, reposts of it, likes of it, event)
   likes        take back their likes, so those statuses' counts and likers stay right
+  keeps        take back their bookmarks and followed tags (the statuses' and tags' sides)
   lists        delete their lists, with the members' "listed in" entries
   following    unfollow everyone they follow, so those users' counts stay right
   profile      drop the profile hash and the user's now-empty keys
@@ -34,6 +35,7 @@ from ..follow_sets import followers as follower_sets
 from ..follow_sets import following
 from ..graph.services import losing_follower, unfollowing
 from ..groups import services as groups
+from ..keeps import services as keeps
 from ..lists import services as lists
 from ..notifications import services as notifications
 from ..posting.services import remove_status
@@ -46,6 +48,7 @@ PURGE_PHASES = (
     "groups",
     "statuses",
     "likes",
+    "keeps",
     "lists",
     "following",
     "profile",
@@ -142,6 +145,10 @@ def _take_back_likes(uid: int) -> bool:
     return reactions.take_back_likes(uid, count=PURGE_BATCH)
 
 
+def _take_back_keeps(uid: int) -> bool:
+    return keeps.take_back_keeps(uid, count=PURGE_BATCH)
+
+
 def _delete_lists(uid: int) -> bool:
     return lists.delete_lists_of(uid, count=PURGE_BATCH)
 
@@ -190,6 +197,11 @@ def _drop_profile(uid: int) -> bool:
         # Polls: their own copy of their votes (the polls keep counting them, as
         # Mastodon's do; each poll's voters hash drops them with the poll).
         keys.poll_votes_key(uid),
+        # Keep (timeline.keeps): their pins; bookmarks and followed tags are taken back.
+        keys.pins_key(uid),
+        keys.bookmarks_key(uid),
+        keys.bookmarked_key(uid),
+        keys.followed_tags_key(uid),
     )
     pipe.srem(SUSPENDED_USERS, uid)
     pipe.execute()
@@ -202,6 +214,7 @@ _PURGE_STEPS = {
     "groups": _leave_groups,
     "statuses": _delete_statuses,
     "likes": _take_back_likes,
+    "keeps": _take_back_keeps,
     "lists": _delete_lists,
     "following": _unfollow_everyone,
     "profile": _drop_profile,

@@ -18,15 +18,17 @@ from ..quotes.keys import QUOTES_PATTERN, quotes_key
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
 from . import scripts
-from .pairings import FOLLOWS, LIKES, MEMBERSHIPS, check_pairs
+from .keeps import check_keeps
+from .pairings import BOOKMARKS, FOLLOWS, LIKES, MEMBERSHIPS, check_pairs
 from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
 
 
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
     """Checks every timeline (home, profile, global, list, mentions, tag, likes pages,
-    replies) against existing statuses, that both sides of follows, list memberships and
-    likes agree, the liked and reposted marks (statuses.marks), polls (their counts,
-    voters' copies and closing: polls.repair), and the counters of
+    replies, bookmarks) against existing statuses, that both sides of follows, list
+    memberships, likes and bookmarks agree, the liked and reposted marks (statuses.marks),
+    keep's marks, followed tags and pins (ops.keeps), polls (their counts, voters' copies
+    and closing: polls.repair), and the counters of
     users, statuses and lists against their sets; with `fix`, repairs what it finds, in
     that order (each fix can change what the next one counts).
 
@@ -35,10 +37,14 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     report = RepairReport(fixed=fix)
     conn = get_redis()
     _check_timelines(conn, report, progress)
-    for pairing in (FOLLOWS, MEMBERSHIPS, LIKES):
+    for pairing in (FOLLOWS, MEMBERSHIPS, LIKES, BOOKMARKS):
         check_pairs(conn, pairing, report, progress)
     _check_marks(report, progress)
     _check_polls(report, progress)
+    # Keep: bookmark marks, followed tags and pins (ops.keeps).
+    report.findings.extend(
+        Finding(*found) for found in check_keeps(conn, fix=fix, progress=progress)
+    )
     _check_counters(conn, report, progress)
     _check_versions(conn, report, progress)
     return report
@@ -73,6 +79,7 @@ TIMELINE_PATTERNS = (
     keys.LIKES_PATTERN,
     # Quotes: each status's quotes (whose count the counter check then follows).
     QUOTES_PATTERN,
+    keys.BOOKMARKS_PATTERN,
 )
 
 

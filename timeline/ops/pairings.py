@@ -134,6 +134,19 @@ LIKES = Pairing(
     missing="misses status {b}, whose likers list them",
     gone="lists liker {a} of a deleted status",
 )
+# Keep: a user's bookmarks are the truth (the page they see); a status's bookmarkers
+# only tell its deletion whose bookmarks to clear. A deleted status's bookmarks go.
+BOOKMARKS = Pairing(
+    "keeps",
+    "bookmark ends",
+    SortedSetEnd(keys.BOOKMARKS_PATTERN, keys.bookmarks_key),
+    SortedSetEnd(keys.BOOKMARKERS_PATTERN, keys.bookmarkers_key),
+    keys.status_key,
+    truth="a",
+    extra="lists bookmarker {a}, who hasn't bookmarked it",
+    missing="misses bookmarker {a}",
+    gone="bookmarks status {b}, which is gone",
+)
 
 
 def check_pairs(conn, pairing: Pairing, report: RepairReport, progress: Progress) -> None:

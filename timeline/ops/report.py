@@ -38,7 +38,7 @@ def ranges(
 
 @dataclass
 class Finding:
-    check: str  # "timelines", "follows", "lists", "likes", "marks", "polls" or "counters"
+    check: str  # "timelines", "follows", "lists", "likes", "marks", "polls", "keeps" or "counters"
     key: str
     problem: str
 

@@ -16,9 +16,10 @@ from timeline.statuses.records import Status
 
 from .. import keys
 from ..conversations import services as conversations
-from ..feeds import fanout
+from ..feeds import fanout, tag_fanout
 from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
+from ..keeps import services as keeps
 from ..notifications import services as notifications
 from ..polls import services as polls
 from ..quotes import services as quotes
@@ -203,6 +204,9 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     )
     for rest in filter(None, rests):
         jobs.enqueue(pipe, rest)
+    # Keep: the homes of its #tags' followers, by jobs alone (feeds.tag_fanout).
+    for job in tag_fanout.tag_jobs(fanout.fan_out_job(status, audience="tags"), status):
+        jobs.enqueue(pipe, job)
 
 
 def queue_post_notifications(pipe, status: Status) -> None:
@@ -253,6 +257,12 @@ def queue_deletion(pipe, status: Status) -> None:
         pipe.zrem(keys.group_timeline_key(status["group"]), status["id"])
     for audience in fanout.audiences_of(status):
         jobs.enqueue(pipe, fanout.fan_out_job(status, retract=True, audience=audience))
+    # Keep: out of its tags' followers' homes, its pin and its bookmarks (timeline.keeps).
+    for job in tag_fanout.tag_jobs(
+        fanout.fan_out_job(status, retract=True, audience="tags"), status
+    ):
+        jobs.enqueue(pipe, job)
+    keeps.queue_status_deleted(pipe, status)
 
 
 def queue_deletion_notifications(pipe, status: Status) -> None:

@@ -4,7 +4,8 @@ They are read from two sets of status ids in the viewer's slot, made for members
 `liked:{uid}` (kept beside `likes:{uid}`, the likes page by time) and `reposted:{uid}`
 (kept beside each original's `reposts:{id}`, reposter -> repost, which undo reads).
 Status ids are integers, so each set is an intset (a sorted array: a lookup is a binary
-search, ~4 B an id), and a page's marks are 2 SMISMEMBERs in one slot. ZMSCORE of 30 ids
+search, ~4 B an id), and a page's marks are 2 SMISMEMBERs in one slot (with the
+bookmarks' and pins' marks, timeline/keeps: 3 and a ZMSCORE of at most 5 pins). ZMSCORE of 30 ids
 on a `likes:{uid}` kept compact (zset-max-ziplist-entries 1100) walked it entry by entry,
 ~1.2 ms of Redis for 1,000 likes, and a repost mark was a ZSCORE a status, in its slot.
 
@@ -26,6 +27,9 @@ class MarksRead:
 
     liked: Reply | None = None
     reposted: Reply | None = None
+    # Keep: the viewer's bookmarks, and their pins (a sorted set: ZMSCORE).
+    bookmarked: Reply | None = None
+    pinned: Reply | None = None
     # Polls: the viewer's choices in each status's poll (None where they haven't voted),
     # and the viewer, whose own polls count as voted in (as Mastodon's).
     voted: Reply | None = None
@@ -37,10 +41,15 @@ class MarksRead:
         if self.liked is None or self.reposted is None:
             return
         liked, reposted = self.liked.value, self.reposted.value
-        for status, is_liked, is_reposted in zip(statuses, liked, reposted, strict=True):
+        bookmarked = self.bookmarked.value if self.bookmarked else [0] * len(liked)
+        pinned = self.pinned.value if self.pinned else [None] * len(liked)
+        marked = zip(statuses, liked, reposted, bookmarked, pinned, strict=True)
+        for status, is_liked, is_reposted, is_bookmarked, pin in marked:
             if status is not None:
                 status["liked"] = bool(is_liked)
                 status["reposted"] = bool(is_reposted)
+                status["bookmarked"] = bool(is_bookmarked)
+                status["pinned"] = pin is not None
         if self.voted is not None:
             for status, choices in zip(statuses, self.voted.value, strict=True):
                 if status is None or not status.get("poll_options"):
@@ -63,10 +72,12 @@ def queue_marks(pipe: Pipe, uid: int | None, ids: list[int] | list[str]) -> Mark
     if not uid or not ids:
         return NOT_MARKED
     return MarksRead(
-        pipe.smismember(keys.liked_key(uid), ids),
-        pipe.smismember(keys.reposted_key(uid), ids),
-        pipe.hmget(keys.poll_votes_key(uid), ids),
-        int(uid),
+        liked=pipe.smismember(keys.liked_key(uid), ids),
+        reposted=pipe.smismember(keys.reposted_key(uid), ids),
+        bookmarked=pipe.smismember(keys.bookmarked_key(uid), ids),
+        pinned=pipe.zmscore(keys.pins_key(uid), ids),
+        voted=pipe.hmget(keys.poll_votes_key(uid), ids),
+        viewer=int(uid),
     )
 
 

@@ -76,5 +76,9 @@ class Status(TypedDict, total=False):
     reposted: bool
     # The viewer's choices in its poll ("0,2"), where they voted (statuses.marks).
     poll_voted: str
+    # Keep (timeline/keeps): the viewer's bookmark mark, and whether the viewer pinned
+    # it (their own status); added for a page, never stored.
+    bookmarked: bool
+    pinned: bool
     # Why Top shows it (timeline.ranking), on Top's pages only.
     why: str

@@ -67,6 +67,24 @@ def test_a_new_account_exports_empty_sections(bob):
     assert data["profile"]["login"] == "bob"
     for section in ("statuses", "following", "followers", "lists", "likes"):
         assert data[section] == []
+    for section in ("bookmarks", "pinned", "followed_tags"):
+        assert data[section] == []
+
+
+def test_the_export_holds_what_the_user_keeps(alice, bob):
+    from timeline.keeps import services as keeps
+
+    theirs = posting.post_status(bob.uid, "worth keeping")
+    mine = posting.post_status(alice.uid, "pinned")
+    keeps.bookmark(alice.uid, theirs)
+    keeps.pin(alice.uid, mine)
+    keeps.follow_tag(alice.uid, "Redis")
+    _, data = download(alice.client)
+    assert [(b["id"], b["login"], b["message"]) for b in data["bookmarks"]] == [
+        (theirs, "bob", "worth keeping")
+    ]
+    assert data["pinned"] == [{"id": mine}]
+    assert [tag["name"] for tag in data["followed_tags"]] == ["redis"]
 
 
 def test_a_big_account_is_read_a_page_at_a_time(alice, monkeypatch):

@@ -155,13 +155,15 @@ def test_closing_an_account_takes_its_marks_and_the_marks_of_its_statuses(
     assert maintenance.repair().findings == []
 
 
-def test_a_pages_marks_are_three_reads_in_the_viewers_slot(network):
+def test_a_pages_marks_are_five_reads_in_the_viewers_slot(network):
+    # Liked, reposted, keep's bookmarked and pinned (timeline.keeps), and the votes in
+    # polls (timeline.polls).
     ids = [network["first"], network["second"], *range(10**6, 10**6 + 28)]
     pipe = PackedPipeline(get_redis())
     read = marks.queue_marks(pipe, network["fan"], ids)
-    # Liked, reposted, and the votes in polls (timeline.polls).
-    assert len(pipe.execute()) == 3
+    assert len(pipe.execute()) == 5
     assert len(read.liked.value) == len(read.reposted.value) == len(read.voted.value) == 30
+    assert len(read.bookmarked.value) == len(read.pinned.value) == 30
     assert marks.queue_marks(pipe, None, ids) == marks.MarksRead()
     assert pipe.execute() == []
 
