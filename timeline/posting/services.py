@@ -16,13 +16,14 @@ from timeline.statuses.records import Status
 
 from .. import keys
 from ..conversations import services as conversations
+from ..direct import statuses as direct_messages
 from ..feeds import fanout
 from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
 from ..notifications import services as notifications
 from ..ranking import affinity
 from ..search import services as search
-from ..statuses import marks
+from ..statuses import marks, visibility
 from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
 from ..statuses.services import (
     CORE_FIELDS,
@@ -32,6 +33,7 @@ from ..statuses.services import (
     remove_from_status_set,
     take_status,
 )
+from ..statuses.text import mentions
 
 # Set only by the services that vouch for them, never as a post's extra data.
 RESERVED_FIELDS = (
@@ -42,6 +44,8 @@ RESERVED_FIELDS = (
     | {"repost_of_login", "repost_of_posted"}
     | {keys.PRIVATE_FIELD}
     | {"group_handle", "group_private"}
+    # Visibility (vis): posts say `visibility`, never its stored letter.
+    | {visibility.VISIBILITY_FIELD}
 )
 
 
@@ -71,9 +75,13 @@ def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
     data = conversations.reply_data(data, uid)
     group = groups.check_group_post(conn, uid, data.pop("group", None), replying)
     status = build_status(conn, uid, message, {**data, **group})
+    if status is not None and visibility.is_direct(status) and not mentions(status["message"]):
+        raise ValueError("A status for mentioned people only must @mention someone.")
     if status is not None and group:
-        # The group decides who sees its posts, not the author's account.
+        # The group decides who sees its posts, not the author's account (nor a
+        # visibility chosen or by default: vis).
         status.pop("private", None)
+        status.pop("visibility", None)
         if group.get("group_private") == "1":
             status["private"] = "1"
     return status
@@ -88,6 +96,8 @@ def deliver_status(conn, status: Status) -> int:
     queue_delivery(pipe, status, stored)
     queue_post_notifications(pipe, status)
     pipe.execute()
+    if visibility.is_direct(status):
+        direct_messages.send_direct_status(status)
     return status["id"]
 
 
@@ -167,8 +177,8 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     conversations.index(pipe, status, stored.found)
     search.index(pipe, status)
     affinity.queue_for_new_status(pipe, status)
-    # A private account's statuses never go on the global timeline.
-    if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
+    # A private account's statuses never go on the global timeline, nor unlisted ones.
+    if not repost_of and visibility.is_listed(status):
         pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
     group = status.get("group")
