@@ -18,6 +18,7 @@ from .. import keys
 from ..conversations import services as conversations
 from ..direct import statuses as direct_messages
 from ..feeds import fanout
+from ..feeds.visibility import reaches_followers
 from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
 from ..notifications import services as notifications
@@ -156,6 +157,8 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     rest."""
     home_size = settings.HOME_TIMELINE_SIZE
     repost_of = status.get("repost_of")
+    # A direct status reaches no list (feeds.visibility), as no follower's home.
+    listed = stored.lists if reaches_followers(status) else []
     fanout.deliver(
         pipe,
         status["id"],
@@ -170,7 +173,7 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
         pipe,
         status["id"],
         status["posted"],
-        [i for i, _ in stored.lists],
+        [i for i, _ in listed],
         home_size,
         repost_of=repost_of,
     )
@@ -186,7 +189,7 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
         pipe.zadd(keys.group_timeline_key(group), {status["id"]: status["posted"]})
     rests = (
         fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor),
-        fanout.rest_of_fan_out(fanout.fan_out_job(status, audience="lists"), stored.lists),
+        fanout.rest_of_fan_out(fanout.fan_out_job(status, audience="lists"), listed),
         fanout.fan_out_from(fanout.fan_out_job(status, audience="members"), stored.members_cursor)
         if group
         else None,

@@ -33,8 +33,10 @@ def post_status(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             in_group = {"group": group.id} if group else {}
-            services.post_status(uid, data["message"], location=data["location"], **in_group)
-        except GroupError as error:
+            services.post_status(
+                uid, data["message"], location=data["location"], **in_group, **form.post_data()
+            )
+        except (GroupError, ValueError) as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Posted to {group.name}." if group else "Posted.")
@@ -71,6 +73,12 @@ def reply(request: HttpRequest, status_id: int) -> HttpResponse:
     data = form.cleaned_data
 
     def answer(uid: int, parent: int) -> None:
-        services.post_status(uid, data["message"], location=data["location"], in_reply_to=parent)
+        services.post_status(
+            uid,
+            data["message"],
+            location=data["location"],
+            in_reply_to=parent,
+            **form.post_data(),
+        )
 
     return act_on_status(request, status_id, answer, "Replied.")
