@@ -4,13 +4,13 @@ favouriting and reblogging, each through the services the pages use."""
 from collections.abc import Callable
 from typing import Any
 
-from timeline.audience.selectors import is_private_user
 from timeline.conversations.selectors import conversation
 from timeline.feeds.selectors import cursor_page, shown_status
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses.records import Status
 from timeline.statuses.selectors import StatusGone
+from timeline.statuses.visibility import VISIBILITIES
 
 from .. import entities
 from ..http import (
@@ -30,10 +30,7 @@ from ..http import (
     viewer,
 )
 from . import groups
-
-# Mastodon's visibilities any account may ask for: a status is public (or private, as
-# its account is).
-VISIBILITIES = {"public", "unlisted"}
+from .accounts import BOOLEANS
 
 
 def shown_with_source(request: ApiRequest, status_id: int) -> tuple[Status, dict]:
@@ -52,22 +49,25 @@ def shown(request: ApiRequest, status_id: int) -> dict:
 @endpoint("POST", scope="write")
 def create(request: ApiRequest) -> dict:
     found = params(request)
-    unsupported = ("media_ids", "media_ids[]", "poll", "scheduled_at", "spoiler_text")
+    unsupported = ("media_ids", "media_ids[]", "poll", "scheduled_at")
     given = [name for name in unsupported if found.get(name)]
     if given:
         raise ApiError(
             422,
-            f"{given[0]} is not supported here: no media, polls, scheduled "
-            "statuses or content warnings.",
+            f"{given[0]} is not supported here: no media, polls or scheduled statuses.",
         )
-    visibility = found.get("visibility") or "public"
-    # A private account's statuses are all private: its apps ask for that (their
-    # default is the account's source.privacy), and get it.
-    private_ok = visibility == "private" and is_private_user(caller_uid(request))
-    if visibility not in VISIBILITIES and not private_ok:
-        raise ApiError(
-            422, f"A status is public, or private as its account is; not {visibility!r}."
-        )
+    # Visibility, content warning and sensitive flag (vis): absent, the caller's default.
+    chosen = found.get("visibility") or None
+    if chosen is not None and chosen not in VISIBILITIES:
+        raise ApiError(422, f"Validation failed: visibility is one of {', '.join(VISIBILITIES)}.")
+    sensitive = found.get("sensitive")
+    if sensitive not in (None, "", True, False) and str(sensitive) not in BOOLEANS:
+        raise ApiError(422, "sensitive must be true or false.")
+    shown_as = {
+        "visibility": chosen,
+        "spoiler_text": found.get("spoiler_text") or None,
+        "sensitive": "1" if BOOLEANS.get(str(sensitive), sensitive is True) else None,
+    }
     message = found.get("status")
     if not isinstance(message, str):
         raise ApiError(422, "Validation failed: Text can't be blank")
@@ -78,7 +78,7 @@ def create(request: ApiRequest) -> dict:
     limit_rate(request, "posts")
     try:
         status_id = groups.group_errors(posting.post_status)(
-            caller_uid(request), message, in_reply_to=reply_to, **in_group
+            caller_uid(request), message, in_reply_to=reply_to, **in_group, **shown_as
         )
     except StatusGone:
         raise ApiError(404, "The status replied to doesn't exist or was deleted.") from None

@@ -37,6 +37,18 @@ def set_posting_preferences(uid: int, *, default_visibility: str, expand_warning
     pipe.execute()
 
 
+def set_default_visibility(uid: int, default_visibility: str) -> None:
+    """Keeps `uid`'s default visibility alone (ValueError for an unknown one)."""
+    visibility.check_visibility(default_visibility)
+    get_redis().hset(user_key(uid), DEFAULT_VISIBILITY_FIELD, default_visibility)
+
+
+def default_visibility_of(uid: int) -> str:
+    """The visibility `uid`'s posts get unless they pick one (1 round trip)."""
+    chosen, private = get_redis().hmget(user_key(uid), DEFAULT_VISIBILITY_FIELD, keys.PRIVATE_FIELD)
+    return visibility.default_visibility(chosen, private_account=private == "1")
+
+
 def session_fields(request: HttpRequest) -> dict:
     """The profile fields read with the request's session check (none for a visitor)."""
     return getattr(getattr(request, "user", None), "session_fields", None) or {}
