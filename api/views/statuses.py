@@ -9,7 +9,7 @@ from timeline.feeds.selectors import cursor_page, shown_status
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses.records import Status
-from timeline.statuses.selectors import StatusGone
+from timeline.statuses.selectors import AlreadyDone, StatusGone
 from timeline.statuses.visibility import VISIBILITIES
 
 from .. import entities
@@ -126,7 +126,7 @@ def react(action: Callable[[int, int], Any], *, done_already: str) -> Callable:
             made = action(caller_uid(request), target)
         except StatusGone:
             raise ApiError(404, "Record not found") from None
-        except ValueError as error:
+        except AlreadyDone as error:
             if done_already not in str(error):
                 raise
             made = None
