@@ -36,7 +36,17 @@ BOOKKEEPING_FIELDS = frozenset(
         "suspended",
     }
 )
-STATUS_FIELDS = ("in_reply_to", "in_reply_to_login", "repost_of", "repost_of_login", "location")
+STATUS_FIELDS = (
+    "in_reply_to",
+    "in_reply_to_login",
+    "repost_of",
+    "repost_of_login",
+    "location",
+    # Visibility (absent: public), content warning and sensitive flag (vis).
+    "visibility",
+    "spoiler_text",
+    "sensitive",
+)
 
 
 def moment(seconds: float) -> str:

@@ -17,6 +17,7 @@ from ..statuses.selectors import COUNT_FIELDS, exist
 from . import scripts
 from .pairings import FOLLOWS, LIKES, MEMBERSHIPS, check_pairs
 from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
+from .visibility_check import check_visibility
 
 
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
@@ -35,6 +36,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
         check_pairs(conn, pairing, report, progress)
     _check_marks(report, progress)
     _check_counters(conn, report, progress)
+    check_visibility(conn, report, progress)
     return report
 
 
