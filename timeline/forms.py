@@ -86,7 +86,7 @@ class StatusForm(forms.Form):
             raise forms.ValidationError(str(error)) from None
 
     def clean(self) -> dict:
-        data = super().clean()
+        data = super().clean() or {}
         try:
             data["spoiler_text"] = visibility.check_spoiler(
                 data.get("spoiler_text"), data.get("message") or ""

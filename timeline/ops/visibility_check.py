@@ -3,6 +3,8 @@ direct status carries the private mark (which the paths that keep private status
 public places read), and no unlisted, followers-only or direct status is on the global
 timeline or a tag's page. Walks the status hashes with SCAN, CHUNK at a time."""
 
+from collections.abc import Iterator
+
 from accounts import keys as account_keys
 
 from .. import keys
@@ -48,7 +50,7 @@ def check_visibility(conn, report: RepairReport, progress: Progress) -> None:
     progress(f"visibility: {checked} statuses checked")
 
 
-def _status_keys(conn):
+def _status_keys(conn) -> Iterator[list[str]]:
     batch: list[str] = []
     for key in conn.scan_iter(match=keys.STATUS_PATTERN, count=CHUNK, _type="HASH"):
         batch.append(key)
