@@ -88,6 +88,12 @@ def default_visibility(stored: object, *, private_account: bool) -> str:
     return PRIVATE if private_account else PUBLIC
 
 
+def narrowest(*visibilities: str) -> str:
+    """The narrowest of `visibilities` (public, unlisted, private, direct, in that order):
+    a reply starts at its parent's when that is narrower than the replier's default."""
+    return max(visibilities, key=VISIBILITIES.index)
+
+
 def check_spoiler(value: object, message: str) -> str:
     """A content warning, stripped ("" for none); ValueError if it is not text, holds
     control characters, or makes the status (message and warning) longer than

@@ -91,3 +91,20 @@ def test_a_reply_takes_the_visibility_chosen(alice, bob):
     bob.client.post(f"/statuses/{sid}/reply/", {"message": "answer", "visibility": "private"})
     replies = status_ids(bob.client.get("/u/bob/"))
     assert get_status(replies[0])["visibility"] == "private"
+
+
+def test_the_reply_box_starts_at_the_parents_visibility_where_it_is_narrower(alice, bob):
+    picked = re.compile(r'<option value="(\w+)" selected>')
+    graph.follow_user(bob.uid, alice.uid)
+    direct = posting.post_status(alice.uid, "psst @bob", visibility="direct")
+    private = posting.post_status(alice.uid, "friends", visibility="private")
+    unlisted = posting.post_status(alice.uid, "quiet", visibility="unlisted")
+    public = posting.post_status(alice.uid, "loud")
+    for status_id, expected in (
+        (direct, "direct"),
+        (private, "private"),
+        (unlisted, "unlisted"),
+        (public, "public"),
+    ):
+        reply_page = page_text(bob.client.get(f"/statuses/{status_id}/"))
+        assert picked.findall(reply_page) == [expected]
