@@ -188,7 +188,9 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     if group and not status.get("in_reply_to"):
         pipe.zadd(keys.group_timeline_key(group), {status["id"]: status["posted"]})
     rests = (
-        fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor),
+        fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor)
+        if reaches_followers(status)
+        else None,
         fanout.rest_of_fan_out(fanout.fan_out_job(status, audience="lists"), listed),
         fanout.fan_out_from(fanout.fan_out_job(status, audience="members"), stored.members_cursor)
         if group
