@@ -15,12 +15,13 @@ from accounts.avatars import SIZES, avatar_url
 from accounts.records import UserProfile
 from accounts.services import get_users
 from socialsite.links import url
-from timeline.audience.selectors import Relation, is_private
+from timeline.audience.selectors import Relation
 from timeline.lists.records import TimelineList
 from timeline.polls.selectors import poll_entity
 from timeline.statuses.display import linkify
 from timeline.statuses.records import Status
 from timeline.statuses.text import tags
+from timeline.statuses.visibility import visibility_of
 
 from . import quotes
 from .models import ClientApp
@@ -181,8 +182,7 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         **fixed_fields(site, fixed, reblog is None),
         **edit_fields(found),
         "account": author,
-        # Read afresh: going private or public later marks a status anew.
-        "visibility": "private" if is_private(found) else "public",
+        **visibility_fields(found),
         "reblog": reblog,
         "reblogs_count": found.get("reposts", 0),
         "favourites_count": found.get("likes", 0),
@@ -207,6 +207,16 @@ def keep_fields(found: Status) -> dict:
     """Keep's marks of the caller (timeline.keeps): whether they bookmarked the status,
     and whether it is their own status pinned atop their profile."""
     return {"bookmarked": found.get("bookmarked", False), "pinned": found.get("pinned", False)}
+
+
+def visibility_fields(found: Status) -> dict:
+    """A Status entity's visibility (read afresh: going private or public later marks a
+    status anew), content warning and sensitive flag (timeline.statuses.visibility)."""
+    return {
+        "visibility": visibility_of(found),
+        "spoiler_text": found.get("spoiler_text", ""),
+        "sensitive": found.get("sensitive") == "1",
+    }
 
 
 def statuses(site: str, found: list[Status]) -> list[dict]:

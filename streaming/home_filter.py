@@ -129,6 +129,8 @@ class HomeFilter:
 
     def _delivers(self, event: Event) -> bool:
         """Whether fan-out puts a status of someone they follow into their home."""
+        if not visibility.reaches_followers(event):
+            return False
         answered = visibility.answered_uid(event)
         if answered is not None and not visibility.reply_reaches(
             answered, self.uid, follows_answered=answered in self.followed

@@ -29,16 +29,20 @@ from socialsite.keys import STATUS_CHANNEL
 from socialsite.redis import get_async_pubsub
 from timeline.audience import selectors as safety
 from timeline.keys import PRIVATE_CHANNEL
+from timeline.statuses.visibility import is_unlisted
 
 from . import services
 from .backlog import Line, Writer
-from .filters import GROUP, Filter, as_int
+from .filters import GROUP, AnyFilter, Filter, FollowFilter, SampleFilter, TrackFilter, as_int
 from .home_filter import HomeFilter
 from .index import FilterIndex
-from .page_filter import PageFilter
+from .page_filter import GlobalFilter, PageFilter, TagFilter
 from .records import Event
 from .services import StreamGrant
 from .viewers import Viewer, named_uids
+
+# The public streams (vis): an unlisted status never reaches them.
+PUBLIC_FILTERS = (AnyFilter, SampleFilter, TrackFilter, FollowFilter, GlobalFilter, TagFilter)
 
 logger = logging.getLogger(__name__)
 
@@ -215,7 +219,14 @@ class Hub:
         private group's post to its live group timelines too, which only members open, and
         to the pages' live timelines shown anywhere but global (streaming.page_filter),
         whose viewers pass it to approved followers alone; a follow event is the
-        viewers' to decide."""
+        viewers' to decide. An unlisted status (or its deletion) goes to every stream but
+        the public ones (the streaming API's, a global or tag page's live timeline)."""
+        if is_unlisted(event) and "event" not in event:
+            return [
+                listener
+                for listener in self.index.candidates(event)
+                if not isinstance(listener.match, PUBLIC_FILTERS)
+            ]
         if safety.is_private(event) and "event" not in event:
             homes = [
                 listener

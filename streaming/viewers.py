@@ -18,6 +18,7 @@ from typing import Any
 
 from timeline.audience import selectors as safety
 from timeline.keys import PRIVATE_FIELD
+from timeline.statuses.visibility import is_unlisted
 
 from .filters import FOLLOW_EVENTS, as_int
 from .records import Event
@@ -88,6 +89,8 @@ class Viewer:
         if kind is None:
             # As audience.visible skips the rule for a reader who shuns no one: then
             # only privacy hides a status (and thousands of streams ask about each).
+            if self.where == safety.GLOBAL and is_unlisted(event):
+                return False  # an unlisted status is never on the public streams (vis)
             private = safety.is_private(event)
             if as_int(event.get("uid")) is None or not (
                 self.audience.shuns_anyone() or (private and self.where != safety.GLOBAL)

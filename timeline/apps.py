@@ -19,6 +19,7 @@ class TimelineConfig(AppConfig):
         from .notifications.unread import UNREAD_FIELDS
         from .ops import maintenance
         from .posting import services as posting  # noqa: F401
+        from .posting.preferences import SESSION_FIELDS as POSTING_FIELDS
         from .ranking.selectors import ORDER_FIELD
         from .reports import selectors as reports
         from .safety import services as safety  # noqa: F401
@@ -31,3 +32,5 @@ class TimelineConfig(AppConfig):
         read_with_session(*UNREAD_FIELDS)
         # And the home's remembered order (Latest or Top: timeline.ranking).
         read_with_session(ORDER_FIELD)
+        # And the posting settings: the composer's visibility, warnings shown open (vis).
+        read_with_session(*POSTING_FIELDS)

@@ -10,6 +10,7 @@ from timeline.lists.records import TimelineList
 from .lists.services import NAME_MAX_LENGTH as LIST_NAME_MAX_LENGTH
 from .lists.services import check_name
 from .polls import services as polls
+from .statuses import visibility
 from .statuses.services import check_message
 
 # Polls: how long the composer offers to keep a poll open (seconds, label).
@@ -77,11 +78,33 @@ class StatusForm(forms.Form):
         widget=forms.TextInput(attrs={"placeholder": "38.7223,-9.1393"}),
     )
 
+    # Visibility and content warning (vis): the composer draws the picker itself, as it
+    # starts at the reader's default (timeline/_post_form.html).
+    visibility = forms.ChoiceField(
+        required=False, choices=[("", "Default"), *visibility.LABELS.items()]
+    )
+    spoiler_text = forms.CharField(
+        required=False,
+        max_length=FIELD_MAX_LENGTH,
+        label="Content warning",
+        widget=forms.TextInput(attrs={"placeholder": "What the status is about"}),
+    )
+    sensitive = forms.BooleanField(required=False, label="Sensitive")
+
     def clean_message(self) -> str:
         try:
             return check_message(self.cleaned_data["message"].strip())
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
+
+    def post_data(self) -> dict:
+        """The cleaned visibility, warning and flag as post_status's extra data."""
+        data = self.cleaned_data
+        return {
+            "visibility": data.get("visibility") or None,
+            "spoiler_text": data.get("spoiler_text") or None,
+            "sensitive": "1" if data.get("sensitive") else None,
+        }
 
     def clean_location(self) -> str | None:
         """ "lat,lon" in degrees, stored as two plain numbers; None when left blank."""
@@ -117,6 +140,13 @@ class StatusForm(forms.Form):
 
     def clean(self) -> dict:
         cleaned = super().clean() or {}
+        # The warning counts with the message (vis).
+        try:
+            cleaned["spoiler_text"] = visibility.check_spoiler(
+                cleaned.get("spoiler_text"), cleaned.get("message") or ""
+            )
+        except ValueError as error:
+            self.add_error("spoiler_text", str(error))
         given = self.data.getlist("poll_options") if hasattr(self.data, "getlist") else []
         options = [option for option in given if option.strip()]
         cleaned["poll"] = None

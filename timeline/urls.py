@@ -12,6 +12,7 @@ from .keeps import views as keeps
 from .lists import views as lists
 from .notifications import views as notifications
 from .polls import views as polls
+from .posting import preferences as posting_preferences
 from .posting import quote_views as quotes
 from .posting import views as posting
 from .ranking import views as ranking
@@ -88,6 +89,8 @@ urlpatterns = [
     path("blocks/", safety.blocks, name="blocks"),
     path("mutes/", safety.mutes, name="mutes"),
     path("privacy/", safety.privacy, name="privacy"),
+    # Posting settings: default visibility, warnings open (timeline.posting.preferences).
+    path("settings/posting/", posting_preferences.posting_settings, name="posting_settings"),
     path("u/<str:login>/remove-follower/", safety.remove_follower, name="remove_follower"),
     path("u/<str:login>/block/", safety.block, name="block"),
     path("u/<str:login>/unblock/", safety.unblock, name="unblock"),

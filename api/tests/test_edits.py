@@ -76,7 +76,7 @@ def test_bad_edits_are_422_or_404_and_change_nothing(alice, api_as):
         {"status": "hi", "sensitive": "maybe"},
         {"status": "hi", "sensitive": ["true"]},
         {"status": "hi", "spoiler_text": ["a list"]},
-        {"status": "hi", "spoiler_text": "w" * 201},
+        {"status": "hi", "spoiler_text": "w" * 280},
     ):
         status, body, _ = call("put", f"/api/v1/statuses/{status_id}", data)
         assert status == 422, data

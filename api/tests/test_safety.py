@@ -67,11 +67,14 @@ def test_a_private_accounts_statuses_are_private(alice, bob, as_alice, as_bob):
     private = post_status(alice.uid, "for my followers")
     found = {s["id"]: s["visibility"] for s in as_alice("get", "/api/v1/timelines/home")[1]}
     assert found == {str(private): "private", str(public): "public"}
-    # A private account's app asks for private statuses (its default), a public one's can't.
+    # A private account's app asks for private statuses (its default); a public account
+    # may post one followers-only (visibility per post), and a public one stays private.
     posted = as_alice("post", "/api/v1/statuses", {"status": "hi", "visibility": "private"})
     assert posted[0] == 200 and posted[1]["visibility"] == "private"
     status, body, _ = as_bob("post", "/api/v1/statuses", {"status": "hi", "visibility": "private"})
-    assert status == 422 and "private as its account is" in body["error"]
+    assert status == 200 and body["visibility"] == "private"
+    status, body, _ = as_alice("post", "/api/v1/statuses", {"status": "hi", "visibility": "public"})
+    assert status == 200 and body["visibility"] == "private"
 
 
 def test_following_a_private_account_asks_and_they_authorize_or_reject(

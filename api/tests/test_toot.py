@@ -64,3 +64,17 @@ def test_toot_logs_in_posts_and_reads_its_timeline(daphne_server, person, toot):
     timeline = toot("timeline", "--once")
     assert "Hello from toot #cli" in timeline
     assert "@alice" in timeline
+
+
+def test_toot_posts_with_a_visibility_and_a_content_warning(daphne_server, person, toot):
+    from timeline.statuses.selectors import get_status
+
+    person("alice")
+    toot_login(toot, daphne_server, "alice")
+    for visibility in ("unlisted", "private"):
+        posted = toot("post", "--visibility", visibility, "--spoiler-text", "Heads up", "quiet")
+        status = get_status(int(posted.strip().rstrip("/").rsplit("/", 1)[1]))
+        assert status["visibility"] == visibility
+        assert (status["spoiler_text"], status["sensitive"]) == ("Heads up", "1")
+    timeline = toot("timeline", "--once")
+    assert "Visibility: unlisted" in timeline and "Visibility: private" in timeline

@@ -12,7 +12,9 @@ from timeline.feeds.selectors import cursor_page
 from timeline.graph import selectors as graph
 from timeline.graph import services as follows
 from timeline.keeps import selectors as keeps
+from timeline.posting import preferences
 from timeline.safety import services as safety
+from timeline.statuses.visibility import VISIBILITIES
 
 from .. import entities
 from ..http import (
@@ -50,7 +52,8 @@ def own_account(request: ApiRequest) -> dict:
     user = profile(caller_uid(request))
     found = entities.account(entities.site_of(request), user)
     source = {
-        "privacy": "private" if user["private"] else "public",
+        # Posts' default visibility (vis): their setting, else as the account is.
+        "privacy": preferences.default_visibility_of(user["id"]),
         "sensitive": False,
         "language": "",
         "note": user.get("bio", ""),
@@ -92,6 +95,10 @@ def update_credentials(request: ApiRequest) -> dict:
             bio=str(note), website=user.get("website", ""), location=user.get("location", "")
         )
     locked = boolean(found, "locked")
+    source = found.get("source")
+    privacy = source.get("privacy") if isinstance(source, dict) else found.get("source[privacy]")
+    if privacy not in (None, "") and privacy not in VISIBILITIES:
+        raise ApiError(422, f"source[privacy] is one of {', '.join(VISIBILITIES)}.")
     avatar = uploaded(request, "avatar")
     # The settings page's limits, all asked before anything changes.
     if name is not None or note is not None:
@@ -100,6 +107,8 @@ def update_credentials(request: ApiRequest) -> dict:
         limit_rate(request, "avatar_changes")
     if locked is not None:
         limit_rate(request, "safety")
+    if privacy:
+        limit_rate(request, "settings_changes")
     if avatar is not None:
         # One byte past the limit is enough for the avatar's check to refuse it.
         try:
@@ -114,6 +123,8 @@ def update_credentials(request: ApiRequest) -> dict:
         )
     if locked is not None:
         safety.set_private(uid, locked)
+    if privacy:
+        preferences.set_default_visibility(uid, str(privacy))
     return own_account(request)
 
 

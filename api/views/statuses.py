@@ -4,13 +4,13 @@ favouriting and reblogging, each through the services the pages use."""
 from collections.abc import Callable
 from typing import Any
 
-from timeline.audience.selectors import is_private_user
 from timeline.conversations.selectors import conversation
 from timeline.feeds.selectors import cursor_page, shown_status
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses.records import Status
-from timeline.statuses.selectors import StatusGone
+from timeline.statuses.selectors import AlreadyDone, StatusGone
+from timeline.statuses.visibility import VISIBILITIES
 
 from .. import entities, quotes
 from ..http import (
@@ -30,10 +30,7 @@ from ..http import (
     viewer,
 )
 from . import edits, groups, polls
-
-# Mastodon's visibilities any account may ask for: a status is public (or private, as
-# its account is).
-VISIBILITIES = {"public", "unlisted"}
+from .accounts import BOOLEANS
 
 
 def shown_with_source(request: ApiRequest, status_id: int) -> tuple[Status, dict]:
@@ -52,23 +49,27 @@ def shown(request: ApiRequest, status_id: int) -> dict:
 @endpoint("POST", scope="write")
 def create(request: ApiRequest) -> dict:
     found = params(request)
-    unsupported = ("media_ids", "media_ids[]", "scheduled_at", "spoiler_text")
+    unsupported = ("media_ids", "media_ids[]", "scheduled_at")
     given = [name for name in unsupported if found.get(name)]
     if given:
         raise ApiError(
             422,
-            f"{given[0]} is not supported here: no media, scheduled statuses or content warnings.",
+            f"{given[0]} is not supported here: no media or scheduled statuses.",
         )
     # Polls: `poll` (checked before anything is stored).
     with_poll = polls.poll_param(found)
-    visibility = found.get("visibility") or "public"
-    # A private account's statuses are all private: its apps ask for that (their
-    # default is the account's source.privacy), and get it.
-    private_ok = visibility == "private" and is_private_user(caller_uid(request))
-    if visibility not in VISIBILITIES and not private_ok:
-        raise ApiError(
-            422, f"A status is public, or private as its account is; not {visibility!r}."
-        )
+    # Visibility, content warning and sensitive flag (vis): absent, the caller's default.
+    chosen = found.get("visibility") or None
+    if chosen is not None and chosen not in VISIBILITIES:
+        raise ApiError(422, f"Validation failed: visibility is one of {', '.join(VISIBILITIES)}.")
+    sensitive = found.get("sensitive")
+    if sensitive not in (None, "", True, False) and str(sensitive) not in BOOLEANS:
+        raise ApiError(422, "sensitive must be true or false.")
+    shown_as = {
+        "visibility": chosen,
+        "spoiler_text": found.get("spoiler_text") or None,
+        "sensitive": "1" if BOOLEANS.get(str(sensitive), sensitive is True) else None,
+    }
     message = found.get("status")
     if not isinstance(message, str):
         raise ApiError(422, "Validation failed: Text can't be blank")
@@ -87,6 +88,7 @@ def create(request: ApiRequest) -> dict:
             **in_group,
             **with_poll,
             **quoting,
+            **shown_as,
         )
     except StatusGone as error:
         replied = "The status replied to doesn't exist or was deleted."
@@ -138,7 +140,7 @@ def react(action: Callable[[int, int], Any], *, done_already: str) -> Callable:
             made = action(caller_uid(request), target)
         except StatusGone:
             raise ApiError(404, "Record not found") from None
-        except ValueError as error:
+        except AlreadyDone as error:
             if done_already not in str(error):
                 raise
             made = None

@@ -82,7 +82,9 @@ def test_the_home_filter_passes_exactly_what_fan_out_puts_in_home(redis_conn, se
         author = rng.choice([viewer, *others])
         try:
             if roll < 0.35 or not statuses:
-                status_id = post_status(author, "hello")
+                # Every visibility: a direct status reaches no follower's home.
+                shown_to = rng.choice(["public", "public", "unlisted", "private", "direct"])
+                status_id = post_status(author, "hello @user1", visibility=shown_to)
             elif roll < 0.55:
                 status_id = post_status(author, "re", in_reply_to=rng.choice(statuses))
             elif roll < 0.85:

@@ -16,6 +16,12 @@ author's follows. The viewer's groups (follow_sets.members: their groups hash) a
 with their blocks. Every path that keeps private statuses off public places (global,
 the public streams, search, tags, trends) keeps a private group's posts off them too.
 
+A status's own visibility (timeline.statuses.visibility) narrows it further: an unlisted
+one is never shown on the global timeline or the public streams (where=GLOBAL); a
+followers-only one carries the private mark, so it is seen as a private account's is; a
+direct one (private-marked too) is seen only by its author and the people it mentions,
+whoever they follow.
+
 What the rule needs of the viewer (whom they block and are blocked by, whom they mute
 and which words) lives in the viewer's slot and is read in the same round trip as a
 page's statuses (`queue_audience`). Whether the viewer follows a private author is
@@ -33,10 +39,17 @@ from accounts.keys import user_key
 from socialsite.redis import Batch, Client, Pipe, Reply, get_redis
 from socialsite.text import words
 from timeline.statuses.records import Status
+from timeline.statuses.visibility import DIRECT, UNLISTED, is_unlisted
 
 from .. import keys
 from ..follow_sets import following
 from ..follow_sets import members as member_sets
+
+# How a viewer stands to others, read where the rule's reads are (re-exported).
+from .relations import Relation as Relation
+from .relations import RelationRead as RelationRead
+from .relations import queue_relation as queue_relation
+from .relations import relations as relations
 
 # Where a status is shown: the rule differs for the global timeline (private never)
 # and the home timeline (mutes apply).
@@ -129,8 +142,8 @@ def may_see(status: Status, audience: Audience, *, where: str = ANYWHERE) -> boo
 
 
 # What may_see_author decided for each (author, original's author, PRIVATE_FIELD, the
-# private group).
-Decided = dict[tuple[Any, Any, Any, Any], bool]
+# private group, the visibility).
+Decided = dict[tuple[Any, Any, Any, Any, Any], bool]
 
 
 def private_group(status: Status) -> str | None:
@@ -147,11 +160,14 @@ def sees(status: Status, audience: Audience, where: str, decided: Decided) -> bo
         status.get("repost_of_uid"),
         status.get(keys.PRIVATE_FIELD),
         private_group(status),
+        status.get("visibility"),
     )
     allowed = decided.get(by)
     if allowed is None:
         allowed = decided[by] = may_see_author(audience, *by, where=where)
     if not allowed:
+        return False
+    if by[4] == DIRECT and not mentioned(status, audience.viewer):
         return False
     if where == HOME and audience.muted_phrases and has_muted_words(status, audience):
         return False
@@ -165,18 +181,26 @@ def may_see_author(
     original_author: int | str | None,
     private: object,
     group: object = None,
+    visibility: object = None,
     *,
     where: str,
 ) -> bool:
     """The part of the rule that depends only on a status's author, its original's
-    author if it is a repost, its PRIVATE_FIELD and its private group (private_group):
-    not its message."""
+    author if it is a repost, its PRIVATE_FIELD, its private group (private_group) and
+    its visibility: not its message (nor, for a direct one, whom it mentions: `sees`)."""
     viewer = audience.viewer
     author = int(author)
     original_author = int(original_author) if original_author else None
     blocked, muted = audience.blocked, audience.muted
     if blocked and (author in blocked or original_author in blocked):
         return False
+    if visibility == UNLISTED and where == GLOBAL:
+        return False
+    if visibility == DIRECT:
+        # Its author, or the people it mentions (sees asks): not its author's followers.
+        if where == GLOBAL:
+            return False
+        private = None
     if group and author != viewer:
         # A private group's post: its members see it, whoever they follow; never global.
         if where == GLOBAL or int(str(group)) not in audience.groups:
@@ -210,6 +234,15 @@ def may_see_follow(
     if audience.viewer is not None and any(uid == audience.viewer for uid, _ in sides):
         return True
     return all(uid in audience.follows for uid, private in sides if private)
+
+
+def mentioned(status: Status, viewer: int | None) -> bool:
+    """Whether `viewer` wrote `status` or is one of the people it mentions."""
+    if viewer is None:
+        return False
+    return (
+        int(status["uid"]) == viewer or str(viewer) in str(status.get("mention_ids") or "").split()
+    )
 
 
 def _uid_of(user: Mapping[str, Any]) -> int | None:
@@ -258,6 +291,13 @@ def has_private(statuses: list[Status]) -> bool:
     )
 
 
+def has_unlisted(statuses: list[Status]) -> bool:
+    """Whether any of `statuses` (or their originals) is unlisted."""
+    return any(
+        is_unlisted(status) or is_unlisted(status.get("original") or {}) for status in statuses
+    )
+
+
 def confirm_follows(
     conn: Client, statuses: list[Status], audience: Audience, *, private: set[int] | None = None
 ) -> None:
@@ -283,8 +323,14 @@ def visible(
     on `conn`, or the site's Redis if None, when some are others' private statuses by
     authors not known to be followed)."""
     private = private_authors(statuses)
-    if not audience.shuns_anyone() and not private and not has_private(statuses):
-        # may_see hides a status only for a block, a mute, muted words or privacy.
+    if (
+        not audience.shuns_anyone()
+        and not private
+        and not has_private(statuses)
+        and not (where == GLOBAL and has_unlisted(statuses))
+    ):
+        # may_see hides a status only for a block, a mute, muted words, privacy (a
+        # direct status is private-marked too) or, on public paths, being unlisted.
         return list(statuses)
     if where != GLOBAL:
         confirm_follows(get_redis() if conn is None else conn, statuses, audience, private=private)
@@ -317,74 +363,6 @@ def queue_block_check(pipe: Pipe, uid: int, other_uid: int) -> BlockCheck:
         pipe.zscore(keys.blocks_key(uid), other_uid),
         pipe.zscore(keys.blocked_by_key(uid), other_uid),
     )
-
-
-@dataclass(frozen=True)
-class Relation:
-    """How a viewer stands to another user, for their profile and its buttons."""
-
-    blocking: bool = False  # the viewer blocks them
-    blocked_by: bool = False  # they block the viewer
-    muting: bool = False
-    requested: bool = False  # the viewer asked to follow them (a private account)
-    requested_by: bool = False  # they asked to follow the viewer
-
-
-@dataclass(frozen=True, slots=True)
-class RelationRead:
-    """The reads `queue_relation` queued, all in the viewer's slot."""
-
-    blocking: Reply
-    blocked_by: Reply
-    mute_ends: Reply
-    requested: Reply
-
-    @property
-    def relation(self) -> Relation:
-        mute_ends = self.mute_ends.value
-        return Relation(
-            blocking=self.blocking.value is not None,
-            blocked_by=self.blocked_by.value is not None,
-            muting=mute_ends is not None and float(mute_ends) > time.time(),
-            requested=self.requested.value is not None,
-        )
-
-
-def queue_relation(pipe: Pipe, viewer: int, uid: int) -> RelationRead:
-    """Queues the reads of how `viewer` stands to `uid` (its `relation`)."""
-    return RelationRead(
-        pipe.zscore(keys.blocks_key(viewer), uid),
-        pipe.zscore(keys.blocked_by_key(viewer), uid),
-        pipe.zscore(keys.mutes_key(viewer), uid),
-        pipe.zscore(keys.requested_key(viewer), uid),
-    )
-
-
-def relations(viewer: int, others: list[int]) -> list[Relation]:
-    """How `viewer` stands to each of `others`: 1 round trip, all in the viewer's slot."""
-    if not others:
-        return []
-    pipe = get_redis().pipeline(transaction=False)
-    for key in (
-        keys.blocks_key,
-        keys.blocked_by_key,
-        keys.mutes_key,
-        keys.requested_key,
-        keys.follow_requests_key,
-    ):
-        pipe.zmscore(key(viewer), others)
-    blocks, blocked_by, mutes, requested, requested_by = pipe.execute()
-    now = time.time()
-    return [
-        Relation(
-            blocking=blocks[i] is not None,
-            blocked_by=blocked_by[i] is not None,
-            muting=mutes[i] is not None and mutes[i] > now,
-            requested=requested[i] is not None,
-            requested_by=requested_by[i] is not None,
-        )
-        for i in range(len(others))
-    ]
 
 
 def is_private_user(uid: int) -> bool:

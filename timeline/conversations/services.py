@@ -18,6 +18,7 @@ from .. import keys
 from ..feeds.selectors import original
 from ..statuses import text
 from ..statuses.services import add_to_status_set, queue_update, remove_from_status_set
+from ..statuses.visibility import is_direct, is_unlisted
 
 # The nearest statuses above a reply that it remembers.
 ANCESTORS_KEPT = 50
@@ -76,7 +77,8 @@ def index(pipe: Pipe, status: Status, lookups: Reply | None) -> None:
         for _, uid in known:
             if uid != status["uid"]:
                 _add(pipe, keys.mentions_timeline_key(uid), status)
-    if not status.get("repost_of"):
+    # An unlisted or direct status (vis) is never on a tag's page.
+    if not status.get("repost_of") and not (is_unlisted(status) or is_direct(status)):
         for tag in text.tags(status["message"]):
             _add(pipe, keys.tag_timeline_key(tag), status)
     parent = status.get("in_reply_to")

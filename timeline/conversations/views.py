@@ -9,7 +9,9 @@ from django.views.decorators.http import require_GET
 
 from accounts.auth import current_uid
 
+from .. import keys
 from ..forms import StatusForm
+from ..statuses import visibility
 from ..statuses.selectors import with_authors
 from ..web import other_user, render_statuses
 from . import selectors
@@ -25,6 +27,15 @@ def render_status_page(
         raise Http404(f"There is no status {status_id}: it may have been deleted.")
     if not form.is_bound and request.user.is_authenticated:
         form.initial["message"] = selectors.reply_mentions(view.status, request.user.username)
+        # The reply box starts at the parent's visibility where it is narrower (vis).
+        fields = getattr(request.user, "session_fields", None) or {}
+        default = visibility.default_visibility(
+            fields.get(visibility.DEFAULT_VISIBILITY_FIELD),
+            private_account=fields.get(keys.PRIVATE_FIELD) == "1",
+        )
+        form.initial["visibility"] = visibility.narrowest(
+            default, visibility.visibility_of(view.status)
+        )
     # The page renders three runs of cards: their authors read together, once.
     with_authors([*view.ancestors, view.repost or view.status, *view.replies])
     context = {"view": view, "form": form}

@@ -19,21 +19,18 @@ from django.conf import settings
 
 from socialsite import events, jobs
 from socialsite.redis import PackedPipeline, get_redis
-from socialsite.text import check_display_text
 
 from .. import keys
 from ..conversations import services as conversations
 from ..notifications import services as notifications
 from ..search import services as search
+from ..statuses import visibility
 from ..statuses.cache import statuses as kept
 from ..statuses.records import Status
 from ..statuses.scores import MICROSECONDS
 from ..statuses.selectors import GONE, StatusGone, decode_status
 from ..statuses.services import check_message
 from . import layout, scripts
-
-# A warning is one line (as Mastodon's spoiler_text).
-SPOILER_MAX_LENGTH = 200
 
 
 class EditRefused(ValueError):
@@ -59,13 +56,8 @@ def check_edit(message: Any, spoiler_text: Any = None, sensitive: Any = None) ->
     as a new status's is)."""
     checked = check_message(message)
     if spoiler_text is not None:
-        if not isinstance(spoiler_text, str):
-            raise ValueError("A content warning is text.")
-        spoiler_text = spoiler_text.strip()
-        if len(spoiler_text) > SPOILER_MAX_LENGTH:
-            raise ValueError(f"A content warning is at most {SPOILER_MAX_LENGTH} characters.")
-        if spoiler_text:
-            spoiler_text = check_display_text(spoiler_text)
+        # As a post's: one line, with the text at most STATUS_MAX_LENGTH together.
+        spoiler_text = visibility.check_spoiler(spoiler_text, checked)
     return Edit(checked, spoiler_text, None if sensitive is None else bool(sensitive))
 
 

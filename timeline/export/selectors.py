@@ -41,10 +41,12 @@ BOOKKEEPING_FIELDS = frozenset(
         "suspended",
     }
 )
-# Quotes (the last five): the status it quotes and who wrote it, whether they detached
-# it, who may quote this one, and how many did.
+# Quotes: the status it quotes and who wrote it, whether they detached it, who may quote
+# this one, and how many did.
 STATUS_FIELDS = (
     *("in_reply_to", "in_reply_to_login", "repost_of", "repost_of_login", "location"),
+    # Visibility (absent: public), content warning and sensitive flag (vis).
+    *("visibility", "spoiler_text", "sensitive"),
     *("quote_of", "quote_of_login", "quote_state", "quote_policy", "quotes"),
 )
 

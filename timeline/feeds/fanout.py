@@ -32,7 +32,7 @@ from ..statuses.records import Status
 from ..statuses.scores import POSTED
 from . import home_list, homes, scripts, tag_fanout
 from .home_list import trims_homes
-from .visibility import REPOST_FALLOFF, answered_uid, reply_reaches
+from .visibility import REPOST_FALLOFF, answered_uid, reaches_followers, reply_reaches
 
 FollowerBatch = list[tuple[str, float]]
 
@@ -130,6 +130,8 @@ def reply_audience(
     `answered_followers`, queue_answered_followers' reply, tells: one round trip per
     batch, two if not told and many: follow_sets.followers.followers_among); for others,
     everyone."""
+    if not reaches_followers(status):
+        return []
     answered = answered_uid(status)
     if answered is None or not follower_uids:
         return follower_uids
@@ -184,8 +186,8 @@ def _states(conn, uids: list[str], group) -> list:
 
 
 def everyone(conn, status: Status, members: list[str]) -> list[str]:
-    """Lists take every status of their members, replies too."""
-    return members
+    """Lists take every status of their members, replies too (not a direct one)."""
+    return members if reaches_followers(status) else []
 
 
 def no_reads(pipe, status: Status) -> None:
@@ -293,6 +295,7 @@ def fan_out_job(status: Status, *, retract: bool = False, audience: str = "follo
         "audience": audience,
         "group": status.get("group"),
         "group_private": status.get("group_private"),
+        "visibility": status.get("visibility"),
     }
     cursor = {"after_score": "-inf", "skip": 0, "until": "+inf", "split": True}
     return ("fanout", {**args, "retract": retract, **cursor})

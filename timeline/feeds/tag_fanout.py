@@ -16,18 +16,17 @@ from socialsite.redis import Reply
 
 from .. import keys
 from ..follow_sets import followers as follower_sets
-from ..statuses import text
+from ..statuses import text, visibility
 from ..statuses.records import Status
 from . import scripts
 from .home_list import trims_homes
 
 
 def is_public(status: Status) -> bool:
-    """Whether anyone may see `status` wherever statuses are shown: what reaches a tag's
-    followers (timeline.keeps.selectors.is_pinnable asks it too). Visibility: vis's part
-    (the per-post visibility field: only "public" passes, never unlisted); today, not a
+    """Whether `status` goes on public paths (statuses.visibility.is_listed): what
+    reaches a tag's followers. Not an unlisted, followers-only or direct status, nor a
     private account's or a private group's."""
-    return status.get(keys.PRIVATE_FIELD) != "1"
+    return visibility.is_listed(status)
 
 
 def tagged(status: Status) -> list[str]:

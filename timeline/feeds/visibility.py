@@ -5,11 +5,15 @@ REPOST_FALLOFF) and for the live home timeline (streaming.home_filter.HomeFilter
 - A reply reaches those of its author's followers who follow the user it answers
   (or are that user); a reply to oneself reaches everyone, as a plain status does.
 - A repost stays out of a timeline whose REPOST_FALLOFF newest entries already show
-  its original (or another repost of it)."""
+  its original (or another repost of it).
+- A status for mentioned people only (visibility "direct") reaches no follower's home
+  and no list: the people it mentions get it in their mentions and messages."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from timeline.statuses.records import Status
+from timeline.statuses.visibility import is_direct
 
 # A repost isn't shown in a timeline whose 40 newest entries already show its original.
 REPOST_FALLOFF = 40
@@ -22,6 +26,12 @@ def answered_uid(status: Status) -> int | None:
     # A new status's extra fields are still strings here, as they are stored.
     answered = int(status.get("in_reply_to_uid") or 0)
     return answered if answered and answered != int(status["uid"]) else None
+
+
+def reaches_followers(status: Mapping[str, Any]) -> bool:
+    """Whether a status (or a fan-out job's args) goes to its author's followers' homes
+    and lists at all: all but a direct one do."""
+    return not is_direct(status)
 
 
 def reply_reaches(answered: int, follower_uid: int, *, follows_answered: bool) -> bool:

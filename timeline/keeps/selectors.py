@@ -8,15 +8,14 @@ from socialsite.redis import PackedPipeline, Pipe, Reply, get_redis
 from .. import keys
 from ..conversations.selectors import check_tag
 from ..feeds.pages import Page, StatusesRead, queue_statuses, read_page, statuses_page
-from ..feeds.tag_fanout import is_public
 from ..statuses.records import Status
 
 
 def is_pinnable(status: Status) -> bool:
     """Whether `status` may be pinned and shown pinned: one anyone may see on its
-    author's profile. Visibility: vis's part (public or unlisted pass; followers-only
-    and direct don't); today, what feeds.tag_fanout.is_public says."""
-    return is_public(status)
+    author's profile, public or unlisted (followers-only and direct statuses, and a
+    private account's, are marked private: statuses.visibility)."""
+    return status.get(keys.PRIVATE_FIELD) != "1"
 
 
 def bookmarks_page(uid: int, page: int = 1, count: int = 30) -> Page:

@@ -24,6 +24,7 @@ from socialsite.redis import get_redis
 from .. import keys
 from ..follow_sets import following
 from ..statuses.records import Status
+from ..statuses.visibility import is_direct
 from . import scripts
 
 FOLLOW, LIKE, REPOST, REPLY, MENTION = "follow", "like", "repost", "reply", "mention"
@@ -226,7 +227,12 @@ def queue_for_new_status(pipe, status: Status) -> None:
     # group's (timeline.audience).
     group = status.get("group", "") if status.get("group_private") == "1" else ""
     private = status.get(keys.PRIVATE_FIELD) == "1" and not group
+    # A direct status (vis) tells the people it mentions alone, whoever they follow.
+    direct = is_direct(status)
+    mentioned = str(status.get("mention_ids") or "").split()
     for recipient, kind, object_id in _status_notifications(status):
+        if direct and str(recipient) not in mentioned:
+            continue
         queue_notify(
             pipe,
             recipient,
@@ -234,7 +240,7 @@ def queue_for_new_status(pipe, status: Status) -> None:
             actor,
             object_id,
             status["posted"],
-            followers_only=private,
+            followers_only=private and not direct,
             members_of=group,
         )
 

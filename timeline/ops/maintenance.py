@@ -21,6 +21,7 @@ from . import scripts
 from .keeps import check_keeps
 from .pairings import BOOKMARKS, FOLLOWS, LIKES, MEMBERSHIPS, check_pairs
 from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
+from .visibility_check import check_visibility
 
 
 def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairReport:
@@ -47,6 +48,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     )
     _check_counters(conn, report, progress)
     _check_versions(conn, report, progress)
+    check_visibility(conn, report, progress)
     return report
 
 

@@ -16,7 +16,9 @@ from timeline.statuses.records import Status
 
 from .. import keys
 from ..conversations import services as conversations
+from ..direct import statuses as direct_messages
 from ..feeds import fanout, tag_fanout
+from ..feeds.visibility import reaches_followers
 from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
 from ..keeps import services as keeps
@@ -25,7 +27,7 @@ from ..polls import services as polls
 from ..quotes import services as quotes
 from ..ranking import affinity
 from ..search import services as search
-from ..statuses import marks
+from ..statuses import marks, visibility
 from ..statuses.selectors import COUNT_FIELDS, REFERENCE_FIELDS
 from ..statuses.services import (
     CORE_FIELDS,
@@ -35,6 +37,7 @@ from ..statuses.services import (
     remove_from_status_set,
     take_status,
 )
+from ..statuses.text import mentions
 
 # Set only by the services that vouch for them, never as a post's extra data.
 RESERVED_FIELDS = (
@@ -51,6 +54,8 @@ RESERVED_FIELDS = (
     | quotes.QUOTE_FIELDS
     # Edits (timeline.edits): set by an edit alone.
     | {"edited"}
+    # Visibility (vis): posts say `visibility`, never its stored letter.
+    | {visibility.VISIBILITY_FIELD}
 )
 
 
@@ -90,9 +95,13 @@ def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
     status = build_status(conn, uid, message, {**data, **group})
     if status is not None and poll is not None:
         status.update(polls.poll_fields(poll, status["posted"]))  # type: ignore[typeddict-item]
+    if status is not None and visibility.is_direct(status) and not mentions(status["message"]):
+        raise ValueError("A status for mentioned people only must @mention someone.")
     if status is not None and group:
-        # The group decides who sees its posts, not the author's account.
+        # The group decides who sees its posts, not the author's account (nor a
+        # visibility chosen or by default: vis).
         status.pop("private", None)
+        status.pop("visibility", None)
         if group.get("group_private") == "1":
             status["private"] = "1"
     return status
@@ -108,6 +117,8 @@ def deliver_status(conn, status: Status) -> int:
     polls.queue_close(pipe, status)
     queue_post_notifications(pipe, status)
     pipe.execute()
+    if visibility.is_direct(status):
+        direct_messages.send_direct_status(status)
     return status["id"]
 
 
@@ -166,6 +177,8 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     rest."""
     home_size = settings.HOME_TIMELINE_SIZE
     repost_of = status.get("repost_of")
+    # A direct status reaches no list (feeds.visibility), as no follower's home.
+    listed = stored.lists if reaches_followers(status) else []
     fanout.deliver(
         pipe,
         status["id"],
@@ -180,7 +193,7 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
         pipe,
         status["id"],
         status["posted"],
-        [i for i, _ in stored.lists],
+        [i for i, _ in listed],
         home_size,
         repost_of=repost_of,
     )
@@ -188,16 +201,18 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     quotes.queue_quoted(pipe, status)
     search.index(pipe, status)
     affinity.queue_for_new_status(pipe, status)
-    # A private account's statuses never go on the global timeline.
-    if not repost_of and status.get(keys.PRIVATE_FIELD) != "1":
+    # A private account's statuses never go on the global timeline, nor unlisted ones.
+    if not repost_of and visibility.is_listed(status):
         pipe.zadd(keys.GLOBAL_TIMELINE, {status["id"]: status["posted"]})
         pipe.zremrangebyrank(keys.GLOBAL_TIMELINE, 0, -settings.GLOBAL_TIMELINE_SIZE - 1)
     group = status.get("group")
     if group and not status.get("in_reply_to"):
         pipe.zadd(keys.group_timeline_key(group), {status["id"]: status["posted"]})
     rests = (
-        fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor),
-        fanout.rest_of_fan_out(fanout.fan_out_job(status, audience="lists"), stored.lists),
+        fanout.fan_out_from(fanout.fan_out_job(status), stored.cursor)
+        if reaches_followers(status)
+        else None,
+        fanout.rest_of_fan_out(fanout.fan_out_job(status, audience="lists"), listed),
         fanout.fan_out_from(fanout.fan_out_job(status, audience="members"), stored.members_cursor)
         if group
         else None,

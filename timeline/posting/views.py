@@ -17,8 +17,6 @@ from ..feeds.views import render_home
 from ..forms import StatusForm
 from ..groups.services import GroupError
 from ..groups.views import composer_group, render_group
-from ..quotes.services import QuoteRefused
-from ..statuses.selectors import StatusGone
 from ..web import act_on_status, login_first, next_url
 from . import services
 from .quote_views import render_quote
@@ -42,9 +40,15 @@ def post_status(request: HttpRequest) -> HttpResponse:
             # Quotes: the quote composer's `quote_id`.
             quoting = {"quote_id": quote_id} if quote_id else {}
             services.post_status(
-                uid, data["message"], location=data["location"], **in_group, **poll, **quoting
+                uid,
+                data["message"],
+                location=data["location"],
+                **in_group,
+                **poll,
+                **quoting,
+                **form.post_data(),
             )
-        except (GroupError, StatusGone, QuoteRefused) as error:
+        except (GroupError, ValueError) as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Posted to {group.name}." if group else "Posted.")
@@ -85,7 +89,12 @@ def reply(request: HttpRequest, status_id: int) -> HttpResponse:
     def answer(uid: int, parent: int) -> None:
         poll = {"poll": data["poll"]} if data.get("poll") else {}
         services.post_status(
-            uid, data["message"], location=data["location"], in_reply_to=parent, **poll
+            uid,
+            data["message"],
+            location=data["location"],
+            in_reply_to=parent,
+            **poll,
+            **form.post_data(),
         )
 
     return act_on_status(request, status_id, answer, "Replied.")

@@ -34,9 +34,9 @@ def stored_policy(policy: str) -> str | None:
 def quote_policy(status: Status) -> str:
     """Who may quote `status`, its author aside.
 
-    visibility: vis's part. A status only its author's followers (or fewer) may see is
-    quoted by no one but its author, as Mastodon does for private and direct posts: the
-    lead points this at the per-post visibility at merge (today: a private account's)."""
+    A status only its author's followers (or fewer) may see is quoted by no one but its
+    author, as Mastodon does for private and direct posts: followers-only and direct
+    statuses are marked private as a private account's are (statuses.visibility)."""
     if is_private(status):
         return NOBODY
     return str(status.get(QUOTE_POLICY_FIELD) or PUBLIC)

@@ -53,8 +53,11 @@ def check_repost(conn: Client, uid: int, status_id: int) -> tuple[Status, Status
     allocated, not stored: statuses.build_status); StatusGone, or ValueError for a
     private account's status or an unknown user."""
     shown = original(status_id, viewer=uid)
+    # A followers-only or direct status (vis) carries the private mark too.
     if safety.is_private(shown):
-        raise ValueError("A private account's status can't be reposted.")
+        raise ValueError(
+            "A private account's status can't be reposted, nor a followers-only or direct one."
+        )
     fields = {
         "repost_of": shown["id"],
         "repost_of_uid": shown["uid"],

@@ -25,6 +25,7 @@ from socialsite.text import words
 from .. import keys
 from ..graph.services import approve_follower, drop_request, unfollow_user
 from ..lists import services as lists
+from ..statuses import visibility
 from ..statuses.services import queue_update
 
 MUTED_PHRASES_MAX = 100
@@ -78,16 +79,18 @@ def mark_privacy_batch(args: dict) -> list[jobs.Job]:
         keys.profile_timeline_key(uid), args["after"], "+inf", 0, per_pass, withscores=True
     )
     private, batch = pipe.execute()
-    # A group's post is as private as its group, whatever its author's account.
+    # A group's post is as private as its group, whatever its author's account; a
+    # followers-only or direct one stays private whatever the account (vis).
     for status_id, _ in batch:
-        pipe.hget(keys.status_key(status_id), "group")
+        pipe.hmget(keys.status_key(status_id), "group", visibility.VISIBILITY_FIELD)
     in_group = pipe.execute()
-    for (status_id, _), group in zip(batch, in_group, strict=True):
+    for (status_id, _), (group, code) in zip(batch, in_group, strict=True):
         if group:
             continue
+        limited = visibility.NAMES.get(code or "") in visibility.LIMITED
         # A status has its own slot: one command each, none for one deleted meanwhile,
         # and the processes keeping it (statuses.cache) are told.
-        queue_update(pipe, status_id, [keys.PRIVATE_FIELD, private or ""])
+        queue_update(pipe, status_id, [keys.PRIVATE_FIELD, "1" if limited else private or ""])
     pipe.execute()
     if len(batch) < per_pass:
         return []

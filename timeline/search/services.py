@@ -24,7 +24,7 @@ from timeline.statuses.records import Status
 from .. import keys
 from ..audience.selectors import is_private_value
 from ..discovery.suggestions import queue_popular
-from ..statuses import layout, text
+from ..statuses import layout, text, visibility
 from . import scripts
 
 # Keys a step of reindex's walk (a SCAN's count, a pipeline's reads).
@@ -53,11 +53,18 @@ def indexed_words(message: str) -> list[str]:
 def index(pipe, status: Mapping[str, Any]) -> None:
     """Queues on `pipe` the indexing of a new status's words (one script in its shard's
     slot, idempotent) and, for a public one, its tags; nothing for a repost."""
-    if status.get("repost_of"):
+    if status.get("repost_of") or not searchable(status):
         return
     queue_words(pipe, status, "add")
     if not is_private_value(status.get(keys.PRIVATE_FIELD)):
         queue_public_tags(pipe, status)
+
+
+def searchable(status: Mapping[str, Any]) -> bool:
+    """Whether a status's words are indexed: not an unlisted or direct one's (never in
+    search, whoever searches); a followers-only one's are, as a private account's are,
+    for its followers to find."""
+    return not (visibility.is_unlisted(status) or visibility.is_direct(status))
 
 
 def queue_public_tags(pipe, status: Mapping[str, Any]) -> list[str]:
@@ -135,7 +142,7 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
         pipe = PackedPipeline(conn)
         for status in statuses:
             index(pipe, status)
-            if not status.get("repost_of") and not is_private_value(status.get(keys.PRIVATE_FIELD)):
+            if not status.get("repost_of") and visibility.is_listed(status):
                 named.update(text.tags(status["message"]))
         pipe.execute()
         done["statuses"] += len(statuses)
@@ -172,7 +179,13 @@ def reindex(progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
 def stored_statuses(conn) -> Iterator[list[dict[str, Any]]]:
     """Every stored status, CHUNK at a time, with what indexing reads of it (id, message,
     repost_of, private, posted): a SCAN of the status hashes."""
-    fields = ("message", "repost_of", keys.PRIVATE_FIELD, layout.POSTED_FIELD)
+    fields = (
+        "message",
+        "repost_of",
+        keys.PRIVATE_FIELD,
+        layout.POSTED_FIELD,
+        visibility.VISIBILITY_FIELD,
+    )
     for chunk in scan_batches(conn, keys.STATUS_PATTERN, "HASH", CHUNK):
         read = PackedPipeline(conn)
         read.for_each_key(chunk, ("HMGET", *fields))
@@ -183,8 +196,9 @@ def stored_statuses(conn) -> Iterator[list[dict[str, Any]]]:
                 "repost_of": repost_of,
                 keys.PRIVATE_FIELD: private,
                 "posted": layout.read_posted(posted),
+                "visibility": visibility.NAMES.get(code or ""),
             }
-            for name, (message, repost_of, private, posted) in zip(
+            for name, (message, repost_of, private, posted, code) in zip(
                 chunk, read.execute(), strict=True
             )
             if message is not None
@@ -201,7 +215,7 @@ def reindex_tags(progress: Callable[[str], None] = lambda _: None) -> int:
     for statuses in stored_statuses(conn):
         pipe = PackedPipeline(conn)
         for status in statuses:
-            if not status.get("repost_of") and not is_private_value(status.get(keys.PRIVATE_FIELD)):
+            if not status.get("repost_of") and visibility.is_listed(status):
                 named.update(queue_public_tags(pipe, status))
         pipe.execute()
         seen += len(statuses)

@@ -20,20 +20,32 @@ from socialsite.kept import keep
 from timeline.statuses.records import Status
 
 from .selectors import with_authors
+from .visibility import EXPAND_WARNINGS_FIELD
 
 # Up to settings.STATUS_CARDS_KEPT; emptied when full (simpler than LRU bookkeeping on
 # every hit, and a page re-renders its 30 cards in ~1.5 ms).
 _cards: dict[tuple, str] = {}
 
 
+# A content warning's disclosure as the card draws it, and opened (for a reader who
+# expands all warnings: their setting is applied outside the kept card).
+WARNING_CLOSED = '<details class="status-warning">'
+WARNING_OPEN = '<details class="status-warning" open>'
+
+
 @pass_context
 def page_status_cards(context: Context, statuses: list[Status | None]) -> SafeString:
     """The pages' `status_cards(statuses)`: the cards as the page's viewer sees them
-    (`viewer_uid`, from the context processor)."""
-    return status_cards(statuses, context.get("viewer_uid"))
+    (`viewer_uid`, from the context processor; their warnings open if they chose so)."""
+    user = getattr(context.get("request"), "user", None)
+    fields = getattr(user, "session_fields", None) or {}
+    expand = fields.get(EXPAND_WARNINGS_FIELD) == "1"
+    return status_cards(statuses, context.get("viewer_uid"), expand_warnings=expand)
 
 
-def status_cards(statuses: list[Status | None], viewer_uid: int | None) -> SafeString:
+def status_cards(
+    statuses: list[Status | None], viewer_uid: int | None, *, expand_warnings: bool = False
+) -> SafeString:
     """Statuses as cards (None, for a deleted one, as a note saying so); with buttons
     for a logged-in `viewer_uid`. Each card shows its author's display name and avatar:
     no round trip for authors this process read lately, one for the others."""
@@ -50,6 +62,8 @@ def status_cards(statuses: list[Status | None], viewer_uid: int | None) -> SafeS
             template = engines["jinja2"].get_template("timeline/_status_card.html")
             card = template.render({"status": status, "viewer_uid": viewer_uid, "now": now})
             keep(_cards, key, card, settings.STATUS_CARDS_KEPT)
+        if expand_warnings and WARNING_CLOSED in card:
+            card = card.replace(WARNING_CLOSED, WARNING_OPEN)
         html.append(card)
     return mark_safe("".join(html))
 

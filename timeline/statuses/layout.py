@@ -3,8 +3,9 @@
 Twenty million statuses make a site of a million users, so a status's few bytes count.
 Its key holds its id, so the hash doesn't. Its posted time is stored as whole
 microseconds, an integer that a compact hash keeps in 9 bytes against the 18-19
-characters of a float's text, under a one-letter name (POSTED_FIELD). Every other field
-is stored as the status's dict has it. (Statuses stored before this, with an `id` field
+characters of a float's text, under a one-letter name (POSTED_FIELD); its visibility, if
+not public, in one letter under another (statuses.visibility). Every other field is
+stored as the status's dict has it. (Statuses stored before this, with an `id` field
 and `posted` as seconds in text, are rewritten by data migration 0007.)"""
 
 import time
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .scores import MICROSECONDS, microseconds
+from .visibility import read_visibility, stored_visibility
 
 POSTED_FIELD = "t"
 # The fields a reader of the posted time alone asks for (HMGET).
@@ -36,6 +38,8 @@ def stored_fields(status: Mapping[str, Any]) -> dict[str, Any]:
     """The hash's fields for `status` (a dict with at least id, uid, login, message,
     posted), for an HSET."""
     fields = {name: value for name, value in status.items() if name not in DERIVED_FIELDS}
+    # A status's visibility is kept in one letter (statuses.visibility).
+    stored_visibility(fields)
     return fields | posted_field(float(status["posted"]))
 
 
@@ -56,4 +60,5 @@ def status_fields(status_id: int | str, fields: dict[str, str]) -> dict[str, Any
     status: dict[str, Any] = dict(fields)
     status["posted"] = read_posted(status.pop(POSTED_FIELD, None))
     status["id"] = int(status_id)
+    read_visibility(status)
     return status

@@ -40,6 +40,11 @@ class Status(TypedDict, total=False):
     group: str
     group_handle: str
     group_private: str
+    # Visibility and content warnings (statuses.visibility): "unlisted", "private" or
+    # "direct" (absent: public); the warning hiding the message; "1" if sensitive.
+    visibility: str
+    spoiler_text: str
+    sensitive: str
     # Extra data a post may carry: "lat,lon".
     location: str
     # Polls (timeline.polls): the options (a JSON list), when it closes (Unix seconds),

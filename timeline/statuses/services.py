@@ -16,7 +16,7 @@ from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..follow_sets import followers as follower_sets
-from . import layout, scripts
+from . import layout, scripts, visibility
 from .cache import statuses as kept
 from .records import Status
 from .selectors import decode_status
@@ -47,9 +47,21 @@ def build_status(conn, uid: int, message: str, data: dict) -> Status | None:
     if CORE_FIELDS & data.keys():
         raise ValueError(f"Extra data can't replace {sorted(CORE_FIELDS & data.keys())}")
     pipe = conn.pipeline(transaction=False)
-    pipe.hmget(user_key(uid), "login", "suspended", keys.PRIVATE_FIELD, keys.QUOTE_POLICY_FIELD)
+    # Visibility and content warnings (vis): checked before anything is read.
+    chosen = data.get("visibility")
+    if chosen is not None:
+        visibility.check_visibility(chosen)
+    warning = visibility.warning_fields(data, message)
+    pipe.hmget(
+        user_key(uid),
+        "login",
+        "suspended",
+        keys.PRIVATE_FIELD,
+        visibility.DEFAULT_VISIBILITY_FIELD,
+        keys.QUOTE_POLICY_FIELD,
+    )
     pipe.incr(keys.STATUS_ID_COUNTER)
-    (login, suspended, private, quote_policy), status_id = pipe.execute()
+    (login, suspended, private, default, quote_policy), status_id = pipe.execute()
     if not login:
         return None
     if suspended == "1":
@@ -62,6 +74,7 @@ def build_status(conn, uid: int, message: str, data: dict) -> Status | None:
     # Quotes: the author's default quote policy, unless the post asked for one.
     if quote_policy and keys.QUOTE_POLICY_FIELD not in extra:
         extra[keys.QUOTE_POLICY_FIELD] = quote_policy
+    extra.update(_visibility_fields(extra, chosen, default), **warning)
     # A post's extra data (a location...) are fields of its record as they are.
     return cast(
         Status,
@@ -74,6 +87,23 @@ def build_status(conn, uid: int, message: str, data: dict) -> Status | None:
             "posted": layout.posted_now(),
         },
     )
+
+
+def _visibility_fields(extra: dict, chosen: object, default: str | None) -> dict[str, str]:
+    """The record's visibility fields (in place of the post's own in `extra`): the one
+    chosen, else the author's default setting (a repost is public unless chosen), none
+    for a public status; followers-only and direct statuses are marked private too."""
+    extra.pop("visibility", None)
+    extra.pop(visibility.SENSITIVE_FIELD, None)
+    extra.pop(visibility.SPOILER_FIELD, None)
+    if chosen is None and "repost_of" not in extra and default in visibility.VISIBILITIES:
+        chosen = default
+    if chosen in (None, visibility.PUBLIC):
+        return {}
+    fields = {"visibility": str(chosen)}
+    if chosen in visibility.LIMITED:
+        fields[keys.PRIVATE_FIELD] = "1"
+    return fields
 
 
 def queue_store(

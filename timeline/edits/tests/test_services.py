@@ -75,7 +75,7 @@ def test_a_repost_and_a_bad_text_are_refused(alice, bob):
         with pytest.raises(ValueError):
             services.edit_status(alice.uid, status_id, bad)
     with pytest.raises(ValueError):
-        services.edit_status(alice.uid, status_id, "fine", spoiler_text="w" * 201)
+        services.edit_status(alice.uid, status_id, "fine", spoiler_text="w" * 280)
     assert status_selectors.get_status(status_id)["message"] == "original"
 
 
