@@ -8,7 +8,6 @@ from accounts.records import UserProfile
 from accounts.services import check_name, get_user, get_user_by_login, update_name
 from socialsite import offslot
 from timeline.audience.selectors import relations
-from timeline.feeds.selectors import cursor_page
 from timeline.graph import selectors as graph
 from timeline.graph import services as follows
 from timeline.keeps import selectors as keeps
@@ -22,17 +21,15 @@ from ..http import (
     ApiRequest,
     ApiResult,
     caller_uid,
-    cursor_params,
     endpoint,
     id_param,
-    limit_param,
     limit_rate,
-    link_header,
     params,
     uploaded,
     viewer,
 )
 from .people import people_page
+from .status_pages import statuses_page
 
 
 def profile(uid: int | str) -> UserProfile:
@@ -154,11 +151,7 @@ def statuses(request: ApiRequest, account_id: str) -> ApiResult:
         # Keep: the account's pinned statuses, the latest pinned first (timeline.keeps).
         pinned = keeps.pinned_statuses_of(uid, viewer(request))
         return entities.statuses(entities.site_of(request), pinned)
-    page = cursor_page(
-        "profile", uid, cursor_params(found), limit_param(found), viewer=viewer(request)
-    )
-    shown = entities.statuses(entities.site_of(request), page.statuses)
-    return shown, link_header(request, shown, more=page.has_older)
+    return statuses_page(request, "profile", uid)
 
 
 @endpoint("GET", public=True, user=False)

@@ -5,7 +5,6 @@ from collections.abc import Callable
 from urllib.parse import urlencode
 
 from timeline.conversations.selectors import check_tag
-from timeline.feeds.selectors import cursor_page
 from timeline.keeps import selectors, services
 from timeline.statuses.selectors import AlreadyDone
 
@@ -15,15 +14,14 @@ from ..http import (
     ApiRequest,
     ApiResult,
     caller_uid,
-    cursor_params,
     endpoint,
     id_param,
     limit_param,
     limit_rate,
-    link_header,
     params,
     viewer,
 )
+from .status_pages import statuses_page
 from .statuses import shown
 
 
@@ -50,16 +48,7 @@ unpin = keep(services.unpin)
 
 @endpoint("GET", scope="read")
 def bookmarks(request: ApiRequest) -> ApiResult:
-    found = params(request)
-    page = cursor_page(
-        "bookmarks",
-        caller_uid(request),
-        cursor_params(found),
-        limit_param(found),
-        viewer=viewer(request),
-    )
-    shown_page = entities.statuses(entities.site_of(request), page.statuses)
-    return shown_page, link_header(request, shown_page, more=page.has_older)
+    return statuses_page(request, "bookmarks", caller_uid(request))
 
 
 # Followed tags page by when each was followed (microseconds), which their Link gives.

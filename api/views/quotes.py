@@ -2,40 +2,26 @@
 POST /api/v1/statuses, read here), a status's quotes, detaching your status from a
 quote, and a status's quote policy."""
 
-from timeline.feeds.selectors import cursor_page
 from timeline.quotes import services as quotes
 from timeline.statuses.selectors import AlreadyDone, StatusGone
 
-from .. import entities
 from ..http import (
     ApiError,
     ApiRequest,
     ApiResult,
     caller_uid,
-    cursor_params,
     endpoint,
     id_param,
-    limit_param,
     limit_rate,
-    link_header,
     params,
-    viewer,
 )
+from .status_pages import statuses_page
 from .statuses import shown
 
 
 @endpoint("GET", scope="read")
 def status_quotes(request: ApiRequest, status_id: str) -> ApiResult:
-    found = params(request)
-    page = cursor_page(
-        "quotes",
-        id_param(status_id),
-        cursor_params(found),
-        limit_param(found),
-        viewer=viewer(request),
-    )
-    entities_found = entities.statuses(entities.site_of(request), page.statuses)
-    return entities_found, link_header(request, entities_found, more=page.has_older)
+    return statuses_page(request, "quotes", id_param(status_id))
 
 
 @endpoint("POST", scope="write")

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 from timeline.conversations.selectors import conversation
-from timeline.feeds.selectors import cursor_page, shown_status
+from timeline.feeds.selectors import shown_status
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses.records import Status
@@ -19,18 +19,16 @@ from ..http import (
     ApiResult,
     caller_uid,
     check_caller,
-    cursor_params,
     endpoint,
     id_param,
-    limit_param,
     limit_rate,
-    link_header,
     optional_id,
     params,
     viewer,
 )
 from . import edits, groups, polls
 from .accounts import BOOLEANS
+from .status_pages import statuses_page
 
 
 def shown_with_source(request: ApiRequest, status_id: int) -> tuple[Status, dict]:
@@ -158,13 +156,4 @@ unreblog = react(reactions.undo_repost, done_already="reposted")
 
 @endpoint("GET", scope="read")
 def favourites(request: ApiRequest) -> ApiResult:
-    found = params(request)
-    page = cursor_page(
-        "likes",
-        caller_uid(request),
-        cursor_params(found),
-        limit_param(found),
-        viewer=viewer(request),
-    )
-    entities_found = entities.statuses(entities.site_of(request), page.statuses)
-    return entities_found, link_header(request, entities_found, more=page.has_older)
+    return statuses_page(request, "likes", caller_uid(request))

@@ -5,7 +5,6 @@ from urllib.parse import urlencode
 from django.conf import settings
 
 from timeline.conversations.selectors import check_tag
-from timeline.feeds.selectors import cursor_page
 from timeline.lists.selectors import get_list
 from timeline.ranking.selectors import top_statuses
 
@@ -15,24 +14,13 @@ from ..http import (
     ApiRequest,
     ApiResult,
     caller_uid,
-    cursor_params,
     endpoint,
     id_param,
     limit_param,
-    link_header,
     params,
-    viewer,
 )
 from . import groups
-
-
-def page(request: ApiRequest, timeline: str, owner: int | str | None) -> tuple[list, dict]:
-    found = params(request)
-    read = cursor_page(
-        timeline, owner, cursor_params(found), limit_param(found), viewer=viewer(request)
-    )
-    shown = entities.statuses(entities.site_of(request), read.statuses)
-    return shown, link_header(request, shown, more=read.has_older)
+from .status_pages import statuses_page
 
 
 @endpoint("GET", scope="read")
@@ -43,7 +31,7 @@ def home(request: ApiRequest) -> ApiResult:
         return top(request, found)
     if order != "latest":
         raise ApiError(422, "order must be latest or top.")
-    return page(request, "home", caller_uid(request))
+    return statuses_page(request, "home", caller_uid(request))
 
 
 def top(request: ApiRequest, found: dict) -> ApiResult:
@@ -63,12 +51,12 @@ def top(request: ApiRequest, found: dict) -> ApiResult:
 
 @endpoint("GET", public=True, user=False)
 def public(request: ApiRequest) -> ApiResult:
-    return page(request, "global", None)
+    return statuses_page(request, "global", None)
 
 
 @endpoint("GET", public=True, user=False)
 def tag(request: ApiRequest, tag: str) -> ApiResult:
-    return page(request, "tag", check_tag(tag))
+    return statuses_page(request, "tag", check_tag(tag))
 
 
 @endpoint("GET", scope="read")
@@ -80,4 +68,4 @@ def user_list(request: ApiRequest, list_id: str) -> ApiResult:
     the_list = get_list(id_param(list_id), caller_uid(request))
     if the_list is None:
         raise ApiError(404, "Record not found")
-    return page(request, "list", the_list["id"])
+    return statuses_page(request, "list", the_list["id"])
