@@ -13,10 +13,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 
 from accounts.auth import current_uid
 from accounts.records import UserProfile
 from accounts.services import get_user_by_login
+from socialsite.ratelimit import rate_limited
 from socialsite.views import error_page, is_htmx
 
 from .audience.selectors import Blocked
@@ -127,6 +129,20 @@ def act_on_status(
             return card_answer(request, status_id)
         messages.success(request, done)
     return redirect(next_url(request, reverse("status", args=[status_id])))
+
+
+def status_button(action: Callable, done: str, *, limit: str):
+    """The view of a status card's button (like, repost, bookmark, pin...): a POST by
+    someone logged in, counted against the rate limit `limit`, that runs
+    `action(viewer, status_id)` as act_on_status does."""
+
+    @require_POST
+    @login_first(lambda status_id: reverse("status", args=[status_id]))
+    @rate_limited(limit)
+    def view(request: HttpRequest, status_id: int) -> HttpResponse:
+        return act_on_status(request, status_id, action, done)
+
+    return view
 
 
 def card_answer(request: HttpRequest, status_id: int) -> HttpResponse:

@@ -17,24 +17,13 @@ from socialsite.views import is_htmx
 
 from ..conversations.selectors import check_tag, tag_page
 from ..statuses.selectors import AlreadyDone
-from ..web import act_on_status, login_first, next_url, refused, render_statuses
+from ..web import login_first, next_url, refused, render_statuses, status_button
 from . import selectors, services
 
-
-def _keep_view(action: Callable, done: str):
-    @require_POST
-    @login_first(lambda status_id: reverse("status", args=[status_id]))
-    @rate_limited("keeps")
-    def view(request: HttpRequest, status_id: int) -> HttpResponse:
-        return act_on_status(request, status_id, action, done)
-
-    return view
-
-
-bookmark = _keep_view(services.bookmark, "Bookmarked.")
-unbookmark = _keep_view(services.unbookmark, "Bookmark removed.")
-pin = _keep_view(services.pin, "Pinned to your profile.")
-unpin = _keep_view(services.unpin, "Unpinned.")
+bookmark = status_button(services.bookmark, "Bookmarked.", limit="keeps")
+unbookmark = status_button(services.unbookmark, "Bookmark removed.", limit="keeps")
+pin = status_button(services.pin, "Pinned to your profile.", limit="keeps")
+unpin = status_button(services.unpin, "Unpinned.", limit="keeps")
 
 
 @require_GET
