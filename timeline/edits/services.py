@@ -1,14 +1,14 @@
 """Editing a status: its author changes its text, warning or sensitive flag; the version
-it replaces is kept (timeline.edits.layout), everyone who reposted, liked or replied to
-it is told, and every reader sees the new text at once.
+it replaces is kept (timeline.edits.layout), everyone who reposted, liked, replied to or
+quoted it is told, and every reader sees the new text at once.
 
 An edit is check -> do -> notify: check_edit (the text), do_edit (one script in the
 status's slot keeps the old version and sets the new, and whom to tell is read on the
 same round trip), then the rest in one packed write: the word index and the tag
 timelines follow the new text, the "update" notifications go out (up to
 EDIT_NOTIFICATIONS_INLINE at once; a job tells more, a pass at a time) and the event,
-last. 2 round trips, 3 when it tells repliers inline (their authors are read). Each
-process forgets its kept copy and card by the status's change on `statuses:changed`
+last. 2 round trips, 3 when it tells repliers or quoters inline (their authors are
+read). Each process forgets its kept copy and card by the status's change on `statuses:changed`
 (statuses.cache)."""
 
 import time
@@ -23,6 +23,7 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..conversations import services as conversations
 from ..notifications import services as notifications
+from ..quotes.keys import quotes_key
 from ..search import services as search
 from ..statuses import visibility
 from ..statuses.cache import statuses as kept
@@ -75,8 +76,8 @@ def edit_status(uid: int, status_id: int, message: Any, **changes: Any) -> Statu
     queue_reindex(pipe, done.old, done.new)
     audience = done.audience
     if audience.size() <= settings.EDIT_NOTIFICATIONS_INLINE:
-        reply_authors = read_reply_authors(conn, audience.replies)
-        told = [*audience.likers, *audience.reposters, *reply_authors]
+        authors = read_authors(conn, [*audience.replies, *audience.quotes])
+        told = [*audience.likers, *audience.reposters, *authors]
         queue_update_notifications(pipe, done.new, told)
     else:
         # Many to tell: a job tells them all, a pass at a time, after the request.
@@ -88,18 +89,21 @@ def edit_status(uid: int, status_id: int, message: Any, **changes: Any) -> Statu
 
 @dataclass(frozen=True)
 class Audience:
-    """The first pass of those an edit tells: likers' and reposters' uids, replies' ids."""
+    """The first pass of those an edit tells: likers' and reposters' uids, replies' and
+    quotes' ids."""
 
     likers: list[str]
     reposters: list[str]
     replies: list[str]
+    quotes: list[str]
 
     def size(self) -> int:
-        return len(self.likers) + len(self.reposters) + len(self.replies)
+        return len(self.likers) + len(self.reposters) + len(self.replies) + len(self.quotes)
 
     def complete(self, per_pass: int) -> bool:
         """Whether it holds all of each set (a pass of `per_pass` read each)."""
-        return max(len(self.likers), len(self.reposters), len(self.replies)) < per_pass
+        sets = (self.likers, self.reposters, self.replies, self.quotes)
+        return max(len(each) for each in sets) < per_pass
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,7 @@ class Done:
 
 def do_edit(conn, uid: int, status_id: int, edit: Edit) -> Done:
     """Keeps the status's version and sets the new one, and reads the first pass of its
-    likers, reposters and replies (1 round trip, all in the status's slot)."""
+    likers, reposters, replies and quotes (1 round trip, all in the status's slot)."""
     edited_at = layout.edited_field(time.time())
     kept.forget(status_id)
     pipe = conn.pipeline(transaction=False)
@@ -141,7 +145,7 @@ def do_edit(conn, uid: int, status_id: int, edit: Edit) -> Done:
         raise EditRefused(f"A status can be edited at most {settings.STATUS_VERSIONS_KEPT} times.")
     if taken == -4:
         current = kept_status(conn, status_id)
-        return Done(current, current, Audience([], [], []), unchanged=True)
+        return Done(current, current, Audience([], [], [], []), unchanged=True)
     old = decode_status(status_id, dict(zip(taken[::2], taken[1::2], strict=True)))
     assert old is not None
     edited = edited_at / MICROSECONDS
@@ -169,27 +173,29 @@ def new_version(old: Status, edit: Edit, edited: float) -> Status:
 
 
 def queue_audience(pipe, status_id: int, start: int, count: int) -> int:
-    """Queues reading the next `count` from `start` of a status's likers, reposters and
-    replies; returns how many replies the caller reads back (3)."""
+    """Queues reading the next `count` from `start` of a status's likers, reposters,
+    replies and quotes (all in its slot); returns how many replies the caller reads
+    back (4)."""
     end = start + count - 1
     pipe.zrange(keys.likers_key(status_id), start, end)
     pipe.zrange(keys.reposts_key(status_id), start, end)
     pipe.zrange(keys.replies_key(status_id), start, end)
-    return 3
+    pipe.zrange(quotes_key(status_id), start, end)
+    return 4
 
 
 def audience_of(read: list, count: int) -> Audience:
-    likers, reposters, replies = read[:count]
-    return Audience(list(likers), list(reposters), list(replies))
+    likers, reposters, replies, quotes = read[:count]
+    return Audience(list(likers), list(reposters), list(replies), list(quotes))
 
 
-def read_reply_authors(conn, reply_ids: list[str]) -> list[str]:
-    """The authors' uids of `reply_ids` (1 round trip; none without replies)."""
-    if not reply_ids:
+def read_authors(conn, status_ids: list[str]) -> list[str]:
+    """The authors' uids of `status_ids` (replies, quotes: 1 round trip; none for none)."""
+    if not status_ids:
         return []
     pipe = conn.pipeline(transaction=False)
-    for reply_id in reply_ids:
-        pipe.hget(keys.status_key(reply_id), "uid")
+    for status_id in status_ids:
+        pipe.hget(keys.status_key(status_id), "uid")
     return [uid for uid in pipe.execute() if uid]
 
 
@@ -231,8 +237,8 @@ def queue_update_notifications(pipe, status: Status, recipients: list[str]) -> N
 
 @jobs.handler("notify_edit")
 def notify_edit_batch(args: dict) -> list[jobs.Job]:
-    """Tells the next pass of an edited status's likers, reposters and repliers, from
-    `start`; idempotent (a notification made twice is one). Stops if the status is gone
+    """Tells the next pass of an edited status's likers, reposters, repliers and
+    quoters, from `start`; idempotent (a notification made twice is one). Stops if the status is gone
     or edited again since (that edit tells everyone anew)."""
     status_id, start, per_pass = int(args["status_id"]), int(args["start"]), settings.POSTS_PER_PASS
     conn = get_redis()
@@ -244,8 +250,8 @@ def notify_edit_batch(args: dict) -> list[jobs.Job]:
     if status is None or status.get("edited") != args.get("edited"):
         return []
     audience = audience_of(read, count)
-    reply_authors = read_reply_authors(conn, audience.replies)
+    authors = read_authors(conn, [*audience.replies, *audience.quotes])
     out = conn.pipeline(transaction=False)
-    queue_update_notifications(out, status, [*audience.likers, *audience.reposters, *reply_authors])
+    queue_update_notifications(out, status, [*audience.likers, *audience.reposters, *authors])
     out.execute()
     return [] if audience.complete(per_pass) else [notify_job(status, start + per_pass)]

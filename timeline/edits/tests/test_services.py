@@ -125,15 +125,16 @@ def test_search_and_tags_follow_the_new_text(alice):
     assert [s["id"] for s in search_statuses("about").statuses] == [status_id]
 
 
-def test_reposters_likers_and_repliers_are_told_but_not_the_author(alice, make_user):
-    liker, reposter, replier, other = (make_user().uid for _ in range(4))
+def test_reposters_likers_repliers_and_quoters_are_told_but_not_the_author(alice, make_user):
+    liker, reposter, replier, quoter, other = (make_user().uid for _ in range(5))
     status_id = posting.post_status(alice.uid, "first")
     reactions.like(liker, status_id)
     reactions.repost(reposter, status_id)
     posting.post_status(replier, "an answer", in_reply_to=status_id)
+    posting.post_status(quoter, "look at this", quote_id=status_id)
     posting.post_status(alice.uid, "my own answer", in_reply_to=status_id)
     services.edit_status(alice.uid, status_id, "second")
-    for uid in (liker, reposter, replier):
+    for uid in (liker, reposter, replier, quoter):
         (update,) = _updates(uid)
         assert update.status["id"] == status_id and update.logins == [alice.login]
     assert _updates(other) == [] and _updates(alice.uid) == []
