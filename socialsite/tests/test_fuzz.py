@@ -378,6 +378,7 @@ LIMITED = {
     "group_creations": ("member", "POST", "/groups/new/", {}, "user"),
     "group_joins": ("member", "POST", "/g/nogroup/join/", {}, "user"),
     "keeps": ("member", "POST", "/statuses/1/bookmark/", {}, "user"),
+    "poll_votes": ("member", "POST", "/polls/1/votes/", {}, "user"),
     "account_deletions": ("member", "POST", "/accounts/delete/", {}, "user"),
     "exports": ("member", "POST", "/export/", {}, "user"),
     "searches": ("member", "GET", "/search/", {"q": "redis"}, "user"),
