@@ -238,8 +238,8 @@ def queue_update_notifications(pipe, status: Status, recipients: list[str]) -> N
 @jobs.handler("notify_edit")
 def notify_edit_batch(args: dict) -> list[jobs.Job]:
     """Tells the next pass of an edited status's likers, reposters, repliers and
-    quoters, from `start`; idempotent (a notification made twice is one). Stops if the status is gone
-    or edited again since (that edit tells everyone anew)."""
+    quoters, from `start`; idempotent (a notification made twice is one). Stops if the
+    status is gone or edited again since (that edit tells everyone anew)."""
     status_id, start, per_pass = int(args["status_id"]), int(args["start"]), settings.POSTS_PER_PASS
     conn = get_redis()
     pipe = conn.pipeline(transaction=False)
