@@ -7,7 +7,6 @@ DIR/latest.png. With --cluster, a throwaway 3-master Redis Cluster instead, for 
 scale part only (the scale part of a run on one server runs it too, in a child)."""
 
 import argparse
-import os
 import shutil
 import sys
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 from socialsite.embedded_redis import throwaway
 
 from . import plan as plans
+from .environment import use_throwaway
 
 PARTS = (
     "fan_out",
@@ -104,18 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         server = throwaway()
     try:
-        os.environ["REDIS_URL"] = server.start()
-        # daphne and the bench share this server's directory for SQLite and logs: never
-        # a database the environment names (DATABASE_URL, SQLITE_PATH), which the bench
-        # would fill with its users (and a cluster run beside it would share).
-        os.environ["SOCIALSITE_VAR_DIR"] = str(server.data_dir)
-        for name in ("DATABASE_URL", "SQLITE_PATH"):
-            os.environ.pop(name, None)
-        os.environ["DJANGO_SETTINGS_MODULE"] = "socialsite.settings"
-        os.environ.setdefault("LOG_LEVEL", "WARNING")
-        import django
-
-        django.setup()
+        # daphne and the bench share this server's directory for SQLite and logs.
+        use_throwaway(server.start(), server.data_dir)
         from socialsite.staticfiles import collect
 
         collect()  # the pages link the static files' hashed names

@@ -3,11 +3,12 @@
 socialsite.testing.world in them, and a daphne process serving it."""
 
 import contextlib
-import os
 import shutil
 from collections.abc import Iterator
 
 from socialsite.embedded_redis import throwaway
+
+from .environment import use_throwaway
 
 
 @contextlib.contextmanager
@@ -15,16 +16,7 @@ def served_world() -> Iterator[tuple[str, object, str]]:
     """Yields (the site's base URL, the World, the Cookie header of its user's session)."""
     server = throwaway()
     try:
-        os.environ["REDIS_URL"] = server.start()
-        # Its own SQLite beside the throwaway Redis: never a database the environment names.
-        os.environ["SOCIALSITE_VAR_DIR"] = str(server.data_dir)
-        for name in ("DATABASE_URL", "SQLITE_PATH"):
-            os.environ.pop(name, None)
-        os.environ["DJANGO_SETTINGS_MODULE"] = "socialsite.settings"
-        os.environ.setdefault("LOG_LEVEL", "WARNING")
-        import django
-
-        django.setup()
+        use_throwaway(server.start(), server.data_dir)
         from django.contrib.auth.models import User
         from django.core.management import call_command
         from django.test import Client
