@@ -13,6 +13,13 @@ def redis_cpu_seconds(conn) -> float:
     return cpu["used_cpu_user"] + cpu["used_cpu_sys"]
 
 
+def redis_commands(conn) -> int:
+    """Commands Redis has run (INFO commandstats, summed, but INFO's own): read before and
+    after a step, how many the step sent."""
+    stats = conn.info("commandstats")
+    return sum(command["calls"] for name, command in stats.items() if name != "cmdstat_info")
+
+
 def redis_command_usec(conn) -> float:
     """Microseconds Redis has spent running commands (INFO commandstats, summed, but INFO's
     own): its work for a step without the event loop's and the network's, read before

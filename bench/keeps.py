@@ -15,18 +15,13 @@ from timeline.reactions import services as reactions
 
 from . import seed
 from .context import Context
+from .cpu import redis_commands
 from .measure import Row, time_interleaved
 
 PAGE_SIZE = 30
 KEPT = 1_000  # bookmarks and likes of the reader
 TAGS = 10  # tags the tag reader follows
 MAX_ROUND_TRIPS = 2
-
-
-def redis_commands(conn) -> int:
-    """Commands Redis has run (INFO commandstats, but INFO's own)."""
-    stats = conn.info("commandstats")
-    return sum(command["calls"] for name, command in stats.items() if name != "cmdstat_info")
 
 
 def commands_a_call(conn, call, calls: int = 50) -> float:

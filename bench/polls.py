@@ -8,14 +8,11 @@ from timeline.reactions import services as reactions
 
 from . import seed
 from .context import Context
+from .cpu import redis_commands
 from .measure import Row, time_interleaved
 
 MAX_ROUND_TRIPS = 3
 OPTIONS = ["Tea", "Coffee", "Water", "Juice"]
-
-
-def commands_processed(conn) -> int:
-    return int(conn.info("stats")["total_commands_processed"])
 
 
 def run(ctx: Context) -> list[Row]:
@@ -32,11 +29,10 @@ def run(ctx: Context) -> list[Row]:
     # One of each off the clock (imports, scripts loaded), by a voter of its own.
     polls.vote(voters[-1], voted, [0])
     reactions.like(voters[-1], liked)
-    before = commands_processed(ctx.conn)
+    before = redis_commands(ctx.conn)
     spare = seed.user("pollvoter")
     polls.vote(spare, voted, [1])
-    # INFO itself is one command.
-    commands = commands_processed(ctx.conn) - before - 1
+    commands = redis_commands(ctx.conn) - before
     got = time_interleaved(calls, samples, ctx.counter)
     ours = got["vote"]
     return [
