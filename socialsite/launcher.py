@@ -36,6 +36,15 @@ def manage(*args: str) -> list[str]:
     return [sys.executable, str(BASE_DIR / "manage.py"), *args]
 
 
+def collect_static() -> None:
+    import django
+
+    django.setup()
+    from socialsite.staticfiles import collect
+
+    collect()
+
+
 def process_count(name: str) -> int:
     """The environment's `name` (default 1) as a process count; ValueError saying what is
     wrong otherwise."""
@@ -79,8 +88,10 @@ def main() -> int:
         # older version's data in var/ is upgraded once, saying what each step did.
         subprocess.run(manage("migrate", "--noinput", "-v", "0"), check=True)
         # The static files under hashed names, gzipped, as the pages link them
-        # (STORAGES["staticfiles"]), in var/static/.
-        subprocess.run(manage("collectstatic", "--noinput", "-v", "0"), check=True)
+        # (STORAGES["staticfiles"]), in var/static/: copied only when static/ changed,
+        # and never while another process copies them (the suite runs this beside
+        # servers that read that folder).
+        collect_static()
         if settings.DEMO_NETWORK:
             seed = ("seed_network", "--if-empty", "--password", DEMO_PASSWORD, *DEMO_NETWORK)
             subprocess.run(manage(*seed), check=True)

@@ -63,7 +63,7 @@ def followed_tags(request: ApiRequest) -> ApiResult:
     followed = selectors.followed_tags(
         caller_uid(request),
         count + 1,
-        before=None if before in (None, "") else id_param(before, "max_id") / 1e6,
+        before=None if before in (None, "") else id_param(before, "max_id"),
     )
     site = entities.site_of(request)
     shown_tags = [entities.tag(site, tag.name, following=True) for tag in followed[:count]]
@@ -71,7 +71,7 @@ def followed_tags(request: ApiRequest) -> ApiResult:
         return shown_tags
     base = request.build_absolute_uri(request.path)
     query = {**{k: v for k, v in request.GET.items() if k != "max_id"}}
-    after = round(followed[count - 1].followed * 1e6)
+    after = followed[count - 1].cursor
     next_page = f'<{base}?{urlencode({**query, "max_id": after})}>; rel="next"'
     return shown_tags, {"Link": next_page}
 

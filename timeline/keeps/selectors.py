@@ -81,15 +81,23 @@ class FollowedTag:
     name: str
     followed: float  # when, Unix seconds
 
+    @property
+    def cursor(self) -> int:
+        """When it was followed in whole microseconds: the API's page cursor."""
+        return round(self.followed * 1e6)
 
-def followed_tags(uid: int, count: int = 1000, *, before: float | None = None) -> list[FollowedTag]:
-    """Up to `count` tags `uid` follows, the latest followed first (those followed
-    before `before`, if given): 1 round trip."""
-    top = "+inf" if before is None else f"({before}"
+
+def followed_tags(uid: int, count: int = 1000, *, before: int | None = None) -> list[FollowedTag]:
+    """Up to `count` tags `uid` follows, the latest followed first (those whose `cursor`
+    is below `before`, if given): 1 round trip. A cursor turned back into seconds can land
+    a hair above its own score, so the read reaches one microsecond past it and drops what
+    isn't below."""
+    top = "+inf" if before is None else (before + 1) / 1e6
     found = get_redis().zrevrangebyscore(
-        keys.followed_tags_key(uid), top, "-inf", start=0, num=count, withscores=True
+        keys.followed_tags_key(uid), top, "-inf", start=0, num=count + 1, withscores=True
     )
-    return [FollowedTag(str(name), float(score)) for name, score in found]
+    tags = [FollowedTag(str(name), float(score)) for name, score in found]
+    return [tag for tag in tags if before is None or tag.cursor < before][:count]
 
 
 def queue_followed_tag_names(pipe: Pipe, uid: int) -> Reply:

@@ -134,3 +134,15 @@ def test_a_status_made_private_after_delivery_still_leaves_the_tag_followers_hom
     posting.delete_status(author, status_id)
     jobs.work(burst=True)
     assert home_entries(reader) == []
+
+
+def test_pages_of_followed_tags_neither_repeat_nor_skip_at_a_cursor(make_user, redis_conn):
+    """A cursor (whole microseconds) turned back into seconds can sit a hair above the
+    score it came from, as 1795000000.5347836 does: the next page still starts after it."""
+    reader = make_user().uid
+    scores = {"one": 1795000000.1, "two": 1795000000.5347836, "three": 1795000000.9}
+    redis_conn.zadd(keys.followed_tags_key(reader), scores)
+    first = selectors.followed_tags(reader, 2)
+    assert [t.name for t in first] == ["three", "two"]
+    rest = selectors.followed_tags(reader, 2, before=first[-1].cursor)
+    assert [t.name for t in rest] == ["one"]
