@@ -163,7 +163,10 @@ def fixed_fields(site: str, found: tuple, shows_content: bool) -> dict:
 
 def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
     """A Status entity, its account from `people` (Account entities by uid); None if its
-    author's profile is gone."""
+    author's profile is gone. Its fixed part is kept (fixed_fields); the rest is read
+    afresh: counts, the caller's marks (liked, reposted, bookmarked, pinned, their poll
+    votes), visibility (going private later marks a status anew), the warning and sensitive
+    flag, when it was last edited, its poll and quote."""
     author = people.get(found["uid"])
     if author is None:
         return None
@@ -178,45 +181,26 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         found.get("in_reply_to"),
         found.get("in_reply_to_uid"),
     )
-    return {
-        **fixed_fields(site, fixed, reblog is None),
-        **edit_fields(found),
-        "account": author,
-        **visibility_fields(found),
-        "reblog": reblog,
-        "reblogs_count": found.get("reposts", 0),
-        "favourites_count": found.get("likes", 0),
-        "replies_count": found.get("replies", 0),
-        "favourited": found.get("liked", False),
-        "reblogged": found.get("reposted", False),
-        # Polls: read afresh, with the caller's votes (their page's marks).
-        "poll": poll_entity(found),
-        **quotes.quote_fields(found, lambda quoted: status(site, quoted, people)),
-        **keep_fields(found),
-    }
-
-
-def edit_fields(found: Status) -> dict:
-    """Edits (timeline.edits): when the status was last edited (None if never). A
-    status's media descriptions, once it has media, are edited with it."""
+    entity = fixed_fields(site, fixed, reblog is None).copy()
     edited = found.get("edited")
-    return {"edited_at": iso(edited) if edited else None}
-
-
-def keep_fields(found: Status) -> dict:
-    """Keep's marks of the caller (timeline.keeps): whether they bookmarked the status,
-    and whether it is their own status pinned atop their profile."""
-    return {"bookmarked": found.get("bookmarked", False), "pinned": found.get("pinned", False)}
-
-
-def visibility_fields(found: Status) -> dict:
-    """A Status entity's visibility (read afresh: going private or public later marks a
-    status anew), content warning and sensitive flag (timeline.statuses.visibility)."""
-    return {
-        "visibility": visibility_of(found),
-        "spoiler_text": found.get("spoiler_text", ""),
-        "sensitive": found.get("sensitive") == "1",
-    }
+    entity.update(
+        account=author,
+        reblog=reblog,
+        edited_at=iso(edited) if edited else None,
+        visibility=visibility_of(found),
+        spoiler_text=found.get("spoiler_text", ""),
+        sensitive=found.get("sensitive") == "1",
+        reblogs_count=found.get("reposts", 0),
+        favourites_count=found.get("likes", 0),
+        replies_count=found.get("replies", 0),
+        favourited=found.get("liked", False),
+        reblogged=found.get("reposted", False),
+        bookmarked=found.get("bookmarked", False),
+        pinned=found.get("pinned", False),
+        poll=poll_entity(found),
+    )
+    entity.update(quotes.quote_fields(found, lambda quoted: status(site, quoted, people)))
+    return entity
 
 
 def statuses(site: str, found: list[Status]) -> list[dict]:

