@@ -41,6 +41,9 @@ POLL = "poll"
 QUOTE = "quote"
 # Edits: a status you reposted, liked or replied to was edited (timeline.edits).
 UPDATE = "update"
+# Someone you asked to be told about (following them with notify) posted: the object is
+# their status (timeline.graph's follow options, the notify_followers job).
+STATUS = "status"
 KINDS = (
     FOLLOW,
     FOLLOW_REQUEST,
@@ -53,6 +56,7 @@ KINDS = (
     POLL,
     QUOTE,
     UPDATE,
+    STATUS,
 )
 # The kinds about a person rather than a status or a group (their object is 0).
 PERSON_KINDS = {FOLLOW, FOLLOW_REQUEST}
@@ -70,6 +74,7 @@ WHAT_THEY_DID = {
     POLL: "ran a poll that has ended",
     QUOTE: "quoted your status",
     UPDATE: "edited a status you interacted with",
+    STATUS: "posted",
 }
 
 
@@ -96,6 +101,7 @@ KIND_LETTERS = {
     POLL: "o",
     QUOTE: "t",
     UPDATE: "u",
+    STATUS: "s",
 }
 KINDS_BY_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 
@@ -264,3 +270,32 @@ def mark_read(uid: int) -> dict:
         uid=uid,
     )
     return {"notifications": 0, "messages": int(messages or 0)}
+
+
+def dismiss(uid: int, notification_id: int) -> bool:
+    """Removes `uid`'s notification `notification_id` (its score): whether there was one.
+    2 round trips: its member, then withdraw.lua's removal (which a removal in between
+    leaves as it was)."""
+    conn = get_redis()
+    found = conn.zrangebyscore(keys.notifications_key(uid), notification_id, notification_id)
+    if not found:
+        return False
+    return bool(
+        scripts.withdraw(
+            conn,
+            **notification_keys(uid),
+            member=found[0],
+            channel=keys.PRIVATE_CHANNEL,
+            recipient=int(uid),
+        )
+    )
+
+
+def clear(uid: int) -> int:
+    """Removes all of `uid`'s notifications, read and unread: how many there were."""
+    return int(
+        scripts.clear(
+            get_redis(), **notification_keys(uid), channel=keys.PRIVATE_CHANNEL, recipient=uid
+        )
+        or 0
+    )
