@@ -230,12 +230,21 @@ def _str(value: object) -> str | None:
     return None if value in (None, "", 0) else str(value)
 
 
-def relationship(other_uid: int, *, following: bool, followed_by: bool, relation: Relation) -> dict:
+def relationship(
+    other_uid: int,
+    *,
+    following: bool,
+    followed_by: bool,
+    relation: Relation,
+    options: tuple[bool, bool] = (True, False),
+) -> dict:
+    """`options`: (showing reblogs, notifying) of the follow (follow_sets.options)."""
+    showing_reblogs, notifying = options
     return {
         "id": str(other_uid),
         "following": following,
-        "showing_reblogs": following,
-        "notifying": False,
+        "showing_reblogs": (following or relation.requested) and showing_reblogs,
+        "notifying": (following or relation.requested) and notifying,
         "languages": None,
         "followed_by": followed_by,
         "blocking": relation.blocking,

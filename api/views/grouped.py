@@ -71,7 +71,9 @@ def grouped_results(request: ApiRequest, uid: int, entries: list[Entry], **optio
     shown = [group for group in groups if group.status is None or int(group.status["id"]) in by_id]
     return {
         "accounts": list({u: people[u] for g in shown for u in g.uids if u in people}.values()),
-        "statuses": [by_id[int(g.status["id"])] for g in shown if g.status],
+        "statuses": [
+            by_id[i] for i in dict.fromkeys(int(g.status["id"]) for g in shown if g.status)
+        ],
         "notification_groups": [
             {
                 "group_key": group.key,

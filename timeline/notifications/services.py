@@ -229,10 +229,7 @@ def queue_for_new_status(pipe, status: Status) -> None:
     """Queues the notifications a new status makes (after conversations.index, which
     finds whom it mentions)."""
     actor = {"id": status["uid"], "login": status["login"]}
-    # Only approved followers see a private account's status, only members a private
-    # group's (timeline.audience).
-    group = status.get("group", "") if status.get("group_private") == "1" else ""
-    private = status.get(keys.PRIVATE_FIELD) == "1" and not group
+    followers_only, group = post_audience(status)
     # A direct status (vis) tells the people it mentions alone, whoever they follow.
     direct = is_direct(status)
     mentioned = str(status.get("mention_ids") or "").split()
@@ -246,9 +243,19 @@ def queue_for_new_status(pipe, status: Status) -> None:
             actor,
             object_id,
             status["posted"],
-            followers_only=private and not direct,
+            followers_only=followers_only,
             members_of=group,
         )
+
+
+def post_audience(status: Status) -> tuple[bool, str]:
+    """What notify.lua checks of a status's recipient, in their slot: (only if they follow
+    its author, the private group they must be a member of or '')."""
+    # Only approved followers see a private account's status, only members a private
+    # group's (timeline.audience).
+    group = status.get("group", "") if status.get("group_private") == "1" else ""
+    private = status.get(keys.PRIVATE_FIELD) == "1" and not group
+    return private and not is_direct(status), group
 
 
 def queue_withdraw_for_status(pipe, status: Status) -> None:
