@@ -74,6 +74,16 @@ def options_of(viewer: int, others: list[int]) -> list[tuple[bool, bool]]:
     return [(not h, bool(n)) for h, n in zip(hidden, notified, strict=True)]
 
 
+def options_set_by(uid: int) -> dict[int, tuple[bool, bool]]:
+    """The follows `uid` set an option on: other uid -> (showing reposts, notifying)."""
+    pipe = get_redis().pipeline(transaction=False)
+    pipe.smembers(keys.hidden_reposters_key(uid))
+    pipe.smembers(keys.notified_of_key(uid))
+    hidden, notified = pipe.execute()
+    others = sorted({int(other) for other in (*hidden, *notified)})
+    return {other: (str(other) not in hidden, str(other) in notified) for other in others}
+
+
 def queue_hidden_reposters(pipe: Pipe | Client, viewer: int | str):
     """Queues the read of the uids whose reposts `viewer` keeps out of home."""
     return pipe.execute_command("SMEMBERS", keys.hidden_reposters_key(viewer))

@@ -151,3 +151,28 @@ def test_the_profile_page_shows_and_sets_both_switches(alice, bob):
     assert alice.client.post(action, {"notify": "1"}).status_code == 400
     assert follow_options.options_of(alice.uid, [bob.uid]) == [(True, False)]
     assert alice.client.get(action).status_code == 405
+
+
+def test_repair_makes_the_followed_side_agree_with_the_followers(alice, bob, redis_conn):
+    from timeline.ops.maintenance import repair
+
+    graph.follow_user(alice.uid, bob.uid)
+    follow_options.set_options(alice.uid, bob.uid, reblogs=False, notify=True)
+    redis_conn.srem(keys.reposts_hidden_from_key(bob.uid), alice.uid)
+    redis_conn.zadd(keys.subscribers_key(alice.uid), {str(bob.uid): 1})
+    found = [f for f in repair(fix=True).findings if f.check == "follow options"]
+    assert len(found) == 2
+    assert redis_conn.sismember(keys.reposts_hidden_from_key(bob.uid), alice.uid)
+    assert not redis_conn.exists(keys.subscribers_key(alice.uid))
+    assert [f for f in repair().findings if f.check == "follow options"] == []
+
+
+def test_the_export_lists_the_follows_with_options(alice, bob):
+    import json
+
+    from timeline.export.selectors import export_chunks
+
+    graph.follow_user(alice.uid, bob.uid)
+    follow_options.set_options(alice.uid, bob.uid, notify=True)
+    exported = json.loads("".join(export_chunks(alice.uid, now=0)))
+    assert exported["follow_options"] == [{"login": "bob", "show_reposts": True, "notify": True}]
