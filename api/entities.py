@@ -226,6 +226,24 @@ def statuses(site: str, found: list[Status]) -> list[dict]:
     return [entity for entity in shown if entity is not None]
 
 
+def statuses_and_accounts(
+    site: str, found: list[Status], uids: Iterable[int]
+) -> tuple[list[dict], dict[int, dict]]:
+    """Status entities of `found` and the Account entities of `uids` and of the statuses'
+    authors, all read in 1 round trip (notifications: apinotif)."""
+    people = accounts(
+        site,
+        [
+            *uids,
+            *(s["uid"] for s in found),
+            *(original["uid"] for s in found if (original := s.get("original"))),
+            *quotes.quoted_authors(found),
+        ],
+    )
+    shown = (status(site, s, people) for s in found)
+    return [entity for entity in shown if entity is not None], people
+
+
 def _str(value: object) -> str | None:
     return None if value in (None, "", 0) else str(value)
 

@@ -65,8 +65,11 @@ def grouped_results(request: ApiRequest, uid: int, entries: list[Entry], **optio
     """Mastodon's GroupedNotificationsResults of `entries` (newest first)."""
     groups = split_ungrouped(grouped(entries, read_entries(uid, entries)), **options)
     site = entities.site_of(request)
-    people = entities.accounts(site, [u for group in groups for u in group.uids])
-    statuses = entities.statuses(site, [group.status for group in groups if group.status])
+    statuses, people = entities.statuses_and_accounts(
+        site,
+        [group.status for group in groups if group.status],
+        [u for g in groups for u in g.uids],
+    )
     by_id = {int(status["id"]): status for status in statuses}
     shown = [group for group in groups if group.status is None or int(group.status["id"]) in by_id]
     return {

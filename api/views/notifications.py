@@ -127,8 +127,9 @@ def shown_entries(request: ApiRequest, uid: int, entries: list[Entry]) -> list[d
     found = read_entries(uid, entries)
     shown = [entry for entry in entries if found.shows(entry)]
     site = entities.site_of(request)
-    people = entities.accounts(site, [entry.actor for entry in shown])
-    statuses = entities.statuses(site, list(found.statuses.values()))
+    statuses, people = entities.statuses_and_accounts(
+        site, list(found.statuses.values()), [entry.actor for entry in shown]
+    )
     by_id = {int(status["id"]): status for status in statuses}
     return [
         notification_entity(site, entry, found, people, by_id)

@@ -45,12 +45,14 @@ def page_by_id(
     seen_groups: set[str] = set()
     offset = 0
     while True:
+        # One more than a chunk tells whether the set goes on (the next chunk reads it
+        # again): no round trip to learn that a chunk was the last.
         if upward:
-            found = conn.zrangebyscore(key, low, high, offset, CHUNK, withscores=True)
+            found = conn.zrangebyscore(key, low, high, offset, CHUNK + 1, withscores=True)
         else:
-            found = conn.zrevrangebyscore(key, high, low, offset, CHUNK, withscores=True)
+            found = conn.zrevrangebyscore(key, high, low, offset, CHUNK + 1, withscores=True)
         full = False
-        for entry in entries_of(found):
+        for entry in entries_of(found[:CHUNK]):
             if wanted is not None and entry.kind not in wanted:
                 continue
             if actor is not None and entry.actor != actor:
@@ -66,7 +68,7 @@ def page_by_id(
             if full:
                 break
             taken.append(entry)
-        if full or len(found) < CHUNK:
+        if full or len(found) <= CHUNK:
             break
         offset += CHUNK
     return list(reversed(taken)) if upward else taken
