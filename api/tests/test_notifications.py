@@ -149,3 +149,20 @@ def test_the_unread_count_is_what_came_since_the_page_was_opened(alice, bob, as_
     assert as_alice("get", "/api/v1/notifications/unread_count")[1] == {"count": 1}
     status_code, body, _ = as_alice("get", "/api/v1/notifications/unread_count?limit=x")
     assert status_code == 422 and "limit" in body["error"]
+
+
+def test_a_published_notification_is_shown_as_the_api_shows_it(alice, bob, redis_conn, as_alice):
+    from api.views.notifications import notification_entities
+    from socialsite.testing.published import published_on
+    from timeline import keys
+    from timeline.notifications.selectors import entry_of_event
+
+    with published_on(redis_conn, keys.PRIVATE_CHANNEL) as published:
+        like(bob.uid, post_status(alice.uid, "hello"))
+        (event,) = [e for e in published() if e["type"] == "notification"]
+    (listed,) = as_alice("get", "/api/v1/notifications")[1]
+    assert event["notification"]["id"] == listed["id"]
+    (streamed,) = notification_entities(
+        "http://testserver", alice.uid, [entry_of_event(event["notification"])]
+    )
+    assert streamed == listed

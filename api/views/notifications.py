@@ -124,9 +124,14 @@ def id_links(request: ApiRequest, entries: list[Entry]) -> dict:
 
 def shown_entries(request: ApiRequest, uid: int, entries: list[Entry]) -> list[dict]:
     """Notification entities of `entries` (those still shown), newest first."""
+    return notification_entities(entities.site_of(request), uid, entries)
+
+
+def notification_entities(site: str, uid: int, entries: list[Entry]) -> list[dict]:
+    """Mastodon's Notification entities of `uid`'s `entries` that are still shown (a
+    stream's too: notifications.selectors.entry_of_event), newest first: 2 round trips."""
     found = read_entries(uid, entries)
     shown = [entry for entry in entries if found.shows(entry)]
-    site = entities.site_of(request)
     statuses, people = entities.statuses_and_accounts(
         site, list(found.statuses.values()), [entry.actor for entry in shown]
     )

@@ -43,6 +43,16 @@ class Entry(NamedTuple):
         return time_of(self.id)
 
 
+def entry_of_event(notification: dict[str, Any]) -> Entry:
+    """The Entry of a notification as notify.lua publishes it (its "notification")."""
+    return Entry(
+        notification["kind"],
+        int(notification["object"]),
+        int(notification["actor_id"]),
+        int(notification["id"]),
+    )
+
+
 def entries_of(found: list[tuple[str, float]]) -> list[Entry]:
     """Entries of a sorted set's (member, score) pairs."""
     return [Entry(*parse_member(member), int(score)) for member, score in found]
