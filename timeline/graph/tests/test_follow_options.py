@@ -176,3 +176,14 @@ def test_the_export_lists_the_follows_with_options(alice, bob):
     follow_options.set_options(alice.uid, bob.uid, notify=True)
     exported = json.loads("".join(export_chunks(alice.uid, now=0)))
     assert exported["follow_options"] == [{"login": "bob", "show_reposts": True, "notify": True}]
+
+
+@pytest.mark.django_db
+def test_the_notifications_page_shows_a_new_post_of_someone_notifying(alice, bob):
+    graph.follow_user(alice.uid, bob.uid)
+    follow_options.set_options(alice.uid, bob.uid, notify=True)
+    posting.post_status(bob.uid, "fresh from bob")
+    jobs.work(burst=True)
+    page = alice.client.get(reverse("notifications")).content.decode()
+    assert "@bob</a> posted" in page or "@bob posted" in page
+    assert "fresh from bob" in page and "New post" in page
