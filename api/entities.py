@@ -210,16 +210,43 @@ def statuses(site: str, found: list[Status]) -> list[dict]:
     return [entity for entity in shown if entity is not None]
 
 
+def statuses_and_accounts(
+    site: str, found: list[Status], uids: Iterable[int]
+) -> tuple[list[dict], dict[int, dict]]:
+    """Status entities of `found` and the Account entities of `uids` and of the statuses'
+    authors, all read in 1 round trip (notifications: apinotif)."""
+    people = accounts(
+        site,
+        [
+            *uids,
+            *(s["uid"] for s in found),
+            *(original["uid"] for s in found if (original := s.get("original"))),
+            *quotes.quoted_authors(found),
+        ],
+    )
+    shown = (status(site, s, people) for s in found)
+    return [entity for entity in shown if entity is not None], people
+
+
 def _str(value: object) -> str | None:
     return None if value in (None, "", 0) else str(value)
 
 
-def relationship(other_uid: int, *, following: bool, followed_by: bool, relation: Relation) -> dict:
+def relationship(
+    other_uid: int,
+    *,
+    following: bool,
+    followed_by: bool,
+    relation: Relation,
+    options: tuple[bool, bool] = (True, False),
+) -> dict:
+    """`options`: (showing reblogs, notifying) of the follow (follow_sets.options)."""
+    showing_reblogs, notifying = options
     return {
         "id": str(other_uid),
         "following": following,
-        "showing_reblogs": following,
-        "notifying": False,
+        "showing_reblogs": (following or relation.requested) and showing_reblogs,
+        "notifying": (following or relation.requested) and notifying,
         "languages": None,
         "followed_by": followed_by,
         "blocking": relation.blocking,

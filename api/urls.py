@@ -8,6 +8,8 @@ from oauth2_provider import views as dot
 from .views import (
     accounts,
     edits,
+    errors,
+    grouped,
     groups,
     instance,
     keeps,
@@ -129,6 +131,18 @@ api_patterns = [
     route("v1/tags/<str:name>", keeps.tag),
     route("v1/tags/<str:name>/follow", keeps.follow_tag),
     route("v1/tags/<str:name>/unfollow", keeps.unfollow_tag),
+    # apinotif: notifications by id, filtered, dismissed; grouped (v2); retired paths.
+    route("v1/notifications/clear", notifications.clear),
+    route("v1/notifications/unread_count", notifications.unread_count),
+    route("v1/notifications/<str:notification_id>", notifications.notification),
+    route("v1/notifications/<str:notification_id>/dismiss", notifications.dismiss),
+    route("v2/notifications", grouped.notifications),
+    route("v2/notifications/unread_count", grouped.unread_count),
+    route("v2/notifications/<str:group_key>", grouped.group),
+    route("v2/notifications/<str:group_key>/accounts", grouped.group_accounts),
+    route("v2/notifications/<str:group_key>/dismiss", grouped.dismiss_group),
+    route("v1/search", errors.retired("/api/v2/search")),
+    route("v1/timelines/direct", errors.retired("/api/v1/conversations")),
 ]
 
 urlpatterns = [

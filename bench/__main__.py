@@ -38,6 +38,8 @@ PARTS = (
     "polls",
     "edits",
     "keeps",
+    # Grouped notifications (the client API's v2).
+    "notifications",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

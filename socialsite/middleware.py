@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 
-from .views import error_page
+from .views import api_error, error_page, is_api_path
 
 
 def method_not_allowed_page(get_response: Callable) -> Callable:
@@ -20,6 +20,11 @@ def method_not_allowed_page(get_response: Callable) -> Callable:
         if not isinstance(response, HttpResponseNotAllowed) or response.content:
             return response
         allowed = response["Allow"]
+        if is_api_path(request.path):
+            # The client API's and OAuth 2's: JSON, as their other errors (apinotif).
+            refusal = api_error(request.path, 405, f"Use {allowed.replace(', ', ' or ')}.")
+            refusal["Allow"] = allowed
+            return refusal
         # A class-based view also allows OPTIONS (and HEAD with GET): not worth saying.
         methods = [m.strip() for m in allowed.split(",") if m.strip() not in ("OPTIONS", "HEAD")]
         if methods == ["POST"]:

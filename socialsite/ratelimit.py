@@ -37,7 +37,7 @@ from . import keys
 from .kept import keep
 from .redis import get_async_redis, get_redis
 from .scripts import LuaScripts
-from .views import inline_error, is_htmx
+from .views import api_error_body, inline_error, is_api_path, is_htmx
 
 _lua = LuaScripts(__file__)
 
@@ -155,8 +155,10 @@ def account_or_address(request: HttpRequest) -> str:
 def too_many_requests(request: HttpRequest, error: RateLimited) -> HttpResponse:
     """429 with Retry-After and the page saying what was limited and when to try again
     (under /api/, JSON saying it, as the client API's errors do)."""
-    if request.path.startswith(API_PREFIX):
-        response: HttpResponse = JsonResponse({"error": str(error)}, status=429)
+    if is_api_path(request.path):
+        response: HttpResponse = JsonResponse(
+            api_error_body(request.path, 429, str(error)), status=429
+        )
     elif is_htmx(request):
         response = inline_error(429, str(error))
     else:
@@ -210,14 +212,15 @@ def refuse_early(limits: dict[str, str], app):
     refuses sooner."""
 
     async def limited(scope, receive, send):
-        name = limits.get(scope["path"]) if scope.get("method") == "POST" else None
+        path = scope["path"]
+        name = limits.get(path) if scope.get("method") == "POST" else None
         if name is not None:
             client = scope.get("client")
             subject = f"ip:{client[0] if client else 'unknown'}"
             retry_after = await wait_seconds_async(name, subject, record=False)
             if retry_after:
                 await asyncio.sleep(min(settings.RATE_LIMITED_DELAY_SECONDS, retry_after))
-                return await _send_429(send, RateLimited(COUNTS[name], retry_after))
+                return await _send_429(send, RateLimited(COUNTS[name], retry_after), path=path)
         return await app(scope, receive, send)
 
     return limited
@@ -264,7 +267,7 @@ def refuse_anonymous_reads(app):
             if retry_after:
                 await asyncio.sleep(min(settings.RATE_LIMITED_DELAY_SECONDS, retry_after))
                 error = RateLimited(COUNTS["anonymous_reads"], retry_after)
-                return await _send_429(send, error, as_json=path.startswith(API_PREFIX))
+                return await _send_429(send, error, path=path)
         return await app(scope, receive, send)
 
     return limited
@@ -317,9 +320,9 @@ def _held_back(request: HttpRequest, subject: str, retry_after: int) -> HttpResp
     return too_many_requests(request, RateLimited(COUNTS["anonymous_reads"], retry_after))
 
 
-async def _send_429(send, error: RateLimited, *, as_json: bool = False) -> None:
-    if as_json:
-        body = json.dumps({"error": str(error)}).encode()
+async def _send_429(send, error: RateLimited, *, path: str) -> None:
+    if is_api_path(path):
+        body = json.dumps(api_error_body(path, 429, str(error))).encode()
         content_type = b"application/json"
     else:
         body = loader.render_to_string("429.html", {"message": str(error)}).encode()

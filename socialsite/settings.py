@@ -373,6 +373,8 @@ for _part in filter(None, os.environ.get("TOP_WEIGHTS", "").split(",")):
     TOP_WEIGHTS[_name] = float(_value)
 # Notifications kept per user (the oldest go), and shown a page (before grouping).
 NOTIFICATIONS_KEPT = 1000
+# Subscribers (followers with notify on) one notify_subscribers job tells of a new status.
+SUBSCRIBERS_PER_JOB = int(os.environ.get("SUBSCRIBERS_PER_JOB", "500"))
 NOTIFICATIONS_PER_PAGE = 40
 # A report on a group's post waits for the group's moderators this long; left open, it
 # goes to the site's moderation queue (timeline.reports.groups).

@@ -5,7 +5,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils.html import format_html
@@ -45,7 +45,10 @@ def inline_error(status: int, message: str) -> HttpResponse:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A form refused for its CSRF token (a page open since the session ended): Django's
-    403 page, or for an in-place action a line asking to reload."""
+    403 page, for an in-place action a line asking to reload, JSON under the API's
+    addresses."""
+    if is_api_path(request.path):
+        return api_error(request.path, 403, "The request's CSRF token is missing or wrong.")
     if is_htmx(request):
         return inline_error(403, "This page is out of date: reload it and try again.")
     return django_csrf_failure(request, reason)
@@ -58,20 +61,65 @@ def _message(exception: Exception | None) -> str:
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if is_api_path(request.path):
+        return api_error(request.path, 400, _message(exception) or "Bad request.")
     # Rendered without the request: it may be what was bad (e.g. a disallowed host).
     return HttpResponse(loader.render_to_string("400.html"), status=400)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if is_api_path(request.path):
+        return api_error(request.path, 403, _message(exception) or "Forbidden.")
     return error_page(request, 403, _message(exception))
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if is_api_path(request.path):
+        # Django's own words for an unmatched path list the URL patterns: not for clients.
+        message = _message(exception) if isinstance(exception, Http404) else ""
+        return api_error(request.path, 404, message or "Record not found")
     return error_page(request, 404, _message(exception))
 
 
-# The client API's addresses (Mastodon's): their errors are JSON, {"error": "..."}.
-API_PATHS = ("/api/", "/oauth/token", "/oauth/revoke")
+# The client API's addresses (Mastodon's and OAuth 2's): every error they answer is JSON,
+# {"error": "..."}, as Mastodon's clients parse it (masto.js, megalodon), never a page.
+API_PATHS = ("/api/", "/oauth/")
+# OAuth 2's error codes (RFC 6749 5.2) for the statuses its addresses answer outside
+# the token endpoint's own (which oauthlib words): the words go in error_description.
+OAUTH_ERRORS = {
+    400: "invalid_request",
+    401: "invalid_client",
+    403: "access_denied",
+    404: "invalid_request",
+    405: "invalid_request",
+    410: "invalid_request",
+    422: "invalid_request",
+    429: "temporarily_unavailable",
+    503: "temporarily_unavailable",
+}
+
+
+def is_api_path(path: str) -> bool:
+    """Whether `path` is the client API's or OAuth 2's, whose errors are JSON."""
+    return path.startswith(API_PATHS)
+
+
+def api_error_body(path: str, status: int, message: str) -> dict[str, str]:
+    """An API error's JSON: {"error": message} as Mastodon's API answers, and under
+    /oauth/ OAuth 2's {"error": code, "error_description": message}."""
+    if path.startswith("/oauth/"):
+        return {"error": OAUTH_ERRORS.get(status, "server_error"), "error_description": message}
+    return {"error": message}
+
+
+def api_error(path: str, status: int, message: str, retry_after: int | None = None) -> JsonResponse:
+    """The JSON answer of status `status` saying `message`, for a request for `path`."""
+    response = JsonResponse(api_error_body(path, status, message), status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
 # Seconds a client is asked to wait after a 503: a Redis restart loads its AOF in seconds.
 RETRY_AFTER_SECONDS = 30
 UNAVAILABLE = "The site can't reach its database (Redis) right now; try again shortly."
@@ -89,8 +137,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return response
     if is_redis_unavailable(sys.exc_info()[1]):
         return unavailable_response(request.path)
-    if request.path.startswith(API_PATHS):
-        return JsonResponse({"error": "Something went wrong on our side."}, status=500)
+    if is_api_path(request.path):
+        return api_error(request.path, 500, "Something went wrong on our side.")
     return HttpResponse(loader.render_to_string("500.html"), status=500)
 
 
@@ -98,8 +146,8 @@ def unavailable_response(path: str) -> HttpResponse:
     """The 503 answer, with Retry-After, to a request for `path` while Redis can't serve
     it: the outage page, or JSON under the API's addresses."""
     response: HttpResponse
-    if path.startswith(API_PATHS):
-        response = JsonResponse({"error": UNAVAILABLE}, status=503)
+    if is_api_path(path):
+        response = api_error(path, 503, UNAVAILABLE)
     else:
         response = HttpResponse(loader.render_to_string("503.html"), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)

@@ -16,6 +16,7 @@ class TimelineConfig(AppConfig):
         from .moderation import groups as group_jobs  # noqa: F401
         from .moderation import services as moderation  # noqa: F401
         from .notifications import selectors as notifications
+        from .notifications import subscriptions  # noqa: F401
         from .notifications.unread import UNREAD_FIELDS
         from .ops import maintenance
         from .posting import services as posting  # noqa: F401

@@ -536,3 +536,27 @@ BOOKMARKERS_PATTERN = bookmarkers_key("*")
 PINS_PATTERN = pins_key("*")
 FOLLOWED_TAGS_PATTERN = followed_tags_key("*")
 TAG_FOLLOWERS_PATTERN = tag_followers_key("*")
+
+
+# Follow options (follow_sets.options; apinotif): each kept on both sides of the follow.
+def hidden_reposters_key(uid: int | str) -> str:
+    """Set of the uids whose reposts `uid` keeps out of their home (followed with
+    reblogs off): read with `uid`'s audience (timeline.audience)."""
+    return f"hidden_reposters:{{{uid}}}"
+
+
+def reposts_hidden_from_key(uid: int | str) -> str:
+    """Set of the followers of `uid` who keep `uid`'s reposts out of their home: read by
+    a repost's fan-out (feeds.fanout.followers_reach)."""
+    return f"reposts_hidden_from:{{{uid}}}"
+
+
+def notified_of_key(uid: int | str) -> str:
+    """Set of the uids `uid` asked to be notified about when they post (notify on)."""
+    return f"notified_of:{{{uid}}}"
+
+
+def subscribers_key(uid: int | str) -> str:
+    """Sorted set: the followers of `uid` to notify when `uid` posts -> since when (Unix
+    seconds): walked by the notify_subscribers job."""
+    return f"subscribers:{{{uid}}}"

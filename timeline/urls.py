@@ -77,6 +77,7 @@ urlpatterns = [
     ),
     path("u/<str:login>/follow/", graph.follow, name="follow"),
     path("u/<str:login>/unfollow/", graph.unfollow, name="unfollow"),
+    path("u/<str:login>/follow-options/", graph.follow_options, name="follow_options"),
     path("u/<str:login>/followers/", graph.followers, name="followers"),
     path("u/<str:login>/following/", graph.following, name="following"),
     path("u/<str:login>/mentions/", conversations.mentions, name="mentions"),

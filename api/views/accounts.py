@@ -28,6 +28,7 @@ from ..http import (
     uploaded,
     viewer,
 )
+from . import follow_options
 from .people import people_page
 from .status_pages import statuses_page
 
@@ -173,12 +174,14 @@ def following(request: ApiRequest, account_id: str) -> ApiResult:
 
 
 def relationships_of(uid: int, others: list[int]) -> list[dict]:
-    """Relationship entities of `uid` with each of `others`: 2 round trips."""
+    """Relationship entities of `uid` with each of `others`: 3 round trips."""
     follows_both_ways = graph.relationships(uid, others)
+    # Follow options (apinotif): showing_reblogs, notifying.
+    options = follow_options.options_of(uid, others)
     return [
-        entities.relationship(other, following=a, followed_by=b, relation=relation)
-        for other, (a, b), relation in zip(
-            others, follows_both_ways, relations(uid, others), strict=True
+        entities.relationship(other, following=a, followed_by=b, relation=relation, options=option)
+        for other, (a, b), relation, option in zip(
+            others, follows_both_ways, relations(uid, others), options, strict=True
         )
     ]
 
@@ -200,7 +203,15 @@ def act(
 
 @endpoint("POST", scope="follow")
 def follow(request: ApiRequest, account_id: str) -> dict:
-    return act(request, account_id, follows.follow_user, "follows")
+    """Follows (or asks to), with Mastodon's options `reblogs` and `notify` (apinotif),
+    which change an existing follow's too."""
+    options = follow_options.checked_options(params(request))
+
+    def follow_with_options(uid: int, other: int) -> None:
+        follows.follow_user(uid, other)
+        follow_options.set_options(uid, other, options)
+
+    return act(request, account_id, follow_with_options, "follows")
 
 
 @endpoint("POST", scope="follow")

@@ -44,6 +44,7 @@ from timeline.statuses.visibility import DIRECT, UNLISTED, is_unlisted
 from .. import keys
 from ..follow_sets import following
 from ..follow_sets import members as member_sets
+from ..follow_sets import options as follow_options
 
 # How a viewer stands to others, read where the rule's reads are (re-exported).
 from .relations import Relation as Relation
@@ -69,11 +70,13 @@ class Audience:
     asked: set[int] = field(default_factory=set)  # authors whose follow was looked up
     groups: frozenset[int] = frozenset()  # the groups the viewer is a member of
     groups_in_home: frozenset[int] = frozenset()  # those whose posts come to their home
+    # Whose reposts the viewer keeps out of home (a follow with reblogs off).
+    hidden_reposts: frozenset[int] = frozenset()
 
     def shuns_anyone(self) -> bool:
-        """Whether the viewer blocks, is blocked by or mutes anyone, or mutes any words:
-        if not, only a private status can be hidden from them."""
-        return bool(self.blocked or self.muted or self.muted_phrases)
+        """Whether the viewer blocks, is blocked by or mutes anyone, mutes any words or
+        hides anyone's reposts: if not, only a private status can be hidden from them."""
+        return bool(self.blocked or self.muted or self.muted_phrases or self.hidden_reposts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,7 @@ class AudienceRead:
     muted: Reply | None = None
     phrases: Reply | None = None
     groups: Reply | None = None
+    hidden_reposts: Reply | None = None
 
     @property
     def audience(self) -> Audience:
@@ -102,6 +106,9 @@ class AudienceRead:
             muted_phrases=tuple(words(phrase) for phrase in self.phrases.value if words(phrase)),
             groups=member_sets.member_of(states),
             groups_in_home=member_sets.shown_in_home(states),
+            hidden_reposts=frozenset(map(int, self.hidden_reposts.value))
+            if self.hidden_reposts
+            else frozenset(),
         )
 
 
@@ -119,6 +126,7 @@ def queue_audience(pipe: Pipe, viewer: int | None) -> AudienceRead:
         pipe.execute_command("ZRANGEBYSCORE", keys.mutes_key(viewer), time.time(), "+inf"),
         pipe.execute_command("SMEMBERS", keys.muted_words_key(viewer)),
         member_sets.queue_groups_of(pipe, viewer),
+        follow_options.queue_hidden_reposters(pipe, viewer),
     )
 
 
@@ -210,6 +218,9 @@ def may_see_author(
         and author != viewer
         and (where == GLOBAL or author not in audience.follows)
     ):
+        return False
+    if where == HOME and original_author and author in audience.hidden_reposts:
+        # A repost by someone followed with reblogs off: not in home.
         return False
     return not (
         where == HOME

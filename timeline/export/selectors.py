@@ -15,12 +15,13 @@ from functools import partial
 from typing import Any
 
 from accounts.records import UserProfile
-from accounts.services import get_user
+from accounts.services import get_user, get_users
 from timeline.statuses.records import Status
 
 from ..edits.layout import Version
 from ..edits.selectors import versions_of
 from ..feeds.selectors import Page
+from ..follow_sets import options as follow_options
 from ..graph.selectors import followers_page, following_page
 from ..keeps import selectors as keeps
 from ..lists.selectors import lists_of, members_page
@@ -111,6 +112,20 @@ def exported_person(user: UserProfile) -> dict:
     return {"login": user["login"], "name": user["name"]}
 
 
+def exported_follow_options(uid: int) -> list[dict]:
+    """The people `uid` follows with an option set: their reposts shown or not, a
+    notification when they post or not."""
+    options = follow_options.options_set_by(uid)
+    return [
+        {
+            "login": user["login"],
+            "show_reposts": options[user["id"]][0],
+            "notify": options[user["id"]][1],
+        }
+        for user in get_users(list(options))
+    ]
+
+
 def every_page(read_page: Callable[[int, int], tuple[list, bool]]) -> Iterator[list]:
     """The pages `read_page(number, count)` reads (each with whether more follow), from
     the first until the last."""
@@ -196,6 +211,8 @@ def export_chunks(uid: int, *, now: float) -> Iterator[str]:
             iter([keeps.followed_tags(uid)]),
             lambda tag: {"name": tag.name, "followed": moment(tag.followed)},
         ),
+        # Follow options (follow_sets.options): the follows with one set, few.
+        "follow_options": (iter([exported_follow_options(uid)]), lambda options: options),
     }
     for name, (pages, shape) in sections.items():
         yield f', "{name}": '

@@ -28,6 +28,7 @@ from socialsite.redis import Batch, PackedPipeline, Reply, get_redis
 from .. import keys
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import members as member_sets
+from ..follow_sets import options as follow_options
 from ..statuses.records import Status
 from ..statuses.scores import POSTED
 from . import home_list, homes, scripts, tag_fanout
@@ -146,11 +147,17 @@ def reply_audience(
 def followers_reach(
     conn, status: Status, follower_uids: list[str], answered_followers: str | None = None
 ) -> list[str]:
-    """The followers a status reaches (reply_audience): for a group's post, those who
+    """The followers a status reaches (reply_audience), but for a repost those who hide
+    the reposter's reposts (follow_sets.options); for a group's post, those who
     may see the group's posts and get none from it as members: none for a private
     group's (its members get it as members), and only those not in the group for
     another's (1 round trip more: each one's groups hash)."""
     reached = reply_audience(conn, status, follower_uids, answered_followers)
+    if status.get("repost_of") and reached:
+        # Follow options (apinotif): not to those who keep the reposter's reposts out of
+        # their home (1 round trip more, for a repost alone).
+        hiding = follow_options.reposts_hidden_from(conn, status["uid"])
+        reached = [uid for uid in reached if str(uid) not in hiding]
     group = status.get("group")
     if not group or not reached:
         return reached

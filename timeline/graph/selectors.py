@@ -15,6 +15,7 @@ from ..audience.selectors import Relation, may_see_account, queue_relation
 from ..feeds.selectors import Page, kept_statuses, page_ids, queue_statuses, read_page
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following as following_sets
+from ..follow_sets import options as follow_options
 from ..keeps import selectors as keeps
 from ..lists.selectors import queue_lists
 from ..ranking import affinity
@@ -92,6 +93,9 @@ class ProfilePage:
     viewer_lists: tuple = ()
     # Keep: their pinned statuses, atop the first page (timeline.keeps).
     pinned: tuple = ()
+    # The viewer's follow options on them (follow_sets.options): reposts shown, notified.
+    showing_reposts: bool = True
+    notifying: bool = False
 
 
 def profile_page(
@@ -129,6 +133,7 @@ def profile_page(
         newest = following_sets.queue_newest_of_base(batch, viewer, COMMON_SCAN)
         own_lists = batch.zrevrange(keys.user_lists_key(viewer), 0, -1)
         relation = queue_relation(batch, viewer, uid)
+        hidden, notified = follow_options.queue_options_of(batch, viewer, [uid])
         if page == 1:
             affinity.queue_engaged(batch, viewer, uid, affinity.VISIT, time.time())
     batch.execute()
@@ -166,6 +171,8 @@ def profile_page(
         follows_viewer=viewer is not None and following_viewer.value is not None,
         viewer_lists=tuple(lists.lists),
         pinned=tuple(keeps.pinned_statuses(pinned, followed)),
+        showing_reposts=not (viewer and hidden.value[0]),
+        notifying=bool(viewer and notified.value[0]),
     )
 
 

@@ -28,6 +28,7 @@ from ..feeds import home_list
 from ..feeds.refill import drop_copied_if_deleted, refill_job
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following
+from ..follow_sets import options as follow_options
 from ..notifications import services as notifications
 
 
@@ -257,6 +258,17 @@ def unfollow_user(uid: int, other_uid: int) -> bool | None:
     if followers is None:
         return None
     notify_unfollow(conn, follower, other_uid, followers=followers)
+    # A follow's options end with it (apinotif).
+    follow_options.forget(uid, other_uid)
+    return True
+
+
+def set_follow_options(uid: int, other_uid: int, *, reblogs: bool, notify: bool) -> bool:
+    """Sets `uid`'s options on their follow of `other_uid` (follow_sets.options): True;
+    False if they don't follow them (nothing changes)."""
+    if not following.follows(uid, [other_uid])[0]:
+        return False
+    follow_options.set_options(uid, other_uid, reblogs=reblogs, notify=notify)
     return True
 
 

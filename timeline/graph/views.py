@@ -93,6 +93,22 @@ def unfollow(request: HttpRequest, login: str) -> HttpResponse:
     return redirect(next_url(request, reverse("profile", args=[other["login"]])))
 
 
+@require_POST
+@login_first(lambda login: reverse("profile", args=[login]))
+@rate_limited("follows")
+def follow_options(request: HttpRequest, login: str) -> HttpResponse:
+    """Sets your options on your follow of `login` (an unticked box is off): their
+    reposts in your home, a notification when they post."""
+    other = other_user(login)
+    reposts, notify = "reposts" in request.POST, "notify" in request.POST
+    if not services.set_follow_options(
+        logged_in_uid(request), other["id"], reblogs=reposts, notify=notify
+    ):
+        return refused(request, ValueError(f"You don't follow @{other['login']}."))
+    messages.success(request, f"Saved your options for following @{other['login']}.")
+    return redirect(next_url(request, reverse("profile", args=[other["login"]])))
+
+
 def follow_control(
     request: HttpRequest, other: UserProfile, *, following: bool, requested: bool
 ) -> HttpResponse:

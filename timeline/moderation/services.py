@@ -33,6 +33,7 @@ from socialsite.redis import Batch, get_redis
 from .. import keys
 from ..follow_sets import followers as follower_sets
 from ..follow_sets import following
+from ..follow_sets import options as follow_options
 from ..graph.services import losing_follower, unfollowing
 from ..groups import services as groups
 from ..keeps import services as keeps
@@ -51,6 +52,7 @@ PURGE_PHASES = (
     "keeps",
     "lists",
     "following",
+    "follow_options",
     "profile",
 )
 
@@ -208,6 +210,11 @@ def _drop_profile(uid: int) -> bool:
     return False
 
 
+def _forget_follow_options(uid: int) -> bool:
+    follow_options.forget_account(uid)
+    return False
+
+
 _PURGE_STEPS = {
     "followers": _detach_followers,
     "memberships": _leave_lists,
@@ -217,5 +224,6 @@ _PURGE_STEPS = {
     "keeps": _take_back_keeps,
     "lists": _delete_lists,
     "following": _unfollow_everyone,
+    "follow_options": _forget_follow_options,
     "profile": _drop_profile,
 }

@@ -96,3 +96,18 @@ def mark_read(
 ) -> Any:
     """Marks all of a user's notifications read: their unread messages count."""
     return _lua.run(client, "mark_read", [user_key, notifications_key], [read_at, channel, uid])
+
+
+def clear(
+    client: Client | Pipe,
+    *,
+    notifications_key: str,
+    mentions_key: str,
+    user_key: str,
+    channel: str,
+    recipient: int,
+) -> Any:
+    """Removes all of a user's notifications: how many there were."""
+    return _lua.run(
+        client, "clear", [notifications_key, mentions_key, user_key], [channel, recipient]
+    )

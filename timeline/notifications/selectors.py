@@ -8,7 +8,7 @@ requests are still pending (approve or turn down, on the page) and how many are.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from accounts.authors import queue_authors, read_authors
 from socialsite.redis import PackedPipeline, get_redis
@@ -18,6 +18,7 @@ from ..feeds.selectors import LAST_PAGE, queue_statuses, read_page
 from ..follow_sets import following
 from ..statuses.records import Status
 from .services import (
+    FOLLOW,
     FOLLOW_REQUEST,
     GROUP_KINDS,
     PERSON_KINDS,
@@ -26,6 +27,47 @@ from .services import (
     time_of,
 )
 from .unread import UnreadCounts, decode_unread, queue_unread
+
+
+class Entry(NamedTuple):
+    """One stored notification: its kind, its object (status, group, or 0), who acted,
+    and its id: its score, distinct and rising in its set (notify.lua)."""
+
+    kind: str
+    obj: int
+    actor: int
+    id: int
+
+    @property
+    def when(self) -> float:
+        return time_of(self.id)
+
+
+def entry_of_event(notification: dict[str, Any]) -> Entry:
+    """The Entry of a notification as notify.lua publishes it (its "notification")."""
+    return Entry(
+        notification["kind"],
+        int(notification["object"]),
+        int(notification["actor_id"]),
+        int(notification["id"]),
+    )
+
+
+def entries_of(found: list[tuple[str, float]]) -> list[Entry]:
+    """Entries of a sorted set's (member, score) pairs."""
+    return [Entry(*parse_member(member), int(score)) for member, score in found]
+
+
+def group_key(kind: str, obj: int, actor: int) -> str:
+    """The group a notification belongs to, on the site's page and in the API's grouped
+    notifications alike: likes (reposts, ...) of one status together, follows together;
+    a follow request is answered one by one, and a reply or a mention is a status of its
+    own, so each is a group of its own."""
+    if kind == FOLLOW:
+        return FOLLOW
+    if kind == FOLLOW_REQUEST:
+        return f"{FOLLOW_REQUEST}-{actor}"
+    return f"{kind}-{obj}"
 
 
 @dataclass(slots=True)
@@ -45,6 +87,9 @@ class Notification:
     people: list[dict[str, Any]] = field(default_factory=list)
     # A follow request still waiting for the reader's answer.
     pending: bool = False
+    # Its group_key, and the ids of its notifications, newest first.
+    key: str = ""
+    ids: list[int] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -83,6 +128,93 @@ class NotificationsPage:
         return self.number > 1
 
 
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What a set of entries is about, read in one round trip (read_entries): the
+    statuses (as timelines show them to the reader), those who acted, the groups named,
+    whom of them the reader follows, which follow requests still wait, and how many."""
+
+    statuses: dict[int, Status]
+    actors: dict[int, dict[str, Any]]
+    groups: dict[int, dict[str, Any]]
+    followed: set[int]
+    pending: set[int]
+    requests: int
+
+    def shows(self, entry: Entry) -> bool:
+        """Whether `entry` is shown: not if its status, its group or its actor is gone
+        (deleted, or their account closed), or the reader may no longer see its status."""
+        if entry.actor not in self.actors:
+            return False
+        if entry.kind in GROUP_KINDS:
+            return entry.obj in self.groups
+        return entry.kind in PERSON_KINDS or entry.obj in self.statuses
+
+
+def read_entries(uid: int, entries: list[Entry]) -> Found:
+    """What `entries` of `uid`'s notifications are about: 1 round trip."""
+    ids = list(
+        dict.fromkeys(
+            str(e.obj) for e in entries if e.kind not in PERSON_KINDS and e.kind not in GROUP_KINDS
+        )
+    )
+    group_ids = list(dict.fromkeys(e.obj for e in entries if e.kind in GROUP_KINDS))
+    # Read each time, not taken from what this process keeps: a uid names no login to
+    # check a kept author against (accounts.authors), and they ride this round trip.
+    uids = list(dict.fromkeys(e.actor for e in entries))
+    pipe = PackedPipeline(get_redis())
+    read = queue_statuses(pipe, ids, len(ids), uid)
+    authors = queue_authors(pipe, uids)
+    named = _group_readers[0](pipe, group_ids) if group_ids and _group_readers else None
+    follows = following.queue_scores(pipe, uid, uids) if uids else None
+    askers = [e.actor for e in entries if e.kind == FOLLOW_REQUEST]
+    asking = pipe.zmscore(keys.follow_requests_key(uid), askers) if askers else None
+    requests = pipe.zcard(keys.follow_requests_key(uid))
+    pipe.execute()
+    followed = set()
+    if follows is not None:
+        followed = {actor for actor, since in zip(uids, follows.value, strict=True) if since}
+    pending = set()
+    if asking is not None:
+        pending = {actor for actor, since in zip(askers, asking.value, strict=True) if since}
+    return Found(
+        statuses={status["id"]: status for status in read_page(read, 1).statuses},
+        actors=read_authors(uids, authors.value),
+        groups=named.value if named is not None else {},
+        followed=followed,
+        pending=pending,
+        requests=int(requests.value or 0),
+    )
+
+
+def grouped(entries: list[Entry], found: Found) -> list[Notification]:
+    """`entries` (newest first) as the page shows them: grouped by group_key, each group
+    where its newest is, those `found` says are gone left out."""
+    groups: dict[str, Notification] = {}
+    for entry in entries:
+        if not found.shows(entry):
+            continue
+        kind, actor = entry.kind, entry.actor
+        key = group_key(kind, entry.obj, actor)
+        if key not in groups:
+            groups[key] = Notification(
+                kind=kind,
+                logins=[],
+                when=entry.when,
+                status=None if kind in GROUP_KINDS else found.statuses.get(entry.obj),
+                group=found.groups.get(entry.obj) if kind in GROUP_KINDS else None,
+                pending=kind == FOLLOW_REQUEST and actor in found.pending,
+                key=key,
+            )
+        group = groups[key]
+        # A member names its kind, object and actor: an actor is in a group once.
+        group.ids.append(entry.id)
+        group.logins.append(found.actors[actor]["login"])
+        group.uids.append(actor)
+        group.people.append({**found.actors[actor], "id": actor})
+    return list(groups.values())
+
+
 def notifications_page(
     uid: int, page: int, count: int, *, mentions_only: bool = False
 ) -> NotificationsPage:
@@ -93,73 +225,17 @@ def notifications_page(
     if not 1 <= page <= LAST_PAGE or count < 1:
         raise ValueError(f"Pages go from 1 to {LAST_PAGE:,}.")
     key = (keys.mention_notifications_key if mentions_only else keys.notifications_key)(uid)
-    conn = get_redis()
     start = (page - 1) * count
     # One more than asked tells whether an older page exists.
-    found = conn.zrevrange(key, start, start + count, withscores=True)
-    entries = [(*parse_member(member), time_of(score)) for member, score in found[:count]]
-    ids = list(
-        dict.fromkeys(
-            str(obj)
-            for kind, obj, _, _ in entries
-            if kind not in PERSON_KINDS and kind not in GROUP_KINDS
-        )
-    )
-    group_ids = list(dict.fromkeys(obj for kind, obj, _, _ in entries if kind in GROUP_KINDS))
-    # Read each time, not taken from what this process keeps: a uid names no login to
-    # check a kept author against (accounts.authors), and they ride this round trip.
-    uids = list(dict.fromkeys(actor for _, _, actor, _ in entries))
-    pipe = PackedPipeline(conn)
-    read = queue_statuses(pipe, ids, len(ids), uid)
-    authors = queue_authors(pipe, uids)
-    named = _group_readers[0](pipe, group_ids) if group_ids and _group_readers else None
-    follows = following.queue_scores(pipe, uid, uids) if uids else None
-    askers = [actor for kind, _, actor, _ in entries if kind == FOLLOW_REQUEST]
-    asking = pipe.zmscore(keys.follow_requests_key(uid), askers) if askers else None
-    requests = pipe.zcard(keys.follow_requests_key(uid))
-    pipe.execute()
-    followed = set()
-    if follows is not None:
-        followed = {actor for actor, since in zip(uids, follows.value, strict=True) if since}
-    pending = set()
-    if asking is not None:
-        pending = {actor for actor, since in zip(askers, asking.value, strict=True) if since}
-    actors = read_authors(uids, authors.value)
-    groups_named: dict[int, dict[str, Any]] = named.value if named is not None else {}
-    statuses = read_page(read, 1).statuses
-    by_id = {status["id"]: status for status in statuses}
-    groups: dict[tuple[str, int], Notification] = {}
-    for kind, obj, actor, when in entries:
-        about = groups_named.get(obj) if kind in GROUP_KINDS else None
-        status = None if kind in GROUP_KINDS else by_id.get(obj)
-        # An actor whose profile is gone (their account closed) is left out too, and a
-        # group's notification whose group is gone (deleted).
-        gone = (
-            about is None if kind in GROUP_KINDS else (kind not in PERSON_KINDS and status is None)
-        )
-        if gone or actor not in actors:
-            continue
-        # A reply or a mention is a status of its own, so a line of its own; a follow
-        # request is answered one by one, so a line each too.
-        group = (kind, actor if kind == FOLLOW_REQUEST else obj)
-        if group not in groups:
-            groups[group] = Notification(
-                kind=kind,
-                logins=[],
-                when=when,
-                status=status,
-                group=about,
-                pending=kind == FOLLOW_REQUEST and actor in pending,
-            )
-        groups[group].logins.append(actors[actor]["login"])
-        groups[group].uids.append(actor)
-        groups[group].people.append({**actors[actor], "id": actor})
+    found = get_redis().zrevrange(key, start, start + count, withscores=True)
+    entries = entries_of(found[:count])
+    about = read_entries(uid, entries)
     return NotificationsPage(
-        notifications=list(groups.values()),
+        notifications=grouped(entries, about),
         number=page,
         has_older=len(found) > count,
-        followed=followed,
-        requests=int(requests.value or 0),
+        followed=about.followed,
+        requests=about.requests,
     )
 
 

@@ -41,6 +41,9 @@ POLL = "poll"
 QUOTE = "quote"
 # Edits: a status you reposted, liked or replied to was edited (timeline.edits).
 UPDATE = "update"
+# Someone you asked to be told about (following them with notify) posted: the object is
+# their status (timeline.graph's follow options, the notify_followers job).
+STATUS = "status"
 KINDS = (
     FOLLOW,
     FOLLOW_REQUEST,
@@ -53,6 +56,7 @@ KINDS = (
     POLL,
     QUOTE,
     UPDATE,
+    STATUS,
 )
 # The kinds about a person rather than a status or a group (their object is 0).
 PERSON_KINDS = {FOLLOW, FOLLOW_REQUEST}
@@ -70,6 +74,7 @@ WHAT_THEY_DID = {
     POLL: "ran a poll that has ended",
     QUOTE: "quoted your status",
     UPDATE: "edited a status you interacted with",
+    STATUS: "posted",
 }
 
 
@@ -96,6 +101,7 @@ KIND_LETTERS = {
     POLL: "o",
     QUOTE: "t",
     UPDATE: "u",
+    STATUS: "s",
 }
 KINDS_BY_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 
@@ -223,10 +229,7 @@ def queue_for_new_status(pipe, status: Status) -> None:
     """Queues the notifications a new status makes (after conversations.index, which
     finds whom it mentions)."""
     actor = {"id": status["uid"], "login": status["login"]}
-    # Only approved followers see a private account's status, only members a private
-    # group's (timeline.audience).
-    group = status.get("group", "") if status.get("group_private") == "1" else ""
-    private = status.get(keys.PRIVATE_FIELD) == "1" and not group
+    followers_only, group = post_audience(status)
     # A direct status (vis) tells the people it mentions alone, whoever they follow.
     direct = is_direct(status)
     mentioned = str(status.get("mention_ids") or "").split()
@@ -240,9 +243,19 @@ def queue_for_new_status(pipe, status: Status) -> None:
             actor,
             object_id,
             status["posted"],
-            followers_only=private and not direct,
+            followers_only=followers_only,
             members_of=group,
         )
+
+
+def post_audience(status: Status) -> tuple[bool, str]:
+    """What notify.lua checks of a status's recipient, in their slot: (only if they follow
+    its author, the private group they must be a member of or '')."""
+    # Only approved followers see a private account's status, only members a private
+    # group's (timeline.audience).
+    group = status.get("group", "") if status.get("group_private") == "1" else ""
+    private = status.get(keys.PRIVATE_FIELD) == "1" and not group
+    return private and not is_direct(status), group
 
 
 def queue_withdraw_for_status(pipe, status: Status) -> None:
@@ -264,3 +277,32 @@ def mark_read(uid: int) -> dict:
         uid=uid,
     )
     return {"notifications": 0, "messages": int(messages or 0)}
+
+
+def dismiss(uid: int, notification_id: int) -> bool:
+    """Removes `uid`'s notification `notification_id` (its score): whether there was one.
+    2 round trips: its member, then withdraw.lua's removal (which a removal in between
+    leaves as it was)."""
+    conn = get_redis()
+    found = conn.zrangebyscore(keys.notifications_key(uid), notification_id, notification_id)
+    if not found:
+        return False
+    return bool(
+        scripts.withdraw(
+            conn,
+            **notification_keys(uid),
+            member=found[0],
+            channel=keys.PRIVATE_CHANNEL,
+            recipient=int(uid),
+        )
+    )
+
+
+def clear(uid: int) -> int:
+    """Removes all of `uid`'s notifications, read and unread: how many there were."""
+    return int(
+        scripts.clear(
+            get_redis(), **notification_keys(uid), channel=keys.PRIVATE_CHANNEL, recipient=uid
+        )
+        or 0
+    )

@@ -18,6 +18,7 @@ from ..quotes.keys import QUOTES_PATTERN, quotes_key
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
 from . import scripts
+from .follow_options import check_follow_options
 from .keeps import check_keeps
 from .pairings import BOOKMARKS, FOLLOWS, LIKES, MEMBERSHIPS, check_pairs
 from .report import CHUNK, Finding, Progress, RepairReport, chunks, ranges
@@ -45,6 +46,10 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     # Keep: bookmark marks, followed tags and pins (ops.keeps).
     report.findings.extend(
         Finding(*found) for found in check_keeps(conn, fix=fix, progress=progress)
+    )
+    # Follow options, both sides (ops.follow_options).
+    report.findings.extend(
+        Finding(*found) for found in check_follow_options(conn, fix=fix, progress=progress)
     )
     _check_counters(conn, report, progress)
     _check_versions(conn, report, progress)

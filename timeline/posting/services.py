@@ -20,9 +20,11 @@ from ..direct import statuses as direct_messages
 from ..feeds import fanout, tag_fanout
 from ..feeds.visibility import reaches_followers
 from ..follow_sets import followers as follower_sets
+from ..follow_sets import options as follow_options
 from ..groups import services as groups
 from ..keeps import services as keeps
 from ..notifications import services as notifications
+from ..notifications import subscriptions
 from ..polls import services as polls
 from ..quotes import services as quotes
 from ..ranking import affinity
@@ -116,6 +118,9 @@ def deliver_status(conn, status: Status) -> int:
     queue_delivery(pipe, status, stored)
     polls.queue_close(pipe, status)
     queue_post_notifications(pipe, status)
+    if stored.subscribers:
+        # Follow options (apinotif): those who asked to be told when the author posts.
+        subscriptions.queue_notify_subscribers(pipe, status)
     pipe.execute()
     if visibility.is_direct(status):
         direct_messages.send_direct_status(status)
@@ -135,6 +140,8 @@ class _Stored:
     # A group's post: the first pass of its members it reaches, and where the job goes on.
     members: list = field(default_factory=list)
     members_cursor: list = field(default_factory=list)
+    # How many asked to be notified when the author posts (follow_sets.options).
+    subscribers: int = 0
 
 
 def do_store_status(conn, status: Status) -> _Stored:
@@ -148,6 +155,7 @@ def do_store_status(conn, status: Status) -> _Stored:
     first_followers = queue_store(
         reads, status, home_size=settings.HOME_TIMELINE_SIZE, followers=settings.POSTS_PER_PASS
     )
+    subscribers = follow_options.queue_count_subscribers(reads, uid)
     group = status.get("group")
     first_members = quiet = None
     if group:
@@ -164,11 +172,14 @@ def do_store_status(conn, status: Status) -> _Stored:
         batch, cursor = follower_sets.decode_range(first_followers)
     answered_followers = () if answered is None else (answered.value,)
     followers = fanout.followers_reach(conn, status, batch, *answered_followers)
+    counted = int(subscribers.value or 0)
     if first_members is None:
-        return _Stored(found, listed.value, followers, cursor)
+        return _Stored(found, listed.value, followers, cursor, subscribers=counted)
     members, members_cursor = follower_sets.decode_range(first_members)
     members = fanout.members_reach(conn, status, members, quiet.value if quiet else None)
-    return _Stored(found, listed.value, followers, cursor, members, members_cursor)
+    return _Stored(
+        found, listed.value, followers, cursor, members, members_cursor, subscribers=counted
+    )
 
 
 def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> None:

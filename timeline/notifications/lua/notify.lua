@@ -50,6 +50,9 @@ if ARGV[4] == '1' then
 end
 local unread = math.min(redis.call('HINCRBY', KEYS[3], 'unread_notifications', 1), cap)
 redis.call('HSET', KEYS[3], 'unread_notifications', unread)
+-- The notification as published names its id (its score) and its actor's uid, so that a
+-- stream can show it as the client API does (selectors.entry_of_event).
+local notification = '{"id":"' .. score .. '","actor_id":' .. ARGV[8] .. ',' .. string.sub(ARGV[7], 2)
 redis.call('PUBLISH', ARGV[5], '{"to":[' .. ARGV[6] .. '],"type":"notification","unread_notifications":'
-  .. unread .. ',"notification":' .. ARGV[7] .. '}')
+  .. unread .. ',"notification":' .. notification .. '}')
 return unread
