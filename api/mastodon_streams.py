@@ -31,6 +31,8 @@ from .http import Caller
 
 # Streams one connection may carry at once.
 STREAMS_PER_SOCKET = 4
+# A 429's Retry-After: about when a place a crashed process held expires (streaming.services).
+RETRY_AFTER_SECONDS = 10
 # The user's own events a stream may relay (their types on the private channel).
 NOTIFICATION, MESSAGE = "notification", "message"
 NAMES = (
@@ -134,7 +136,9 @@ class MastodonStreams:
         if spec.key in self.open_streams:
             return False
         if len(self.open_streams) >= STREAMS_PER_SOCKET:
-            raise StreamRefused(429, f"At most {STREAMS_PER_SOCKET} streams a connection.")
+            raise StreamRefused(
+                429, f"At most {STREAMS_PER_SOCKET} streams a connection.", RETRY_AFTER_SECONDS
+            )
         if spec.private:
             await self._join_personal()
         stream = None
@@ -212,7 +216,9 @@ class MastodonStreams:
         hub = get_personal_hub()
         most = settings.LIVE_SOCKETS_PER_USER
         if hub.listening(self.uid) >= most:
-            raise StreamRefused(429, f"At most {most} live connections to your own events.")
+            raise StreamRefused(
+                429, f"At most {most} live connections to your own events.", RETRY_AFTER_SECONDS
+            )
         try:
             self.personal = await hub.join(Recipient(self.uid))
         except TimeoutError:
