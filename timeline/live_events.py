@@ -4,12 +4,17 @@ their filters (muted words) changed, so a client reads them again."""
 
 import json
 
+from socialsite.redis import get_redis
+
 from . import keys
 
 FILTERS_CHANGED = "filters_changed"
 
 
-def queue_filters_changed(pipe, uid: int) -> None:
-    """Queues on `pipe` the event telling `uid`'s open clients their filters changed
-    (the Mastodon streams' `filters_changed`). PUBLISH names no key: any slot's pipeline."""
-    pipe.publish(keys.PRIVATE_CHANNEL, json.dumps({"to": [int(uid)], "type": FILTERS_CHANGED}))
+def publish_filters_changed(uid: int) -> None:
+    """Tells `uid`'s open clients their filters changed (the Mastodon streams'
+    `filters_changed`): called once the change is stored. 1 round trip, on its own: a
+    cluster's pipeline (or transaction in the user's slot) can't PUBLISH."""
+    get_redis().publish(
+        keys.PRIVATE_CHANNEL, json.dumps({"to": [int(uid)], "type": FILTERS_CHANGED})
+    )

@@ -192,3 +192,21 @@ def test_mastodon_py_hashtag_and_direct_streams_over_http(mastodon_as):
     finally:
         tag_handle.close()
         direct_handle.close()
+
+
+def test_the_event_streams_follow_the_one_visibility_rule(mastodon_as, sse):
+    alice, bob, carol = mastodon_as("alice"), mastodon_as("bob"), mastodon_as("carol")
+    carol.account_update_credentials(locked=True)
+    alice.account_block(alice.account_lookup("bob").id)
+    public = events(sse(alice, "public/local"))
+    assert next(public) == (":", ")")
+    hidden = [carol.status_post("followers only"), bob.status_post("from the blocked")]
+    probe = mastodon_as("dave").status_post("a public probe")
+    # Each stream relays in order: the probe came, and nothing hidden before it.
+    seen = []
+    for event, data in public:
+        if event == "update":
+            seen.append(json.loads(data)["id"])
+            if seen[-1] == str(probe.id):
+                break
+    assert not {str(status.id) for status in hidden} & set(seen)
