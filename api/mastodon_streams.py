@@ -152,7 +152,7 @@ class MastodonStreams:
                     client_address(self.scope),
                 )
             except BaseException:
-                await self._leave_personal_unless_needed(spec.key)
+                await self._leave_personal_unless_needed()
                 raise
         opened = OpenStream(spec, stream, None)
         self.open_streams[spec.key] = opened
@@ -165,13 +165,13 @@ class MastodonStreams:
         found = self.open_streams.pop(key, None)
         if found is not None:
             await self._end(found)
-            await self._leave_personal_unless_needed(None)
+            await self._leave_personal_unless_needed()
 
     async def close_all(self) -> None:
         found, self.open_streams = list(self.open_streams.values()), {}
         for opened in found:
             await self._end(opened)
-        await self._leave_personal_unless_needed(None)
+        await self._leave_personal_unless_needed()
 
     async def _end(self, opened: OpenStream) -> None:
         if opened.task is not None:
@@ -225,11 +225,10 @@ class MastodonStreams:
             raise StreamRefused(503, "Streaming is unavailable right now; try again.") from None
         self.personal_task = asyncio.create_task(self._relay_personal(self.personal))
 
-    async def _leave_personal_unless_needed(self, opening: tuple | None) -> None:
-        """Leaves the private events' hub once no open stream (nor the one `opening`)
-        relays them."""
+    async def _leave_personal_unless_needed(self) -> None:
+        """Leaves the private events' hub once no open stream relays them."""
         needed = any(opened.spec.private for opened in self.open_streams.values())
-        if needed or self.personal is None or (opening and opening in self.open_streams):
+        if needed or self.personal is None:
             return
         listener, task = self.personal, self.personal_task
         self.personal = self.personal_task = None

@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.http import AsyncHttpConsumer
 from django.conf import settings
+from redis import RedisError
 
 from streaming.backlog import CONNECTION
 from streaming.consumers import JSON_HEADERS, MAX_BODY_BYTES, header, request_params
@@ -81,6 +82,10 @@ class MastodonSseConsumer(AsyncHttpConsumer):
         except StreamRefused as refused:
             await self.send_error(refused)
             return
+        except RedisError:
+            # This runs in its own task, where the server's 503 for Redis can't see it.
+            await self.send_error(StreamRefused(503, "Streaming is unavailable right now."))
+            return
         except Exception:
             logger.exception("Could not open a Mastodon stream")
             await self.send_error(StreamRefused(500, "Internal error."))
@@ -97,7 +102,7 @@ class MastodonSseConsumer(AsyncHttpConsumer):
     async def open(self, body: bytes, ended: asyncio.Queue) -> MastodonStreams:
         """Checks the request and opens its stream, answering the headers once it is
         subscribed (so nothing published after them is missed); StreamRefused if not."""
-        if self.scope["method"] not in ("GET", "HEAD"):
+        if self.scope["method"] != "GET":
             raise StreamRefused(405, "Streams take GET requests.")
         if len(body) > MAX_BODY_BYTES:
             raise StreamRefused(413, f"The request body is over {MAX_BODY_BYTES} bytes.")

@@ -125,3 +125,19 @@ async def test_a_client_too_slow_for_its_own_events_is_dropped(alice, token):
     await app
     assert not get_personal_hub().listeners and not get_hub().listeners
     assert stream_stats()["clients"] == 0
+
+
+async def test_a_refused_home_stream_leaves_no_listener_for_its_own_events(token):
+    """The user stream joins the private events' hub, then its home stream is refused
+    (the address has no place left): the listener goes with the refusal."""
+    with override_settings(STREAM_CONNECTIONS_PER_IP=0):
+        communicator = ApplicationCommunicator(
+            application, sse_scope("/api/v1/streaming/user", token)
+        )
+        await communicator.send_input({"type": "http.request", "body": b""})
+        refused = await communicator.receive_output(5)
+        assert refused["status"] == 429 and b"Retry-After" in dict(refused["headers"])
+        await communicator.receive_output(5)
+        await communicator.wait()
+    assert not get_personal_hub().listeners and not get_hub().listeners
+    assert stream_stats()["clients"] == 0
