@@ -12,6 +12,7 @@ from accounts.services import uid_for_login
 from socialsite.redis import get_redis
 from streaming.tests.clients import wait_for_no_streams
 from timeline.direct.services import start_conversation
+from timeline.safety.services import set_muted_words
 
 WAIT = 30
 PROBES, PROBE_WAIT = 10, 3
@@ -210,3 +211,16 @@ def test_the_event_streams_follow_the_one_visibility_rule(mastodon_as, sse):
             if seen[-1] == str(probe.id):
                 break
     assert not {str(status.id) for status in hidden} & set(seen)
+
+
+def test_the_user_event_stream_carries_edits_and_filter_changes(mastodon_as, sse):
+    alice = mastodon_as("alice")
+    home = events(sse(alice, "user"))
+    assert next(home) == (":", ")")
+    posted = alice.status_post("first words")
+    assert json.loads(next_event(home, "update"))["id"] == str(posted.id)
+    alice.status_update(posted.id, status="better words")
+    edited = json.loads(next_event(home, "status.update"))
+    assert edited["id"] == str(posted.id) and "better words" in edited["content"]
+    set_muted_words(uid_for_login("alice"), "spoilers")
+    assert next_event(home, "filters_changed") == "undefined"
