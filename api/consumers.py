@@ -1,53 +1,49 @@
-"""Mastodon's streaming API over WebSocket: ws://HOST/api/v1/streaming, with the
-`user`, `public` and `hashtag` streams, each a stream of the site's own hub (one Redis
-subscription per process) relayed as Mastodon's events: `update` (the Status, as a
-JSON string) and `delete` (the id).
+"""Mastodon's streaming API over WebSocket: ws://HOST/api/v1/streaming, with Mastodon's
+streams (api/mastodon_streams.py: `user`, `user:notification`, `public`, `public:local`,
+`public:remote`, `hashtag`, `hashtag:local`, `list`, `direct`) relayed as Mastodon's
+events: `update` and `status.update` (the Status, as a JSON string), `delete` (the id),
+`notification`, `conversation` and `filters_changed`.
 
 A socket may carry several streams: named in the URL (`?stream=user`), and
 subscribed or unsubscribed by messages ({"type": "subscribe", "stream": "hashtag",
-"tag": "python"}), as Mastodon's own server and Mastodon.py do. The token comes as
-the Authorization header, the `access_token` parameter or the WebSocket
-subprotocol, and must grant `read`."""
+"tag": "python"}), as Mastodon's own server and Mastodon.py do. A subscription refused
+is answered with an error frame naming the stream, and the socket's other streams go
+on. The token comes as the Authorization header, the `access_token` parameter or the
+WebSocket subprotocol, and must grant `read`."""
 
-import asyncio
 import contextlib
 import json
 
-from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import QueryDict
 
-from streaming.consumers import client_address, header, relay_safely
+from streaming.consumers import header
+from streaming.hub import Ending
 from streaming.services import StreamRefused
-from streaming.streams import Stream, open_stream
-from timeline.conversations.selectors import check_tag
-from timeline.feeds.selectors import shown_status
-from timeline.statuses.text import tags
 
-from . import entities
 from .http import Caller, caller_for_token, has_scope
+from .mastodon_streams import STREAMS_PER_SOCKET, MastodonStreams, StreamSpec, stream_spec
 
-# Each Mastodon stream as the site's: its stream and parameters (a tag's: track it).
-STREAMS = {"user": "home", "public": "sample", "hashtag": "filter"}
-# Streams one socket may carry at once.
-STREAMS_PER_SOCKET = 4
+__all__ = ["STREAMS_PER_SOCKET", "MastodonStreamingConsumer"]
 
 
-def status_entity(site: str, status_id: int, viewer: int) -> dict | None:
-    """A status as `viewer` sees it, as a Status entity; None if it is gone or hidden."""
-    found = shown_status(status_id, viewer=viewer)
-    return entities.statuses(site, [found])[0] if found else None
+def requested(message: QueryDict | dict) -> tuple[object, object, object]:
+    """The stream a URL or a subscribe message names, with its tag and list."""
+    return message.get("stream"), message.get("tag"), message.get("list")
+
+
+def named(stream: object, tag: object = None, list_id: object = None) -> list:
+    """The stream as an error frame names it: as its events would, as far as it can."""
+    name = stream if isinstance(stream, str) else str(stream)
+    extra = tag if name.startswith("hashtag") else list_id if name == "list" else None
+    return [name, str(extra)] if extra else [name]
 
 
 class MastodonStreamingConsumer(AsyncWebsocketConsumer):
     caller: Caller | None = None
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        # (stream, tag) -> its open stream and the task relaying it.
-        self.streams: dict[tuple, tuple[Stream, asyncio.Task]] = {}
+    streams: MastodonStreams | None = None
 
     async def __call__(self, scope, receive, send) -> None:
         # However the consumer ends (daphne may cancel it), its streams end with it.
@@ -80,24 +76,24 @@ class MastodonStreamingConsumer(AsyncWebsocketConsumer):
             await self.accept(subprotocol)
             await self.refuse(403, "This action is outside the authorized scopes")
             return
-        stream = self.query().get("stream")
-        try:
-            opened = await self.open(stream, self.query().get("tag")) if stream else None
-        except ValueError as error:
-            await self.accept(subprotocol)
-            await self.refuse(400, str(error))
-            return
-        except StreamRefused as refused:
-            await self.accept(subprotocol)
-            await self.refuse(refused.status, refused.message)
-            return
+        self.streams = MastodonStreams(self.caller, self.scope, self.send_event, self.ended)
+        stream, tag, list_id = requested(self.query())
+        if stream:
+            try:
+                await self.streams.open(stream_spec(stream, tag, list_id))
+            except ValueError as error:
+                await self.accept(subprotocol)
+                await self.refuse(400, str(error), named(stream, tag, list_id))
+                return
+            except StreamRefused as refused:
+                await self.accept(subprotocol)
+                await self.refuse(refused.status, refused.message, named(stream, tag, list_id))
+                return
         # Accepted once subscribed: no event published after the handshake is missed.
         await self.accept(subprotocol)
-        if opened is not None:
-            self.start(*opened)
 
-    async def refuse(self, status: int, message: str) -> None:
-        await self.send_json({"error": message, "status": status})
+    async def refuse(self, status: int, message: str, stream: list | None = None) -> None:
+        await self.send_json(error_frame(message, status, stream))
         await self.close(code=4000 + status)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
@@ -106,102 +102,47 @@ class MastodonStreamingConsumer(AsyncWebsocketConsumer):
         except ValueError:
             message = None
         if not isinstance(message, dict) or message.get("type") not in {"subscribe", "unsubscribe"}:
-            await self.send_json(
-                {"error": 'Send {"type": "subscribe", "stream": ...}', "status": 400}
-            )
+            await self.send_json(error_frame('Send {"type": "subscribe", "stream": ...}', 400))
             return
+        stream, tag, list_id = requested(message)
         if message["type"] == "subscribe":
-            await self.subscribe(message.get("stream"), message.get("tag"))
+            await self.subscribe(stream, tag, list_id)
         else:
-            await self.unsubscribe(message.get("stream"), message.get("tag"))
+            await self.unsubscribe(stream, tag, list_id)
 
-    def stream_key(self, stream, tag) -> tuple:
-        """The stream's key, as its events name it; ValueError for one that isn't."""
-        if stream not in STREAMS:
-            raise ValueError(f"Unknown stream {stream!r}: use user, public or hashtag.")
-        return (stream, check_tag(tag or "")) if stream == "hashtag" else (stream,)
-
-    async def subscribe(self, stream, tag) -> None:
-        """Adds a stream to the socket (nothing if it carries it already), or sends why not."""
+    async def subscribe(self, stream, tag, list_id) -> None:
+        """Adds a stream to the socket (nothing if it carries it already), or sends why
+        not, naming it: the socket's other streams go on."""
+        assert self.streams is not None
         try:
-            opened = await self.open(stream, tag)
+            spec = stream_spec(stream, tag, list_id)
+            await self.streams.open(spec)
         except ValueError as error:
-            await self.send_json({"error": str(error), "status": 400})
-            return
+            await self.send_json(error_frame(str(error), 400, named(stream, tag, list_id)))
         except StreamRefused as refused:
-            await self.send_json({"error": refused.message, "status": refused.status})
-            return
-        if opened is not None:
-            self.start(*opened)
+            frame = error_frame(refused.message, refused.status, named(stream, tag, list_id))
+            await self.send_json(frame)
 
-    async def open(self, stream, tag) -> tuple[tuple, Stream] | None:
-        """Opens the site's stream for a Mastodon stream: its key and the stream, or None
-        if the socket carries it already. ValueError or StreamRefused say why not."""
-        key = self.stream_key(stream, tag)
-        if key in self.streams:
-            return None
-        if len(self.streams) >= STREAMS_PER_SOCKET:
-            raise StreamRefused(429, f"At most {STREAMS_PER_SOCKET} streams a connection.")
-        params = {"percent": "100"} if stream == "public" else {}
-        if stream == "hashtag":
-            params = {"track": key[1]}
-        # connect() closes a socket without a user's token before any stream opens.
-        assert self.caller is not None
-        opened = await open_stream(
-            STREAMS[stream], params, self.caller.user, None, client_address(self.scope)
-        )
-        return key, opened
-
-    def start(self, key: tuple, stream: Stream) -> None:
-        self.streams[key] = (stream, asyncio.create_task(self.relay(key, stream)))
-
-    async def unsubscribe(self, stream, tag) -> None:
+    async def unsubscribe(self, stream, tag, list_id) -> None:
+        assert self.streams is not None
+        spec: StreamSpec | None = None
         with contextlib.suppress(ValueError):
-            found = self.streams.pop(self.stream_key(stream, tag), None)
-            if found is not None:
-                await self.end_stream(*found)
+            spec = stream_spec(stream, tag, list_id)
+        if spec is not None:
+            await self.streams.close(spec.key)
 
-    async def relay(self, key: tuple, stream: Stream) -> None:
-        async def forward(line: str) -> None:
-            await self.forward(key, json.loads(line))
+    async def send_event(self, key: tuple, event: str, payload: str | None) -> None:
+        message: dict = {"stream": list(key), "event": event}
+        if payload is not None:
+            message["payload"] = payload
+        await self.send_json(message)
 
-        try:
-            ending = await relay_safely(stream, self.scope, forward)
-        finally:
-            await stream.close()
-        # The hub ended it (too slow, the token's user suspended...): the socket ends too.
-        await self.send_json({"error": ending.reason, "status": ending.code})
+    async def ended(self, key: tuple | None, ending: Ending) -> None:
+        """The hub ended a stream (too slow, the token's user suspended...): the socket
+        ends too, its last frame saying why."""
+        await self.send_json(error_frame(ending.reason, ending.code, list(key) if key else None))
         with contextlib.suppress(Disconnected):
             await self.close(code=ending.code)
-
-    async def forward(self, key: tuple, event: dict) -> None:
-        """An event of the site's stream as Mastodon's: statuses, their edits and
-        deletions only."""
-        if "event" in event or "id" not in event:
-            return
-        if event.get("deleted"):
-            await self.send_json(
-                {"stream": list(key), "event": "delete", "payload": str(event["id"])}
-            )
-            return
-        # Mastodon's public and tag streams leave reblogs out; a tag's must be a tag.
-        if key[0] != "user" and event.get("repost_of"):
-            return
-        if key[0] == "hashtag" and key[1] not in tags(event.get("message", "")):
-            return
-        caller = self.caller
-        # connect() closes a socket without a user's token before any stream opens.
-        assert caller is not None and caller.uid is not None
-        entity = await sync_to_async(status_entity)(self.site(), int(event["id"]), caller.uid)
-        if entity is not None:
-            payload = json.dumps(entity)
-            # Edits (timeline.edits): an edited status is Mastodon's "status.update".
-            kind = "status.update" if event.get("updated") else "update"
-            await self.send_json({"stream": list(key), "event": kind, "payload": payload})
-
-    def site(self) -> str:
-        secure = self.scope.get("scheme") == "wss"
-        return ("https://" if secure else "http://") + header(self.scope, b"host")
 
     async def send_json(self, message: dict) -> None:
         with contextlib.suppress(Disconnected):
@@ -211,12 +152,10 @@ class MastodonStreamingConsumer(AsyncWebsocketConsumer):
         await self.end_streams()
 
     async def end_streams(self) -> None:
-        streams, self.streams = list(self.streams.values()), {}
-        for stream, task in streams:
-            await self.end_stream(stream, task)
+        if self.streams is not None:
+            await self.streams.close_all()
 
-    async def end_stream(self, stream: Stream, task: asyncio.Task) -> None:
-        task.cancel()
-        await stream.close()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+
+def error_frame(message: str, status: int, stream: list | None = None) -> dict:
+    """Mastodon's error frame, naming the stream it is about (if any)."""
+    return {"error": message, "status": status, **({"stream": stream} if stream else {})}

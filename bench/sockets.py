@@ -1,5 +1,7 @@
 """The site's own WebSockets in the streaming part: ws://HOST/live/ (a page's live
-updates, by session) and ws://HOST/api/v1/streaming?stream=user (Mastodon's, by token).
+updates, by session) and ws://HOST/api/v1/streaming?stream=user (Mastodon's, by token),
+and the same Mastodon home stream as server-sent events (/api/v1/streaming/user),
+beside that WebSocket's figure of the same run.
 Neither is request/response, and a socket's cost is mostly in its opening: each row
 is `plan.socket_connects` connections one after another, each timed from its TCP
 connect to the first event it receives, published through the services once the
@@ -13,6 +15,7 @@ import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+import httpx
 import websockets
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -63,6 +66,33 @@ def websocket(url: str, headers: dict[str, str]) -> Callable:
     return opened
 
 
+def event_stream(url: str, headers: dict[str, str]) -> Callable:
+    """Opens a server-sent events response at `url` with `headers`; yields a receive
+    that gives all the text read so far (an event may come in two reads)."""
+
+    # One client (making one costs its TLS context, tens of ms) opening a new connection
+    # for each stream, as the WebSocket's do: none is kept alive.
+    clients: list[httpx.AsyncClient] = []
+
+    @contextlib.asynccontextmanager
+    async def opened():
+        if not clients:
+            limits = httpx.Limits(max_keepalive_connections=0)
+            clients.append(httpx.AsyncClient(timeout=FIRST_EVENT_TIMEOUT, limits=limits))
+        async with clients[0].stream("GET", url, headers=headers) as response:
+            response.raise_for_status()
+            parts = response.aiter_text()
+            read = [await anext(parts)]  # Mastodon's first comment: the stream is open
+
+            async def receive() -> str:
+                read.append(await anext(parts))
+                return "".join(read)
+
+            yield receive
+
+    return opened
+
+
 def redis_subscriber(channel: str) -> Callable:
     """Opens a new Redis connection SUBSCRIBEd to `channel`; yields its receive."""
 
@@ -93,7 +123,7 @@ async def timed(times: int, open_socket: Callable, publish: Callable) -> tuple[l
     for _ in range(times):
         try:
             to_event, to_open = await first_event(open_socket, publish)
-        except (OSError, TimeoutError, websockets.WebSocketException):
+        except (OSError, TimeoutError, websockets.WebSocketException, httpx.HTTPError):
             failed += 1
             continue
         events.append(to_event)
@@ -139,6 +169,7 @@ def run(ctx: Context) -> list[Row]:
     rows = []
     with daphne(ctx.var_dir) as (base, _):
         host = urlsplit(base).netloc
+        ws_home = None
         for path, (headers, publish, channel, event) in sockets.items():
             ours = asyncio.run(timed(times, websocket(f"ws://{host}{path}", headers), publish))
             raw = asyncio.run(timed(times, redis_subscriber(channel), publish))
@@ -158,4 +189,27 @@ def run(ctx: Context) -> list[Row]:
                     },
                 )
             )
+            ws_home = to_event
+        rows.append(home_over_sse(times, base, user, ws_home))
     return rows
+
+
+def home_over_sse(times: int, base: str, user: dict, ws_home: list | None) -> Row:
+    """Mastodon's home stream as server-sent events, connect to first event, beside the
+    same stream over the WebSocket in this run."""
+    headers = {"Authorization": user["authorization"]}
+    opener = event_stream(f"{base}/api/v1/streaming/user", headers)
+    to_event, to_open, failed = asyncio.run(timed(times, opener, user["post"]))
+    return Row(
+        "streaming",
+        f"sse /api/v1/streaming/user: connect to first event (a followed author's status),"
+        f" {times} connections in turn",
+        latency_of(to_event) if to_event else NO_LATENCY,
+        "the same stream over the WebSocket (?stream=user), this run",
+        latency_of(ws_home) if ws_home else NO_LATENCY,
+        notes={
+            "open_p50_ms": latency_of(to_open).p50_ms if to_open else None,
+            "open_p99_ms": latency_of(to_open).p99_ms if to_open else None,
+            "failed": failed,
+        },
+    )

@@ -28,6 +28,7 @@ from django.conf import settings  # noqa: E402
 from django.urls import re_path, reverse  # noqa: E402
 
 from api.consumers import MastodonStreamingConsumer  # noqa: E402
+from api.sse import SSE_PATH, MastodonSseConsumer  # noqa: E402
 from socialsite.concurrency import at_most  # noqa: E402
 from socialsite.middleware import with_security_policy  # noqa: E402
 from socialsite.ratelimit import refuse_anonymous_reads, refuse_early  # noqa: E402
@@ -56,6 +57,8 @@ application = ProtocolTypeRouter(
                     STREAM_PATH,
                     reports_connection(guarded(AuthMiddlewareStack(StreamHttpConsumer.as_asgi()))),
                 ),
+                # apistream: Mastodon's streams as server-sent events (api.sse).
+                re_path(SSE_PATH, reports_connection(guarded(MastodonSseConsumer.as_asgi()))),
                 # Static files are cheap and the error pages need them: they don't queue.
                 # django-stubs types re_path's view as a Django view; channels' URLRouter
                 # takes an ASGI app there.
@@ -101,4 +104,5 @@ application = ProtocolTypeRouter(
 # Every HTTP answer, Django's or not (the early refusals and 503s too), carries the
 # Content-Security-Policy; but the streams', JSON whose `send` must stay daphne's own
 # (streaming.backlog).
-application = with_security_policy(application, exempt=re.compile(STREAM_PATH))
+exempt = re.compile(f"{STREAM_PATH}|{SSE_PATH}".replace("?P<stream>", ""))
+application = with_security_policy(application, exempt=exempt)

@@ -57,6 +57,9 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
         "ws /api/v1/streaming?stream=user",
     ]
     assert all(row["notes"]["failed"] == 0 == row["notes"]["raw_failed"] for row in sockets)
+    # Mastodon's home stream as server-sent events, beside its WebSocket's figure.
+    (sse,) = [row for row in results["rows"] if row["case"].startswith("sse /")]
+    assert sse["notes"]["failed"] == 0 and sse["baseline"]
     # Whose CPU a post and a delivery cost, ours and the book's, beside their timings.
     posts = [row for row in results["rows"] if row["section"] == "post"]
     fan_outs = [row for row in results["rows"] if "followers_missed" in row.get("notes", {})]

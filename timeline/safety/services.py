@@ -25,6 +25,7 @@ from socialsite.text import words
 from .. import keys
 from ..graph.services import approve_follower, drop_request, unfollow_user
 from ..lists import services as lists
+from ..live_events import publish_filters_changed
 from ..statuses import visibility
 from ..statuses.services import queue_update
 
@@ -235,6 +236,8 @@ def set_muted_words(uid: int, text: str) -> list[str]:
     if phrases:
         pipe.sadd(keys.muted_words_key(uid), *phrases)
     pipe.execute()
+    # apistream: the Mastodon streams tell the user's clients (filters_changed).
+    publish_filters_changed(uid)
     return phrases
 
 
