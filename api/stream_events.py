@@ -4,17 +4,13 @@ entity the notifications endpoint shows, a direct message's conversation as the
 Conversation entity. Each is None when the reader may not (or can no longer) see it:
 the one visibility rule decides, through the selectors these call."""
 
-import time
-
-from accounts.services import uid_for_login
 from timeline.direct.selectors import conversation_page
 from timeline.direct.services import NoSuchConversation
 from timeline.feeds.selectors import shown_status
-from timeline.groups.selectors import get_group
-from timeline.notifications.services import GROUP_KINDS, PERSON_KINDS
+from timeline.notifications.selectors import entry_of_event
 
 from . import entities
-from .views.notifications import TYPES, group_entity, last_status
+from .views.notifications import last_status, notification_entities
 
 
 def status_entity(site: str, status_id: int, viewer: int) -> dict | None:
@@ -24,35 +20,15 @@ def status_entity(site: str, status_id: int, viewer: int) -> dict | None:
 
 
 def notification_entity(site: str, viewer: int, notification: dict) -> dict | None:
-    """A new notification of `viewer`'s (as its event names it: kind, actor's login,
-    object) as the notifications endpoint shows it; None for one whose actor or status is
-    gone or hidden from them, or of a kind the API doesn't name."""
-    kind, object_id = notification.get("kind"), int(notification.get("object") or 0)
-    actor = uid_for_login(str(notification.get("actor", "")))
-    if kind not in TYPES or actor is None:
+    """A new notification of `viewer`'s (as notify.lua publishes it) as
+    `GET /api/v1/notifications/:id` shows it, same id and all; None for one no longer
+    shown (its actor or status gone or hidden from them) or an event that isn't one."""
+    try:
+        entry = entry_of_event(notification)
+    except (KeyError, TypeError, ValueError):
         return None
-    account = entities.accounts(site, [actor]).get(actor)
-    if account is None:
-        return None
-    shown: dict = {
-        "id": f"{kind}-{object_id}-{actor}",
-        "type": TYPES[kind],
-        "created_at": entities.iso(time.time()),
-        "account": account,
-        "status": None,
-    }
-    if kind in GROUP_KINDS:
-        group = get_group(object_id)
-        if group is None:
-            return None
-        shown["group"] = group_entity(
-            site, {"id": group.id, "handle": group.handle, "name": group.name}
-        )
-    elif kind not in PERSON_KINDS:
-        shown["status"] = status_entity(site, object_id, viewer)
-        if shown["status"] is None:
-            return None
-    return shown
+    shown = notification_entities(site, viewer, [entry])
+    return shown[0] if shown else None
 
 
 def conversation_entity(site: str, viewer: int, conversation_id: int, unread: int) -> dict | None:
