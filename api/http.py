@@ -265,6 +265,17 @@ def form_body(request: ApiRequest) -> QueryDict:
     return QueryDict(request.body)
 
 
+def form_pairs(request: ApiRequest) -> list[tuple[str, str]]:
+    """Every (name, value) of the query and a form, in order: Rails-style nested
+    parameters (`home[last_read_id]`, `keywords_attributes[][keyword]`) as sent.
+    (apiprefs: markers and filters.)"""
+    pairs = [(name, value) for name, values in request.GET.lists() for value in values]
+    if request.method != "GET" and request.content_type != "application/json":
+        form = request.POST if request.method == "POST" else form_body(request)
+        pairs += [(name, value) for name, values in form.lists() for value in values]
+    return pairs
+
+
 def uploaded(request: ApiRequest, name: str):
     """The file uploaded as `name` in a multipart form (after `params`), or None."""
     files = request.FILES if request.method == "POST" else getattr(request, "uploads", {})

@@ -8,6 +8,7 @@ from oauth2_provider import views as dot
 from .views import (
     accounts,
     edits,
+    filters,
     groups,
     instance,
     keeps,
@@ -15,6 +16,7 @@ from .views import (
     notifications,
     oauth,
     polls,
+    prefs,
     quotes,
     reports,
     safety,
@@ -129,6 +131,16 @@ api_patterns = [
     route("v1/tags/<str:name>", keeps.tag),
     route("v1/tags/<str:name>/follow", keeps.follow_tag),
     route("v1/tags/<str:name>/unfollow", keeps.unfollow_tag),
+    # Client preferences (apiprefs): markers, preferences, filters, custom emojis.
+    route("v1/markers", prefs.markers_view),
+    route("v1/preferences", prefs.preferences),
+    route("v1/filters", filters.filters_v1),
+    route("v2/filters", filters.filters_view),
+    route("v2/filters/keywords/<str:keyword_id>", filters.one_keyword),
+    route("v2/filters/statuses/<str:status_filter_id>", filters.one_status),
+    route("v2/filters/<str:filter_id>", filters.one_filter),
+    route("v2/filters/<str:filter_id>/keywords", filters.keywords),
+    route("v2/filters/<str:filter_id>/statuses", filters.statuses),
 ]
 
 urlpatterns = [

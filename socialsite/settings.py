@@ -504,6 +504,10 @@ RATE_LIMITS = {
     # The settings page's other saves, per account: log out everywhere, stream keys and
     # apps revoked.
     "settings_changes": env_rate("RATE_LIMIT_SETTINGS_CHANGES", "30/300"),
+    # Client preferences (apiprefs): read positions saved by apps (often: each scroll),
+    # and filters made or changed (API and settings page).
+    "markers": env_rate("RATE_LIMIT_MARKERS", "300/300"),
+    "filter_changes": env_rate("RATE_LIMIT_FILTER_CHANGES", "60/300"),
     # Pages and API reads (GET, HEAD) by a visitor (no session user, no token), per
     # address: a burst no reader makes (static files, media and streams don't count).
     "anonymous_reads": env_rate("RATE_LIMIT_ANONYMOUS_READS", ANONYMOUS_READS_DEFAULT),

@@ -340,7 +340,8 @@ def mutes_key(uid: int) -> str:
 
 
 def muted_words_key(uid: int) -> str:
-    """The phrases `uid` mutes (matched as the streaming API's track filter matches)."""
+    """The phrases `uid` muted before muted words became a filter (accounts.filters):
+    read only by data migration 0009, which moves them into one."""
     return f"muted_words:{{{uid}}}"
 
 
