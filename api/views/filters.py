@@ -45,8 +45,8 @@ def keywords_attributes(request: ApiRequest, found: dict) -> list[dict]:
     given = found.get("keywords_attributes")
     if isinstance(given, dict):
         given = list(given.values())
-    if isinstance(given, list):
-        if not all(isinstance(item, dict) for item in given):
+    if given is not None:
+        if not isinstance(given, list) or not all(isinstance(item, dict) for item in given):
             raise ApiError(422, "keywords_attributes is a list of keywords.")
         return given
     items: list[dict] = []
