@@ -127,6 +127,7 @@ TEMPLATES = [
                 "status_cards": "timeline.statuses.cards.page_status_cards",
                 "stream_keys_panel": "streaming.views.stream_keys_panel",
                 "safety_panel": "timeline.safety.views.safety_panel",
+                "filters_panel": "accounts.filter_views.filters_panel",  # apiprefs
                 "quote_panel": "timeline.posting.quote_views.quote_panel",
                 "posting_panel": "timeline.posting.preferences.posting_panel",
                 "chosen_visibility": "timeline.posting.preferences.chosen_visibility",
