@@ -134,6 +134,7 @@ api_patterns = [
     # Client preferences (apiprefs): markers, preferences, filters, custom emojis.
     route("v1/markers", prefs.markers_view),
     route("v1/preferences", prefs.preferences),
+    route("v1/custom_emojis", prefs.custom_emojis),
     route("v1/filters", filters.filters_v1),
     route("v2/filters", filters.filters_view),
     route("v2/filters/keywords/<str:keyword_id>", filters.one_keyword),

@@ -147,6 +147,7 @@ TEMPLATES = [
                 "posted_at": "timeline.statuses.display.posted_at",
                 "ago": "timeline.statuses.display.ago",
                 "linkify": "timeline.statuses.display.linkify",
+                "emojify": "accounts.emojis.emojify",  # custom emojis (apiprefs)
             },
         },
     },
@@ -517,6 +518,9 @@ RATE_LIMITS = {
 # over its reads limit, is refused before it reaches Django, after this delay
 # (socialsite.ratelimit.refuse_early, refuse_anonymous_reads).
 RATE_LIMITED_DELAY_SECONDS = float(os.environ.get("RATE_LIMITED_DELAY_SECONDS", 1))
+# How long a process keeps its copy of the custom emojis (accounts.emojis): a change made
+# in another process shows within this many seconds.
+CUSTOM_EMOJIS_KEPT_SECONDS = float(os.environ.get("CUSTOM_EMOJIS_KEPT_SECONDS", "10"))
 # A browser that logs in gets a signed cookie naming the login (accounts.devices), kept
 # this long, sent only to the login page.
 DEVICE_COOKIE_NAME = "device"

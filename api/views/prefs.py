@@ -1,10 +1,11 @@
 """A user's client preferences: markers (where they stopped reading) and preferences
 (their defaults), as Mastodon's API has them."""
 
-from accounts import markers
+from accounts import emojis, markers
 from timeline.posting import preferences as posting
 
 from .. import entities
+from ..emoji_entities import emoji_entity
 from ..http import (
     ApiError,
     ApiRequest,
@@ -75,3 +76,11 @@ def preferences(request: ApiRequest) -> dict:
         "reading:expand:spoilers": False,
         "reading:autoplay:gifs": False,
     }
+
+
+@endpoint("GET", public=True, user=False)
+def custom_emojis(request: ApiRequest) -> list[dict]:
+    """The site's custom emojis (no token needed), by shortcode."""
+    site = entities.site_of(request)
+    found = emojis.all_emojis()
+    return [emoji_entity(site, found[code]) for code in sorted(found)]
