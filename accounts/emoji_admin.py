@@ -19,7 +19,7 @@ def custom_emojis(request: HttpRequest) -> HttpResponse:
         try:
             if upload is None:
                 raise emojis.BadEmoji("Choose a picture (PNG, GIF or WebP).")
-            if upload.size > emojis.EMOJI_MAX_BYTES:
+            if (upload.size or 0) > emojis.EMOJI_MAX_BYTES:
                 raise emojis.BadEmoji(f"A picture is at most {emojis.EMOJI_MAX_BYTES // 1024} KB.")
             found = emojis.add_emoji(
                 request.POST.get("shortcode"),

@@ -5,6 +5,7 @@ a text containing it anywhere. A status filter matches that status, and its repo
 The text is a status's content warning and message."""
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +52,7 @@ def hidden_in_home(filters: list[Filter], now: float | None = None) -> HomeHidin
     return HomeHiding(tuple(p for p in phrases if p), tuple(parts), frozenset(status_ids))
 
 
-def status_text(status: dict) -> str:
+def status_text(status: Mapping[str, Any]) -> str:
     return f"{status.get('spoiler_text') or ''}\n{status.get('message') or ''}"
 
 
@@ -64,7 +65,7 @@ def keyword_matches(keyword: dict, text: str, present: frozenset[str]) -> bool:
     return keyword["keyword"].casefold() in text.casefold()
 
 
-def hides(status: dict, hiding: HomeHiding) -> bool:
+def hides(status: Mapping[str, Any], hiding: HomeHiding) -> bool:
     """Whether `hiding` hides `status` (a repost is judged by what it carries)."""
     if str(status.get("id")) in hiding.status_ids:
         return True
@@ -76,7 +77,9 @@ def hides(status: dict, hiding: HomeHiding) -> bool:
     return any(part in folded for part in hiding.parts)
 
 
-def matches(status: dict, filters: list[Filter], now: float | None = None) -> list[dict]:
+def matches(
+    status: Mapping[str, Any], filters: list[Filter], now: float | None = None
+) -> list[dict]:
     """Mastodon's FilterResults for `status` (its original's content, for a repost):
     each active filter it matches, with the keywords and status ids that matched."""
     shown = status.get("original") or status

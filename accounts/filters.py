@@ -62,7 +62,9 @@ def check_title(title: object) -> str:
 
 
 def check_context(context: object) -> list[str]:
-    names = [context] if isinstance(context, str) else list(context or [])
+    names: list = [context] if isinstance(context, str) else []
+    if isinstance(context, list | tuple):
+        names = list(context)
     names = list(dict.fromkeys(str(name) for name in names))
     if not names:
         raise ValueError(f"context is one or more of {', '.join(CONTEXTS)}.")

@@ -55,8 +55,9 @@ def with_filtered(viewer: int | None, shown: list[dict], found: Iterable[Status]
     by_id = {}
     for status in found:
         by_id[str(status["id"])] = status
-        if status.get("original"):
-            by_id[str(status["original"]["id"])] = status["original"]
+        original = status.get("original")
+        if original is not None:
+            by_id[str(original["id"])] = original
     for entity in shown:
         for each in (entity, entity.get("reblog")):
             if each and each["id"] in by_id:

@@ -69,7 +69,7 @@ class Audience:
     # Filters (accounts.filters): what the viewer's home-hiding filters hide (the muted
     # words are one), and all their filters, for the API's `filtered`.
     hiding: user_filters.HomeHiding = user_filters.HomeHiding()
-    filters: tuple[dict, ...] = ()
+    filters: tuple[dict[str, Any], ...] = ()
     follows: set[int] = field(default_factory=set)  # authors known to be followed
     asked: set[int] = field(default_factory=set)  # authors whose follow was looked up
     groups: frozenset[int] = frozenset()  # the groups the viewer is a member of
