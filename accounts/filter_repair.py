@@ -19,12 +19,12 @@ def _highest_id(found: dict) -> int:
     return max(ids)
 
 
-def _unreadable(value: str) -> dict | None:
+def _readable(value: str) -> dict | None:
     try:
         found = json.loads(value)
     except ValueError:
         return None
-    if not isinstance(found, dict) or not FILTER_FIELDS <= set(found):
+    if not isinstance(found, dict) or not set(found) >= FILTER_FIELDS:
         return None
     return found
 
@@ -35,7 +35,7 @@ def check_filters(
     """How many users' filters were checked, and what is wrong: (key, problem) pairs;
     with `fix`, each repaired (each step one command in the user's slot)."""
     conn = get_redis()
-    checked, findings = 0, []
+    checked, findings = 0, list[tuple[str, str]]()
     for batch in scan_batches(conn, filters_key("*"), "hash"):
         for key in batch:
             checked += 1
@@ -56,7 +56,7 @@ def _check_one(conn, key: str, fix: bool) -> Iterator[tuple[str, str]]:
     for field, value in raw.items():
         if field == "next_id":
             continue
-        found = _unreadable(value)
+        found = _readable(value)
         if found is None:
             yield key, f"holds an unreadable filter {field}"
             if fix:
