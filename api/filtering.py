@@ -44,12 +44,19 @@ def filter_results(results: list[dict]) -> list[dict]:
     ]
 
 
-def with_filtered(viewer: int | None, shown: list[dict], found: Iterable[Status]) -> list[dict]:
+def with_filtered(
+    viewer: int | None,
+    shown: list[dict],
+    found: Iterable[Status],
+    read: Iterable[dict] | None = None,
+) -> list[dict]:
     """`shown` (Status entities of the statuses `found`) each with `filtered`: the
-    viewer's filters it matches (1 round trip, none for a visitor)."""
+    viewer's filters it matches; `read`: those filters if the page read them already,
+    else they are read (1 round trip; none for a visitor)."""
     if not viewer or not shown:
         return shown
-    active = [f for f in filters.list_filters(viewer) if filters.is_active(f)]
+    every = filters.list_filters(viewer) if read is None else list(read)
+    active = [f for f in every if filters.is_active(f)]
     if not active:
         return shown
     by_id = {}

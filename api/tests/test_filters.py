@@ -160,3 +160,23 @@ def test_changing_filters_past_the_rate_limit_is_429_with_retry_after(alice, api
     assert status == 429 and int(response["Retry-After"]) > 0
     assert body["error"].startswith("Too many filter changes")
     assert len(filters.list_filters(alice.uid)) == 1
+
+
+def test_a_timeline_page_marks_filtered_from_the_filters_its_read_took(
+    alice, bob, api_as, monkeypatch
+):
+    """The filters come with the visibility rule's reads (no round trip of their own)."""
+    follow_user(alice.uid, bob.uid)
+    post_status(bob.uid, "the finale")
+    jobs.work(burst=True)
+    as_alice = api_as(alice)
+    made = make(as_alice, keywords_attributes=[{"keyword": "finale"}])[1]
+
+    def read_again(uid):
+        raise AssertionError("the page read the filters already")
+
+    monkeypatch.setattr(filters, "list_filters", read_again)
+    (shown,) = as_alice("get", "/api/v1/timelines/home")[1]
+    assert shown["filtered"][0]["filter"]["id"] == made["id"]
+    path = f"/api/v1/accounts/{bob.uid}/statuses"
+    assert as_alice("get", path)[1][0]["filtered"][0]["keyword_matches"] == ["finale"]

@@ -2,7 +2,7 @@
 directly): saved per user with versions, bad input and rate limits."""
 
 from accounts import markers
-from timeline.posting.preferences import set_default_visibility
+from timeline.posting.preferences import set_posting_preferences
 
 
 def test_markers_are_saved_per_user_with_a_growing_version(alice, bob, api_as):
@@ -61,8 +61,10 @@ def test_preferences_are_the_users_own_defaults(alice, api_as):
     assert found["posting:default:sensitive"] is False
     assert found["reading:expand:spoilers"] is False
     assert found["reading:expand:media"] == "default"
-    set_default_visibility(alice.uid, "private")
-    assert api_as(alice)("get", "/api/v1/preferences")[1]["posting:default:visibility"] == "private"
+    set_posting_preferences(alice.uid, default_visibility="private", expand_warnings=True)
+    found = api_as(alice)("get", "/api/v1/preferences")[1]
+    assert found["posting:default:visibility"] == "private"
+    assert found["reading:expand:spoilers"] is True
 
 
 def test_markers_and_preferences_need_a_token(client):

@@ -60,19 +60,21 @@ def filtered_statuses(
     limit, cursor = limit_param(found), cursor_params(found)
     kept: list[Status] = []
     last_read, more = None, False
+    read_filters = None
     for _ in range(PASSES):
         page = cursor_page("profile", uid, cursor, limit, viewer=viewer(request))
         if not page.statuses:
             more = False
             break
         kept += [status for status in page.statuses if passes(status)]
+        read_filters = page.viewer_filters
         last_read, more = page.statuses[-1]["id"], page.has_older
         if len(kept) >= limit or not more:
             break
         cursor = Cursor(max_id=int(last_read), since_id=cursor.since_id, min_id=None)
     kept = kept[:limit]
     shown = entities.statuses(entities.site_of(request), kept)
-    with_filtered(viewer(request), shown, kept)
+    with_filtered(viewer(request), shown, kept, read_filters)
     base = request.build_absolute_uri(request.path)
     query = {k: v for k, v in request.GET.items() if k not in {"max_id", "min_id", "since_id"}}
     links = []

@@ -64,16 +64,18 @@ def marker_positions(request: ApiRequest) -> dict[str, object]:
 @endpoint("GET", scope="read")
 def preferences(request: ApiRequest) -> dict:
     """The caller's defaults, as the site keeps them: posts' visibility (their setting,
-    else as their account is); the site has no default warning, language or reading
-    switches, so those are Mastodon's defaults."""
+    else as their account is) and whether warnings open by themselves (the settings
+    page's *Posting*); the site has no default sensitive flag, language or media switch,
+    so those are Mastodon's defaults."""
     uid = caller_uid(request)
+    visibility, expand_warnings = posting.posting_defaults_of(uid)
     return {
-        "posting:default:visibility": posting.default_visibility_of(uid),
+        "posting:default:visibility": visibility,
         "posting:default:sensitive": False,
         "posting:default:language": None,
         "posting:default:quote_policy": "public",
         "reading:expand:media": "default",
-        "reading:expand:spoilers": False,
+        "reading:expand:spoilers": expand_warnings,
         "reading:autoplay:gifs": False,
     }
 

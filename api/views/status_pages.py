@@ -18,5 +18,5 @@ def statuses_page(request: ApiRequest, timeline: str, owner: int | str | None) -
     )
     shown = entities.statuses(entities.site_of(request), read.statuses)
     # Filters (apiprefs): `filtered`, the caller's filters each status matches.
-    with_filtered(viewer(request), shown, read.statuses)
+    with_filtered(viewer(request), shown, read.statuses, read.viewer_filters)
     return shown, link_header(request, shown, more=read.has_older)
