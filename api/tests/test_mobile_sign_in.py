@@ -123,3 +123,16 @@ def test_mobile_sign_in_with_mastodon_py(daphne_server, person):
     code = parse_qs(urlsplit(answer.headers["Location"]).query)["code"][0]
     api.log_in(code=code, redirect_uri=MOBILE, scopes=scopes)
     assert api.account_verify_credentials().username == "alice"
+
+
+def test_a_loopback_redirect_may_come_back_on_any_port(daphne_server, person):
+    """RFC 8252 7.3: a desktop app registers http://127.0.0.1/... and listens on a port
+    it picks at sign-in."""
+    person("alice")
+    app = register(daphne_server, "http://127.0.0.1/callback").json()
+    session = logged_in_session(daphne_server, "alice", PASSWORD)
+    asked = "http://127.0.0.1:53123/callback"
+    answer = consent(session, authorize_url(daphne_server, app, asked))
+    assert answer.status_code == 302 and answer.headers["Location"].startswith(f"{asked}?code=")
+    code = parse_qs(urlsplit(answer.headers["Location"]).query)["code"][0]
+    assert exchange(daphne_server, app, code, asked).status_code == 200
