@@ -4,6 +4,7 @@ the streaming API's track filter and the muted words always matched); another ma
 a text containing it anywhere. A status filter matches that status, and its reposts.
 The text is a status's content warning and message."""
 
+import functools
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -12,6 +13,12 @@ from typing import Any
 from socialsite.text import words
 
 Filter = dict[str, Any]
+
+
+@functools.lru_cache(maxsize=8192)
+def keyword_words(keyword: str) -> frozenset[str]:
+    """A keyword's words (the site's word rule), worked out once a process."""
+    return words(keyword)
 
 
 def is_active(found: Filter, now: float | None = None) -> bool:
@@ -45,7 +52,7 @@ def hidden_in_home(filters: list[Filter], now: float | None = None) -> HomeHidin
             continue
         for keyword in found["keywords"]:
             if keyword["whole_word"]:
-                phrases.append(words(keyword["keyword"]))
+                phrases.append(keyword_words(keyword["keyword"]))
             else:
                 parts.append(keyword["keyword"].casefold())
         status_ids.update(each["status_id"] for each in found["statuses"])
@@ -60,7 +67,7 @@ def keyword_matches(keyword: dict, text: str, present: frozenset[str]) -> bool:
     """The one word rule: a whole-word keyword matches a text holding all its words (as
     the streaming API's track filter does); another, a text containing it."""
     if keyword["whole_word"]:
-        wanted = words(keyword["keyword"])
+        wanted = keyword_words(keyword["keyword"])
         return bool(wanted) and wanted <= present
     return keyword["keyword"].casefold() in text.casefold()
 

@@ -13,6 +13,7 @@ under its id, and "next_id", the last id handed to a filter, keyword or status o
 theirs. A change rewrites one filter's JSON by compare and set (lua/filter_swap.lua),
 retried if another request changed it meanwhile."""
 
+import functools
 import json
 import time
 from collections.abc import Callable, Iterable
@@ -108,8 +109,17 @@ def check_keyword(keyword: object) -> str:
 
 
 def _decode(raw: dict[str, str]) -> list[Filter]:
-    found = [json.loads(value) for field, value in raw.items() if field != NEXT_ID]
+    found = [_parsed(value) for field, value in raw.items() if field != NEXT_ID]
     return sorted(found, key=lambda found: int(found["id"]))
+
+
+# Every page of a viewer with filters decodes them (timeline.audience): each stored
+# JSON is parsed once a process. Callers read these dicts, never change them (a change
+# parses its own copy: _change).
+@functools.lru_cache(maxsize=4096)
+def _parsed(value: str) -> Filter:
+    found: Filter = json.loads(value)
+    return found
 
 
 def list_filters(uid: int) -> list[Filter]:
@@ -291,7 +301,8 @@ def add_keyword(uid: int, filter_id: object, keyword: object, whole_word: object
 
 def update_keyword(uid: int, keyword_id: object, changes: dict[str, object]) -> dict:
     keyword = check_keyword(changes["keyword"]) if "keyword" in changes else None
-    found, item = find_part(uid, "keywords", keyword_id)
+    found, kept = find_part(uid, "keywords", keyword_id)
+    item = dict(kept)  # a copy: what list_filters gives is shared (_parsed)
 
     def change(found: Filter) -> Filter:
         for each in found["keywords"]:
