@@ -31,3 +31,22 @@ USER_KEY_PATTERN = user_key("*")
 def hash_tag_id(key: str) -> int:
     """The id inside a key's {hash tag}: 42 for "user:{42}"."""
     return int(key[key.index("{") + 1 : key.index("}")])
+
+
+# Client preferences (apiprefs): each user's, in their slot.
+
+
+def markers_key(uid: int | str) -> str:
+    """A user's read positions: "<timeline>:id", ":version", ":at" for home and
+    notifications (accounts.markers)."""
+    return f"markers:{{{uid}}}"
+
+
+def filters_key(uid: int | str) -> str:
+    """A user's filters: filter id -> the filter as JSON; "next_id" -> the last id given
+    to a filter, keyword or status of theirs (accounts.filters)."""
+    return f"filters:{{{uid}}}"
+
+
+# Custom emojis (accounts.emojis): shortcode -> the emoji as JSON, site-wide.
+CUSTOM_EMOJIS = "custom_emojis"

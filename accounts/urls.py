@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import appearance, profile_views, views
+from . import appearance, filter_views, profile_views, views
 
 app_name = "accounts"
 urlpatterns = [
@@ -16,4 +16,8 @@ urlpatterns = [
     path("avatar/remove/", profile_views.remove_avatar, name="remove_avatar"),
     path("welcome/dismiss/", profile_views.dismiss_first_run, name="dismiss_first_run"),
     path("delete/", views.delete_account, name="delete_account"),
+    # Filters (apiprefs), shown in the settings page's privacy section.
+    path("filters/", filter_views.create, name="create_filter"),
+    path("filters/<int:filter_id>/", filter_views.update, name="update_filter"),
+    path("filters/<int:filter_id>/delete/", filter_views.delete, name="delete_filter"),
 ]

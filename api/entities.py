@@ -24,6 +24,7 @@ from timeline.statuses.text import tags
 from timeline.statuses.visibility import visibility_of
 
 from . import quotes
+from .emoji_entities import emojis_in
 from .models import ClientApp
 
 # 4.5: quotes (api/quotes.py), which Mastodon.py asks of the server it talks to.
@@ -90,7 +91,7 @@ def account(site: str, user: UserProfile) -> dict:
         "header_static": "",
         "locked": bool(user.get("private")),
         "fields": profile_fields(user),
-        "emojis": [],
+        "emojis": emojis_in(site, user.get("name") or "", user.get("bio", "")),  # apiprefs
         "bot": False,
         "group": False,
         "discoverable": True,
@@ -198,6 +199,7 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         bookmarked=found.get("bookmarked", False),
         pinned=found.get("pinned", False),
         poll=poll_entity(found),
+        emojis=emojis_in(site, found["message"], found.get("spoiler_text", "")),  # apiprefs
     )
     entity.update(quotes.quote_fields(found, lambda quoted: status(site, quoted, people)))
     return entity

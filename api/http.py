@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeAlias
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 import orjson
 from django.core.cache import cache
@@ -276,6 +276,22 @@ def form_body(request: ApiRequest) -> QueryDict:
     if request.content_type != "application/x-www-form-urlencoded":
         return QueryDict()
     return QueryDict(request.body)
+
+
+def form_pairs(request: ApiRequest) -> list[tuple[str, str]]:
+    """Every (name, value) of the query and a form, in order: Rails-style nested
+    parameters (`home[last_read_id]`, `keywords_attributes[][keyword]`) as sent.
+    (apiprefs: markers and filters.)"""
+    pairs = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
+    if request.method == "GET" or request.content_type == "application/json":
+        return pairs
+    if request.content_type == "application/x-www-form-urlencoded":
+        # In the order sent (a QueryDict groups a name's values): each nested item's
+        # fields come together.
+        body = request.body.decode("utf-8", "replace")
+        return pairs + parse_qsl(body, keep_blank_values=True, max_num_fields=1000)
+    form = request.POST if request.method == "POST" else form_body(request)
+    return pairs + [(name, value) for name, values in form.lists() for value in values]
 
 
 def uploaded(request: ApiRequest, name: str):

@@ -6,6 +6,7 @@ bodies (toot sends JSON)."""
 
 import hashlib
 import json
+import re
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -54,20 +55,53 @@ def check_scopes(text: str) -> list[str]:
     return scopes
 
 
+# Mobile sign-in (apiprefs): an app's own scheme (myapp://oauth, com.example.app:/cb, as
+# RFC 8252 7.1 has them) is accepted; these never are: they run or read something in
+# the browser rather than hand the code to an app.
+REFUSED_SCHEMES = {"javascript", "data", "file", "vbscript", "blob", "about", "filesystem"}
+SCHEME = re.compile(r"[a-z][a-z0-9+.-]*")
+
+
 def check_redirect_uris(text: str | None) -> list[str]:
-    """Redirect URIs (separated by whitespace): http(s) URLs or the out-of-band one."""
+    """Redirect URIs (separated by whitespace): http(s) URLs, an app's own scheme (a
+    mobile app's: `myapp://oauth`), or the out-of-band one."""
     uris = str(text or "").split()
     if not uris:
         raise ValueError("redirect_uris is required.")
     if len(uris) > REDIRECT_URIS_MAX:
         raise ValueError(f"At most {REDIRECT_URIS_MAX} redirect URIs.")
     for uri in uris:
-        parts = urlsplit(uri)
-        if uri != OOB and (parts.scheme not in {"http", "https"} or not parts.netloc):
-            raise ValueError(f"{uri!r} is not an http(s) URL or {OOB}.")
         if len(uri) > 500:
             raise ValueError("A redirect URI is at most 500 characters.")
+        if uri != OOB and not redirect_uri_allowed(uri):
+            raise ValueError(f"{uri!r} is not an http(s) URL, an app's own scheme or {OOB}.")
     return uris
+
+
+def redirect_uri_allowed(uri: str) -> bool:
+    """Whether `uri` may be an app's redirect URI: http(s) with a host, or an app's own
+    scheme with something after it (not one of REFUSED_SCHEMES)."""
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return False
+    scheme = parts.scheme.lower()
+    if scheme in {"http", "https"}:
+        return bool(parts.hostname)
+    if not SCHEME.fullmatch(scheme) or scheme in REFUSED_SCHEMES or scheme == "urn":
+        return False
+    return bool(uri.split(":", 1)[1].strip("/"))
+
+
+def redirect_schemes(application: Application | None) -> list[str]:
+    """The schemes a redirect to `application` may use: http(s), the out-of-band one's,
+    and the app's own schemes it registered (mobile apps)."""
+    schemes = ["http", "https", "urn"]
+    for uri in application.redirect_uris.split() if application is not None else []:
+        scheme = urlsplit(uri).scheme.lower()
+        if scheme not in schemes and redirect_uri_allowed(uri):
+            schemes.append(scheme)
+    return schemes
 
 
 def register_app(

@@ -9,6 +9,7 @@ from .views import (
     accounts,
     edits,
     errors,
+    filters,
     grouped,
     groups,
     instance,
@@ -17,6 +18,7 @@ from .views import (
     notifications,
     oauth,
     polls,
+    prefs,
     quotes,
     reports,
     safety,
@@ -143,6 +145,17 @@ api_patterns = [
     route("v2/notifications/<str:group_key>/dismiss", grouped.dismiss_group),
     route("v1/search", errors.retired("/api/v2/search")),
     route("v1/timelines/direct", errors.retired("/api/v1/conversations")),
+    # Client preferences (apiprefs): markers, preferences, filters, custom emojis.
+    route("v1/markers", prefs.markers_view),
+    route("v1/preferences", prefs.preferences),
+    route("v1/custom_emojis", prefs.custom_emojis),
+    route("v1/filters", filters.filters_v1),
+    route("v2/filters", filters.filters_view),
+    route("v2/filters/keywords/<str:keyword_id>", filters.one_keyword),
+    route("v2/filters/statuses/<str:status_filter_id>", filters.one_status),
+    route("v2/filters/<str:filter_id>", filters.one_filter),
+    route("v2/filters/<str:filter_id>/keywords", filters.keywords),
+    route("v2/filters/<str:filter_id>/statuses", filters.statuses),
 ]
 
 urlpatterns = [

@@ -70,6 +70,8 @@ COUNTS = {
     "avatar_changes": "avatar changes",
     "group_moderation": "group moderation acts",
     "settings_changes": "settings changes",
+    "markers": "read positions saved",
+    "filter_changes": "filter changes",
     "anonymous_reads": "pages read without logging in",
 }
 

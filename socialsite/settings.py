@@ -127,6 +127,7 @@ TEMPLATES = [
                 "status_cards": "timeline.statuses.cards.page_status_cards",
                 "stream_keys_panel": "streaming.views.stream_keys_panel",
                 "safety_panel": "timeline.safety.views.safety_panel",
+                "filters_panel": "accounts.filter_views.filters_panel",  # apiprefs
                 "quote_panel": "timeline.posting.quote_views.quote_panel",
                 "posting_panel": "timeline.posting.preferences.posting_panel",
                 "chosen_visibility": "timeline.posting.preferences.chosen_visibility",
@@ -146,6 +147,7 @@ TEMPLATES = [
                 "posted_at": "timeline.statuses.display.posted_at",
                 "ago": "timeline.statuses.display.ago",
                 "linkify": "timeline.statuses.display.linkify",
+                "emojify": "accounts.emojis.emojify",  # custom emojis (apiprefs)
             },
         },
     },
@@ -506,6 +508,10 @@ RATE_LIMITS = {
     # The settings page's other saves, per account: log out everywhere, stream keys and
     # apps revoked.
     "settings_changes": env_rate("RATE_LIMIT_SETTINGS_CHANGES", "30/300"),
+    # Client preferences (apiprefs): read positions saved by apps (often: each scroll),
+    # and filters made or changed (API and settings page).
+    "markers": env_rate("RATE_LIMIT_MARKERS", "300/300"),
+    "filter_changes": env_rate("RATE_LIMIT_FILTER_CHANGES", "60/300"),
     # Pages and API reads (GET, HEAD) by a visitor (no session user, no token), per
     # address: a burst no reader makes (static files, media and streams don't count).
     "anonymous_reads": env_rate("RATE_LIMIT_ANONYMOUS_READS", ANONYMOUS_READS_DEFAULT),
@@ -514,6 +520,9 @@ RATE_LIMITS = {
 # over its reads limit, is refused before it reaches Django, after this delay
 # (socialsite.ratelimit.refuse_early, refuse_anonymous_reads).
 RATE_LIMITED_DELAY_SECONDS = float(os.environ.get("RATE_LIMITED_DELAY_SECONDS", 1))
+# How long a process keeps its copy of the custom emojis (accounts.emojis): a change made
+# in another process shows within this many seconds.
+CUSTOM_EMOJIS_KEPT_SECONDS = float(os.environ.get("CUSTOM_EMOJIS_KEPT_SECONDS", "10"))
 # A browser that logs in gets a signed cookie naming the login (accounts.devices), kept
 # this long, sent only to the login page.
 DEVICE_COOKIE_NAME = "device"

@@ -8,6 +8,8 @@ class TimelineConfig(AppConfig):
         from accounts.services import read_with_session
         from socialsite import dashboard
 
+        from . import live_events  # noqa: F401  (filters_changed reaches the streams)
+
         # The modules that register background job handlers (socialsite.jobs) and signal
         # receivers: here, so every process that runs jobs or closes accounts has them all.
         from .edits import services as edits  # noqa: F401

@@ -339,8 +339,9 @@ def mutes_key(uid: int) -> str:
     return f"mutes:{{{uid}}}"
 
 
-def muted_words_key(uid: int) -> str:
-    """The phrases `uid` mutes (matched as the streaming API's track filter matches)."""
+def muted_words_key(uid: int | str) -> str:
+    """The phrases `uid` muted before muted words became a filter (accounts.filters):
+    read only by data migration 0009, which moves them into one."""
     return f"muted_words:{{{uid}}}"
 
 

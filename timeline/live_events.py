@@ -4,11 +4,19 @@ their filters (muted words) changed, so a client reads them again."""
 
 import json
 
+from django.dispatch import receiver
+
+from accounts.filters import filters_changed
 from socialsite.redis import get_redis
 
 from . import keys
 
 FILTERS_CHANGED = "filters_changed"
+
+
+@receiver(filters_changed)
+def _filters_changed(*, uid: int, **kwargs: object) -> None:
+    publish_filters_changed(uid)
 
 
 def publish_filters_changed(uid: int) -> None:

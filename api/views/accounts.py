@@ -28,7 +28,7 @@ from ..http import (
     uploaded,
     viewer,
 )
-from . import follow_options
+from . import account_statuses, follow_options
 from .people import people_page
 from .status_pages import statuses_page
 
@@ -145,13 +145,14 @@ def account(request: ApiRequest, account_id: str) -> dict:
 def statuses(request: ApiRequest, account_id: str) -> ApiResult:
     uid = profile(account_id)["id"]
     found = params(request)
-    if str(found.get("only_media")).lower() in {"true", "1"}:
-        # Nothing has media here.
-        return []
     if str(found.get("pinned")).lower() in {"true", "1"}:
         # Keep: the account's pinned statuses, the latest pinned first (timeline.keeps).
         pinned = keeps.pinned_statuses_of(uid, viewer(request))
         return entities.statuses(entities.site_of(request), pinned)
+    # exclude_replies, exclude_reblogs, only_media, tagged (apiprefs).
+    passes = account_statuses.account_filter(found, uid)
+    if passes is not None:
+        return account_statuses.filtered_statuses(request, uid, found, passes)
     return statuses_page(request, "profile", uid)
 
 

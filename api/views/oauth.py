@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from oauth2_provider.http import OAuth2ResponseRedirect
 from oauth2_provider.views import AuthorizationView, RevokeTokenView
 
 from socialsite.middleware import with_policy
@@ -50,6 +51,12 @@ class AuthorizeView(AuthorizationView):
         # The consent form's answer redirects to the app: the policy's form-action, which
         # browsers apply to a form's redirects too, must let it (as Mastodon's does).
         origin = redirect_origin(str(context.get("redirect_uri") or ""))
+        if not origin:
+            # An app's own scheme (mobile sign-in): the policy names the scheme.
+            scheme = urlsplit(str(context.get("redirect_uri") or "")).scheme.lower()
+            application = context.get("application")
+            if scheme in oauth.redirect_schemes(application) and scheme not in ("urn", ""):
+                origin = f"{scheme}:"
         if origin:
             with_policy(response, form_action=f"'self' {origin}")
         return response
@@ -63,7 +70,8 @@ class AuthorizeView(AuthorizationView):
                 "error": query.get("error", [""])[0],
             }
             return render(self.request, "api/authorized_oob.html", context)
-        return super().redirect(redirect_to, application)
+        # Mobile sign-in (apiprefs): the code goes to the app by its own scheme too.
+        return OAuth2ResponseRedirect(redirect_to, oauth.redirect_schemes(application))
 
 
 class RevokeView(RevokeTokenView):

@@ -13,6 +13,7 @@ from timeline.statuses.selectors import AlreadyDone, StatusGone
 from timeline.statuses.visibility import VISIBILITIES
 
 from .. import entities, quotes
+from ..filtering import with_filtered
 from ..http import (
     ApiError,
     ApiRequest,
@@ -37,6 +38,7 @@ def shown_with_source(request: ApiRequest, status_id: int) -> tuple[Status, dict
     entity = entities.statuses(entities.site_of(request), [found])[0] if found else None
     if found is None or entity is None:
         raise ApiError(404, "Record not found")
+    with_filtered(viewer(request), [entity], [found])  # filters (apiprefs)
     return found, entity
 
 
@@ -119,11 +121,12 @@ def context(request: ApiRequest, status_id: str) -> dict:
     found = conversation(id_param(status_id), viewer(request))
     if found is None:
         raise ApiError(404, "Record not found")
-    ancestors = entities.statuses(entities.site_of(request), [s for s in found.ancestors if s])
-    return {
-        "ancestors": ancestors,
-        "descendants": entities.statuses(entities.site_of(request), found.replies),
-    }
+    earlier = [s for s in found.ancestors if s]
+    ancestors = entities.statuses(entities.site_of(request), earlier)
+    descendants = entities.statuses(entities.site_of(request), found.replies)
+    # Filters (apiprefs): `filtered` on each.
+    with_filtered(viewer(request), ancestors + descendants, earlier + found.replies)
+    return {"ancestors": ancestors, "descendants": descendants}
 
 
 def react(action: Callable[[int, int], Any], *, done_already: str) -> Callable:

@@ -9,6 +9,7 @@ from timeline.lists.selectors import get_list
 from timeline.ranking.selectors import top_statuses
 
 from .. import entities
+from ..filtering import with_filtered
 from ..http import (
     ApiError,
     ApiRequest,
@@ -43,6 +44,7 @@ def top(request: ApiRequest, found: dict) -> ApiResult:
     limit = limit_param(found)
     statuses, more = top_statuses(caller_uid(request), offset=int(offset), count=limit)
     shown = entities.statuses(entities.site_of(request), statuses)
+    with_filtered(caller_uid(request), shown, statuses)  # filters (apiprefs)
     if not more:
         return shown, {}
     query = urlencode({**request.GET.dict(), "offset": int(offset) + limit})

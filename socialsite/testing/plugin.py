@@ -57,6 +57,9 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # The suite reads as a visitor from one address far more often than a person does;
     # test_rate_limits proves the default, with a daphne of its own.
     os.environ.setdefault("RATE_LIMIT_ANONYMOUS_READS", "1000000/60")
+    # Custom emojis (apiprefs): each process reads them afresh, so an emoji added by a
+    # test is seen by the suite's daphne at once (accounts.emojis).
+    os.environ.setdefault("CUSTOM_EMOJIS_KEPT_SECONDS", "0")
     cluster = early_config.known_args_namespace.redis_cluster
     try:
         if _is_controller(early_config):

@@ -35,7 +35,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from accounts.keys import user_key
+from accounts import filters as user_filters
+from accounts.keys import filters_key, user_key
 from socialsite.redis import Batch, Client, Pipe, Reply, get_redis
 from socialsite.text import words
 from timeline.statuses.records import Status
@@ -66,6 +67,10 @@ class Audience:
     blocked: frozenset[int] = frozenset()  # blocked by the viewer, or blocking them
     muted: frozenset[int] = frozenset()  # mutes still running
     muted_phrases: tuple[frozenset[str], ...] = ()
+    # Filters (accounts.filters): what the viewer's home-hiding filters hide (the muted
+    # words are one), and all their filters, for the API's `filtered`.
+    hiding: user_filters.HomeHiding = user_filters.HomeHiding()
+    filters: tuple[dict[str, Any], ...] = ()
     follows: set[int] = field(default_factory=set)  # authors known to be followed
     asked: set[int] = field(default_factory=set)  # authors whose follow was looked up
     groups: frozenset[int] = frozenset()  # the groups the viewer is a member of
@@ -74,9 +79,12 @@ class Audience:
     hidden_reposts: frozenset[int] = frozenset()
 
     def shuns_anyone(self) -> bool:
-        """Whether the viewer blocks, is blocked by or mutes anyone, mutes any words or
-        hides anyone's reposts: if not, only a private status can be hidden from them."""
-        return bool(self.blocked or self.muted or self.muted_phrases or self.hidden_reposts)
+        """Whether the viewer blocks, is blocked by or mutes anyone, hides anything by a
+        filter (their muted words among them) or hides anyone's reposts: if not, only a
+        private status can be hidden from them."""
+        return bool(
+            self.blocked or self.muted or self.muted_phrases or self.hiding or self.hidden_reposts
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,11 +107,13 @@ class AudienceRead:
         # A viewer's are all queued (queue_audience).
         assert self.blocks and self.blocked_by and self.muted and self.phrases
         states = member_sets.decode_groups(self.groups.value) if self.groups else {}
+        filters = user_filters.decode_filters(self.phrases.value)
         return Audience(
             viewer=int(self.viewer),
             blocked=frozenset(map(int, self.blocks.value)).union(map(int, self.blocked_by.value)),
             muted=frozenset(map(int, self.muted.value)),
-            muted_phrases=tuple(words(phrase) for phrase in self.phrases.value if words(phrase)),
+            hiding=user_filters.hidden_in_home(filters),
+            filters=tuple(filters),
             groups=member_sets.member_of(states),
             groups_in_home=member_sets.shown_in_home(states),
             hidden_reposts=frozenset(map(int, self.hidden_reposts.value))
@@ -124,7 +134,8 @@ def queue_audience(pipe: Pipe, viewer: int | None) -> AudienceRead:
         pipe.execute_command("ZRANGE", keys.blocks_key(viewer), 0, -1),
         pipe.execute_command("ZRANGE", keys.blocked_by_key(viewer), 0, -1),
         pipe.execute_command("ZRANGEBYSCORE", keys.mutes_key(viewer), time.time(), "+inf"),
-        pipe.execute_command("SMEMBERS", keys.muted_words_key(viewer)),
+        # Filters, the muted words among them (accounts.filters).
+        pipe.execute_command("HGETALL", filters_key(viewer)),
         member_sets.queue_groups_of(pipe, viewer),
         follow_options.queue_hidden_reposters(pipe, viewer),
     )
@@ -177,7 +188,11 @@ def sees(status: Status, audience: Audience, where: str, decided: Decided) -> bo
         return False
     if by[4] == DIRECT and not mentioned(status, audience.viewer):
         return False
-    if where == HOME and audience.muted_phrases and has_muted_words(status, audience):
+    if (
+        where == HOME
+        and (audience.muted_phrases or audience.hiding)
+        and has_muted_words(status, audience)
+    ):
         return False
     inner = status.get("original")
     return inner is None or sees(inner, audience, where, decided)
@@ -268,6 +283,8 @@ def has_muted_words(status: Status, audience: Audience) -> bool:
     phrases (their own never does)."""
     if int(status["uid"]) == audience.viewer:
         return False
+    if audience.hiding and user_filters.hides(status, audience.hiding):
+        return True
     present = words(str(status.get("message") or ""))
     return any(phrase <= present for phrase in audience.muted_phrases)
 

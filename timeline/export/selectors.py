@@ -1,6 +1,6 @@
 """An account's data as one JSON document (the settings page's "Export my data"): its
-profile, statuses, follows both ways, lists with their members, likes, and what it
-keeps: bookmarks, pinned statuses and followed tags. Read a page
+profile, statuses, follows both ways, lists with their members, likes, what it
+keeps: bookmarks, pinned statuses and followed tags, and its filters and markers. Read a page
 at a time through each room's own selectors and written out as it is read, so a big
 account streams in pieces of EXPORT_PAGE_SIZE rather than being built whole.
 
@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+from accounts import filters, markers
 from accounts.records import UserProfile
 from accounts.services import get_user, get_users
 from timeline.statuses.records import Status
@@ -106,6 +107,11 @@ def exported_like(status: Status) -> dict:
         "message": status["message"],
         "posted": moment(status["posted"]),
     }
+
+
+def exported_filter(found: dict) -> dict:
+    ends = found.get("expires_at")
+    return {**found, "expires_at": moment(ends) if ends else None}
 
 
 def exported_person(user: UserProfile) -> dict:
@@ -213,6 +219,16 @@ def export_chunks(uid: int, *, now: float) -> Iterator[str]:
         ),
         # Follow options (follow_sets.options): the follows with one set, few.
         "follow_options": (iter([exported_follow_options(uid)]), lambda options: options),
+        # Client preferences (apiprefs): filters (the muted words among them), markers.
+        "filters": (iter([filters.list_filters(uid)]), exported_filter),
+        "markers": (
+            iter([list(markers.get_markers(uid).items())]),
+            lambda pair: {
+                "timeline": pair[0],
+                **pair[1],
+                "updated_at": moment(pair[1]["updated_at"]),
+            },
+        ),
     }
     for name, (pages, shape) in sections.items():
         yield f', "{name}": '

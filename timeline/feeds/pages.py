@@ -41,6 +41,9 @@ class Page:
     statuses: list[Status]
     number: int
     has_older: bool
+    # The viewer's filters, read with the rule's reads (accounts.filters), for the client
+    # API's `filtered`: None where the page didn't read them.
+    viewer_filters: tuple[dict[str, Any], ...] | None = None
 
     @property
     def has_newer(self) -> bool:
@@ -158,7 +161,12 @@ def read_page(
         present = safety.visible(None, present, audience, where=where)
     # Quotes: each quote's quoted status as this viewer may see it (1 round trip if any).
     with_quotes(present, audience, hidden)
-    return Page(statuses=present, number=page, has_older=len(read.ids) > read.count)
+    return Page(
+        statuses=present,
+        number=page,
+        has_older=len(read.ids) > read.count,
+        viewer_filters=audience.filters if read.viewer else None,
+    )
 
 
 def shown_once(statuses: list[Status]) -> list[Status]:

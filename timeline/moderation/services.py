@@ -25,7 +25,7 @@ different cluster slots): each such step changes one side, then the other."""
 from django.conf import settings
 from django.dispatch import receiver
 
-from accounts.keys import SUSPENDED_USERS, user_key
+from accounts.keys import SUSPENDED_USERS, filters_key, markers_key, user_key
 from accounts.services import account_closed, get_users
 from socialsite import jobs
 from socialsite.redis import Batch, get_redis
@@ -195,6 +195,9 @@ def _drop_profile(uid: int) -> bool:
         keys.blocked_by_key(uid),
         keys.mutes_key(uid),
         keys.muted_words_key(uid),
+        # Client preferences (apiprefs): filters (the muted words now) and markers.
+        filters_key(uid),
+        markers_key(uid),
         keys.affinity_key(uid),
         # Polls: their own copy of their votes (the polls keep counting them, as
         # Mastodon's do; each poll's voters hash drops them with the poll).

@@ -5,6 +5,7 @@ Redis with SCAN, HSCAN and ranges, never KEYS, so they can run beside live traff
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from accounts import filter_repair
 from accounts import keys as account_keys
 from socialsite.redis import get_redis
 
@@ -30,7 +31,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     replies, bookmarks) against existing statuses, that both sides of follows, list
     memberships, likes and bookmarks agree, the liked and reposted marks (statuses.marks),
     keep's marks, followed tags and pins (ops.keeps), polls (their counts, voters' copies
-    and closing: polls.repair), and the counters of
+    and closing: polls.repair), users' filters (accounts.filter_repair), and the counters of
     users, statuses and lists against their sets; with `fix`, repairs what it finds, in
     that order (each fix can change what the next one counts).
 
@@ -43,6 +44,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
         check_pairs(conn, pairing, report, progress)
     _check_marks(report, progress)
     _check_polls(report, progress)
+    _check_filters(report, progress)
     # Keep: bookmark marks, followed tags and pins (ops.keeps).
     report.findings.extend(
         Finding(*found) for found in check_keeps(conn, fix=fix, progress=progress)
@@ -155,6 +157,13 @@ def _check_polls(report: RepairReport, progress: Progress) -> None:
     found = polls_repair.check_polls(fix=report.fixed, progress=progress)
     report.checked.update(found.checked)
     report.findings.extend(Finding("polls", key, problem) for key, problem in found.findings)
+
+
+def _check_filters(report: RepairReport, progress: Progress) -> None:
+    """Users' filters (accounts.filter_repair): readable, ids not to repeat, owned."""
+    checked, found = filter_repair.check_filters(fix=report.fixed, progress=progress)
+    report.checked["filters"] = checked
+    report.findings.extend(Finding("filters", key, problem) for key, problem in found)
 
 
 @dataclass(frozen=True)

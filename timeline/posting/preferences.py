@@ -49,6 +49,16 @@ def default_visibility_of(uid: int) -> str:
     return visibility.default_visibility(chosen, private_account=private == "1")
 
 
+def posting_defaults_of(uid: int) -> tuple[str, bool]:
+    """The visibility `uid`'s posts get unless they pick one, and whether they have
+    warnings open by themselves (1 round trip): the client API's preferences."""
+    chosen, private, expand = get_redis().hmget(
+        user_key(uid), DEFAULT_VISIBILITY_FIELD, keys.PRIVATE_FIELD, EXPAND_WARNINGS_FIELD
+    )
+    shown = visibility.default_visibility(chosen, private_account=private == "1")
+    return shown, expand == "1"
+
+
 def session_fields(request: HttpRequest) -> dict:
     """The profile fields read with the request's session check (none for a visitor)."""
     return getattr(getattr(request, "user", None), "session_fields", None) or {}

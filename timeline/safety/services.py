@@ -15,6 +15,7 @@ import time
 
 from django.conf import settings
 
+from accounts import filters as user_filters
 from accounts.keys import user_key
 from accounts.records import UserProfile
 from accounts.services import get_user
@@ -25,7 +26,6 @@ from socialsite.text import words
 from .. import keys
 from ..graph.services import approve_follower, drop_request, unfollow_user
 from ..lists import services as lists
-from ..live_events import publish_filters_changed
 from ..statuses import visibility
 from ..statuses.services import queue_update
 
@@ -228,18 +228,14 @@ def check_muted_words(text: str) -> list[str]:
 
 def set_muted_words(uid: int, text: str) -> list[str]:
     """Replaces `uid`'s muted phrases with those of `text` (one a line); returns them.
-    A status hides from home when it has all the words of a phrase (as the streaming
-    API's track matches). ValueError (nothing changes) for bad phrases."""
+    They are the keywords of the user's "Muted words" filter (accounts.filters: home,
+    hide, whole words), so a status hides from home when it has all the words of a
+    phrase (as the streaming API's track matches). ValueError (nothing changes) for bad
+    phrases."""
     phrases = check_muted_words(text)
-    pipe = get_redis().pipeline(transaction=True)
-    pipe.delete(keys.muted_words_key(uid))
-    if phrases:
-        pipe.sadd(keys.muted_words_key(uid), *phrases)
-    pipe.execute()
-    # apistream: the Mastodon streams tell the user's clients (filters_changed).
-    publish_filters_changed(uid)
+    user_filters.set_muted_words(uid, phrases)
     return phrases
 
 
 def muted_words(uid: int) -> list[str]:
-    return sorted(get_redis().smembers(keys.muted_words_key(uid)))
+    return user_filters.muted_words(uid)

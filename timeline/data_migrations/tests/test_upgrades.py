@@ -127,6 +127,7 @@ def test_a_store_in_every_older_layout_is_upgraded_and_reads_as_a_new_one(make_u
             "Redis data migration 0007: statuses keep their posted time in microseconds and "
             "no id field",
             "Redis data migration 0008: tag search names only the tags of public statuses",
+            "Redis data migration 0009: muted words become each user's Muted words filter",
         ]
         for step in (
             "  Converted 1 home timelines to lists.",

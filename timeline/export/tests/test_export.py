@@ -126,3 +126,22 @@ def test_an_unknown_user_has_nothing_to_export():
 def test_the_settings_page_offers_the_download(alice):
     page = alice.client.get("/accounts/settings/").content.decode()
     assert 'action="/export/"' in page and "Download my data" in page
+
+
+def test_the_export_holds_the_users_filters_and_markers(alice):
+    from accounts import filters, markers
+    from timeline.safety import services as safety
+
+    safety.set_muted_words(alice.uid, "cats")
+    filters.create_filter(alice.uid, title="Later", context=["public"], expires_in=60)
+    markers.save_markers(alice.uid, {"home": "42"})
+    _, data = download(alice.client)
+    assert [(f["title"], f["filter_action"]) for f in data["filters"]] == [
+        ("Muted words", "hide"),
+        ("Later", "warn"),
+    ]
+    assert data["filters"][0]["keywords"][0]["keyword"] == "cats"
+    assert data["filters"][1]["expires_at"].endswith("Z") or "T" in data["filters"][1]["expires_at"]
+    (marker,) = data["markers"]
+    assert marker["timeline"] == "home" and marker["last_read_id"] == "42"
+    assert marker["version"] == 1

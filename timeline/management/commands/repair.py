@@ -8,7 +8,7 @@ class Command(BaseCommand):
         "Checks timelines (home, profile, global, list, mentions, tag, likes, replies) "
         "against existing statuses, that both sides of follows, list memberships and likes "
         "agree, the liked and reposted marks, and the counters of users, statuses and lists "
-        "against their sets. Reports only, unless --fix."
+        "against their sets, and users' filters. Reports only, unless --fix."
     )
 
     def add_arguments(self, parser):
