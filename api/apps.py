@@ -8,3 +8,4 @@ class ApiConfig(AppConfig):
 
     def ready(self) -> None:
         from . import oauth  # noqa: F401  (its signal receivers)
+        from . import push  # noqa: F401  (Web Push's jobs and its signal receiver)

@@ -278,5 +278,12 @@ def application(app: ClientApp) -> dict:
         "scopes": app.scopes.split(),
         "redirect_uri": app.application.redirect_uris.replace(" ", "\n"),
         "redirect_uris": app.application.redirect_uris.split(),
-        "vapid_key": "",
+        "vapid_key": vapid_key(),
     }
+
+
+def vapid_key() -> str:
+    """(Web Push, apipush) The site's VAPID public key, as apps subscribe with it."""
+    from .push import vapid_public_key
+
+    return vapid_public_key()

@@ -14,6 +14,7 @@ from .views import (
     lists,
     notifications,
     oauth,
+    push,
     polls,
     quotes,
     reports,
@@ -129,6 +130,8 @@ api_patterns = [
     route("v1/tags/<str:name>", keeps.tag),
     route("v1/tags/<str:name>/follow", keeps.follow_tag),
     route("v1/tags/<str:name>/unfollow", keeps.unfollow_tag),
+    # Web Push (apipush): the caller's token's subscription.
+    route("v1/push/subscription", push.subscription),
 ]
 
 urlpatterns = [

@@ -169,3 +169,10 @@ def unread_counts(uid: int | None) -> UnreadCounts:
     if uid is None:
         return {"notifications": 0, "messages": 0}
     return decode_unread(queue_unread(get_redis(), uid))
+
+
+def notification_kept(uid: int, member: str) -> float | None:
+    """(Web Push, apipush) The time of `uid`'s notification `member`: None if it wasn't
+    kept (a block or mute refused it) or was taken back since."""
+    score = get_redis().zscore(keys.notifications_key(uid), member)
+    return None if score is None else time_of(score)
