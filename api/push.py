@@ -121,7 +121,7 @@ def payload(uid: int, member: str) -> dict | None:
     body = ""
     if object_id and kind not in {"group_request", "group_approval"}:
         status = get_status(object_id)
-        body = (status or {}).get("message", "")[:BODY_MAX_LENGTH]
+        body = status["message"][:BODY_MAX_LENGTH] if status else ""
     return {
         "notification_id": f"{kind}-{object_id}-{actor}",
         "notification_type": TYPES[kind],

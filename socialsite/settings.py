@@ -397,7 +397,7 @@ LIVE_SOCKETS_PER_USER = int(os.environ.get("LIVE_SOCKETS_PER_USER", 10))
 JOB_CLAIM_IDLE_MS = int(os.environ.get("JOB_CLAIM_IDLE_MS", 30_000))
 JOB_MAX_ATTEMPTS = 5
 # Web Push (apipush): VAPID keys, endpoints allowed, the subscribers' copy.
-from socialsite.push_settings import (  # noqa: E402
+from socialsite.push_settings import (  # noqa: E402, F401  (settings, by name)
     PUSH_ALLOW_HTTP,
     PUSH_SUBSCRIBERS_RECHECK_SECONDS,
     PUSH_TIMEOUT_SECONDS,

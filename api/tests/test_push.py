@@ -69,9 +69,8 @@ def test_a_subscription_is_made_read_changed_and_removed(alice, api_as, service)
     server_key = call("get", "/api/v2/instance")[1]["configuration"]["vapid"]["public_key"]
     assert made["server_key"] == server_key and len(unb64url(server_key)) == 65
     assert call("get", "/api/v1/push/subscription")[1] == made
-    status, changed, _ = call(
-        "put", "/api/v1/push/subscription", {"data": {"alerts": {"follow": True}, "policy": "followed"}}
-    )
+    change = {"data": {"alerts": {"follow": True}, "policy": "followed"}}
+    status, changed, _ = call("put", "/api/v1/push/subscription", change)
     assert status == 200 and changed["id"] == made["id"]
     assert changed["alerts"]["follow"] is True and changed["alerts"]["mention"] is True
     assert changed["policy"] == "followed"
@@ -254,9 +253,7 @@ def test_a_user_with_no_subscription_queues_no_push_job(alice, bob, make_user, a
     follow_user(bob.uid, alice.uid)
     assert jobs.unfinished_jobs(push.PUSH_JOB) == []
     follow_user(alice.uid, bob.uid)
-    assert jobs.unfinished_jobs(push.PUSH_JOB) == [
-        {"uid": bob.uid, "member": str(alice.uid)}
-    ]
+    assert jobs.unfinished_jobs(push.PUSH_JOB) == [{"uid": bob.uid, "member": str(alice.uid)}]
 
 
 def test_the_vapid_key_is_in_the_app_and_the_instance(alice, api_as):
