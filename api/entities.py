@@ -25,6 +25,7 @@ from timeline.statuses.visibility import visibility_of
 
 from . import quotes
 from .models import ClientApp
+from .vapid import vapid_public_key
 
 # 4.5: quotes (api/quotes.py), which Mastodon.py asks of the server it talks to.
 VERSION = "4.5.0 (compatible; socialsite 1.0)"
@@ -284,6 +285,4 @@ def application(app: ClientApp) -> dict:
 
 def vapid_key() -> str:
     """(Web Push, apipush) The site's VAPID public key, as apps subscribe with it."""
-    from .push import vapid_public_key
-
     return vapid_public_key()

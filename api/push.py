@@ -1,4 +1,4 @@
-"""Web Push delivery: the site's VAPID key, and the worker's jobs that send each kept
+"""Web Push delivery: the worker's jobs that send each kept
 notification to its recipient's subscriptions as an encrypted Web Push message (RFC 8291,
 aes128gcm, signed with VAPID: pywebpush).
 
@@ -8,21 +8,15 @@ retried alone: a delivery that fails (a 429, a 5xx, no answer) raises, and the j
 queue runs it again, up to JOB_MAX_ATTEMPTS. An endpoint answered 404 or 410 (the app
 was uninstalled, the subscription expired) is removed."""
 
-import base64
 import ipaddress
 import json
 import logging
-import os
 import socket
-from functools import cache
-from pathlib import Path
 from urllib.parse import urlsplit
 
-from cryptography.hazmat.primitives import serialization
 from django.conf import settings
 from django.dispatch import receiver
 from oauth2_provider.models import AccessToken
-from py_vapid import Vapid, Vapid01
 from pywebpush import WebPushException, webpush
 
 from accounts.services import account_closed, get_user
@@ -34,6 +28,7 @@ from timeline.push import services as push
 from timeline.statuses.selectors import get_status
 
 from . import entities
+from .vapid import vapid_signer
 from .views.notifications import TYPES
 
 log = logging.getLogger(__name__)
@@ -42,50 +37,6 @@ DELIVER_JOB = "push_deliver"
 BODY_MAX_LENGTH = 140
 # Answers that say the subscription is gone for good.
 GONE = {404, 410}
-
-
-def _key_path() -> Path:
-    return Path(settings.VAR_DIR) / "vapid_private_key.pem"
-
-
-@cache
-def vapid() -> Vapid:
-    """The site's VAPID key: VAPID_PRIVATE_KEY, else the one made on first use and kept in
-    var/ (made once: a second process reads the first's)."""
-    if settings.VAPID_PRIVATE_KEY:
-        text = settings.VAPID_PRIVATE_KEY.strip()
-        if text.startswith("-----BEGIN"):
-            return Vapid.from_pem(text.encode())
-        return Vapid.from_string(text)
-    path = _key_path()
-    if not path.exists():
-        made = Vapid()
-        made.generate_keys()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process made it first: read theirs
-            pass
-        else:
-            with os.fdopen(fd, "wb") as f:
-                f.write(made.private_pem())
-    return Vapid.from_file(str(path))
-
-
-def vapid_signer(*, standard: bool) -> Vapid01:
-    """The VAPID key signing a message: RFC 8292's headers (Authorization: vapid t=, k=)
-    for a standard subscription, else the draft's (WebPush <JWT> and Crypto-Key's
-    p256ecdsa=), which legacy (aesgcm) subscribers read."""
-    return vapid() if standard else Vapid01(private_key=vapid().private_key)
-
-
-def vapid_public_key() -> str:
-    """The VAPID public key as apps take it (applicationServerKey): the uncompressed
-    point, base64url without padding."""
-    raw = vapid().public_key.public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-    )
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def _contact() -> str:

@@ -7,7 +7,7 @@ from timeline.push import services as push
 
 from .. import entities
 from ..http import ApiError, ApiRequest, caller_uid, endpoint, limit_rate, params
-from ..push import vapid_public_key
+from ..vapid import vapid_public_key
 
 
 def _token_checksum(request: ApiRequest) -> str:
