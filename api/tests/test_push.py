@@ -16,7 +16,9 @@ from oauth2_provider.models import AccessToken
 from accounts.services import close_account
 from socialsite import jobs
 from timeline.graph.services import follow_user
+from timeline.ops.maintenance import repair
 from timeline.posting.services import post_status
+from timeline.push import keys as push_keys
 from timeline.push import services as push
 from timeline.reactions.services import like
 from timeline.safety.services import mute
@@ -262,3 +264,15 @@ def test_the_vapid_key_is_in_the_app_and_the_instance(alice, api_as):
     instance = call("get", "/api/v2/instance")[1]
     assert app["vapid_key"] == instance["configuration"]["vapid"]["public_key"]
     assert len(base64.urlsafe_b64decode(app["vapid_key"] + "=")) == 65
+
+
+def test_repair_finds_and_mends_the_list_of_subscribers(alice, bob, api_as, service, redis_conn):
+    subscribe(api_as(alice, PUSH_SCOPE), service, "a")
+    redis_conn.srem(push_keys.PUSH_SUBSCRIBERS, alice.uid)
+    redis_conn.sadd(push_keys.PUSH_SUBSCRIBERS, bob.uid)
+    report = repair(fix=False)
+    found = sorted(f.problem for f in report.findings if f.check == "push")
+    assert found == [f"lists {bob.uid}, who has no subscription", "not listed in push:subscribers"]
+    repair(fix=True)
+    assert not [f for f in repair(fix=False).findings if f.check == "push"]
+    assert push.has_subscriptions(alice.uid) and not push.has_subscriptions(bob.uid)

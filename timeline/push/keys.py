@@ -6,6 +6,8 @@ PUSH_SUBSCRIBERS = "push:subscribers"
 # A new random token whenever PUSH_SUBSCRIBERS changes: a process reloads its copy when it differs.
 PUSH_SUBSCRIBERS_VERSION = "push:subscribers:version"
 PUSH_SUBSCRIPTION_COUNTER = "push:next_id"
+# Every user's subscriptions hash (the repair command's scan).
+PUSH_SUBSCRIPTIONS_PATTERN = "push:{*}"
 
 
 def push_subscriptions_key(uid: int | str) -> str:

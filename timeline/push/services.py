@@ -221,17 +221,27 @@ def queue_push(pipe, recipient: int, member: str) -> None:
         jobs.enqueue(pipe, (PUSH_JOB, {"uid": int(recipient), "member": member}))
 
 
-def repair_subscribers() -> tuple[int, int]:
-    """Makes PUSH_SUBSCRIBERS match the subscription hashes (repair): (added, removed)."""
+def check_subscribers(*, fix: bool = False) -> tuple[int, list[tuple[str, str]]]:
+    """The repair command's check: PUSH_SUBSCRIBERS lists exactly the users with a
+    subscription hash (a crash between a subscription's two steps can leave them apart).
+    Returns how many users were checked and (key, problem) for each mismatch; with
+    `fix`, mends them."""
     conn = get_redis()
     listed = {int(member) for member in conn.smembers(keys.PUSH_SUBSCRIBERS)}
     actual = {
         int(key.rpartition("{")[2].rstrip("}"))
-        for key in conn.scan_iter(match="push:{*}", count=1000)
+        for key in conn.scan_iter(match=keys.PUSH_SUBSCRIPTIONS_PATTERN, count=1000)
     }
-    added, removed = actual - listed, listed - actual
-    for uid in added:
-        _mark_subscriber(uid, True)
-    for uid in removed:
-        _mark_subscriber(uid, False)
-    return len(added), len(removed)
+    found = [
+        (keys.push_subscriptions_key(uid), "not listed in push:subscribers")
+        for uid in actual - listed
+    ]
+    found += [
+        (keys.PUSH_SUBSCRIBERS, f"lists {uid}, who has no subscription") for uid in listed - actual
+    ]
+    if fix:
+        for uid in actual - listed:
+            _mark_subscriber(uid, True)
+        for uid in listed - actual:
+            _mark_subscriber(uid, False)
+    return len(listed | actual), found
