@@ -3,10 +3,11 @@ Node against a real daphne as Mastodon.py and toot are: signing in with the code
 verifying credentials, posting, home paged both ways, favourites, reblogs, follows,
 search, and the user, public and hashtag streams."""
 
-from timeline.posting.services import post_status
+from api.vapid import vapid_public_key
 
 from .conftest import PASSWORD
 from .js_clients import REDIRECT_URI, consent_as, run_scenario
+from .push_server import Device
 
 
 def test_masto_js_signs_in_posts_pages_and_acts(daphne_server, person, mastodon_as):
@@ -31,3 +32,31 @@ def test_masto_js_signs_in_posts_pages_and_acts(daphne_server, person, mastodon_
     assert result["favourited"] and result["reblogged"] and result["following"]
     assert "bob" in result["found"]
     assert len(result["favourites"]) == 1
+
+
+def test_megalodon_signs_in_posts_pages_acts_and_subscribes_to_push(
+    daphne_server, person, mastodon_as, settings
+):
+    bob = mastodon_as("bob")
+    bob.status_post("bob's first")
+    bob_id = bob.account_verify_credentials().id
+    person("alice")
+    endpoint, device = "https://push.example/alice", Device()
+    result = run_scenario(
+        "megalodon_basics.mjs",
+        {
+            "base": daphne_server,
+            "redirectUri": REDIRECT_URI,
+            "other": {"id": str(bob_id), "username": "bob"},
+            "push": {"endpoint": endpoint, "keys": device.keys},
+        },
+        answer=consent_as(daphne_server, "alice", PASSWORD),
+    )
+    assert result["me"]["username"] == "alice"
+    assert [i for page in result["older"] for i in page] == list(reversed(result["posted"]))
+    assert sorted(i for page in result["newer"] for i in page) == sorted(result["posted"][1:])
+    assert result["favourited"] and result["reblogged"] and result["following"]
+    assert "bob" in result["found"]
+    assert result["push"]["serverKey"] == vapid_public_key()
+    assert result["push"]["alerts"]["follow"] is True
+    assert result["streamingUrl"].startswith("ws://")
