@@ -70,3 +70,31 @@ def consent_as(base: str, login: str, password: str) -> Callable[[dict], str]:
         return authorise(logged_in_session(base, login, password), question["url"])
 
     return answer
+
+
+class Poster:
+    """Once a streaming scenario is ready, makes what it waits for every half second
+    (`make(n)`), until stopped or `most` times: a subscription a server takes in a moment
+    after the socket opens still gets one."""
+
+    def __init__(self, make: Callable[[int], object], most: int = 60) -> None:
+        self.make, self.most = make, most
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _run(self) -> None:
+        for n in range(self.most):
+            self.make(n)
+            if self.stopped.wait(0.5):
+                return
+
+    def __enter__(self) -> "Poster":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopped.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=10)

@@ -4,9 +4,10 @@ verifying credentials, posting, home paged both ways, favourites, reblogs, follo
 search, and the user, public and hashtag streams."""
 
 from api.vapid import vapid_public_key
+from timeline.posting.services import post_status
 
 from .conftest import PASSWORD
-from .js_clients import REDIRECT_URI, consent_as, run_scenario
+from .js_clients import REDIRECT_URI, Poster, consent_as, run_scenario
 from .push_server import Device
 
 
@@ -60,3 +61,37 @@ def test_megalodon_signs_in_posts_pages_acts_and_subscribes_to_push(
     assert result["push"]["serverKey"] == vapid_public_key()
     assert result["push"]["alerts"]["follow"] is True
     assert result["streamingUrl"].startswith("ws://")
+
+
+def _stream_as_alice(daphne_server, mastodon_as, script: str, streams: list[str]) -> dict:
+    """alice follows bob and runs `script` on `streams`; bob posts with #redis meanwhile."""
+    alice, bob = mastodon_as("alice"), mastodon_as("bob")
+    bob_id = bob.account_verify_credentials().id
+    alice.account_follow(bob_id)
+    bob_uid = int(bob_id)
+    config = {
+        "base": daphne_server,
+        "token": alice.access_token,
+        "streams": streams,
+        "tag": "redis",
+    }
+    with Poster(lambda n: post_status(bob_uid, f"news {n} about #redis")) as poster:
+        return run_scenario(script, config, ready=poster.start)
+
+
+def test_masto_js_streams_user_public_and_hashtag(daphne_server, mastodon_as):
+    result = _stream_as_alice(
+        daphne_server, mastodon_as, "masto_streaming.mjs", ["user", "public", "hashtag"]
+    )
+    assert result["errors"] == []
+    for name in ("user", "public", "hashtag"):
+        assert "redis" in result["events"][name][0]
+
+
+def test_megalodon_streams_user_public_and_hashtag(daphne_server, mastodon_as):
+    result = _stream_as_alice(
+        daphne_server, mastodon_as, "megalodon_streaming.mjs", ["user", "public", "hashtag"]
+    )
+    assert result["errors"] == []
+    for name in ("user", "public", "hashtag"):
+        assert "redis" in result["events"][name][0]
