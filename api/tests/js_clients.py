@@ -39,9 +39,13 @@ def run_scenario(
     watchdog = threading.Timer(timeout, process.kill)
     watchdog.start()
     result = None
+    noise: list[str] = []
     try:
         assert process.stdout is not None and process.stdin is not None
         for line in process.stdout:
+            if not line.startswith("{"):
+                noise.append(line)  # a library's own logging
+                continue
             said = json.loads(line)
             if "ask" in said:
                 assert answer is not None, f"{script} asked {said['ask']}"
@@ -57,7 +61,8 @@ def run_scenario(
         watchdog.cancel()
         process.kill()
     stderr = process.stderr.read() if process.stderr else ""
-    assert process.returncode == 0, f"{script} failed ({process.returncode}):\n{stderr}"
+    said = "".join(noise)
+    assert process.returncode == 0, f"{script} failed ({process.returncode}):\n{stderr}\n{said}"
     assert result is not None, stderr
     return result
 

@@ -1,5 +1,6 @@
 // masto.js (7.x): the streams a client opens (config.streams: user, public, hashtag,
-// user:notification, public:local...) on one WebSocket, until each has had an event.
+// user:notification, public:local...) on one WebSocket, until each has had the event
+// it waits for (config.want: one for all, or one a stream; default update).
 import { createRestAPIClient, createStreamingAPIClient } from "masto";
 import { config, run, say, waitFor } from "./lib.mjs";
 
@@ -27,7 +28,9 @@ run(async () => {
     (async () => {
       try {
         for await (const event of subscription) {
-          if (event.event === want) got[name].push(event.payload);
+          if (event.event === (typeof want === "object" ? want[name] : want)) {
+            got[name].push(event.payload);
+          }
         }
       } catch (error) {
         errors.push(`${name}: ${error}`);
@@ -44,6 +47,12 @@ run(async () => {
       Object.entries(got).map(([name, events]) => [
         name,
         events.map((payload) => payload.content ?? payload.type ?? payload),
+      ]),
+    ),
+    streams: Object.fromEntries(
+      Object.entries(got).map(([name, events]) => [
+        name,
+        events.map((payload) => payload.status?.content ?? null),
       ]),
     ),
   };
