@@ -12,7 +12,8 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 
 # axe-core and Lighthouse (package.json), for the browser audit: the accessibility test
-# injects axe-core; `python -m bench.lighthouse` runs Lighthouse. Only when missing or stale.
+# injects axe-core; `python -m bench.lighthouse` runs Lighthouse; masto.js and megalodon,
+# the JavaScript clients api/tests/js drives. Only when missing or stale.
 # (The static files are collected by the tests' and the launcher's own setup.)
 NODE_STAMP := node_modules/.package-lock.json
 $(NODE_STAMP): package-lock.json

@@ -69,6 +69,8 @@ def daphne_server(django_db_setup, django_db_blocker):
         # costliest picture may wait past the 30 s a real server gives them
         # (socialsite/tests/test_offslot.py holds the limit itself, in process).
         "OFF_SLOT_SECONDS": "120",
+        # Web Push (apipush): subscriptions to the push service a test runs on loopback.
+        "PUSH_ALLOW_HTTP": "1",
     }
     # The slow-client tests stall a socket for as long as a loaded run takes to publish
     # thousands of events; daphne's pings (unanswered behind what it doesn't read) must

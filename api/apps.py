@@ -7,4 +7,7 @@ class ApiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import oauth  # noqa: F401  (its signal receivers)
+        from . import (
+            oauth,  # noqa: F401  (its signal receivers)
+            push,  # noqa: F401  (Web Push's jobs and its signal receiver)
+        )

@@ -26,6 +26,7 @@ from timeline.statuses.visibility import visibility_of
 from . import quotes
 from .emoji_entities import emojis_in
 from .models import ClientApp
+from .vapid import vapid_public_key
 
 # 4.5: quotes (api/quotes.py), which Mastodon.py asks of the server it talks to.
 VERSION = "4.5.0 (compatible; socialsite 1.0)"
@@ -291,5 +292,10 @@ def application(app: ClientApp) -> dict:
         "scopes": app.scopes.split(),
         "redirect_uri": app.application.redirect_uris.replace(" ", "\n"),
         "redirect_uris": app.application.redirect_uris.split(),
-        "vapid_key": "",
+        "vapid_key": vapid_key(),
     }
+
+
+def vapid_key() -> str:
+    """(Web Push, apipush) The site's VAPID public key, as apps subscribe with it."""
+    return vapid_public_key()

@@ -49,6 +49,8 @@ SCOPE_GRANTED_BY = {
     "write:blocks": {"follow", "write"},
     "write:mutes": {"follow", "write"},
     "write:follows": {"follow", "write"},
+    # Web Push (apipush): only the push scope grants it, as on Mastodon.
+    "push": {"push"},
 }
 
 

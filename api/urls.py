@@ -19,6 +19,7 @@ from .views import (
     oauth,
     polls,
     prefs,
+    push,
     quotes,
     reports,
     safety,
@@ -156,6 +157,8 @@ api_patterns = [
     route("v2/filters/<str:filter_id>", filters.one_filter),
     route("v2/filters/<str:filter_id>/keywords", filters.keywords),
     route("v2/filters/<str:filter_id>/statuses", filters.statuses),
+    # Web Push (apipush): the caller's token's subscription.
+    route("v1/push/subscription", push.subscription),
 ]
 
 urlpatterns = [

@@ -62,6 +62,7 @@ COUNTS = {
     "group_creations": "groups made",
     "group_joins": "groups joined",
     "keeps": "bookmarks, pins and followed tags",
+    "push_subscriptions": "push subscription changes",
     "account_deletions": "tries to delete the account",
     "exports": "data exports",
     "searches": "searches",

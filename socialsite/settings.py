@@ -400,6 +400,15 @@ LIVE_SOCKETS_PER_USER = int(os.environ.get("LIVE_SOCKETS_PER_USER", 10))
 # A background job not acknowledged within this time is taken over by another worker.
 JOB_CLAIM_IDLE_MS = int(os.environ.get("JOB_CLAIM_IDLE_MS", 30_000))
 JOB_MAX_ATTEMPTS = 5
+# Web Push (apipush): VAPID keys, endpoints allowed, the subscribers' copy.
+from socialsite.push_settings import (  # noqa: E402, F401  (settings, by name)
+    PUSH_ALLOW_HTTP,
+    PUSH_SUBSCRIBERS_RECHECK_SECONDS,
+    PUSH_TIMEOUT_SECONDS,
+    PUSH_TTL_SECONDS,
+    VAPID_CONTACT,
+    VAPID_PRIVATE_KEY,
+)
 
 # The streaming API (read at call time, so tests may override them).
 STREAM_CONNECTIONS_PER_KEY = int(os.environ.get("STREAM_CONNECTIONS_PER_KEY", 2))
@@ -490,6 +499,8 @@ RATE_LIMITS = {
     "group_joins": env_rate("RATE_LIMIT_GROUP_JOINS", "30/300"),
     # Keep: bookmarks, pins and followed tags, made or taken back (pages and API).
     "keeps": env_rate("RATE_LIMIT_KEEPS", "60/300"),
+    # Web Push subscriptions made, changed or removed through the API (apipush).
+    "push_subscriptions": env_rate("RATE_LIMIT_PUSH_SUBSCRIPTIONS", "30/300"),
     # Tries (each checks the password: a hash) to delete the account.
     "account_deletions": env_rate("RATE_LIMIT_ACCOUNT_DELETIONS", "5/3600"),
     "exports": env_rate("RATE_LIMIT_EXPORTS", "5/3600"),  # data exports downloaded
@@ -535,6 +546,7 @@ OAUTH2_PROVIDER: dict[str, Any] = {
         "read": "Read your timelines, statuses, lists and notifications",
         "write": "Post, delete, like and repost statuses, and manage your lists",
         "follow": "Follow and unfollow people",
+        "push": "Receive your notifications as push messages",
     },
     "DEFAULT_SCOPES": ["read"],
     # Mastodon's tokens don't expire; its apps keep one until it is revoked.

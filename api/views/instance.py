@@ -79,6 +79,8 @@ def instance_v2(request: ApiRequest) -> dict:
         "configuration": {
             **_configuration(),
             "urls": {"streaming": _streaming_url(request)},
+            # Web Push (apipush): the key apps subscribe with.
+            "vapid": {"public_key": entities.vapid_key()},
             "translation": {"enabled": False},
         },
         "registrations": {"enabled": True, "approval_required": False, "message": None},

@@ -26,6 +26,8 @@ from hypothesis import strategies as st
 
 from accounts import devices
 from accounts.backends import user_cache_key
+from api.http import caller_for_token
+from api.oauth import OOB, issue_token, register_app
 from socialsite import ratelimit
 from streaming.services import create_stream_key
 from timeline.lists import services as lists
@@ -389,6 +391,8 @@ LIMITED = {
     "settings_changes": ("member", "POST", "/accounts/logout/everywhere/", {}, "user"),
     # A made-up token reads as a visitor (one offering none is refused before Django).
     "anonymous_reads": ("visitor", "GET", "/api/v1/timelines/public", {}, "ip:127.0.0.1"),
+    # Web Push (apipush): sent with the member's token granting push.
+    "push_subscriptions": ("visitor", "POST", "/api/v1/push/subscription", {}, "user"),
 }  # fmt: skip
 fields = st.dictionaries(
     st.one_of(st.sampled_from(FIELD_NAMES), odd_text), field_values, max_size=4
@@ -411,6 +415,11 @@ def test_a_request_over_a_limit_is_429_whatever_it_sends_and_changes_nothing(
         who, cookie = "visitor", signing.dumps({"alice": "n"}, salt=devices.SALT, compress=True)
         site.clients[who].cookies[settings.DEVICE_COOKIE_NAME] = cookie
     headers = {"HTTP_AUTHORIZATION": "Bearer made-up"} if name == "anonymous_reads" else {}
+    if name == "push_subscriptions":  # Web Push (apipush): only a token may subscribe
+        app, _ = register_app("fuzz", OOB, "read push")
+        token = issue_token(app, member, "read push")
+        caller_for_token(token)  # its check is cached now, not by the refused request
+        headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
 
     @FUZZ_SETTINGS
     @given(sent=fields)

@@ -17,6 +17,7 @@ WIRING = {"socialsite.settings", "socialsite.urls", "socialsite.asgi"}
 # import each other round a circle. Each module of a room counts, its views too (a page
 # that needs a higher room's work is that room's view). timeline/__init__.py says the same.
 ROOMS = (
+    ("push",),  # Web Push subscriptions (api.push delivers)
     ("follow_sets",),  # storage of the follow graph
     ("statuses",),  # the status record, its cache, marks and cards
     ("audience", "discovery"),  # who may see what; trends, suggestions

@@ -245,3 +245,10 @@ def unread_counts(uid: int | None) -> UnreadCounts:
     if uid is None:
         return {"notifications": 0, "messages": 0}
     return decode_unread(queue_unread(get_redis(), uid))
+
+
+def notification_kept(uid: int, member: str) -> int | None:
+    """(Web Push) The id of `uid`'s notification `member` (its score, as the API names
+    it): None if it wasn't kept (a block or mute refused it) or was taken back since."""
+    score = get_redis().zscore(keys.notifications_key(uid), member)
+    return None if score is None else int(score)

@@ -23,6 +23,7 @@ from socialsite.redis import get_redis
 
 from .. import keys
 from ..follow_sets import following
+from ..push import services as push
 from ..statuses.records import Status
 from ..statuses.visibility import is_direct
 from . import scripts
@@ -190,6 +191,8 @@ def queue_notify(
         groups_key=keys.member_groups_key(recipient),
         members_of=members_of,
     )
+    # Web Push (apipush): the delivery job, for a recipient with push subscriptions.
+    push.queue_push(pipe, recipient, notification_member(kind, object_id, actor))
 
 
 def queue_withdraw(pipe, recipient: int, kind: str, actor: dict, object_id: int = 0) -> None:

@@ -15,6 +15,7 @@ from ..edits import repair as edit_repair
 from ..feeds import home_list
 from ..follow_sets import following as following_sets
 from ..polls import repair as polls_repair
+from ..push import services as push
 from ..quotes.keys import QUOTES_PATTERN, quotes_key
 from ..reactions import marks_sync
 from ..statuses.selectors import COUNT_FIELDS, exist
@@ -56,6 +57,10 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     _check_counters(conn, report, progress)
     _check_versions(conn, report, progress)
     check_visibility(conn, report, progress)
+    # Web Push (apipush): the list of users with subscriptions against their hashes.
+    checked, found = push.check_subscribers(fix=fix)
+    report.checked["push subscribers"] = checked
+    report.findings.extend(Finding("push", key, problem) for key, problem in found)
     return report
 
 
