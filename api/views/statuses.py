@@ -6,6 +6,7 @@ from typing import Any
 
 from timeline.conversations.selectors import conversation
 from timeline.feeds.selectors import shown_status
+from timeline.media import services as media
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses.records import Status
@@ -47,13 +48,10 @@ def shown(request: ApiRequest, status_id: int) -> dict:
 @endpoint("POST", scope="write")
 def create(request: ApiRequest) -> dict:
     found = params(request)
-    unsupported = ("media_ids", "media_ids[]", "scheduled_at")
-    given = [name for name in unsupported if found.get(name)]
-    if given:
-        raise ApiError(
-            422,
-            f"{given[0]} is not supported here: no media or scheduled statuses.",
-        )
+    if found.get("scheduled_at"):
+        raise ApiError(422, "scheduled_at is not supported here: no scheduled statuses.")
+    # Media (timeline.media): `media_ids[]`, the caller's uploads.
+    with_media = media_ids_param(found)
     # Polls: `poll` (checked before anything is stored).
     with_poll = polls.poll_param(found)
     # Visibility, content warning and sensitive flag (vis): absent, the caller's default.
@@ -87,6 +85,7 @@ def create(request: ApiRequest) -> dict:
             **with_poll,
             **quoting,
             **shown_as,
+            **with_media,
         )
     except StatusGone as error:
         replied = "The status replied to doesn't exist or was deleted."
@@ -94,6 +93,22 @@ def create(request: ApiRequest) -> dict:
     if status_id is None:
         raise ApiError(422, "Your profile is gone.")
     return shown(request, status_id)
+
+
+def media_ids_param(found: dict) -> dict:
+    """`media_ids[]` (a form's repeated field, or a JSON list as `media_ids`) as the
+    post's `media_ids=`; 422 for anything but a list of at most 4 ids."""
+    given = found.get("media_ids[]", found.get("media_ids"))
+    if given in (None, "", []):
+        return {}
+    if isinstance(given, str | int):
+        given = [given]
+    if not isinstance(given, list):
+        raise ApiError(422, "media_ids must be a list of attachment ids.")
+    try:
+        return {"media_ids": media.check_media_ids(given)}
+    except media.MediaError as error:
+        raise ApiError(422, f"Validation failed: {error}") from None
 
 
 @endpoint("GET", "DELETE", "PUT", public=True, user=False)

@@ -15,6 +15,15 @@ def jpeg(size=(800, 600), *, color=(200, 30, 30), exif=None, quality=90) -> byte
     return out.getvalue()
 
 
+def noisy_jpeg(size=(1200, 900), quality=95) -> bytes:
+    """A JPEG of random pixels: it doesn't compress, so its size is about its canvas's."""
+    import os
+
+    out = io.BytesIO()
+    Image.frombytes("RGB", size, os.urandom(size[0] * size[1] * 3)).save(out, "JPEG", quality=quality)
+    return out.getvalue()
+
+
 def gps_exif(orientation: int = 6) -> bytes:
     """EXIF with a GPS position, a camera's make and an orientation (6: turn 90°)."""
     exif = Image.Exif()
