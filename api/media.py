@@ -5,7 +5,10 @@ from typing import Any
 
 from timeline.media.records import Attachment
 from timeline.media.selectors import status_attachments, with_attachments
+from timeline.media.services import MediaError, check_media_ids
 from timeline.statuses.records import Status
+
+from .http import ApiError
 
 
 def _absolute(site: str, address: str) -> str | None:
@@ -63,3 +66,19 @@ def media_fields(site: str, found: Status) -> dict:
     if attachments is None:
         attachments = status_attachments(dict(found))
     return {"media_attachments": [attachment_entity(site, a) for a in attachments]}
+
+
+def media_ids_param(found: dict) -> dict:
+    """`media_ids[]` (a form's repeated field, or a JSON list as `media_ids`) as the
+    post's `media_ids=`; 422 for anything but a list of at most 4 ids."""
+    given = found.get("media_ids[]", found.get("media_ids"))
+    if given in (None, "", []):
+        return {}
+    if isinstance(given, str | int):
+        given = [given]
+    if not isinstance(given, list):
+        raise ApiError(422, "media_ids must be a list of attachment ids.")
+    try:
+        return {"media_ids": check_media_ids(given)}
+    except MediaError as error:
+        raise ApiError(422, f"Validation failed: {error}") from None

@@ -48,3 +48,18 @@ def test_status_post_with_someone_elses_media_is_refused(mastodon_as, tmp_path):
     media = alice.media_post(str(photo))
     with pytest.raises(MastodonAPIError, match="isn't yours"):
         bob.status_post("Taken", media_ids=[media])
+
+
+def test_status_update_changes_its_media_alt_text(mastodon_as, tmp_path):
+    alice, bob = mastodon_as("alice"), mastodon_as("bob")
+    photo = tmp_path / "a.png"
+    photo.write_bytes(files.png())
+    media = alice.media_post(str(photo), description="First try")
+    posted = alice.status_post("Described", media_ids=[media])
+    change = alice.generate_media_edit_attributes(
+        media.id, description="Better words", focus=(0.0, 1.0)
+    )
+    edited = alice.status_update(posted.id, "Described", media_attributes=[change])
+    assert edited.media_attachments[0].description == "Better words"
+    (shown,) = bob.status(posted.id).media_attachments
+    assert shown.description == "Better words" and shown.meta.focus.y == 1.0

@@ -16,20 +16,29 @@ def upload(token, data, name="cat.jpg", content_type="image/jpeg", path="/api/v2
 
 
 def test_an_uploaded_picture_is_a_media_attachment_at_once(alice, token_for):
-    response = upload(token_for(alice), files.jpeg((800, 600)), description="A red field", focus="0.2,0.4")
+    response = upload(
+        token_for(alice), files.jpeg((800, 600)), description="A red field", focus="0.2,0.4"
+    )
     assert response.status_code == 200
     media = response.json()
     assert media["type"] == "image" and media["id"].isdigit()
     assert media["url"].startswith("http://testserver/media/attachments/")
     assert media["preview_url"].endswith("-small.webp")
-    assert media["meta"]["original"] == {"width": 800, "height": 600, "size": "800x600", "aspect": 800 / 600}
+    assert media["meta"]["original"] == {
+        "width": 800,
+        "height": 600,
+        "size": "800x600",
+        "aspect": 800 / 600,
+    }
     assert media["meta"]["small"]["width"] == 640
     assert media["meta"]["focus"] == {"x": 0.2, "y": 0.4}
     assert media["description"] == "A red field" and media["blurhash"]
 
 
 def test_the_v1_upload_answers_200(alice, token_for):
-    response = upload(token_for(alice), files.png(), name="a.png", content_type="image/png", path="/api/v1/media")
+    response = upload(
+        token_for(alice), files.png(), name="a.png", content_type="image/png", path="/api/v1/media"
+    )
     assert response.status_code == 200 and response.json()["type"] == "image"
 
 
@@ -49,13 +58,17 @@ def test_a_video_upload_answers_202_until_processed(alice, token_for):
 
 def test_put_changes_the_description_and_focus(alice, bob, token_for, api_as):
     media = upload(token_for(alice), files.png(), name="a.png", content_type="image/png").json()
-    code, changed, _ = api_as(alice)("put", f"/api/v1/media/{media['id']}", {"description": "Green", "focus": "-0.5,0.5"})
+    code, changed, _ = api_as(alice)(
+        "put", f"/api/v1/media/{media['id']}", {"description": "Green", "focus": "-0.5,0.5"}
+    )
     assert code == 200 and changed["description"] == "Green"
     assert changed["meta"]["focus"] == {"x": -0.5, "y": 0.5}
     # Someone else's is no record of theirs.
     assert api_as(bob)("get", f"/api/v1/media/{media['id']}")[0] == 404
     assert api_as(bob)("put", f"/api/v1/media/{media['id']}", {"description": "Mine"})[0] == 404
-    code, error, _ = api_as(alice)("put", f"/api/v1/media/{media['id']}", {"description": "x" * 1501})
+    code, error, _ = api_as(alice)(
+        "put", f"/api/v1/media/{media['id']}", {"description": "x" * 1501}
+    )
     assert code == 422 and "1,500" in error["error"]
     assert selectors.get_attachment(alice.uid, int(media["id"])).description == "Green"
 
@@ -112,7 +125,9 @@ def test_bad_media_ids_are_422_and_post_nothing(alice, bob, token_for, api_as):
     post = api_as(alice)
     code, error, _ = post("post", "/api/v1/statuses", {"status": "x", "media_ids": [theirs["id"]]})
     assert code == 422 and "isn't yours" in error["error"]
-    code, error, _ = post("post", "/api/v1/statuses", {"status": "x", "media_ids": ["1", "2", "3", "4", "5"]})
+    code, error, _ = post(
+        "post", "/api/v1/statuses", {"status": "x", "media_ids": ["1", "2", "3", "4", "5"]}
+    )
     assert code == 422 and "at most 4" in error["error"]
     code, error, _ = post("post", "/api/v1/statuses", {"status": "x", "media_ids": ["abc"]})
     assert code == 422
@@ -129,12 +144,44 @@ def test_a_request_over_the_upload_size_is_413(alice, token_for):
 def test_uploads_past_the_rate_limit_get_429_with_retry_after(alice, token_for, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "media": (2, 3600)}
     token = token_for(alice)
-    assert [upload(token, files.png(), name="a.png", content_type="image/png").status_code for _ in range(2)] == [200, 200]
+    assert [
+        upload(token, files.png(), name="a.png", content_type="image/png").status_code
+        for _ in range(2)
+    ] == [200, 200]
     refused = upload(token, files.png(), name="a.png", content_type="image/png")
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert len(selectors.user_media_ids(alice.uid)) == 2
 
 
 def test_uploading_needs_the_write_scope(alice, token_for):
-    assert upload(token_for(alice, "read"), files.png(), name="a.png", content_type="image/png").status_code == 403
+    assert (
+        upload(
+            token_for(alice, "read"), files.png(), name="a.png", content_type="image/png"
+        ).status_code
+        == 403
+    )
     assert upload({}, files.png(), name="a.png", content_type="image/png").status_code == 401
+
+
+def test_put_status_changes_media_descriptions_not_the_media(alice, token_for, api_as):
+    media = upload(token_for(alice), files.png(), name="a.png", content_type="image/png").json()
+    other = upload(token_for(alice), files.png(), name="b.png", content_type="image/png").json()
+    call = api_as(alice)
+    _, status, _ = call("post", "/api/v1/statuses", {"status": "x", "media_ids": [media["id"]]})
+    code, edited, _ = call(
+        "put",
+        f"/api/v1/statuses/{status['id']}",
+        {
+            "status": "x",
+            "media_ids": [media["id"]],
+            "media_attributes": [{"id": media["id"], "description": "Alt"}],
+        },
+    )
+    assert code == 200 and edited["media_attachments"][0]["description"] == "Alt"
+    code, error, _ = call(
+        "put",
+        f"/api/v1/statuses/{status['id']}",
+        {"status": "y", "media_ids": [media["id"], other["id"]]},
+    )
+    assert code == 422 and "not which media" in error["error"]
+    assert call("get", f"/api/v1/statuses/{status['id']}")[1]["content"] == "<p>x</p>"

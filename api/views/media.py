@@ -8,9 +8,18 @@ from socialsite import offslot
 from timeline.media import selectors, services
 from timeline.media.records import Attachment
 
-from ..http import ApiError, ApiRequest, caller_uid, endpoint, id_param, limit_rate, params, uploaded
-from ..media import attachment_entity
 from ..entities import site_of
+from ..http import (
+    ApiError,
+    ApiRequest,
+    caller_uid,
+    endpoint,
+    id_param,
+    limit_rate,
+    params,
+    uploaded,
+)
+from ..media import attachment_entity
 
 
 def _answer(request: ApiRequest, found: Attachment, *, processing_status: int) -> HttpResponse:

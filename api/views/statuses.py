@@ -6,7 +6,6 @@ from typing import Any
 
 from timeline.conversations.selectors import conversation
 from timeline.feeds.selectors import shown_status
-from timeline.media import services as media
 from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses.records import Status
@@ -27,6 +26,7 @@ from ..http import (
     params,
     viewer,
 )
+from ..media import media_ids_param
 from . import edits, groups, polls
 from .accounts import BOOLEANS
 from .status_pages import statuses_page
@@ -93,22 +93,6 @@ def create(request: ApiRequest) -> dict:
     if status_id is None:
         raise ApiError(422, "Your profile is gone.")
     return shown(request, status_id)
-
-
-def media_ids_param(found: dict) -> dict:
-    """`media_ids[]` (a form's repeated field, or a JSON list as `media_ids`) as the
-    post's `media_ids=`; 422 for anything but a list of at most 4 ids."""
-    given = found.get("media_ids[]", found.get("media_ids"))
-    if given in (None, "", []):
-        return {}
-    if isinstance(given, str | int):
-        given = [given]
-    if not isinstance(given, list):
-        raise ApiError(422, "media_ids must be a list of attachment ids.")
-    try:
-        return {"media_ids": media.check_media_ids(given)}
-    except media.MediaError as error:
-        raise ApiError(422, f"Validation failed: {error}") from None
 
 
 @endpoint("GET", "DELETE", "PUT", public=True, user=False)

@@ -93,14 +93,16 @@ def check_type(detected: str, media_type: str | None, extension: str | None) -> 
     format than its content (`detected`, Pillow's name)."""
     stated = (media_type or "").split(";")[0].strip().lower()
     said = {"WEBP": "WebP"}.get(detected, detected)
-    if stated.startswith(("image/", "video/")) and stated != MEDIA_TYPES[detected]:
-        if not (detected == "JPEG" and stated in {"image/jpg", "image/pjpeg"}):
-            raise BadPicture(f"That file is a {said} picture, not {stated}.")
+    aliases = {"image/jpg", "image/pjpeg"} if detected == "JPEG" else set()
+    if stated.startswith(("image/", "video/")) and stated not in {MEDIA_TYPES[detected], *aliases}:
+        raise BadPicture(f"That file is a {said} picture, not {stated}.")
     if extension and extension.lower() not in NAMED[detected] and extension.isalnum():
         raise BadPicture(f"That file is a {said} picture, not a .{extension.lower()} file.")
 
 
-def check_picture(data: bytes, *, media_type: str | None = None, extension: str | None = None) -> pictures.Header:
+def check_picture(
+    data: bytes, *, media_type: str | None = None, extension: str | None = None
+) -> pictures.Header:
     """The header of the picture in `data`, checked without decoding a pixel; BadPicture
     saying why for a file too big, of too many pixels (a decompression bomb), not a
     picture, not the type it says, or with bytes after its end (a polyglot)."""
@@ -180,7 +182,9 @@ def redraw_image(picture: Image.Image, image_format: str) -> Redrawn:
         preview = _preview(kept)
         out = io.BytesIO()
         preview.save(out, "WEBP", quality=pictures.WEBP_QUALITY)
-        return Redrawn(data, extension, kept.size, out.getvalue(), preview.size, blurhash_of(preview))
+        return Redrawn(
+            data, extension, kept.size, out.getvalue(), preview.size, blurhash_of(preview)
+        )
     except MemoryError:
         raise BadPicture("That picture is too big to read.") from None
 

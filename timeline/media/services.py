@@ -6,6 +6,7 @@ sent and left "processing" for the worker (media.jobs). The post attaches its up
 (`attach`); one never attached is deleted after MEDIA_UNATTACHED_SECONDS, and a status's
 attachments go with it (`queue_status_deleted`), an account's with the account."""
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -300,10 +301,8 @@ def delete_job(uid: int, media_ids: list[int]) -> jobs.Job:
 
 def delete_files(names: Iterable[str]) -> None:
     for name in names:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             default_storage.delete(name)
-        except FileNotFoundError:
-            pass
 
 
 def delete_media(uid: int, media_ids: Sequence[int]) -> int:
@@ -316,7 +315,9 @@ def delete_media(uid: int, media_ids: Sequence[int]) -> int:
     for media_id in media_ids:
         pipe.hmget(keys.attachment_key(uid, media_id), layout.TOKEN, layout.EXTENSION)
     for token, extension in pipe.execute():
-        delete_files(layout.stored_names({layout.TOKEN: token or "", layout.EXTENSION: extension or ""}))
+        delete_files(
+            layout.stored_names({layout.TOKEN: token or "", layout.EXTENSION: extension or ""})
+        )
     return int(scripts.delete_media(conn, uid=uid, media_ids=list(media_ids)))
 
 
@@ -349,7 +350,13 @@ def store_picture(data: bytes, *, max_bytes: int = pipeline.MAX_BYTES) -> Stored
     default_storage.save(small, ContentFile(redrawn.preview))
     width, height = redrawn.size
     return StoredPicture(
-        name, small, default_storage.url(name), default_storage.url(small), width, height, redrawn.blurhash
+        name,
+        small,
+        default_storage.url(name),
+        default_storage.url(small),
+        width,
+        height,
+        redrawn.blurhash,
     )
 
 

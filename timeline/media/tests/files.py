@@ -20,7 +20,9 @@ def noisy_jpeg(size=(1200, 900), quality=95) -> bytes:
     import os
 
     out = io.BytesIO()
-    Image.frombytes("RGB", size, os.urandom(size[0] * size[1] * 3)).save(out, "JPEG", quality=quality)
+    Image.frombytes("RGB", size, os.urandom(size[0] * size[1] * 3)).save(
+        out, "JPEG", quality=quality
+    )
     return out.getvalue()
 
 
@@ -60,11 +62,15 @@ def bomb_png(side: int = 100_000) -> bytes:
     return bytes(head)
 
 
-def video(seconds: float = 1.0, *, container: str = "mp4", size: str = "64x48", rate: int = 10) -> bytes:
+def video(
+    seconds: float = 1.0, *, container: str = "mp4", size: str = "64x48", rate: int = 10
+) -> bytes:
     """A short test-pattern video with a tone, made by ffmpeg."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / f"v.{container}"
-        codec = ["-c:v", "libvpx", "-c:a", "libvorbis"] if container == "webm" else ["-c:v", "mpeg4"]
+        codec = (
+            ["-c:v", "libvpx", "-c:a", "libvorbis"] if container == "webm" else ["-c:v", "mpeg4"]
+        )
         subprocess.run(
             [
                 "ffmpeg", "-v", "error", "-y",

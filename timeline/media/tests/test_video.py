@@ -32,7 +32,9 @@ def streams_of(path: str) -> list[dict]:
 
 
 def test_a_video_is_processing_until_the_worker_makes_it_an_h264_mp4(alice):
-    found = services.upload_media(alice.uid, files.video(1.0), media_type="video/mp4", filename="clip.mp4")
+    found = services.upload_media(
+        alice.uid, files.video(1.0), media_type="video/mp4", filename="clip.mp4"
+    )
     assert (found.kind, found.state, found.url) == ("video", "processing", "")
     assert 0.9 <= found.duration <= 1.2
     jobs.work(burst=True)
@@ -49,13 +51,17 @@ def test_a_video_is_processing_until_the_worker_makes_it_an_h264_mp4(alice):
 
 
 def test_a_webm_video_is_transcoded_too(alice):
-    found = services.upload_media(alice.uid, files.video(1.0, container="webm"), filename="clip.webm")
+    found = services.upload_media(
+        alice.uid, files.video(1.0, container="webm"), filename="clip.webm"
+    )
     jobs.work(burst=True)
     assert selectors.get_attachment(alice.uid, found.id).url.endswith(".mp4")
 
 
 def test_an_animated_gif_becomes_a_silent_gifv(alice):
-    found = services.upload_media(alice.uid, files.animated_gif(), media_type="image/gif", filename="a.gif")
+    found = services.upload_media(
+        alice.uid, files.animated_gif(), media_type="image/gif", filename="a.gif"
+    )
     assert (found.kind, found.state) == ("gifv", "processing")
     jobs.work(burst=True)
     ready = selectors.get_attachment(alice.uid, found.id)
