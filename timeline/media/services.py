@@ -11,7 +11,7 @@ import os
 import secrets
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from django.core.files.storage import default_storage
 from socialsite import jobs, offslot
 from socialsite.pictures import BadPicture
 from socialsite.redis import Client, get_redis
+from socialsite.text import check_display_text
 
 from . import keys, layout, pipeline, scripts, selectors, video
 from .records import DESCRIPTION_MAX_CHARS, MAX_ATTACHMENTS, Attachment, media_field, media_ids_of
@@ -51,12 +52,14 @@ def check_description(description: Any) -> str:
         return ""
     if not isinstance(description, str):
         raise MediaError("The description must be text.")
-    description = description.replace("\r\n", "\n").strip()
-    if len(description) > DESCRIPTION_MAX_CHARS:
+    text: str = description.replace("\r\n", "\n").strip()
+    if len(text) > DESCRIPTION_MAX_CHARS:
         raise MediaError(f"A description is at most {DESCRIPTION_MAX_CHARS:,} characters.")
-    if any(ord(c) < 32 and c not in "\n\t" for c in description):
-        raise MediaError("The description holds a control character.")
-    return description
+    try:
+        # As a status's text: line breaks kept, control and bidi characters refused.
+        return check_display_text(text, multiline=True)
+    except ValueError as error:
+        raise MediaError(f"The description: {error}") from None
 
 
 def check_focus(focus: Any) -> tuple[float, float] | None:
@@ -289,7 +292,7 @@ def attach(conn: Client, uid: int, status_id: int, media_ids: Sequence[int]) -> 
     return {"media": media_field(list(media_ids))}
 
 
-def queue_status_deleted(pipe: Any, status: dict) -> None:
+def queue_status_deleted(pipe: Any, status: Mapping[str, Any]) -> None:
     """Queues the deletion of a deleted status's attachments (files and records: a job)."""
     if status.get("media"):
         jobs.enqueue(pipe, delete_job(int(status["uid"]), media_ids_of(status)))
@@ -365,6 +368,6 @@ def delete_picture(picture_names: Iterable[str]) -> None:
     delete_files(picture_names)
 
 
-def temporary_dir() -> tempfile.TemporaryDirectory:
+def temporary_dir() -> tempfile.TemporaryDirectory[str]:
     """A private temporary directory for the worker's files."""
     return tempfile.TemporaryDirectory(prefix="socialsite-media-", dir=os.environ.get("TMPDIR"))
