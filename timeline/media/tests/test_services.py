@@ -243,3 +243,15 @@ def test_the_layout_lists_every_file_an_attachment_may_have():
         "attachments/abc-small.webp",
         "attachments/incoming/abc.mp4",
     ]
+
+
+def test_the_export_holds_a_statuses_media_with_alt_text(alice):
+    import json
+
+    found = services.upload_media(alice.uid, files.png(), description="A green square")
+    posting.post_status(alice.uid, "Mine", media_ids=[found.id])
+    data = json.loads(b"".join(alice.client.post("/export/")))
+    (status,) = data["statuses"]
+    (media,) = status["media"]
+    assert media["kind"] == "image" and media["description"] == "A green square"
+    assert media["url"] == found.url and media["width"] == 300
