@@ -67,7 +67,7 @@ def timed(run, samples: int) -> tuple[list[float], list[float]]:
 
 
 def run(ctx: Context) -> list[Row]:
-    samples = max(5, min(20, ctx.plan.post_samples // 10))
+    samples = max(3, min(20, ctx.plan.post_samples // 10))
     data = photo()
     uid = seed.user("uploader")
     calls = {
