@@ -60,7 +60,7 @@ def transcode(args: dict[str, Any]) -> list[jobs.Job]:
     if not int(changed) and stored_bytes:
         # Deleted (or done by another run) meanwhile: these files are no one's.
         services.delete_files([layout.file_name(token, "mp4"), layout.preview_name(token)])
-    if int(changed) and status_id:
+    if int(changed) and str(status_id).isdigit():
         # Pages and processes forget what they kept of its status (statuses.cache).
         conn.publish(timeline_keys.STATUS_CHANGES_CHANNEL, timeline_keys.status_key(status_id))
     return []

@@ -85,9 +85,10 @@ def decode_attachment(
         blurhash=fields.get(BLURHASH, ""),
         description=fields.get(DESCRIPTION, ""),
         focus=read_focus(fields.get(FOCUS)),
-        status_id=int(status) if status else None,
+        status_id=int(status) if status and status.isdigit() else None,
         duration=float(fields.get(DURATION, 0) or 0),
         error=fields.get(ERROR, ""),
+        attached_to=status or "",
     )
 
 

@@ -43,6 +43,9 @@ class Attachment:
     duration: float = 0.0
     # Why the worker couldn't make it ("failed" only).
     error: str = ""
+    # What it is attached to: a status's id as text, or another owner's name (a direct
+    # message's, media.services.message_owner); "" until attached.
+    attached_to: str = ""
 
     @property
     def ready(self) -> bool:

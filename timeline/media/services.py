@@ -234,7 +234,7 @@ def update_media(
     conn = get_redis()
     key = keys.attachment_key(uid, media_id)
     found = selectors.get_attachment(uid, media_id, conn=conn)
-    if found is None or (found.status_id is not None and not attached):
+    if found is None or (found.attached_to and not attached):
         raise NoSuchMedia("Record not found")
     pipe = conn.pipeline(transaction=False)
     # Only if it is still there (a deletion may have come between).
@@ -280,16 +280,23 @@ ATTACH_REFUSALS = {
 }
 
 
-def attach(conn: Client, uid: int, status_id: int, media_ids: Sequence[int]) -> dict[str, str]:
-    """Attaches `uid`'s uploads `media_ids` to status `status_id` (its id allocated, the
-    status not yet stored), all or none, in one script: the status's `media` field.
-    MediaError saying which can't be (someone else's, gone, failed, attached elsewhere)."""
+def attach(conn: Client, uid: int, owner: int | str, media_ids: Sequence[int]) -> dict[str, str]:
+    """Attaches `uid`'s uploads `media_ids` to `owner`: a status's id (allocated, the
+    status not yet stored) or another owner's name (`message_owner`), all or none, in one
+    script; the owner's `media` field. MediaError saying which can't be (someone else's,
+    gone, failed, attached elsewhere). Attaching them again to the same owner is no error."""
     if not media_ids:
         return {}
-    done, why = scripts.attach_media(conn, uid=uid, media_ids=list(media_ids), status_id=status_id)
+    done, why = scripts.attach_media(conn, uid=uid, media_ids=list(media_ids), owner=str(owner))
     if int(done):
         raise MediaError(ATTACH_REFUSALS[why].format(id=media_ids[int(done) - 1]))
     return {"media": media_field(list(media_ids))}
+
+
+def message_owner(conversation_id: int, message_id: int) -> str:
+    """The owner name of a direct message's attachments (for `attach`): such attachments
+    are kept until the message's deletion deletes them (`delete_media`)."""
+    return f"dm{conversation_id}.{message_id}"
 
 
 def queue_status_deleted(pipe: Any, status: Mapping[str, Any]) -> None:

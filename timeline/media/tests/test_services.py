@@ -255,3 +255,20 @@ def test_the_export_holds_a_statuses_media_with_alt_text(alice):
     (media,) = status["media"]
     assert media["kind"] == "image" and media["description"] == "A green square"
     assert media["url"] == found.url and media["width"] == 300
+
+
+def test_a_direct_messages_uploads_attach_to_it_and_outlive_the_expiry(alice, redis_conn):
+    found = services.upload_media(alice.uid, files.png())
+    owner = services.message_owner(7, 3)
+    assert services.attach(redis_conn, alice.uid, owner, [found.id]) == {"media": str(found.id)}
+    # Again to the same message: no error (a retried send).
+    services.attach(redis_conn, alice.uid, owner, [found.id])
+    attached = selectors.get_attachment(alice.uid, found.id)
+    assert (attached.attached_to, attached.status_id) == (owner, None)
+    with pytest.raises(MediaError, match="another status"):
+        posting.post_status(alice.uid, "Reused", media_ids=[found.id])
+    jobs.release_due_jobs(redis_conn, now=10**11)
+    run_jobs()
+    assert selectors.get_attachment(alice.uid, found.id) is not None
+    assert services.delete_media(alice.uid, [found.id]) == 1
+    assert selectors.get_attachment(alice.uid, found.id) is None
