@@ -195,6 +195,43 @@ def upload_media(
     return found
 
 
+@dataclass(frozen=True)
+class Upload:
+    """One file of a form's uploads: its bytes, stated type and name, and alt text."""
+
+    data: bytes
+    media_type: str | None = None
+    filename: str | None = None
+    description: str | None = None
+
+
+def upload_many(uid: int, uploads: Sequence[Upload]) -> list[Attachment]:
+    """Stores a form's uploads (the composer's, with JavaScript off: upload on post), at
+    most MAX_ATTACHMENTS, all or none: MediaError naming the file refused (and the
+    others deleted again). Their ids go to the post as `media_ids=`."""
+    if len(uploads) > MAX_ATTACHMENTS:
+        raise MediaError(f"A status has at most {MAX_ATTACHMENTS} attachments.")
+    done: list[Attachment] = []
+    try:
+        for upload in uploads:
+            try:
+                done.append(
+                    upload_media(
+                        uid,
+                        upload.data,
+                        media_type=upload.media_type,
+                        filename=upload.filename,
+                        description=upload.description,
+                    )
+                )
+            except MediaError as error:
+                raise MediaError(f"{upload.filename or 'A file'}: {error}") from None
+    except BaseException:
+        delete_media(uid, [attachment.id for attachment in done])
+        raise
+    return done
+
+
 def _over_quota() -> str:
     most = settings.MEDIA_MAX_BYTES_PER_USER
     return f"Your media take all the room your account has ({most // (1024 * 1024)} MB)."

@@ -272,3 +272,15 @@ def test_a_direct_messages_uploads_attach_to_it_and_outlive_the_expiry(alice, re
     assert selectors.get_attachment(alice.uid, found.id) is not None
     assert services.delete_media(alice.uid, [found.id]) == 1
     assert selectors.get_attachment(alice.uid, found.id) is None
+
+
+def test_a_forms_uploads_are_stored_all_or_none(alice, redis_conn):
+    good = services.Upload(files.png(), "image/png", "a.png", "First")
+    bad = services.Upload(b"not a picture", "image/png", "b.png")
+    with pytest.raises(MediaError, match="b.png: That file is not a picture"):
+        services.upload_many(alice.uid, [good, bad])
+    assert nothing_stored(redis_conn, alice.uid)
+    with pytest.raises(MediaError, match="at most 4"):
+        services.upload_many(alice.uid, [good] * 5)
+    made = services.upload_many(alice.uid, [good, good])
+    assert [a.description for a in made] == ["First", "First"]
