@@ -195,3 +195,12 @@ def test_the_api_streams_status_entity_carries_media_attachments(alice, token_fo
     status_id = posting.post_status(alice.uid, "Streamed", media_ids=[int(media["id"])])
     entity = status_entity("http://testserver", status_id, alice.uid)
     assert [m["id"] for m in entity["media_attachments"]] == [media["id"]]
+
+
+def test_an_edited_statuses_history_shows_its_attachments(alice, token_for, api_as):
+    media = upload(token_for(alice), files.png(), name="a.png", content_type="image/png").json()
+    call = api_as(alice)
+    _, status, _ = call("post", "/api/v1/statuses", {"status": "v1", "media_ids": [media["id"]]})
+    call("put", f"/api/v1/statuses/{status['id']}", {"status": "v2"})
+    _, history, _ = call("get", f"/api/v1/statuses/{status['id']}/history")
+    assert [[m["id"] for m in v["media_attachments"]] for v in history] == [[media["id"]]] * 2

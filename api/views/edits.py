@@ -21,7 +21,7 @@ from ..http import (
     params,
     viewer,
 )
-from ..media import media_ids_param
+from ..media import media_fields, media_ids_param, read_attachments
 
 BOOLEANS = {True: True, False: False, "1": True, "true": True, "0": False, "false": False}
 # What an edit can't change here yet: polls. (Media: their alt texts and focal points,
@@ -95,7 +95,8 @@ def _edited(request: ApiRequest, status_id: str) -> Status:
 
 
 def status_edit(site: str, found: Status, version: Version, account: dict) -> dict:
-    """A StatusEdit entity: one version of `found`."""
+    """A StatusEdit entity: one version of `found` (with its attachments as they are now:
+    an edit changes their alt texts, not which they are, and keeps no old alt text)."""
     return {
         "content": entities.message_html(site, version.message, found.get("mentions", "")),
         "spoiler_text": version.spoiler_text,
@@ -103,7 +104,7 @@ def status_edit(site: str, found: Status, version: Version, account: dict) -> di
         "created_at": entities.iso(version.at),
         "account": account,
         "poll": None,
-        "media_attachments": [],
+        **media_fields(site, found),
         "emojis": [],
     }
 
@@ -116,6 +117,7 @@ def history(request: ApiRequest, status_id: str) -> list[dict]:
     account = entities.accounts(site, [found["uid"]]).get(found["uid"])
     if account is None:
         raise ApiError(404, "Record not found")
+    read_attachments([found])
     return [status_edit(site, found, v, account) for v in selectors.history(found)]
 
 

@@ -1,7 +1,7 @@
 """Editing a status: its author changes its text, warning, sensitive flag or its media's
-alt texts; the version
-it replaces is kept (timeline.edits.layout), everyone who reposted, liked, replied to or
-quoted it is told, and every reader sees the new text at once.
+alt texts and focal points (timeline.media.changes); the version it replaces is kept
+(timeline.edits.layout), everyone who reposted, liked, replied to or quoted it is told,
+and every reader sees the new text at once.
 
 An edit is check -> do -> notify: check_edit (the text), do_edit (one script in the
 status's slot keeps the old version and sets the new, and whom to tell is read on the
@@ -48,7 +48,7 @@ class NotYours(EditRefused):
 @dataclass(frozen=True)
 class Edit:
     """What an edit asks: the new text, and the warning and sensitive flag (None: left
-    as they are). Media alt texts join here once statuses have media (issue 33)."""
+    as they are), and its media's alt texts and focal points."""
 
     message: str
     spoiler_text: str | None = None
