@@ -34,10 +34,10 @@ def _upload(request: ApiRequest, processing_status: int) -> HttpResponse:
     except services.MediaError as error:
         raise ApiError(413, str(error)) from None
     found = params(request)
+    limit_rate(request, "media")
     file = uploaded(request, "file")
     if file is None:
         raise ApiError(422, "Validation failed: File can't be blank")
-    limit_rate(request, "media")
     try:
         made = services.upload_media(
             caller_uid(request),
