@@ -23,7 +23,7 @@ from timeline.statuses.records import Status
 from timeline.statuses.text import tags
 from timeline.statuses.visibility import visibility_of
 
-from . import quotes
+from . import media, quotes
 from .emoji_entities import emojis_in
 from .models import ClientApp
 from .vapid import vapid_public_key
@@ -110,14 +110,13 @@ def accounts(site: str, uids: Iterable[int]) -> dict[int, dict]:
     return {user["id"]: account(site, user) for user in get_users(sorted(set(uids)))}
 
 
-def authors(site: str, statuses: list[Status]) -> dict[int, dict]:
-    """The Account entities of the statuses' authors and their originals'."""
-    return accounts(
-        site,
-        [s["uid"] for s in statuses]
-        + [original["uid"] for s in statuses if (original := s.get("original"))]
-        + quotes.quoted_authors(statuses),
-    )
+def author_uids(statuses: list[Status]) -> list[int]:
+    """The uids of the statuses' authors, their originals' and the quoted statuses'."""
+    return [
+        *(s["uid"] for s in statuses),
+        *(original["uid"] for s in statuses if (original := s.get("original"))),
+        *quotes.quoted_authors(statuses),
+    ]
 
 
 def message_html(site: str, message: str, mentions: str) -> str:
@@ -202,31 +201,25 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         poll=poll_entity(found),
         emojis=emojis_in(site, found["message"], found.get("spoiler_text", "")),  # apiprefs
     )
+    # Media (timeline.media): its attachments, read with the page (api.media).
+    entity.update(media.media_fields(site, found))
     entity.update(quotes.quote_fields(found, lambda quoted: status(site, quoted, people)))
     return entity
 
 
 def statuses(site: str, found: list[Status]) -> list[dict]:
-    """Status entities of a page of statuses, their authors read in 1 round trip."""
-    people = authors(site, found)
-    shown = (status(site, s, people) for s in found)
-    return [entity for entity in shown if entity is not None]
+    """Status entities of a page of statuses (see statuses_and_accounts)."""
+    return statuses_and_accounts(site, found, ())[0]
 
 
 def statuses_and_accounts(
     site: str, found: list[Status], uids: Iterable[int]
 ) -> tuple[list[dict], dict[int, dict]]:
     """Status entities of `found` and the Account entities of `uids` and of the statuses'
-    authors, all read in 1 round trip (notifications: apinotif)."""
-    people = accounts(
-        site,
-        [
-            *uids,
-            *(s["uid"] for s in found),
-            *(original["uid"] for s in found if (original := s.get("original"))),
-            *quotes.quoted_authors(found),
-        ],
-    )
+    authors, all read in 1 round trip (and the statuses' attachments in 1 more, if any
+    has media: api.media)."""
+    people = accounts(site, [*uids, *author_uids(found)])
+    media.read_attachments(found)
     shown = (status(site, s, people) for s in found)
     return [entity for entity in shown if entity is not None], people
 

@@ -40,6 +40,8 @@ PARTS = (
     "keeps",
     # Grouped notifications (the client API's v2).
     "notifications",
+    # Media: an upload beside Pillow's own work; a status with media in Redis.
+    "media",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

@@ -3,7 +3,7 @@ subpackage) per domain. The rooms' order, bottom first; a room imports only room
 layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
 
     push
-    follow_sets
+    follow_sets, media
     statuses
     audience, discovery
     quotes

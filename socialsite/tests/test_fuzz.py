@@ -389,6 +389,8 @@ LIMITED = {
     "avatar_changes": ("member", "POST", "/accounts/avatar/remove/", {}, "user"),
     "group_moderation": ("member", "POST", "/g/nogroup/requests/bob/approve/", {}, "user"),
     "settings_changes": ("member", "POST", "/accounts/logout/everywhere/", {}, "user"),
+    # Media (timeline.media): an upload through the client API, with the member's token.
+    "media": ("member", "POST", "/api/v2/media", {}, "user"),
     # A made-up token reads as a visitor (one offering none is refused before Django).
     "anonymous_reads": ("visitor", "GET", "/api/v1/timelines/public", {}, "ip:127.0.0.1"),
     # Web Push (apipush): sent with the member's token granting push.
@@ -418,6 +420,11 @@ def test_a_request_over_a_limit_is_429_whatever_it_sends_and_changes_nothing(
     if name == "push_subscriptions":  # Web Push (apipush): only a token may subscribe
         app, _ = register_app("fuzz", OOB, "read push")
         token = issue_token(app, member, "read push")
+        caller_for_token(token)  # its check is cached now, not by the refused request
+        headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+    if name == "media":  # uploads through the client API, with the member's token
+        app, _ = register_app("fuzz", OOB, "write")
+        token = issue_token(app, member, "write")
         caller_for_token(token)  # its check is cached now, not by the refused request
         headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
 

@@ -18,7 +18,7 @@ WIRING = {"socialsite.settings", "socialsite.urls", "socialsite.asgi"}
 # that needs a higher room's work is that room's view). timeline/__init__.py says the same.
 ROOMS = (
     ("push",),  # Web Push subscriptions (api.push delivers)
-    ("follow_sets",),  # storage of the follow graph
+    ("follow_sets", "media"),  # storage of the follow graph; media attachments
     ("statuses",),  # the status record, its cache, marks and cards
     ("audience", "discovery"),  # who may see what; trends, suggestions
     ("quotes",),  # who may quote, a status's quotes, the quoted status as a viewer sees it

@@ -14,6 +14,7 @@ from ..discovery import activity
 from ..edits import repair as edit_repair
 from ..feeds import home_list
 from ..follow_sets import following as following_sets
+from ..media import repair as media_repair
 from ..polls import repair as polls_repair
 from ..push import services as push
 from ..quotes.keys import QUOTES_PATTERN, quotes_key
@@ -32,7 +33,8 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     replies, bookmarks) against existing statuses, that both sides of follows, list
     memberships, likes and bookmarks agree, the liked and reposted marks (statuses.marks),
     keep's marks, followed tags and pins (ops.keeps), polls (their counts, voters' copies
-    and closing: polls.repair), users' filters (accounts.filter_repair), and the counters of
+    and closing: polls.repair), users' filters (accounts.filter_repair), attachments
+    (media.repair), and the counters of
     users, statuses and lists against their sets; with `fix`, repairs what it finds, in
     that order (each fix can change what the next one counts).
 
@@ -46,6 +48,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     _check_marks(report, progress)
     _check_polls(report, progress)
     _check_filters(report, progress)
+    _check_media(report, progress)
     # Keep: bookmark marks, followed tags and pins (ops.keeps).
     report.findings.extend(
         Finding(*found) for found in check_keeps(conn, fix=fix, progress=progress)
@@ -169,6 +172,15 @@ def _check_filters(report: RepairReport, progress: Progress) -> None:
     checked, found = filter_repair.check_filters(fix=report.fixed, progress=progress)
     report.checked["filters"] = checked
     report.findings.extend(Finding("filters", key, problem) for key, problem in found)
+
+
+def _check_media(report: RepairReport, progress: Progress) -> None:
+    """Attachments: their uploaders' indexes and quotas, those left behind by a status
+    gone or never attached (timeline.media.repair)."""
+    found = media_repair.check_media(fix=report.fixed, chunk=CHUNK)
+    report.checked["attachments"] = found.checked
+    report.findings.extend(Finding("media", key, problem) for key, problem in found.findings)
+    progress(f"attachments: {found.checked} checked")
 
 
 @dataclass(frozen=True)
