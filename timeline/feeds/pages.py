@@ -18,6 +18,7 @@ from socialsite.redis import Client, PackedPipeline, Reply, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
+from ..media.selectors import with_attachments
 from ..quotes.selectors import with_quotes
 from ..statuses import cache
 from ..statuses.marks import MarksRead, queue_marks
@@ -158,6 +159,8 @@ def read_page(
         present = safety.visible(None, present, audience, where=where)
     # Quotes: each quote's quoted status as this viewer may see it (1 round trip if any).
     with_quotes(present, audience, hidden)
+    # Media (mediaweb): the attachments of those with media (1 round trip if any).
+    with_attachments(present)
     return Page(statuses=present, number=page, has_older=len(read.ids) > read.count)
 
 
