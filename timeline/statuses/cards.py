@@ -130,15 +130,10 @@ def _fields(status: Mapping[str, Any]) -> tuple:
         # Quotes: the quoted status shown inside (a record: its own fields, as a key).
         status = {**status, "quoted": _fields(status["quoted"])}
     if "attachments" in status:
-        # Media (mediaweb): the attachments read with the page, each as its fields.
-        status = {**status, "attachments": tuple(map(_attachment_key, status["attachments"]))}
+        # Media (mediaweb): the attachments read with the page (frozen records: their
+        # own fields, as a key).
+        status = {**status, "attachments": tuple(status["attachments"])}
     return tuple(status), tuple(status.values())
-
-
-def _attachment_key(attachment: Any) -> tuple:
-    """An attachment (a record: a mapping, or a dataclass) as a key: its fields' values."""
-    fields = attachment if isinstance(attachment, Mapping) else vars(attachment)
-    return tuple((name, repr(value)) for name, value in fields.items())
 
 
 @receiver(setting_changed)

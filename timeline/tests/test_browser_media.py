@@ -1,0 +1,81 @@
+"""Media on cards in Debian's Chromium against a real daphne server: a picture opens in
+the lightbox with its alt text, sensitive media waits behind its blurhash until "Show"
+is clicked, and pictures loading move nothing on the page."""
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts import services as accounts
+from timeline.tests.media_helpers import post_with_media, uploaded
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The page's cumulative layout shift (Chromium's layout-shift entries, buffered from the
+# page's start), once every picture on it has loaded.
+LAYOUT_SHIFT = """async () => {
+  await Promise.all(Array.from(document.images, (img) => img.complete ? null :
+    new Promise((done) => { img.onload = img.onerror = done; })));
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return await new Promise((done) => {
+    new PerformanceObserver((list) => {
+      done(list.getEntries().reduce((sum, entry) => sum + (entry.hadRecentInput ? 0 : entry.value), 0));
+    }).observe({ type: "layout-shift", buffered: true });
+    setTimeout(() => done(0), 500);
+  });
+}"""
+
+
+def test_a_picture_opens_in_the_lightbox_with_its_alt_text(signed_up_page):
+    page = signed_up_page("painter")
+    uid = accounts.uid_for_login("painter")
+    media = [uploaded(uid, alt="A blue square at dusk", files=True), uploaded(uid, files=True)]
+    post_with_media(uid, "two squares", media)
+    page.reload()
+    card = page.locator("article.status").first
+    card.get_by_role("img", name="A blue square at dusk").click()
+    box = page.locator("dialog.media-lightbox")
+    expect(box).to_be_visible()
+    expect(box.locator(".media-lightbox-alt")).to_have_text("A blue square at dusk")
+    assert box.locator("img").evaluate("img => img.src").endswith(".jpg")
+    box.get_by_role("button", name="Close").click()
+    expect(box).to_be_hidden()
+    # The one without alt text says so.
+    card.locator("a.media-link").nth(1).click()
+    expect(box.locator(".media-lightbox-alt")).to_have_text("No description.")
+    page.keyboard.press("Escape")
+    expect(box).to_be_hidden()
+
+
+def test_sensitive_media_shows_its_blurhash_until_show_is_clicked(signed_up_page):
+    page = signed_up_page("careful")
+    uid = accounts.uid_for_login("careful")
+    post_with_media(uid, "beware", [uploaded(uid, alt="Spider", files=True)], sensitive="1")
+    page.reload()
+    card = page.locator("article.status").first
+    picture = card.get_by_role("img", name="Spider")
+    expect(picture).to_be_hidden()
+    placeholder = card.locator("summary canvas.media-blurhash")
+    expect(placeholder).to_be_visible()
+    # Drawn from the blurhash: not the empty box.
+    expect(placeholder).to_have_class("media-blurhash media-blurhash-drawn")
+    box = placeholder.bounding_box()
+    assert box is not None and box["width"] > 100 and box["height"] > 50
+    card.get_by_text("Sensitive media: show").click()
+    expect(picture).to_be_visible()
+    expect(placeholder).to_be_hidden()
+
+
+def test_pictures_loading_move_nothing_on_the_page(signed_up_page):
+    page = signed_up_page("steady")
+    uid = accounts.uid_for_login("steady")
+    for count in (1, 2, 3, 4):
+        media = [uploaded(uid, alt=f"Square {n}", files=True) for n in range(count)]
+        post_with_media(uid, f"{count} squares", media)
+    # Tall enough that every (lazily loaded) picture is in view and loads.
+    page.set_viewport_size({"width": 1280, "height": 5000})
+    page.reload()
+    assert page.locator("article.status img.media-file").count() == 10
+    assert page.evaluate(LAYOUT_SHIFT) < 0.01
+    # One picture keeps its shape: 1200x800's preview is drawn 3:2.
+    single = page.locator("article.status").nth(3).locator("img.media-file").bounding_box()
+    assert single is not None and abs(single["width"] / single["height"] - 1.5) < 0.02

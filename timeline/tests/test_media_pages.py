@@ -1,0 +1,106 @@
+"""Media on the site's pages: the card's grid (1-4, width and height set), alt text,
+video with its poster, "processing", sensitive media behind "Show" (a <details>, so it
+works without JavaScript), the reader's media setting, and the profile's media tab."""
+
+import re
+
+from timeline.graph import services as graph
+from timeline.posting import services as posting
+from timeline.tests.media_helpers import BLURHASH, post_with_media, uploaded
+from timeline.tests.pages import page_text, shows, status_ids
+
+
+def _media(response) -> str:
+    """The page's media grids."""
+    return "".join(re.findall(r'<details class="status-media.*?</details>', page_text(response), re.S))
+
+
+def test_a_card_shows_its_pictures_with_their_size_and_alt_text(alice, bob):
+    graph.follow_user(bob.uid, alice.uid)
+    media = [uploaded(alice.uid, alt=f"Picture {n}") for n in range(3)]
+    post_with_media(alice.uid, "three pictures", media)
+    grid = _media(bob.client.get("/"))
+    assert 'data-media-count="3"' in grid and '<details class="status-media" open' in grid
+    pictures = re.findall(r"<img [^>]*>", grid)
+    assert len(pictures) == 3
+    assert all('width="640" height="427"' in p for p in pictures)
+    assert ['alt="Picture 0"', 'alt="Picture 1"', 'alt="Picture 2"'] == [
+        re.search(r'alt="[^"]*"', p).group(0) for p in pictures
+    ]
+    # Each picture links to its full file (the lightbox opens it; without JS, the file).
+    assert len(re.findall(r'<a class="media-link" href="[^"]+\.jpg"', grid)) == 3
+    assert grid.count(">ALT</span>") == 3
+
+
+def test_a_video_plays_with_controls_and_its_poster_and_says_when_processing(alice):
+    video = uploaded(alice.uid, kind="video", alt="A clip")
+    waiting = uploaded(alice.uid, kind="video", ready=False)
+    post_with_media(alice.uid, "two clips", [video, waiting])
+    grid = _media(alice.client.get("/u/alice/"))
+    player = re.search(r"<video [^>]*>", grid).group(0)
+    assert "controls" in player and 'poster="' in player and 'width="1200" height="800"' in player
+    assert 'aria-label="A clip"' in player
+    assert "Processing video" in grid
+
+
+def test_sensitive_media_waits_behind_show_with_its_blurhash(alice, bob):
+    graph.follow_user(bob.uid, alice.uid)
+    post_with_media(alice.uid, "careful", [uploaded(alice.uid)], sensitive="1")
+    page = bob.client.get("/")
+    grid = _media(page)
+    assert '<details class="status-media media-sensitive" data-media-count="1">' in grid
+    assert f'data-blurhash="{BLURHASH}"' in grid
+    assert shows(page, "Sensitive media: show")
+
+
+def test_the_media_setting_shows_all_or_hides_all(alice, bob):
+    graph.follow_user(bob.uid, alice.uid)
+    post_with_media(alice.uid, "careful", [uploaded(alice.uid)], sensitive="1")
+    post_with_media(alice.uid, "ordinary", [uploaded(alice.uid)])
+    settings = {"default_visibility": "public", "media_display": "show_all"}
+    assert bob.client.post("/settings/posting/", settings).status_code == 302
+    grids = _media(bob.client.get("/"))
+    assert '<details class="status-media media-sensitive" open' in grids
+    assert 'media_display" id="id_media_display"' in page_text(bob.client.get("/accounts/settings/"))
+    bob.client.post("/settings/posting/", {**settings, "media_display": "hide_all"})
+    grids = _media(bob.client.get("/"))
+    assert grids.count('<details class="status-media') == 2
+    assert not re.search(r'<details class="status-media[^>]* open', grids)
+    # Another reader's cards, kept by the same process, are as drawn.
+    assert '<details class="status-media" open' in _media(alice.client.get("/u/alice/"))
+
+
+def test_a_bad_media_setting_is_refused_and_nothing_changes(alice):
+    response = alice.client.post(
+        "/settings/posting/", {"default_visibility": "public", "media_display": "sometimes"}
+    )
+    assert response.status_code == 302
+    assert shows(alice.client.get("/accounts/settings/"), "Choose how media shows")
+    page = page_text(alice.client.get("/accounts/settings/"))
+    assert '<option value="default" selected>' in page
+
+
+def test_the_media_tab_lists_only_statuses_with_media(alice, bob):
+    plain = posting.post_status(alice.uid, "words only")
+    pictured = post_with_media(alice.uid, "a picture", [uploaded(alice.uid)])
+    tab = bob.client.get("/u/alice/media/")
+    assert tab.status_code == 200
+    assert status_ids(tab) == [pictured]
+    assert plain in status_ids(bob.client.get("/u/alice/"))
+    assert shows(bob.client.get("/u/bob/media/"), "No statuses with media yet.")
+    assert bob.client.get("/u/nobody/media/").status_code == 404
+
+
+def test_a_deleted_status_leaves_the_media_tab(alice):
+    pictured = post_with_media(alice.uid, "a picture", [uploaded(alice.uid)])
+    posting.delete_status(alice.uid, pictured)
+    assert status_ids(alice.client.get("/u/alice/media/")) == []
+
+
+def test_the_media_tab_of_a_private_account_shows_others_nothing(alice, bob):
+    from timeline.safety import services as safety
+
+    safety.set_private(alice.uid, True)
+    post_with_media(alice.uid, "mine", [uploaded(alice.uid)])
+    assert status_ids(bob.client.get("/u/alice/media/")) == []
+    assert len(status_ids(alice.client.get("/u/alice/media/"))) == 1
