@@ -22,6 +22,7 @@ from ..feeds.visibility import reaches_followers
 from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
 from ..keeps import services as keeps
+from ..media import services as media
 from ..notifications import services as notifications
 from ..polls import services as polls
 from ..quotes import services as quotes
@@ -56,6 +57,8 @@ RESERVED_FIELDS = (
     | {"edited"}
     # Visibility (vis): posts say `visibility`, never its stored letter.
     | {visibility.VISIBILITY_FIELD}
+    # Media (timeline.media): set from `media_ids=` by attaching them, only.
+    | {"media"}
 )
 
 
@@ -82,6 +85,8 @@ def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
     if reserved:
         raise ValueError(f"Extra data can't set {sorted(reserved)}")
     poll: polls.PollSpec | None = data.pop("poll", None)
+    # Media (timeline.media): `media_ids=` the caller's uploads, attached last (below).
+    media_ids = media.check_media_ids(data.pop("media_ids", None) or ())
     # Quotes: `quote_id` quotes a status (StatusGone, QuoteRefused), `quote_policy` asks
     # who may quote this one (else the author's default).
     data = dict(data)
@@ -104,6 +109,9 @@ def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
         status.pop("visibility", None)
         if group.get("group_private") == "1":
             status["private"] = "1"
+    if status is not None and media_ids:
+        # Media: claimed for this status, all or none, once every other check passed.
+        status.update(media.attach(conn, uid, status["id"], media_ids))  # type: ignore[typeddict-item]
     return status
 
 
@@ -278,6 +286,8 @@ def queue_deletion(pipe, status: Status) -> None:
     ):
         jobs.enqueue(pipe, job)
     keeps.queue_status_deleted(pipe, status)
+    # Media: its attachments' files and records, by a job (timeline.media).
+    media.queue_status_deleted(pipe, status)
 
 
 def queue_deletion_notifications(pipe, status: Status) -> None:
