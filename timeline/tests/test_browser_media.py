@@ -28,7 +28,7 @@ LAYOUT_SHIFT = """async () => {
 def test_a_picture_opens_in_the_lightbox_with_its_alt_text(signed_up_page):
     page = signed_up_page("painter")
     uid = accounts.uid_for_login("painter")
-    media = [uploaded(uid, alt="A blue square at dusk", files=True), uploaded(uid, files=True)]
+    media = [uploaded(uid, alt="A blue square at dusk"), uploaded(uid)]
     post_with_media(uid, "two squares", media)
     page.reload()
     card = page.locator("article.status").first
@@ -49,7 +49,7 @@ def test_a_picture_opens_in_the_lightbox_with_its_alt_text(signed_up_page):
 def test_sensitive_media_shows_its_blurhash_until_show_is_clicked(signed_up_page):
     page = signed_up_page("careful")
     uid = accounts.uid_for_login("careful")
-    post_with_media(uid, "beware", [uploaded(uid, alt="Spider", files=True)], sensitive="1")
+    post_with_media(uid, "beware", [uploaded(uid, alt="Spider")], sensitive="1")
     page.reload()
     card = page.locator("article.status").first
     picture = card.get_by_role("img", name="Spider")
@@ -69,7 +69,7 @@ def test_pictures_loading_move_nothing_on_the_page(signed_up_page):
     page = signed_up_page("steady")
     uid = accounts.uid_for_login("steady")
     for count in (1, 2, 3, 4):
-        media = [uploaded(uid, alt=f"Square {n}", files=True) for n in range(count)]
+        media = [uploaded(uid, alt=f"Square {n}") for n in range(count)]
         post_with_media(uid, f"{count} squares", media)
     # Tall enough that every (lazily loaded) picture is in view and loads.
     page.set_viewport_size({"width": 1280, "height": 5000})

@@ -4,9 +4,12 @@ works without JavaScript), the reader's media setting, and the profile's media t
 
 import re
 
+from django.core.management import call_command
+
 from timeline.graph import services as graph
 from timeline.posting import services as posting
-from timeline.tests.media_helpers import BLURHASH, post_with_media, uploaded
+from timeline.media import selectors as media
+from timeline.tests.media_helpers import post_with_media, uploaded
 from timeline.tests.pages import page_text, shows, status_ids
 
 
@@ -23,7 +26,7 @@ def test_a_card_shows_its_pictures_with_their_size_and_alt_text(alice, bob):
     assert 'data-media-count="3"' in grid and '<details class="status-media" open' in grid
     pictures = re.findall(r"<img [^>]*>", grid)
     assert len(pictures) == 3
-    assert all('width="640" height="427"' in p for p in pictures)
+    assert all('width="640" height="427"' in p for p in pictures)  # the previews'
     assert ['alt="Picture 0"', 'alt="Picture 1"', 'alt="Picture 2"'] == [
         re.search(r'alt="[^"]*"', p).group(0) for p in pictures
     ]
@@ -33,23 +36,34 @@ def test_a_card_shows_its_pictures_with_their_size_and_alt_text(alice, bob):
 
 
 def test_a_video_plays_with_controls_and_its_poster_and_says_when_processing(alice):
-    video = uploaded(alice.uid, kind="video", alt="A clip")
-    waiting = uploaded(alice.uid, kind="video", ready=False)
-    post_with_media(alice.uid, "two clips", [video, waiting])
+    post_with_media(alice.uid, "a clip", [uploaded(alice.uid, kind="video", alt="A clip")])
+    grid = _media(alice.client.get("/u/alice/"))
+    assert "Processing video" in grid and "<video" not in grid
+    call_command("worker", burst=True)
     grid = _media(alice.client.get("/u/alice/"))
     player = re.search(r"<video [^>]*>", grid).group(0)
-    assert "controls" in player and 'poster="' in player and 'width="1200" height="800"' in player
-    assert 'aria-label="A clip"' in player
-    assert "Processing video" in grid
+    assert "controls" in player and 'poster="' in player and 'src="' in player
+    assert re.search(r'width="\d+" height="\d+"', player)
+    assert 'aria-label="A clip"' in player and "Processing" not in grid
+
+
+def test_an_animated_gif_plays_silently_in_a_loop_once_transcoded(alice):
+    post_with_media(alice.uid, "moving", [uploaded(alice.uid, kind="gifv")])
+    assert "Processing animation" in _media(alice.client.get("/u/alice/"))
+    call_command("worker", burst=True)
+    player = re.search(r"<video [^>]*>", _media(alice.client.get("/u/alice/"))).group(0)
+    assert all(word in player for word in ("autoplay", "loop", "muted")) and "controls" not in player
 
 
 def test_sensitive_media_waits_behind_show_with_its_blurhash(alice, bob):
     graph.follow_user(bob.uid, alice.uid)
-    post_with_media(alice.uid, "careful", [uploaded(alice.uid)], sensitive="1")
+    picture = uploaded(alice.uid)
+    post_with_media(alice.uid, "careful", [picture], sensitive="1")
     page = bob.client.get("/")
     grid = _media(page)
     assert '<details class="status-media media-sensitive" data-media-count="1">' in grid
-    assert f'data-blurhash="{BLURHASH}"' in grid
+    blurhash = media.get_attachment(alice.uid, picture).blurhash
+    assert blurhash and f'data-blurhash="{blurhash}"' in grid
     assert shows(page, "Sensitive media: show")
 
 
