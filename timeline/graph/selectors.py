@@ -164,8 +164,8 @@ def profile_page(
     shown = read_page(statuses, page, follows=followed)
     if media:
         # An edit may have taken a status's media off: the tab shows those with some.
-        kept = [s for s in shown.statuses if s.get("attachments")]
-        shown = Page(statuses=kept, number=shown.number, has_older=shown.has_older)
+        with_media = [s for s in shown.statuses if s.get("attachments")]
+        shown = Page(statuses=with_media, number=shown.number, has_older=shown.has_older)
     return ProfilePage(
         user=user,
         page=shown,

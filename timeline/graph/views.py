@@ -51,9 +51,7 @@ def render_profile(
     """The profile page, with the viewer's "add to list" control (`lists_form` when it
     is being shown again with errors); `media`: its media tab."""
     number, viewer = page_number(request), current_uid(request)
-    view = selectors.profile_page(
-        login, viewer, number, settings.STATUSES_PER_PAGE, media=media
-    )
+    view = selectors.profile_page(login, viewer, number, settings.STATUSES_PER_PAGE, media=media)
     if view is None:
         raise Http404(f"There is no user @{login}.")
     require_page(number, view.page.statuses, view.page.has_older)

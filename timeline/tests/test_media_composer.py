@@ -31,7 +31,9 @@ def test_the_composer_posts_files_with_their_alt_texts_in_order(alice):
         ("", 300, 500),
     ]
     page = page_text(alice.client.get("/u/alice/media/"))
-    assert 'alt="A ginger cat"' in page and status_ids(alice.client.get("/u/alice/media/")) == [status_id]
+    assert 'alt="A ginger cat"' in page and status_ids(alice.client.get("/u/alice/media/")) == [
+        status_id
+    ]
 
 
 def test_the_composer_marks_media_sensitive(alice):

@@ -7,15 +7,17 @@ import re
 from django.core.management import call_command
 
 from timeline.graph import services as graph
-from timeline.posting import services as posting
 from timeline.media import selectors as media
+from timeline.posting import services as posting
 from timeline.tests.media_helpers import post_with_media, uploaded
 from timeline.tests.pages import page_text, shows, status_ids
 
 
 def _media(response) -> str:
     """The page's media grids."""
-    return "".join(re.findall(r'<details class="status-media.*?</details>', page_text(response), re.S))
+    return "".join(
+        re.findall(r'<details class="status-media.*?</details>', page_text(response), re.S)
+    )
 
 
 def test_a_card_shows_its_pictures_with_their_size_and_alt_text(alice, bob):
@@ -27,9 +29,9 @@ def test_a_card_shows_its_pictures_with_their_size_and_alt_text(alice, bob):
     pictures = re.findall(r"<img [^>]*>", grid)
     assert len(pictures) == 3
     assert all('width="640" height="427"' in p for p in pictures)  # the previews'
-    assert ['alt="Picture 0"', 'alt="Picture 1"', 'alt="Picture 2"'] == [
+    assert [
         re.search(r'alt="[^"]*"', p).group(0) for p in pictures
-    ]
+    ] == ['alt="Picture 0"', 'alt="Picture 1"', 'alt="Picture 2"']
     # Each picture links to its full file (the lightbox opens it; without JS, the file).
     assert len(re.findall(r'<a class="media-link" href="[^"]+\.jpg"', grid)) == 3
     assert grid.count(">ALT</span>") == 3
@@ -52,7 +54,9 @@ def test_an_animated_gif_plays_silently_in_a_loop_once_transcoded(alice):
     assert "Processing animation" in _media(alice.client.get("/u/alice/"))
     call_command("worker", burst=True)
     player = re.search(r"<video [^>]*>", _media(alice.client.get("/u/alice/"))).group(0)
-    assert all(word in player for word in ("autoplay", "loop", "muted")) and "controls" not in player
+    assert (
+        all(word in player for word in ("autoplay", "loop", "muted")) and "controls" not in player
+    )
 
 
 def test_sensitive_media_waits_behind_show_with_its_blurhash(alice, bob):
@@ -75,7 +79,9 @@ def test_the_media_setting_shows_all_or_hides_all(alice, bob):
     assert bob.client.post("/settings/posting/", settings).status_code == 302
     grids = _media(bob.client.get("/"))
     assert '<details class="status-media media-sensitive" open' in grids
-    assert 'media_display" id="id_media_display"' in page_text(bob.client.get("/accounts/settings/"))
+    assert 'media_display" id="id_media_display"' in page_text(
+        bob.client.get("/accounts/settings/")
+    )
     bob.client.post("/settings/posting/", {**settings, "media_display": "hide_all"})
     grids = _media(bob.client.get("/"))
     assert grids.count('<details class="status-media') == 2
