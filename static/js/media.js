@@ -3,7 +3,8 @@
 // the composer (input.post-media-files) shows one alt-text field per chosen file, with a
 // badge on each still missing its alt text. Without JavaScript the placeholder is a grey
 // box, a picture opens as its file and the composer shows its four alt-text fields.
-// Cards added later (live timelines, in-place actions) are handled as they arrive.
+// A card with media still processing is drawn again once it is ready. Cards added later
+// (live timelines, in-place actions) are handled as they arrive.
 (function () {
   "use strict";
 
@@ -158,7 +159,40 @@
     update();
   }
 
+  // A card whose video or animation is still being transcoded is asked for again every
+  // few seconds (for up to ten minutes) and drawn anew once it is no longer processing.
+  const PROCESSING_POLL_MS = 5000;
+  const PROCESSING_POLLS = 120;
+  function watchProcessing(grid, polls) {
+    if (grid.dataset.watched) return;
+    grid.dataset.watched = "1";
+    setTimeout(async () => {
+      const shown = grid.closest("article.status");
+      if (!shown || !document.contains(shown)) return;
+      let html;
+      try {
+        const response = await fetch(grid.dataset.processingCard, { credentials: "same-origin", redirect: "manual" });
+        if (!response.ok) return;
+        html = await response.text();
+      } catch (error) {
+        html = "";
+      }
+      const card = html && new DOMParser().parseFromString(html, "text/html").querySelector("article.status");
+      const still = !card || card.querySelector(".status-media[data-processing-card]");
+      if (card && !still) {
+        const status = document.importNode(card, true);
+        status.className = shown.className;
+        shown.replaceWith(status);
+        if (window.htmx) window.htmx.process(status);
+      } else if (polls > 1) {
+        delete grid.dataset.watched;
+        watchProcessing(grid, polls - 1);
+      }
+    }, PROCESSING_POLL_MS);
+  }
+
   function scan(root) {
+    root.querySelectorAll(".status-media[data-processing-card]").forEach((grid) => watchProcessing(grid, PROCESSING_POLLS));
     root.querySelectorAll("canvas.media-blurhash[data-blurhash]").forEach(draw);
     root.querySelectorAll("input.post-media-files").forEach(enhanceComposer);
   }

@@ -3,9 +3,11 @@ the lightbox with its alt text, sensitive media waits behind its blurhash until 
 is clicked, and pictures loading move nothing on the page."""
 
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import expect
 
 from accounts import services as accounts
+from timeline.graph import services as graph
 from timeline.tests.media_helpers import post_with_media, uploaded
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -80,3 +82,26 @@ def test_pictures_loading_move_nothing_on_the_page(signed_up_page):
     # One picture keeps its shape: 1200x800's preview is drawn 3:2.
     single = page.locator("article.status").nth(3).locator("img.media-file").bounding_box()
     assert single is not None and abs(single["width"] / single["height"] - 1.5) < 0.02
+
+
+def test_live_home_shows_a_new_status_with_its_media(signed_up_page):
+    reader = signed_up_page("watcher")
+    expect(reader.locator("#timeline")).to_have_attribute("data-live", "on")
+    author = accounts.create_user("snapper", "Snapper")
+    assert author is not None
+    graph.follow_user(accounts.uid_for_login("watcher"), author)
+    post_with_media(author, "fresh", [uploaded(author, alt="A live picture")])
+    reader.locator(".new-statuses").click()
+    expect(reader.get_by_role("img", name="A live picture")).to_be_visible()
+
+
+def test_a_card_processing_its_animation_is_drawn_again_once_ready(signed_up_page):
+    page = signed_up_page("mover")
+    uid = accounts.uid_for_login("mover")
+    post_with_media(uid, "moving", [uploaded(uid, kind="gifv", alt="A spinning top")])
+    page.reload()
+    card = page.locator("article.status").first
+    expect(card.get_by_text("Processing animation")).to_be_visible()
+    call_command("worker", burst=True)
+    expect(card.locator("video")).to_have_attribute("aria-label", "A spinning top", timeout=20_000)
+    expect(page.get_by_text("Processing animation")).to_be_hidden()
