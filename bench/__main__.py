@@ -38,6 +38,8 @@ PARTS = (
     "polls",
     "edits",
     "keeps",
+    # Media on the pages (mediaweb): the home page of 30 cards with media.
+    "media_pages",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

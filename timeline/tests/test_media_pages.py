@@ -156,3 +156,35 @@ def test_the_repair_drops_deleted_statuses_from_the_media_tab(alice):
     get_redis().delete(keys.status_key(pictured))
     repair(fix=True)
     assert get_redis().zcard(keys.media_timeline_key(alice.uid)) == 0
+
+
+def test_a_page_of_statuses_with_media_reads_their_attachments_in_one_round_trip(
+    make_user, round_trips
+):
+    from timeline.feeds import selectors as feeds
+    from timeline.statuses import cache
+
+    def cold_and_kept(reader: int) -> tuple[int, int]:
+        for status in feeds.home_page(reader).page.statuses:
+            cache.statuses.forget(status["id"])
+        return round_trips(lambda: feeds.home_page(reader)), round_trips(
+            lambda: feeds.home_page(reader)
+        )
+
+    words, pictures = make_user("words"), make_user("pictures")
+    reads_words, reads_pictures = make_user("readsw").uid, make_user("readsp").uid
+    graph.follow_user(reads_words, words.uid)
+    graph.follow_user(reads_pictures, pictures.uid)
+    for i in range(6):
+        posting.post_status(words.uid, f"w{i}")
+        post_with_media(pictures.uid, f"p{i}", [uploaded(pictures.uid) for _ in range(1 + i % 4)])
+    home = feeds.home_page(reads_pictures).page.statuses
+    assert sum(len(s.get("attachments", ())) for s in home) == 13
+    plain_cold, plain_kept = cold_and_kept(reads_words)
+    cold, kept = cold_and_kept(reads_pictures)
+    # Not kept: all 13 attachments in one more round trip than a page of text.
+    assert cold == plain_cold + 1
+    # Kept: the attachments were kept with the statuses, and nothing more is read.
+    assert kept == plain_kept
+    home = feeds.home_page(reads_pictures).page.statuses
+    assert sum(len(s.get("attachments", ())) for s in home) == 13
