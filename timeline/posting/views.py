@@ -17,9 +17,10 @@ from ..feeds.views import render_home
 from ..forms import StatusForm
 from ..groups.services import GroupError
 from ..groups.views import composer_group, render_group
+from ..media import form_uploads as media_uploads
 from ..media.services import MediaError
 from ..web import act_on_status, login_first, next_url
-from . import media_uploads, services
+from . import services
 from .quote_views import render_quote
 
 

@@ -1,5 +1,6 @@
-"""The composer's files (the home page's box, a reply box): up to MAX_ATTACHMENTS
-uploads sent with the post itself, so posting media needs no JavaScript. Each is stored
+"""The files a page's form sends (mediaweb): the composer's (the home page's box, a reply
+box) and a direct message's, up to MAX_ATTACHMENTS uploads sent with the post itself,
+so posting media needs no JavaScript. Each is stored
 through timeline.media's upload (a picture checked and redrawn, a video left to the
 worker) with its alt text, then attached by the post; if anything is refused, the
 uploads already stored are deleted again, so a refused post leaves nothing behind."""
@@ -10,8 +11,8 @@ from django.http import HttpRequest
 
 from socialsite import offslot, ratelimit
 
-from ..media import services as media
-from ..media.records import MAX_ATTACHMENTS
+from . import services as media
+from .records import MAX_ATTACHMENTS
 
 
 def chosen_files(request: HttpRequest) -> list:
