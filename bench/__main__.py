@@ -38,6 +38,8 @@ PARTS = (
     "polls",
     "edits",
     "keeps",
+    # Media: an upload beside Pillow's own work; a status with media in Redis.
+    "media",
     # Media on the pages (mediaweb): the home page of 30 cards with media.
     "media_pages",
 )

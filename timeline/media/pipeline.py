@@ -21,9 +21,10 @@ from socialsite.pictures import BadPicture, Budget
 MAX_BYTES = 16 * 1024 * 1024
 MAX_PIXELS = 40_000_000
 FORMATS = frozenset({"JPEG", "PNG", "WEBP", "GIF"})
-# A redrawn picture keeps at most this canvas (3840 x 2160, as Mastodon's): a phone's
-# 48-megapixel photo is served at a size screens show.
-KEPT_PIXELS = 3840 * 2160
+# A redrawn picture keeps at most this canvas (4096 x 4096): a phone's 48-megapixel
+# photo is served at a size screens show, and its usual 12 megapixels are kept as they
+# are (resampling 12 to Mastodon's 8.3 cost twice Pillow's decode and encode together).
+KEPT_PIXELS = 4096 * 4096
 PREVIEW_SIDE = 640
 JPEG_QUALITY = 85
 # The blurhash is worked out from a small copy: the placeholder is a handful of colours.
@@ -93,14 +94,16 @@ def check_type(detected: str, media_type: str | None, extension: str | None) -> 
     format than its content (`detected`, Pillow's name)."""
     stated = (media_type or "").split(";")[0].strip().lower()
     said = {"WEBP": "WebP"}.get(detected, detected)
-    if stated.startswith(("image/", "video/")) and stated != MEDIA_TYPES[detected]:
-        if not (detected == "JPEG" and stated in {"image/jpg", "image/pjpeg"}):
-            raise BadPicture(f"That file is a {said} picture, not {stated}.")
+    aliases = {"image/jpg", "image/pjpeg"} if detected == "JPEG" else set()
+    if stated.startswith(("image/", "video/")) and stated not in {MEDIA_TYPES[detected], *aliases}:
+        raise BadPicture(f"That file is a {said} picture, not {stated}.")
     if extension and extension.lower() not in NAMED[detected] and extension.isalnum():
         raise BadPicture(f"That file is a {said} picture, not a .{extension.lower()} file.")
 
 
-def check_picture(data: bytes, *, media_type: str | None = None, extension: str | None = None) -> pictures.Header:
+def check_picture(
+    data: bytes, *, media_type: str | None = None, extension: str | None = None
+) -> pictures.Header:
     """The header of the picture in `data`, checked without decoding a pixel; BadPicture
     saying why for a file too big, of too many pixels (a decompression bomb), not a
     picture, not the type it says, or with bytes after its end (a polyglot)."""
@@ -124,13 +127,17 @@ def _fit(picture: Image.Image, pixels: int) -> Image.Image:
         return picture
     scale = (pixels / (picture.width * picture.height)) ** 0.5
     size = (max(1, int(picture.width * scale)), max(1, int(picture.height * scale)))
-    return picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+    # Bicubic: at these sizes no eye tells it from Lanczos, at two thirds of its cost.
+    return picture.resize(size, Image.Resampling.BICUBIC, reducing_gap=2.0)
 
 
 def _preview(picture: Image.Image) -> Image.Image:
-    small = picture.copy()
-    small.thumbnail((PREVIEW_SIDE, PREVIEW_SIDE), Image.Resampling.LANCZOS, reducing_gap=3.0)
-    return small
+    scale = min(1.0, PREVIEW_SIDE / max(picture.size))
+    size = (max(1, round(picture.width * scale)), max(1, round(picture.height * scale)))
+    if size == picture.size:
+        return picture.copy()
+    # A box reduction to near the size first (cheap), then Lanczos on what is left.
+    return picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=2.0)
 
 
 def blurhash_of(picture: Image.Image) -> str:
@@ -151,7 +158,8 @@ def _encoded(picture: Image.Image, image_format: str) -> tuple[bytes, str]:
     icc = picture.info.get("icc_profile")
     extra = {"icc_profile": icc} if icc else {}
     if image_format == "JPEG":
-        picture.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY, optimize=False, **extra)
+        rgb = picture if picture.mode in ("RGB", "L") else picture.convert("RGB")
+        rgb.save(out, "JPEG", quality=JPEG_QUALITY, optimize=False, **extra)
     elif image_format == "WEBP":
         picture.save(out, "WEBP", quality=JPEG_QUALITY, **extra)
     else:
@@ -161,7 +169,9 @@ def _encoded(picture: Image.Image, image_format: str) -> tuple[bytes, str]:
 
 def upright(picture: Image.Image) -> Image.Image:
     """`picture` turned as its EXIF orientation says, in a mode that can be resampled."""
-    turned = ImageOps.exif_transpose(picture) or picture
+    # In place: the decoded picture is ours alone (a copy of 12 megapixels costs ~6 ms).
+    turned = picture
+    ImageOps.exif_transpose(turned, in_place=True)
     if turned.mode not in ("RGB", "RGBA", "L", "LA"):
         has_alpha = "A" in turned.getbands() or "transparency" in turned.info
         icc = turned.info.get("icc_profile")
@@ -180,7 +190,9 @@ def redraw_image(picture: Image.Image, image_format: str) -> Redrawn:
         preview = _preview(kept)
         out = io.BytesIO()
         preview.save(out, "WEBP", quality=pictures.WEBP_QUALITY)
-        return Redrawn(data, extension, kept.size, out.getvalue(), preview.size, blurhash_of(preview))
+        return Redrawn(
+            data, extension, kept.size, out.getvalue(), preview.size, blurhash_of(preview)
+        )
     except MemoryError:
         raise BadPicture("That picture is too big to read.") from None
 

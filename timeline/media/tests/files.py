@@ -15,6 +15,17 @@ def jpeg(size=(800, 600), *, color=(200, 30, 30), exif=None, quality=90) -> byte
     return out.getvalue()
 
 
+def noisy_jpeg(size=(1200, 900), quality=95) -> bytes:
+    """A JPEG of random pixels: it doesn't compress, so its size is about its canvas's."""
+    import os
+
+    out = io.BytesIO()
+    Image.frombytes("RGB", size, os.urandom(size[0] * size[1] * 3)).save(
+        out, "JPEG", quality=quality
+    )
+    return out.getvalue()
+
+
 def gps_exif(orientation: int = 6) -> bytes:
     """EXIF with a GPS position, a camera's make and an orientation (6: turn 90°)."""
     exif = Image.Exif()
@@ -51,11 +62,15 @@ def bomb_png(side: int = 100_000) -> bytes:
     return bytes(head)
 
 
-def video(seconds: float = 1.0, *, container: str = "mp4", size: str = "64x48", rate: int = 10) -> bytes:
+def video(
+    seconds: float = 1.0, *, container: str = "mp4", size: str = "64x48", rate: int = 10
+) -> bytes:
     """A short test-pattern video with a tone, made by ffmpeg."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / f"v.{container}"
-        codec = ["-c:v", "libvpx", "-c:a", "libvorbis"] if container == "webm" else ["-c:v", "mpeg4"]
+        codec = (
+            ["-c:v", "libvpx", "-c:a", "libvorbis"] if container == "webm" else ["-c:v", "mpeg4"]
+        )
         subprocess.run(
             [
                 "ffmpeg", "-v", "error", "-y",

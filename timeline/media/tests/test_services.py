@@ -56,7 +56,9 @@ def test_a_jpeg_is_redrawn_upright_without_its_exif(alice):
 
 
 def test_an_upload_is_stored_with_its_alt_text_and_focus(alice, redis_conn):
-    found = services.upload_media(alice.uid, files.png(), description="A green square", focus="0.5,-1")
+    found = services.upload_media(
+        alice.uid, files.png(), description="A green square", focus="0.5,-1"
+    )
     again = selectors.get_attachment(alice.uid, found.id)
     assert again == found
     assert (again.description, again.focus) == ("A green square", (0.5, -1.0))
@@ -88,9 +90,21 @@ def test_file_names_are_random(alice):
         (files.jpeg() + b"PK\x03\x04zip-archive-here", "image/jpeg", "x.jpg", "appended"),
         (files.png() + b"<?php echo 1; ?>", "image/png", "x.png", "appended"),
     ],
-    ids=["empty", "html", "wrong-type", "wrong-name", "truncated", "truncated-png", "bomb", "jpeg-zip", "png-php"],
+    ids=[
+        "empty",
+        "html",
+        "wrong-type",
+        "wrong-name",
+        "truncated",
+        "truncated-png",
+        "bomb",
+        "jpeg-zip",
+        "png-php",
+    ],
 )
-def test_bad_files_are_refused_and_nothing_is_stored(alice, redis_conn, data, media_type, filename, says):
+def test_bad_files_are_refused_and_nothing_is_stored(
+    alice, redis_conn, data, media_type, filename, says
+):
     with pytest.raises(MediaError, match=says):
         services.upload_media(alice.uid, data, media_type=media_type, filename=filename)
     assert nothing_stored(redis_conn, alice.uid)
@@ -114,9 +128,11 @@ def test_alt_text_is_at_most_1500_characters(alice, redis_conn):
 def test_the_quota_refuses_an_upload_past_it(alice, redis_conn):
     first = services.upload_media(alice.uid, files.png())
     used = selectors.media_bytes(alice.uid)
-    with override_settings(MEDIA_MAX_BYTES_PER_USER=used + 10):
-        with pytest.raises(MediaError, match="room"):
-            services.upload_media(alice.uid, files.png())
+    with (
+        override_settings(MEDIA_MAX_BYTES_PER_USER=used + 10),
+        pytest.raises(MediaError, match="room"),
+    ):
+        services.upload_media(alice.uid, files.png())
     assert selectors.user_media_ids(alice.uid) == [first.id]
     assert selectors.media_bytes(alice.uid) == used
 
@@ -188,7 +204,9 @@ def test_a_deleted_status_takes_its_files_with_it(alice, redis_conn):
     assert nothing_stored(redis_conn, alice.uid)
 
 
-def test_an_upload_never_attached_is_deleted_by_its_job_and_an_attached_one_stays(alice, redis_conn):
+def test_an_upload_never_attached_is_deleted_by_its_job_and_an_attached_one_stays(
+    alice, redis_conn
+):
     lone = services.upload_media(alice.uid, files.png())
     kept = services.upload_media(alice.uid, files.png())
     posting.post_status(alice.uid, "Kept", media_ids=[kept.id])
@@ -220,4 +238,49 @@ def test_a_picture_for_a_link_card_is_redrawn_and_stored(alice):
 
 def test_the_layout_lists_every_file_an_attachment_may_have():
     names = layout.stored_names({layout.TOKEN: "abc", layout.EXTENSION: "mp4"})
-    assert names == ["attachments/abc.mp4", "attachments/abc-small.webp", "attachments/incoming/abc.mp4"]
+    assert names == [
+        "attachments/abc.mp4",
+        "attachments/abc-small.webp",
+        "attachments/incoming/abc.mp4",
+    ]
+
+
+def test_the_export_holds_a_statuses_media_with_alt_text(alice):
+    import json
+
+    found = services.upload_media(alice.uid, files.png(), description="A green square")
+    posting.post_status(alice.uid, "Mine", media_ids=[found.id])
+    data = json.loads(b"".join(alice.client.post("/export/")))
+    (status,) = data["statuses"]
+    (media,) = status["media"]
+    assert media["kind"] == "image" and media["description"] == "A green square"
+    assert media["url"] == found.url and media["width"] == 300
+
+
+def test_a_direct_messages_uploads_attach_to_it_and_outlive_the_expiry(alice, redis_conn):
+    found = services.upload_media(alice.uid, files.png())
+    owner = services.message_owner(7, 3)
+    assert services.attach(redis_conn, alice.uid, owner, [found.id]) == {"media": str(found.id)}
+    # Again to the same message: no error (a retried send).
+    services.attach(redis_conn, alice.uid, owner, [found.id])
+    attached = selectors.get_attachment(alice.uid, found.id)
+    assert (attached.attached_to, attached.status_id) == (owner, None)
+    with pytest.raises(MediaError, match="another status"):
+        posting.post_status(alice.uid, "Reused", media_ids=[found.id])
+    jobs.release_due_jobs(redis_conn, now=10**11)
+    run_jobs()
+    assert selectors.get_attachment(alice.uid, found.id) is not None
+    assert services.delete_media(alice.uid, [found.id]) == 1
+    assert selectors.get_attachment(alice.uid, found.id) is None
+
+
+def test_a_forms_uploads_are_stored_all_or_none(alice, redis_conn):
+    good = services.Upload(files.png(), "image/png", "a.png", "First")
+    bad = services.Upload(b"not a picture", "image/png", "b.png")
+    with pytest.raises(MediaError, match="b.png: That file is not a picture"):
+        services.upload_many(alice.uid, [good, bad])
+    assert nothing_stored(redis_conn, alice.uid)
+    with pytest.raises(MediaError, match="at most 4"):
+        services.upload_many(alice.uid, [good] * 5)
+    made = services.upload_many(alice.uid, [good, good])
+    assert [a.description for a in made] == ["First", "First"]
