@@ -154,19 +154,25 @@ def send_message(
     for its author) and open pages; returns its id. NoSuchConversation for a
     non-member, AccountSuspended for a suspended author, ValueError for a bad message
     or when the author and another member block each other (timeline.safety).
-    4 round trips; 5 with `media_ids` (the author's uploads, attached to the
-    conversation: MediaError if they can't be)."""
+    4 round trips; 5 with `media_ids` (the author's uploads, attached to the message:
+    MediaError, and the message taken back before anyone is told of it, if they can't
+    be)."""
     message = clean_message(message)
     media_ids = media.check_media_ids(media_ids)
     conn = get_redis()
     login = check_sender(conn, uid, conversation_id)
-    # Media (mediaweb): a message's attachments are attached to its conversation, marked
-    # by its id made negative (no status has one), so no expiry deletes them.
-    media.attach(conn, uid, -int(conversation_id), media_ids)
     now = time.time()
     message_id, stored, members = do_post_message(
         conn, uid, login, conversation_id, message, now, media_ids
     )
+    if media_ids:
+        # Media (mediaweb): attached to the message once it has its id, before it reaches
+        # the members' inboxes; kept until the message's deletion deletes them.
+        try:
+            media.attach(conn, uid, media.message_owner(conversation_id, message_id), media_ids)
+        except media.MediaError:
+            _take_message(conn, uid, conversation_id, message_id)
+            raise
     deliver_to_members(conn, conversation_id, stored, members, author=uid, sent=now)
     return message_id
 
@@ -274,17 +280,25 @@ def delete_message(uid: int, conversation_id: int, message_id: int) -> None:
     conn = get_redis()
     # Media (mediaweb): its attachments go with it (read first: the script deletes it).
     stored = conn.hget(keys.conversation_messages_key(conversation_id), message_id)
-    deleted = scripts.delete_message(
-        conn,
-        **conversation_keys(conversation_id),
-        uid=uid,
-        message_id=message_id,
-        channel=keys.PRIVATE_CHANNEL,
-        conversation_id=conversation_id,
-    )
+    deleted = _take_message(conn, uid, conversation_id, message_id)
     if deleted == 0:
         raise NoSuchConversation()
     if deleted == -1:
         raise PermissionError("Only its author can delete a message.")
     if stored and (media_ids := json.loads(stored).get("media")):
         media.delete_media(uid, media_ids)
+
+
+def _take_message(conn, uid: int, conversation_id: int, message_id: int) -> int:
+    """Deletes message `message_id` of `uid`'s: 1, else 0 (no such message where they can
+    see it) or -1 (someone else's)."""
+    return int(
+        scripts.delete_message(
+            conn,
+            **conversation_keys(conversation_id),
+            uid=uid,
+            message_id=message_id,
+            channel=keys.PRIVATE_CHANNEL,
+            conversation_id=conversation_id,
+        )
+    )

@@ -34,29 +34,23 @@ def upload_chosen(request: HttpRequest, uid: int) -> list[int]:
     uploads = chosen_files(request)
     if len(uploads) > MAX_ATTACHMENTS:
         raise media.MediaError(f"A status has at most {MAX_ATTACHMENTS} pictures or videos.")
+    # Each file counts against RATE_LIMIT_MEDIA before any is stored.
+    for _ in uploads:
+        ratelimit.enforce("media", ratelimit.account(request))
     descriptions = request.POST.getlist("media_description")
-    stored: list[int] = []
+    files = [
+        media.Upload(
+            upload.read(),
+            media_type=upload.content_type,
+            filename=upload.name,
+            description=descriptions[n] if n < len(descriptions) else "",
+        )
+        for n, upload in enumerate(uploads)
+    ]
     try:
-        for n, upload in enumerate(uploads):
-            ratelimit.enforce("media", ratelimit.account(request))
-            alt = descriptions[n] if n < len(descriptions) else ""
-            try:
-                found = media.upload_media(
-                    uid,
-                    upload.read(),
-                    media_type=upload.content_type,
-                    filename=upload.name,
-                    description=alt,
-                )
-            except media.MediaError as error:
-                raise media.MediaError(f"{upload.name}: {error}") from None
-            except offslot.Busy as busy:
-                raise media.MediaError(f"{busy} Try again in a minute.") from None
-            stored.append(found.id)
-    except BaseException:
-        media.delete_media(uid, stored)
-        raise
-    return stored
+        return [found.id for found in media.upload_many(uid, files)]
+    except offslot.Busy as busy:
+        raise media.MediaError(f"{busy} Try again in a minute.") from None
 
 
 def post_with_uploads(request: HttpRequest, uid: int, post: Callable[[list[int]], object]) -> None:

@@ -6,6 +6,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from timeline.direct import services as direct
 from timeline.media import selectors as media
+from timeline.media.jobs import expire
+from timeline.media.services import message_owner
 from timeline.media.tests import files
 from timeline.tests.pages import page_text, shows
 
@@ -49,7 +51,12 @@ def test_a_deleted_messages_files_go_with_it(alice, bob):
     )
     conversation = int(response["Location"].rstrip("/").rsplit("/", 1)[1])
     [message] = direct_messages(alice.uid, conversation)
-    assert len(media.user_media_ids(alice.uid)) == 1
+    [media_id] = media.user_media_ids(alice.uid)
+    # Attached to the message: the 24-hour expiry of unattached uploads leaves it.
+    found = media.get_attachment(alice.uid, media_id)
+    assert found.attached_to == message_owner(conversation, message["id"])
+    expire({"uid": alice.uid, "id": media_id})
+    assert media.user_media_ids(alice.uid) == [media_id]
     direct.delete_message(alice.uid, conversation, message["id"])
     assert media.user_media_ids(alice.uid) == []
 
