@@ -105,3 +105,30 @@ def test_a_card_processing_its_animation_is_drawn_again_once_ready(signed_up_pag
     call_command("worker", burst=True)
     expect(card.locator("video")).to_have_attribute("aria-label", "A spinning top", timeout=20_000)
     expect(page.get_by_text("Processing animation")).to_be_hidden()
+
+
+def test_the_composer_asks_alt_text_for_each_file_and_posts_them(signed_up_page, tmp_path):
+    from timeline.media.tests import files
+
+    page = signed_up_page("composer")
+    for name in ("first.jpg", "second.jpg"):
+        (tmp_path / name).write_bytes(files.jpeg((600, 400)))
+    page.get_by_label("Your status").fill("two pictures")
+    page.get_by_text("Add pictures or a video").click()
+    page.locator("input.post-media-files").set_input_files(
+        [str(tmp_path / "first.jpg"), str(tmp_path / "second.jpg")]
+    )
+    rows = page.locator(".post-media-alt")
+    # One alt-text field per file, named after it, each marked while empty.
+    expect(rows.nth(0)).to_contain_text("first.jpg")
+    expect(rows.nth(1)).to_contain_text("second.jpg")
+    expect(rows.nth(2)).to_be_hidden()
+    expect(rows.nth(0).locator(".post-media-missing")).to_be_visible()
+    rows.nth(0).locator("textarea").fill("The first picture")
+    expect(rows.nth(0).locator(".post-media-missing")).to_be_hidden()
+    expect(rows.nth(1).locator(".post-media-missing")).to_be_visible()
+    page.get_by_role("button", name="Post", exact=True).click()
+    expect(page.get_by_text("Posted.")).to_be_visible()
+    card = page.locator("article.status").first
+    expect(card.get_by_role("img", name="The first picture")).to_be_visible()
+    expect(card.locator("img.media-file")).to_have_count(2)
