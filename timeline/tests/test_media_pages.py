@@ -188,3 +188,16 @@ def test_a_page_of_statuses_with_media_reads_their_attachments_in_one_round_trip
     assert kept == plain_kept
     home = feeds.home_page(reads_pictures).page.statuses
     assert sum(len(s.get("attachments", ())) for s in home) == 13
+
+
+def test_a_card_answered_in_place_keeps_the_readers_media_setting(alice, bob):
+    graph.follow_user(bob.uid, alice.uid)
+    status_id = post_with_media(alice.uid, "careful", [uploaded(alice.uid)], sensitive="1")
+    bob.client.post(
+        "/settings/posting/", {"default_visibility": "public", "media_display": "show_all"}
+    )
+    answer = bob.client.post(
+        f"/statuses/{status_id}/like/", {"card": status_id}, HTTP_HX_REQUEST="true"
+    )
+    assert answer.status_code == 200
+    assert '<details class="status-media media-sensitive" open' in page_text(answer)
