@@ -46,6 +46,19 @@ NAMED = {
 PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 
 
+try:
+    # HEIC (iPhones' photos) when Pillow's plugin for it is installed; redrawn as JPEG.
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+    FORMATS = FORMATS | {"HEIF"}
+    MEDIA_TYPES["HEIF"] = "image/heic"
+    EXTENSIONS["HEIF"] = "jpg"
+    NAMED["HEIF"] = {"heic", "heif"}
+except ImportError:
+    pass
+
+
 def budget() -> Budget:
     return Budget(MAX_BYTES, MAX_PIXELS, FORMATS)
 
@@ -94,7 +107,7 @@ def check_type(detected: str, media_type: str | None, extension: str | None) -> 
     format than its content (`detected`, Pillow's name)."""
     stated = (media_type or "").split(";")[0].strip().lower()
     said = {"WEBP": "WebP"}.get(detected, detected)
-    aliases = {"image/jpg", "image/pjpeg"} if detected == "JPEG" else set()
+    aliases = {"JPEG": {"image/jpg", "image/pjpeg"}, "HEIF": {"image/heif"}}.get(detected, set())
     if stated.startswith(("image/", "video/")) and stated not in {MEDIA_TYPES[detected], *aliases}:
         raise BadPicture(f"That file is a {said} picture, not {stated}.")
     if extension and extension.lower() not in NAMED[detected] and extension.isalnum():
@@ -157,7 +170,7 @@ def _encoded(picture: Image.Image, image_format: str) -> tuple[bytes, str]:
     out = io.BytesIO()
     icc = picture.info.get("icc_profile")
     extra = {"icc_profile": icc} if icc else {}
-    if image_format == "JPEG":
+    if image_format in ("JPEG", "HEIF"):
         rgb = picture if picture.mode in ("RGB", "L") else picture.convert("RGB")
         rgb.save(out, "JPEG", quality=JPEG_QUALITY, optimize=False, **extra)
     elif image_format == "WEBP":

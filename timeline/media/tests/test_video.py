@@ -100,3 +100,16 @@ def test_a_video_ffmpeg_cant_read_is_refused(alice):
 def test_a_video_over_40_mb_is_refused(alice):
     with pytest.raises(MediaError, match="at most 40 MB"):
         services.upload_media(alice.uid, files.video(1.0) + b"\0" * (40 * 1024 * 1024))
+
+
+def test_a_video_the_worker_cant_convert_fails_saying_why_and_cant_be_attached(alice):
+    found = services.upload_media(alice.uid, files.video(1.0), media_type="video/mp4")
+    # Its upload as sent gone before the worker came (a storage's hiccup, say).
+    default_storage.delete(
+        f"attachments/incoming/{default_storage.listdir('attachments/incoming')[1][0]}"
+    )
+    jobs.work(burst=True)
+    failed = selectors.get_attachment(alice.uid, found.id)
+    assert (failed.state, failed.error, failed.url) == ("failed", "The upload is gone.", "")
+    with pytest.raises(MediaError, match="couldn't be converted"):
+        posting.post_status(alice.uid, "Broken", media_ids=[found.id])
