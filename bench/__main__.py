@@ -42,6 +42,8 @@ PARTS = (
     "notifications",
     # Media: an upload beside Pillow's own work; a status with media in Redis.
     "media",
+    # Media on the pages (mediaweb): the home page of 30 cards with media.
+    "media_pages",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

@@ -34,6 +34,12 @@ def profile_timeline_key(uid: int | str) -> str:
     return f"profile:{{{uid}}}"
 
 
+def media_timeline_key(uid: int | str) -> str:
+    """Media (mediaweb): `uid`'s statuses with media, scored as the profile is (POSTED):
+    their profile's media tab."""
+    return f"profile_media:{{{uid}}}"
+
+
 def home_timeline_key(uid: int | str) -> str:
     """A list of status ids, newest at the head (feeds.home_list)."""
     return f"feed:{{{uid}}}"
@@ -181,6 +187,7 @@ def listed_in_key(uid: int | str) -> str:
 # its key does, so "list:{*}" matches a list's hash but not its members or timeline.
 HOME_TIMELINE_PATTERN = home_timeline_key("*")
 PROFILE_TIMELINE_PATTERN = profile_timeline_key("*")
+MEDIA_TIMELINE_PATTERN = media_timeline_key("*")
 MENTIONS_TIMELINE_PATTERN = mentions_timeline_key("*")
 TAG_TIMELINE_PATTERN = tag_timeline_key("*")
 LIST_TIMELINE_PATTERN = list_timeline_key("*")

@@ -81,6 +81,7 @@ urlpatterns = [
     path("u/<str:login>/followers/", graph.followers, name="followers"),
     path("u/<str:login>/following/", graph.following, name="following"),
     path("u/<str:login>/mentions/", conversations.mentions, name="mentions"),
+    path("u/<str:login>/media/", graph.profile_media, name="profile_media"),  # mediaweb
     path("u/<str:login>/lists/", lists.user_lists, name="user_lists"),
     path("u/<str:login>/lists/membership/", graph.change_membership, name="list_membership"),
     # Safety: follow requests, blocks, mutes (timeline.safety).

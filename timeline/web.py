@@ -26,6 +26,7 @@ from .feeds.selectors import shown_status
 from .lists.selectors import NoSuchList
 from .statuses.cards import status_cards
 from .statuses.selectors import AlreadyDone, StatusGone
+from .statuses.visibility import MEDIA_DISPLAY_FIELD
 
 # At most nine digits: feeds.selectors.LAST_PAGE.
 PAGE_NUMBER = re.compile(r"[1-9][0-9]{0,8}")
@@ -152,7 +153,11 @@ def card_answer(request: HttpRequest, status_id: int) -> HttpResponse:
     (timeline.statuses.cards): nothing in it depends on the request."""
     raw, viewer = request.POST.get("card", ""), current_uid(request)
     card_id = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 20 else status_id
-    return HttpResponse(status_cards([shown_status(card_id, viewer=viewer)], viewer))
+    # Media (mediaweb): the reader's media setting, as their pages apply it.
+    fields = getattr(request.user, "session_fields", None) or {}
+    media = fields.get(MEDIA_DISPLAY_FIELD) or ""
+    shown = [shown_status(card_id, viewer=viewer)]
+    return HttpResponse(status_cards(shown, viewer, media=media))
 
 
 def refused(request: HttpRequest, error: Exception) -> HttpResponse:

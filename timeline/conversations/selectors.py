@@ -9,6 +9,7 @@ from socialsite.redis import Batch, PackedPipeline, get_redis
 from .. import keys
 from ..audience import selectors as safety
 from ..feeds.selectors import Page, statuses_page
+from ..media.selectors import with_attachments
 from ..quotes.selectors import with_quotes
 from ..statuses import text
 from ..statuses.marks import queue_marks
@@ -97,6 +98,8 @@ def conversation(status_id: int, viewer: int | None = None) -> Conversation | No
     found = [shown(other) for other in found]
     # Quotes: the quoted statuses, as this viewer may see them (1 round trip if any).
     with_quotes([status, *(s for s in found if s)], audience, hidden, conn)
+    # Media (mediaweb): the attachments of those with media (1 round trip if any).
+    with_attachments([status, *(s for s in found if s)], conn=conn)
     return Conversation(
         ancestors=found[: len(ancestors)],
         status=status,

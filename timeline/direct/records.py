@@ -1,6 +1,6 @@
 """The direct message record, as stored (JSON) in a conversation and read back."""
 
-from typing import TypedDict
+from typing import Any, NotRequired, TypedDict
 
 
 class Message(TypedDict):
@@ -10,3 +10,7 @@ class Message(TypedDict):
     login: str
     text: str
     sent: float
+    # Media (mediaweb): its attachments' ids (the sender's uploads), and, added for a
+    # page, never stored, the attachments themselves.
+    media: NotRequired[list[int]]
+    attachments: NotRequired[list[Any]]

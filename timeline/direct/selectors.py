@@ -7,10 +7,11 @@ page is 1 (a script in its slot that checks you are in it)."""
 import json
 from dataclasses import dataclass
 
-from socialsite.redis import PackedPipeline, get_redis
+from socialsite.redis import Batch, PackedPipeline, get_redis
 
 from .. import keys
 from ..feeds.selectors import LAST_PAGE
+from ..media import selectors as media
 from . import scripts
 from .records import Message
 from .services import GROUP, NoSuchConversation, conversation_keys
@@ -120,12 +121,26 @@ def conversation_page(uid: int, conversation_id: int, page: int, count: int) -> 
         raise NoSuchConversation()
     fields, members, stored = found
     messages = [json.loads(message) for message in stored[:count] if message]
+    with_message_attachments(messages)
     return MessagesPage(
         conversation=_conversation(conversation_id, _pairs(fields), _pairs(members)),
         messages=messages[::-1],
         number=page,
         has_older=len(stored) > count,
     )
+
+
+def with_message_attachments(messages: list[Message]) -> None:
+    """Gives each message with media its attachments, as `attachments` (1 round trip if
+    any has media, none otherwise). Media (mediaweb)."""
+    with_media = [m for m in messages if m.get("media")]
+    if not with_media:
+        return
+    batch = Batch(get_redis())
+    queued = [media.queue_attachments(batch, int(m["uid"]), m["media"]) for m in with_media]
+    batch.execute()
+    for message, reads in zip(with_media, queued, strict=True):
+        message["attachments"] = media.decode_queued(int(message["uid"]), reads)
 
 
 def last_conversation_id() -> int:

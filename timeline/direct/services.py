@@ -21,6 +21,7 @@ from socialsite.text import check_display_text, with_lf
 
 from .. import keys
 from ..audience import selectors as safety
+from ..media import services as media
 from . import scripts
 
 MESSAGE_MAX_LENGTH = 1000
@@ -83,7 +84,7 @@ def _inbox_keys(uid: int) -> dict[str, str]:
     }
 
 
-def start_conversation(uid: int, to: str, message: str) -> int:
+def start_conversation(uid: int, to: str, message: str, *, media_ids: list[int] = ()) -> int:  # type: ignore[assignment]
     """Sends `message` to the users `to` names (logins, comma-separated): in the one-to-one
     conversation with them if there is one, else in a new conversation. Returns its
     id. ValueError (nothing changes) for no one, an unknown login, yourself alone,
@@ -114,7 +115,7 @@ def start_conversation(uid: int, to: str, message: str) -> int:
     if len(others) == 1:
         existing = conn.hget(keys.direct_conversations_key(uid), others[0])
         if existing:
-            send_message(uid, int(existing), message)
+            send_message(uid, int(existing), message, media_ids=media_ids)
             return int(existing)
     members = get_users([int(uid), *others])
     if len(members) != len(others) + 1:
@@ -122,7 +123,7 @@ def start_conversation(uid: int, to: str, message: str) -> int:
     if members[0]["suspended"]:
         raise AccountSuspended("This account is suspended.")
     conversation_id = _create(conn, members, DIRECT if len(others) == 1 else GROUP)
-    send_message(uid, conversation_id, message)
+    send_message(uid, conversation_id, message, media_ids=media_ids)
     return conversation_id
 
 
@@ -142,17 +143,36 @@ def _create(conn, members: list[UserProfile], kind: str) -> int:
     return conversation_id
 
 
-def send_message(uid: int, conversation_id: int, message: str) -> int:
+def send_message(
+    uid: int,
+    conversation_id: int,
+    message: str,
+    *,
+    media_ids: list[int] = (),  # type: ignore[assignment]
+) -> int:
     """Adds `message` by `uid` to the conversation and to every member's inbox (unread but
     for its author) and open pages; returns its id. NoSuchConversation for a
     non-member, AccountSuspended for a suspended author, ValueError for a bad message
     or when the author and another member block each other (timeline.safety).
-    4 round trips."""
+    4 round trips; 5 with `media_ids` (the author's uploads, attached to the message:
+    MediaError, and the message taken back before anyone is told of it, if they can't
+    be)."""
     message = clean_message(message)
+    media_ids = media.check_media_ids(media_ids)
     conn = get_redis()
     login = check_sender(conn, uid, conversation_id)
     now = time.time()
-    message_id, stored, members = do_post_message(conn, uid, login, conversation_id, message, now)
+    message_id, stored, members = do_post_message(
+        conn, uid, login, conversation_id, message, now, media_ids
+    )
+    if media_ids:
+        # Media (mediaweb): attached to the message once it has its id, before it reaches
+        # the members' inboxes; kept until the message's deletion deletes them.
+        try:
+            media.attach(conn, uid, media.message_owner(conversation_id, message_id), media_ids)
+        except media.MediaError:
+            _take_message(conn, uid, conversation_id, message_id)
+            raise
     deliver_to_members(conn, conversation_id, stored, members, author=uid, sent=now)
     return message_id
 
@@ -179,11 +199,20 @@ def check_sender(conn, uid: int, conversation_id: int) -> str:
 
 
 def do_post_message(
-    conn, uid: int, login: str, conversation_id: int, message: str, now: float
+    conn,
+    uid: int,
+    login: str,
+    conversation_id: int,
+    message: str,
+    now: float,
+    media_ids: list[int] = (),  # type: ignore[assignment]
 ) -> tuple[int, str, list]:
     """Stores the message in the conversation (1 round trip): its id, the message as JSON
     and the members' uids; NoSuchConversation if `uid` is not a member."""
-    payload = json.dumps({"uid": int(uid), "login": login, "text": message, "sent": now})
+    fields: dict = {"uid": int(uid), "login": login, "text": message, "sent": now}
+    if media_ids:
+        fields["media"] = list(media_ids)  # media (mediaweb): its attachments' ids
+    payload = json.dumps(fields)
     posted = scripts.post_message(
         conn, **conversation_keys(conversation_id), uid=uid, sent=now, message_json=payload
     )
@@ -248,15 +277,28 @@ def leave_conversation(uid: int, conversation_id: int) -> None:
 def delete_message(uid: int, conversation_id: int, message_id: int) -> None:
     """Deletes a message of `uid`'s. NoSuchConversation if there is no such message where
     they can see it; PermissionError if someone else wrote it."""
-    deleted = scripts.delete_message(
-        get_redis(),
-        **conversation_keys(conversation_id),
-        uid=uid,
-        message_id=message_id,
-        channel=keys.PRIVATE_CHANNEL,
-        conversation_id=conversation_id,
-    )
+    conn = get_redis()
+    # Media (mediaweb): its attachments go with it (read first: the script deletes it).
+    stored = conn.hget(keys.conversation_messages_key(conversation_id), message_id)
+    deleted = _take_message(conn, uid, conversation_id, message_id)
     if deleted == 0:
         raise NoSuchConversation()
     if deleted == -1:
         raise PermissionError("Only its author can delete a message.")
+    if stored and (media_ids := json.loads(stored).get("media")):
+        media.delete_media(uid, media_ids)
+
+
+def _take_message(conn, uid: int, conversation_id: int, message_id: int) -> int:
+    """Deletes message `message_id` of `uid`'s: 1, else 0 (no such message where they can
+    see it) or -1 (someone else's)."""
+    return int(
+        scripts.delete_message(
+            conn,
+            **conversation_keys(conversation_id),
+            uid=uid,
+            message_id=message_id,
+            channel=keys.PRIVATE_CHANNEL,
+            conversation_id=conversation_id,
+        )
+    )

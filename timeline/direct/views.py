@@ -10,9 +10,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.auth import logged_in_uid
 from accounts.authors import authors
-from socialsite.ratelimit import rate_limited
+from socialsite.ratelimit import RateLimited, rate_limited, too_many_requests
 from socialsite.views import error_page, is_htmx
 
+from ..media import form_uploads as media_uploads
 from ..web import login_first, page_number, require_page
 from . import selectors, services
 from .services import MESSAGE_MAX_LENGTH, NoSuchConversation
@@ -42,8 +43,20 @@ def new_conversation(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "timeline/new_conversation.html", context)
     to, message = request.POST.get("to", ""), request.POST.get("message", "")
+    uid, started = logged_in_uid(request), []
     try:
-        conversation_id = services.start_conversation(logged_in_uid(request), to, message)
+        # Media (mediaweb): the message's files, uploaded, then attached.
+        media_uploads.check_request(request)
+        media_uploads.post_with_uploads(
+            request,
+            uid,
+            lambda media_ids: started.append(
+                services.start_conversation(uid, to, message, media_ids=media_ids)
+            ),
+        )
+        conversation_id = started[0]
+    except RateLimited as error:
+        return too_many_requests(request, error)
     except ValueError as error:
         context.update(to=to, message=message, error=str(error))
         return render(request, "timeline/new_conversation.html", context, status=400)
@@ -61,8 +74,18 @@ def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
     if request.method == "POST":
         message = request.POST.get("message", "")
         try:
-            services.send_message(uid, conversation_id, message)
+            # Media (mediaweb): the message's files, uploaded, then attached.
+            media_uploads.check_request(request)
+            media_uploads.post_with_uploads(
+                request,
+                uid,
+                lambda media_ids: services.send_message(
+                    uid, conversation_id, message, media_ids=media_ids
+                ),
+            )
             return redirect("conversation", conversation_id)
+        except RateLimited as limited:
+            return too_many_requests(request, limited)
         except NoSuchConversation as gone:
             raise Http404(str(gone)) from None
         except ValueError as refused:

@@ -18,6 +18,7 @@ from socialsite.redis import Client, PackedPipeline, Reply, get_redis
 
 from .. import keys
 from ..audience import selectors as safety
+from ..media.selectors import with_attachments
 from ..quotes.selectors import with_quotes
 from ..statuses import cache
 from ..statuses.marks import MarksRead, queue_marks
@@ -161,6 +162,9 @@ def read_page(
         present = safety.visible(None, present, audience, where=where)
     # Quotes: each quote's quoted status as this viewer may see it (1 round trip if any).
     with_quotes(present, audience, hidden)
+    # Media (mediaweb): the attachments of those with media not kept with them (reposts'
+    # originals, quoted statuses): 1 round trip if any.
+    with_attachments([s for s in present if "attachments" not in s])
     return Page(
         statuses=present,
         number=page,
@@ -193,6 +197,10 @@ def _statuses(read: StatusesRead, epoch: str | None) -> list[Status | None]:
     missing, kept = read.missing, read.kept
     hashes = read.hashes.value if read.hashes is not None else ()
     fetched = [decode_status(i, fields) for i, fields in zip(missing, hashes, strict=True)]
+    # Media (mediaweb): read before they are kept, the attachments are kept with them, so a
+    # page of kept statuses reads none (a change to them, a transcode done, is a change to
+    # the status: the cache forgets it).
+    with_attachments([s for s in fetched if s])
     if fetched and read.generation is not None:
         cache.statuses.keep(fetched, read.generation, epoch)
     statuses: list[Status | None]

@@ -106,6 +106,7 @@ def profile_page(
     common: int = 10,
     *,
     looked_up: bool = False,
+    media: bool = False,
 ) -> ProfilePage | None:
     """`login`'s profile and a page of their statuses as `viewer_uid` (or no one) sees them:
     whether the viewer follows them, and followers in common. None for an unknown login.
@@ -116,7 +117,8 @@ def profile_page(
     common-follower test and the viewer's lists (with whether they are on each). One more
     for the profiles of followers in common, if any, for reposts' originals, and for the
     viewer's newest follows if they are many (in buckets: follow_sets.following). `looked_up`:
-    the uid is looked up, not remembered."""
+    the uid is looked up, not remembered. `media`: the media tab's page (their statuses
+    with media, no pins), in the same round trips and one more for the attachments."""
     uid = uid_for_login(login) if looked_up else logins.remembered_uid(login)
     if uid is None:
         return None
@@ -125,8 +127,10 @@ def profile_page(
     batch = Batch(conn)
     fields = batch.hgetall(user_key(uid))
     # With their scores: the statuses kept in the process are served by them.
-    entries = page_ids(batch, keys.profile_timeline_key(uid), page, count, withscores=True)
-    pins = keeps.queue_pins(batch, uid) if page == 1 else None
+    # Media (mediaweb): the media tab reads the index of their statuses with media.
+    index = keys.media_timeline_key(uid) if media else keys.profile_timeline_key(uid)
+    entries = page_ids(batch, index, page, count, withscores=True)
+    pins = keeps.queue_pins(batch, uid) if page == 1 and not media else None
     if viewer:
         following_them = following_sets.queue_score(batch, viewer, uid)
         following_viewer = following_sets.queue_score(batch, uid, viewer)
@@ -141,7 +145,7 @@ def profile_page(
     if not looked_up and not logins.is_profile_of(user, login):
         # The uid remembered is no longer the login's: looked up again.
         logins.forget(login)
-        return profile_page(login, viewer_uid, page, count, common, looked_up=True)
+        return profile_page(login, viewer_uid, page, count, common, looked_up=True, media=media)
     if user is None:
         return None
     follows_them = viewer is not None and following_them.value is not None
@@ -162,9 +166,14 @@ def profile_page(
     follows = follower_sets.who_follow(conn, asked)
     common_uids = in_common(following, follows, common)
     followed = {uid} if follows_them else set()
+    shown = read_page(statuses, page, follows=followed)
+    if media:
+        # An edit may have taken a status's media off: the tab shows those with some.
+        with_media = [s for s in shown.statuses if s.get("attachments")]
+        shown = Page(statuses=with_media, number=shown.number, has_older=shown.has_older)
     return ProfilePage(
         user=user,
-        page=read_page(statuses, page, follows=followed),
+        page=shown,
         is_following=follows_them,
         followers_in_common=get_users(common_uids),
         relation=relation.relation if viewer else Relation(),

@@ -34,13 +34,24 @@ def profile(request: HttpRequest, login: str) -> HttpResponse:
     return render_profile(request, login)
 
 
+@require_GET
+def profile_media(request: HttpRequest, login: str) -> HttpResponse:
+    """A user's statuses with media: the profile's media tab (mediaweb)."""
+    return render_profile(request, login, media=True)
+
+
 def render_profile(
-    request: HttpRequest, login: str, *, lists_form: ListMembershipForm | None = None, status=200
+    request: HttpRequest,
+    login: str,
+    *,
+    lists_form: ListMembershipForm | None = None,
+    status=200,
+    media: bool = False,
 ) -> HttpResponse:
     """The profile page, with the viewer's "add to list" control (`lists_form` when it
-    is being shown again with errors)."""
+    is being shown again with errors); `media`: its media tab."""
     number, viewer = page_number(request), current_uid(request)
-    view = selectors.profile_page(login, viewer, number, settings.STATUSES_PER_PAGE)
+    view = selectors.profile_page(login, viewer, number, settings.STATUSES_PER_PAGE, media=media)
     if view is None:
         raise Http404(f"There is no user @{login}.")
     require_page(number, view.page.statuses, view.page.has_older)
@@ -49,7 +60,7 @@ def render_profile(
         lists = list(view.viewer_lists)
         lists_form = ListMembershipForm(lists=lists) if lists else listless_membership_form()
     page = view.page
-    context = {"view": view, "page": page, "lists_form": lists_form}
+    context = {"view": view, "page": page, "lists_form": lists_form, "media_tab": media}
     return render(request, "timeline/profile.html", context, status=status)
 
 

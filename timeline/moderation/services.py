@@ -171,6 +171,7 @@ def _drop_profile(uid: int) -> bool:
         "DEL",
         user_key(uid),
         keys.profile_timeline_key(uid),
+        keys.media_timeline_key(uid),  # media (mediaweb): the profile's media tab
         home,
         keys.shown_reposts_key(home),
         *follower_sets.all_keys(get_redis(), uid),

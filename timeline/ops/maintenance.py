@@ -90,6 +90,7 @@ def _check_versions(conn, report: RepairReport, progress: Progress) -> None:
 TIMELINE_PATTERNS = (
     keys.REPLIES_PATTERN,
     keys.PROFILE_TIMELINE_PATTERN,
+    keys.MEDIA_TIMELINE_PATTERN,  # media (mediaweb): profiles' media tabs
     keys.LIST_TIMELINE_PATTERN,
     keys.MENTIONS_TIMELINE_PATTERN,
     keys.TAG_TIMELINE_PATTERN,

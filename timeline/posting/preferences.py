@@ -18,17 +18,37 @@ from socialsite.redis import get_redis
 
 from .. import keys
 from ..statuses import visibility
-from ..statuses.visibility import DEFAULT_VISIBILITY_FIELD, EXPAND_WARNINGS_FIELD
+from ..statuses.visibility import (
+    DEFAULT_VISIBILITY_FIELD,
+    EXPAND_WARNINGS_FIELD,
+    MEDIA_DISPLAY_CHOICES,
+    MEDIA_DISPLAY_FIELD,
+)
 
 # What read_with_session reads for the composer and the cards (timeline.apps).
-SESSION_FIELDS = (DEFAULT_VISIBILITY_FIELD, EXPAND_WARNINGS_FIELD, keys.PRIVATE_FIELD)
+SESSION_FIELDS = (
+    DEFAULT_VISIBILITY_FIELD,
+    EXPAND_WARNINGS_FIELD,
+    keys.PRIVATE_FIELD,
+    MEDIA_DISPLAY_FIELD,
+)
 
 
-def set_posting_preferences(uid: int, *, default_visibility: str, expand_warnings: bool) -> None:
-    """Keeps `uid`'s default visibility (ValueError for an unknown one) and whether
-    warnings show open; the defaults (none chosen, closed) are kept as no field."""
+def set_posting_preferences(
+    uid: int, *, default_visibility: str, expand_warnings: bool, media_display: str | None = None
+) -> None:
+    """Keeps `uid`'s default visibility (ValueError for an unknown one), whether
+    warnings show open and, if given, how media shows (`media_display`, one of
+    MEDIA_DISPLAY_CHOICES: ValueError otherwise); the defaults (none chosen, closed,
+    "default") are kept as no field."""
     visibility.check_visibility(default_visibility)
+    if media_display is not None and media_display not in MEDIA_DISPLAY_CHOICES:
+        raise ValueError("Choose how media shows: " + ", ".join(MEDIA_DISPLAY_CHOICES) + ".")
     pipe = get_redis().pipeline(transaction=False)
+    if media_display in ("show_all", "hide_all"):
+        pipe.hset(user_key(uid), MEDIA_DISPLAY_FIELD, media_display)
+    elif media_display is not None:
+        pipe.hdel(user_key(uid), MEDIA_DISPLAY_FIELD)
     pipe.hset(user_key(uid), DEFAULT_VISIBILITY_FIELD, default_visibility)
     if expand_warnings:
         pipe.hset(user_key(uid), EXPAND_WARNINGS_FIELD, "1")
@@ -84,6 +104,8 @@ def posting_panel(request: HttpRequest) -> dict:
         "default_visibility": chosen_visibility(request),
         "expand_warnings": expands_warnings(request),
         "choices": list(visibility.LABELS.items()),
+        "media_display": session_fields(request).get(MEDIA_DISPLAY_FIELD) or "default",
+        "media_choices": list(MEDIA_DISPLAY_CHOICES.items()),
     }
 
 
@@ -98,6 +120,7 @@ def posting_settings(request: HttpRequest) -> HttpResponse:
             logged_in_uid(request),
             default_visibility=chosen,
             expand_warnings=request.POST.get("expand_warnings") in ("1", "on"),
+            media_display=request.POST.get("media_display", "default"),
         )
     except ValueError as error:
         messages.error(request, str(error))

@@ -36,6 +36,7 @@ from ..feeds.home_page import (
 )
 from ..feeds.pages import Page, shown_once
 from ..follow_sets import following, members
+from ..media.selectors import with_attachments
 from ..quotes.selectors import with_quotes
 from ..statuses.marks import queue_marks
 from ..statuses.records import Status
@@ -197,4 +198,6 @@ def _shown(
     shown = safety.visible(conn, present, audience, where=safety.HOME)
     # Quotes: reposted quotes' quoted statuses (the page read attached the others').
     with_quotes(shown, audience, hidden_uids(first.suspended.value), conn)
+    # Media (mediaweb): reposted statuses' attachments (the page read attached the others').
+    with_attachments([s for s in shown if "attachments" not in s], conn=conn)
     return shown

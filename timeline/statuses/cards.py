@@ -20,7 +20,7 @@ from socialsite.kept import keep
 from timeline.statuses.records import Status
 
 from .selectors import with_authors
-from .visibility import EXPAND_WARNINGS_FIELD
+from .visibility import EXPAND_WARNINGS_FIELD, MEDIA_DISPLAY_FIELD
 
 # Up to settings.STATUS_CARDS_KEPT; emptied when full (simpler than LRU bookkeeping on
 # every hit, and a page re-renders its 30 cards in ~1.5 ms).
@@ -32,6 +32,14 @@ _cards: dict[tuple, str] = {}
 WARNING_CLOSED = '<details class="status-warning">'
 WARNING_OPEN = '<details class="status-warning" open>'
 
+# Media (mediaweb): the grid as the card draws it, ordinary media open and sensitive media
+# closed; the reader's media setting ("show_all": sensitive media open too; "hide_all":
+# every grid closed) is applied outside the kept card, as the warnings are.
+MEDIA_SHOWN = '<details class="status-media" open'
+MEDIA_SENSITIVE = '<details class="status-media media-sensitive"'
+MEDIA_HIDDEN = '<details class="status-media"'
+SHOW_ALL_MEDIA, HIDE_ALL_MEDIA = "show_all", "hide_all"
+
 
 @pass_context
 def page_status_cards(context: Context, statuses: list[Status | None]) -> SafeString:
@@ -40,11 +48,16 @@ def page_status_cards(context: Context, statuses: list[Status | None]) -> SafeSt
     user = getattr(context.get("request"), "user", None)
     fields = getattr(user, "session_fields", None) or {}
     expand = fields.get(EXPAND_WARNINGS_FIELD) == "1"
-    return status_cards(statuses, context.get("viewer_uid"), expand_warnings=expand)
+    media = fields.get(MEDIA_DISPLAY_FIELD) or ""
+    return status_cards(statuses, context.get("viewer_uid"), expand_warnings=expand, media=media)
 
 
 def status_cards(
-    statuses: list[Status | None], viewer_uid: int | None, *, expand_warnings: bool = False
+    statuses: list[Status | None],
+    viewer_uid: int | None,
+    *,
+    expand_warnings: bool = False,
+    media: str = "",
 ) -> SafeString:
     """Statuses as cards (None, for a deleted one, as a note saying so); with buttons
     for a logged-in `viewer_uid`. Each card shows its author's display name and avatar:
@@ -64,8 +77,20 @@ def status_cards(
             keep(_cards, key, card, settings.STATUS_CARDS_KEPT)
         if expand_warnings and WARNING_CLOSED in card:
             card = card.replace(WARNING_CLOSED, WARNING_OPEN)
+        if media:
+            card = with_media_setting(card, media)
         html.append(card)
     return mark_safe("".join(html))
+
+
+def with_media_setting(card: str, media: str) -> str:
+    """`card` as a reader with the media setting `media` sees it: "show_all" opens
+    sensitive media, "hide_all" closes every grid; anything else leaves it as drawn."""
+    if media == SHOW_ALL_MEDIA and MEDIA_SENSITIVE in card:
+        return card.replace(MEDIA_SENSITIVE, MEDIA_SENSITIVE + " open")
+    if media == HIDE_ALL_MEDIA and MEDIA_SHOWN in card:
+        return card.replace(MEDIA_SHOWN, MEDIA_HIDDEN)
+    return card
 
 
 def kept_cards() -> int:
@@ -104,6 +129,10 @@ def _fields(status: Mapping[str, Any]) -> tuple:
     if "quoted" in status:
         # Quotes: the quoted status shown inside (a record: its own fields, as a key).
         status = {**status, "quoted": _fields(status["quoted"])}
+    if "attachments" in status:
+        # Media (mediaweb): the attachments read with the page (frozen records: their
+        # own fields, as a key).
+        status = {**status, "attachments": tuple(status["attachments"])}
     return tuple(status), tuple(status.values())
 
 

@@ -124,6 +124,9 @@ def queue_store(
         posted=status["posted"],
         home_size=home_size,
     )
+    if status.get("media"):
+        # Media (mediaweb): the profile's media tab, in the author's slot as the profile.
+        pipe.zadd(keys.media_timeline_key(uid), {str(status["id"]): status["posted"]})
     if followers:
         # After the script: a follower leaving in between gets the status twice (a reader
         # shows it once: feeds.home_list), never not at all.
@@ -171,6 +174,9 @@ def queue_unrecord(pipe, status: Status) -> None:
         home_key=keys.home_timeline_key(author),
         status_id=status["id"],
     )
+    if status.get("media"):
+        # Media (mediaweb): off the profile's media tab too.
+        pipe.zrem(keys.media_timeline_key(author), str(status["id"]))
 
 
 def queue_update(pipe, status_id: int, fields: list) -> None:

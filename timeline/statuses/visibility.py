@@ -44,6 +44,14 @@ SPOILER_FIELD, SENSITIVE_FIELD = "spoiler_text", "sensitive"
 # another, and whether cards show warned content open.
 DEFAULT_VISIBILITY_FIELD = "default_visibility"
 EXPAND_WARNINGS_FIELD = "expand_warnings"
+# Media (mediaweb): how cards show media: "show_all" (sensitive media too), "hide_all"
+# (every grid closed until opened); absent: sensitive media hidden, the rest shown.
+MEDIA_DISPLAY_FIELD = "media_display"
+MEDIA_DISPLAY_CHOICES = {
+    "default": "Hide media marked sensitive",
+    "show_all": "Always show media, even when marked sensitive",
+    "hide_all": "Always hide media",
+}
 
 
 def visibility_of(status: Mapping[str, Any]) -> str:
