@@ -2,7 +2,7 @@
 subpackage) per domain. The rooms' order, bottom first; a room imports only rooms of the
 layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
 
-    follow_sets
+    follow_sets, media
     statuses
     audience, discovery
     quotes

@@ -17,7 +17,7 @@ WIRING = {"socialsite.settings", "socialsite.urls", "socialsite.asgi"}
 # import each other round a circle. Each module of a room counts, its views too (a page
 # that needs a higher room's work is that room's view). timeline/__init__.py says the same.
 ROOMS = (
-    ("follow_sets",),  # storage of the follow graph
+    ("follow_sets", "media"),  # storage of the follow graph; media attachments
     ("statuses",),  # the status record, its cache, marks and cards
     ("audience", "discovery"),  # who may see what; trends, suggestions
     ("quotes",),  # who may quote, a status's quotes, the quoted status as a viewer sees it

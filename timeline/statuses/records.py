@@ -87,3 +87,7 @@ class Status(TypedDict, total=False):
     pinned: bool
     # Why Top shows it (timeline.ranking), on Top's pages only.
     why: str
+    # Media (timeline.media): its attachments' ids ("12,13"), in their order; added for
+    # a page, never stored: the attachments themselves (media.selectors.with_attachments).
+    media: str
+    attachments: list
