@@ -16,6 +16,7 @@ from accounts.records import UserProfile
 from accounts.services import get_users
 from socialsite.links import url
 from timeline.audience.selectors import Relation
+from timeline.linkcards.selectors import card_entity
 from timeline.lists.records import TimelineList
 from timeline.polls.selectors import poll_entity
 from timeline.statuses.display import linkify
@@ -191,6 +192,8 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         "reblogged": found.get("reposted", False),
         # Polls: read afresh, with the caller's votes (their page's marks).
         "poll": poll_entity(found),
+        # Cards: its first link's preview card (timeline.linkcards), None if none.
+        "card": card_entity(found),
         **quotes.quote_fields(found, lambda quoted: status(site, quoted, people)),
         **keep_fields(found),
     }

@@ -124,9 +124,7 @@ def fetch(
     limit = settings.FETCH_MAX_BYTES if max_bytes is None else max_bytes
     redirects_left = settings.FETCH_MAX_REDIRECTS if max_redirects is None else max_redirects
     deadline = time.monotonic() + settings.FETCH_TOTAL_TIMEOUT
-    timeout = httpx.Timeout(
-        settings.FETCH_READ_TIMEOUT, connect=settings.FETCH_CONNECT_TIMEOUT
-    )
+    timeout = httpx.Timeout(settings.FETCH_READ_TIMEOUT, connect=settings.FETCH_CONNECT_TIMEOUT)
     # trust_env=False: no proxy from the environment, which would connect by name and
     # skip the address check.
     with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:

@@ -142,6 +142,8 @@ TEMPLATES = [
                 "authorised_apps": "api.views.oauth.authorised_apps_panel",
                 # Polls: a status's poll as its card shows it.
                 "poll_of": "timeline.polls.selectors.poll_of",
+                # Cards (issue 33): a status's link preview card.
+                "link_card_of": "timeline.linkcards.selectors.card_of",
             },
             "filters": {
                 "status_text": "timeline.statuses.display.status_text",

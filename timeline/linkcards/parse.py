@@ -93,8 +93,16 @@ def page_tags(html: str, base: str) -> dict[str, str]:
         "description": clean(
             first("og:description", "twitter:description", "description"), DESCRIPTION_MAX
         ),
-        "image": web_url(first("og:image:secure_url", "og:image", "og:image:url",
-                               "twitter:image", "twitter:image:src"), base),
+        "image": web_url(
+            first(
+                "og:image:secure_url",
+                "og:image",
+                "og:image:url",
+                "twitter:image",
+                "twitter:image:src",
+            ),
+            base,
+        ),
         "image_description": clean(first("og:image:alt", "twitter:image:alt"), DESCRIPTION_MAX),
         "site_name": clean(first("og:site_name"), NAME_MAX),
         "author_name": clean(first("author", "article:author", "twitter:creator"), NAME_MAX),

@@ -22,6 +22,7 @@ from ..feeds.visibility import reaches_followers
 from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
 from ..keeps import services as keeps
+from ..linkcards import services as linkcards
 from ..notifications import services as notifications
 from ..polls import services as polls
 from ..quotes import services as quotes
@@ -56,6 +57,8 @@ RESERVED_FIELDS = (
     | {"edited"}
     # Visibility (vis): posts say `visibility`, never its stored letter.
     | {visibility.VISIBILITY_FIELD}
+    # Cards (timeline.linkcards): set by the card's job alone.
+    | {"card"}
 )
 
 
@@ -222,6 +225,8 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     # Keep: the homes of its #tags' followers, by jobs alone (feeds.tag_fanout).
     for job in tag_fanout.tag_jobs(fanout.fan_out_job(status, audience="tags"), status):
         jobs.enqueue(pipe, job)
+    # Cards: its first link's preview card, fetched by the worker (timeline.linkcards).
+    linkcards.queue_card(pipe, status)
 
 
 def queue_post_notifications(pipe, status: Status) -> None:
@@ -278,6 +283,8 @@ def queue_deletion(pipe, status: Status) -> None:
     ):
         jobs.enqueue(pipe, job)
     keeps.queue_status_deleted(pipe, status)
+    # Cards: its card's picture (the card itself went with the hash; timeline.linkcards).
+    linkcards.queue_forget(pipe, status)
 
 
 def queue_deletion_notifications(pipe, status: Status) -> None:
