@@ -12,6 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 from socialsite.deploy import secret_key
 from socialsite.embedded_redis import socket_path
 from socialsite.redis import cluster_options
+
 # Cards (issue 33): the outbound fetcher's and link preview cards' settings.
 from socialsite.settings_fetch import *  # noqa: F403
 

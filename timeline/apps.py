@@ -12,8 +12,8 @@ class TimelineConfig(AppConfig):
         # receivers: here, so every process that runs jobs or closes accounts has them all.
         from .edits import services as edits  # noqa: F401
         from .feeds import fanout, refill  # noqa: F401
-        from .linkcards import services as linkcards  # noqa: F401
         from .groups import moderation as group_moderation
+        from .linkcards import services as linkcards  # noqa: F401
         from .moderation import groups as group_jobs  # noqa: F401
         from .moderation import services as moderation  # noqa: F401
         from .notifications import selectors as notifications

@@ -101,9 +101,11 @@ def test_a_redirect_to_127_0_0_1_is_refused():
     with page_server("127.0.0.1") as inside, page_server("127.0.0.2") as outside:
         inside.pages["/admin"] = Page(b"secret")
         outside.pages["/go"] = Page(status=302, headers={"Location": inside.url("/admin")})
-        with override_settings(SOCIALSITE_FETCH_ALLOW_PRIVATE=["127.0.0.2"]):
-            with pytest.raises(fetch.FetchRefused, match="127.0.0.1"):
-                fetch.fetch(outside.url("/go"))
+        with (
+            override_settings(SOCIALSITE_FETCH_ALLOW_PRIVATE=["127.0.0.2"]),
+            pytest.raises(fetch.FetchRefused, match="127.0.0.1"),
+        ):
+            fetch.fetch(outside.url("/go"))
         assert [path for path, _ in outside.requests] == ["/go"]
         assert inside.requests == []
 
@@ -160,8 +162,7 @@ def test_only_http_and_https_urls_are_fetched(url):
 
 @allow_private
 def test_an_error_status_or_a_name_that_does_not_resolve_is_a_fetch_error():
-    with page_server() as server:
-        with pytest.raises(fetch.BadResponse, match="HTTP 404"):
-            fetch.fetch(server.url("/missing"))
+    with page_server() as server, pytest.raises(fetch.BadResponse, match="HTTP 404"):
+        fetch.fetch(server.url("/missing"))
     with pytest.raises(fetch.FetchRefused, match="does not resolve"):
         fetch.fetch("http://no-such-host.invalid/")
