@@ -93,7 +93,7 @@ def resolve(host: str, port: int) -> Address:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as error:
         raise FetchRefused(f"{host} does not resolve ({error})") from None
-    addresses = [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in found]
+    addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in found]
     if not addresses:
         raise FetchRefused(f"{host} does not resolve")
     for address in addresses:

@@ -19,7 +19,7 @@ def card_of(status: Status) -> LinkCard | None:
     return card
 
 
-def card_entity(status: Status) -> dict | None:
+def card_entity(status: Status) -> dict[str, object] | None:
     """`status`'s card as the client API's PreviewCard (Mastodon's fields), or None."""
     card = card_of(status)
     if card is None:
