@@ -24,7 +24,7 @@ from timeline.statuses.records import Status
 from timeline.statuses.text import tags
 from timeline.statuses.visibility import visibility_of
 
-from . import quotes
+from . import media, quotes
 from .models import ClientApp
 
 # 4.5: quotes (api/quotes.py), which Mastodon.py asks of the server it talks to.
@@ -196,6 +196,8 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         "card": card_entity(found),
         **quotes.quote_fields(found, lambda quoted: status(site, quoted, people)),
         **keep_fields(found),
+        # Media (timeline.media): its attachments, read with the page (api.media).
+        **media.media_fields(site, found),
     }
 
 
@@ -225,6 +227,7 @@ def visibility_fields(found: Status) -> dict:
 def statuses(site: str, found: list[Status]) -> list[dict]:
     """Status entities of a page of statuses, their authors read in 1 round trip."""
     people = authors(site, found)
+    media.read_attachments(found)
     shown = (status(site, s, people) for s in found)
     return [entity for entity in shown if entity is not None]
 

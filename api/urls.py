@@ -13,6 +13,7 @@ from .views import (
     instance,
     keeps,
     lists,
+    media,
     notifications,
     oauth,
     polls,
@@ -78,6 +79,10 @@ api_patterns = [
     route("v1/follow_requests/<str:account_id>/reject", safety.reject),
     route("v1/reports", reports.report),
     route("v2/search", search.search),
+    # Media (timeline.media).
+    route("v2/media", media.upload_v2),
+    route("v1/media", media.upload_v1),
+    route("v1/media/<str:media_id>", media.attachment),
     route("v1/statuses", statuses.create),
     route("v1/statuses/<str:status_id>", statuses.status),
     route("v1/statuses/<str:status_id>/context", statuses.context),

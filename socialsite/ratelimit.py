@@ -68,6 +68,7 @@ COUNTS = {
     "apps_per_ip": "apps registered",
     "profile_changes": "profile changes",
     "avatar_changes": "avatar changes",
+    "media": "media uploads",
     "group_moderation": "group moderation acts",
     "settings_changes": "settings changes",
     "anonymous_reads": "pages read without logging in",

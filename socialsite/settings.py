@@ -503,6 +503,9 @@ RATE_LIMITS = {
     "profile_changes": env_rate("RATE_LIMIT_PROFILE_CHANGES", "20/3600"),
     # Avatars uploaded or removed, per account: each upload is a decode.
     "avatar_changes": env_rate("RATE_LIMIT_AVATAR_CHANGES", "10/3600"),
+    # Media uploaded for statuses (timeline.media), per account: each is a decode, a
+    # video a transcode in the worker.
+    "media": env_rate("RATE_LIMIT_MEDIA", "30/1800"),
     # A group's moderators' acts: requests answered, roles, members removed or banned,
     # pins, posts removed, reports handled, ownership, the group's avatar, its deletion.
     "group_moderation": env_rate("RATE_LIMIT_GROUP_MODERATION", "60/300"),
@@ -555,6 +558,10 @@ OAUTH2_PROVIDER: dict[str, Any] = {
 # Two of its advices the client API departs from on purpose, as Mastodon does: http
 # redirect URIs (apps' loopback callbacks, RFC 8252) and PKCE taken, not demanded.
 SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008", "oauth2_provider.W010"]
+
+# Media attachments' limits (timeline.media): the quota, a request's uploads, the
+# unattached uploads' lifetime.
+from socialsite.media_settings import *  # noqa: E402, F403
 
 # `make run` seeds a small demo network into a store where nothing was ever posted.
 DEMO_NETWORK = env_bool("DEMO_NETWORK", True)

@@ -14,6 +14,7 @@ class TimelineConfig(AppConfig):
         from .feeds import fanout, refill  # noqa: F401
         from .groups import moderation as group_moderation
         from .linkcards import services as linkcards  # noqa: F401
+        from .media import jobs as media_jobs  # noqa: F401
         from .moderation import groups as group_jobs  # noqa: F401
         from .moderation import services as moderation  # noqa: F401
         from .notifications import selectors as notifications

@@ -21,11 +21,12 @@ from ..http import (
     params,
     viewer,
 )
+from ..media import media_ids_param
 
 BOOLEANS = {True: True, False: False, "1": True, "true": True, "0": False, "false": False}
-# What an edit can't change here yet: media come with statuses' media (issue 33), polls
-# with polls.
-UNSUPPORTED = ("media_ids", "media_ids[]", "media_attributes[]", "poll")
+# What an edit can't change here yet: polls. (Media: their alt texts and focal points,
+# `media_attributes`, not which media a status has.)
+UNSUPPORTED = ("poll",)
 
 
 def update(request: ApiRequest, status_id: str, shown) -> dict:
@@ -36,7 +37,7 @@ def update(request: ApiRequest, status_id: str, shown) -> dict:
     found = params(request)
     given = [name for name in UNSUPPORTED if found.get(name)]
     if given:
-        raise ApiError(422, f"{given[0]} can't be edited here: statuses have no media or polls.")
+        raise ApiError(422, f"{given[0]} can't be edited here: a poll stays as it was posted.")
     message = found.get("status")
     if not isinstance(message, str):
         raise ApiError(422, "Validation failed: Text can't be blank")
@@ -47,6 +48,7 @@ def update(request: ApiRequest, status_id: str, shown) -> dict:
         if not isinstance(found["sensitive"], bool | str) or found["sensitive"] not in BOOLEANS:
             raise ApiError(422, "sensitive is true or false.")
         changes["sensitive"] = BOOLEANS[found["sensitive"]]
+    changes.update(media_edit_params(found))
     limit_rate(request, "edits")
     try:
         services.edit_status(caller_uid(request), target, message, **changes)
@@ -57,6 +59,32 @@ def update(request: ApiRequest, status_id: str, shown) -> dict:
     except ValueError as error:
         raise ApiError(422, f"Validation failed: {error}") from None
     return shown(request, target)
+
+
+def media_edit_params(found: dict) -> dict:
+    """Media (timeline.media): `media_attributes` (a JSON list of objects with `id` and
+    `description` and/or `focus`; a form's `media_attributes[][id]` and the others, in
+    order) and `media_ids` (the status's own, as Mastodon's clients send them)."""
+    changes: dict[str, Any] = {}
+    attributes = found.get("media_attributes")
+    if attributes is None and found.get("media_attributes[][id]") is not None:
+        ids = found.get("media_attributes[][id]") or []
+        texts = found.get("media_attributes[][description]") or [None] * len(ids)
+        points = found.get("media_attributes[][focus]") or [None] * len(ids)
+        if not len(ids) == len(texts) == len(points):
+            raise ApiError(422, "Each media attribute needs its id, description and focus.")
+        attributes = [
+            {"id": i, "description": t, "focus": p}
+            for i, t, p in zip(ids, texts, points, strict=True)
+        ]
+    if attributes is not None:
+        if not isinstance(attributes, list):
+            raise ApiError(422, "media_attributes is a list of objects.")
+        changes["media_attributes"] = attributes
+    named = media_ids_param(found)
+    if named or "media_ids" in found or "media_ids[]" in found:
+        changes["media_ids"] = named.get("media_ids", [])
+    return changes
 
 
 def _edited(request: ApiRequest, status_id: str) -> Status:

@@ -26,6 +26,7 @@ from ..http import (
     params,
     viewer,
 )
+from ..media import media_ids_param
 from . import edits, groups, polls
 from .accounts import BOOLEANS
 from .status_pages import statuses_page
@@ -47,13 +48,10 @@ def shown(request: ApiRequest, status_id: int) -> dict:
 @endpoint("POST", scope="write")
 def create(request: ApiRequest) -> dict:
     found = params(request)
-    unsupported = ("media_ids", "media_ids[]", "scheduled_at")
-    given = [name for name in unsupported if found.get(name)]
-    if given:
-        raise ApiError(
-            422,
-            f"{given[0]} is not supported here: no media or scheduled statuses.",
-        )
+    if found.get("scheduled_at"):
+        raise ApiError(422, "scheduled_at is not supported here: no scheduled statuses.")
+    # Media (timeline.media): `media_ids[]`, the caller's uploads.
+    with_media = media_ids_param(found)
     # Polls: `poll` (checked before anything is stored).
     with_poll = polls.poll_param(found)
     # Visibility, content warning and sensitive flag (vis): absent, the caller's default.
@@ -87,6 +85,7 @@ def create(request: ApiRequest) -> dict:
             **with_poll,
             **quoting,
             **shown_as,
+            **with_media,
         )
     except StatusGone as error:
         replied = "The status replied to doesn't exist or was deleted."

@@ -1,4 +1,5 @@
-"""Editing a status: its author changes its text, warning or sensitive flag; the version
+"""Editing a status: its author changes its text, warning, sensitive flag or its media's
+alt texts; the version
 it replaces is kept (timeline.edits.layout), everyone who reposted, liked, replied to or
 quoted it is told, and every reader sees the new text at once.
 
@@ -23,6 +24,8 @@ from socialsite.redis import PackedPipeline, get_redis
 from .. import keys
 from ..conversations import services as conversations
 from ..linkcards import services as linkcards
+from ..media import changes as media_changes
+from ..media.services import check_media_ids
 from ..notifications import services as notifications
 from ..quotes.keys import quotes_key
 from ..search import services as search
@@ -51,26 +54,54 @@ class Edit:
     message: str
     spoiler_text: str | None = None
     sensitive: bool | None = None
+    # Media (timeline.media): alt texts and focal points changed, and the attachment ids
+    # the edit names (None: not named; they must be the status's own).
+    media: tuple[media_changes.MediaChange, ...] = ()
+    media_ids: tuple[int, ...] | None = None
 
 
-def check_edit(message: Any, spoiler_text: Any = None, sensitive: Any = None) -> Edit:
+def check_edit(
+    message: Any,
+    spoiler_text: Any = None,
+    sensitive: Any = None,
+    media_attributes: Any = None,
+    media_ids: Any = None,
+) -> Edit:
     """The edit to make, or ValueError saying what is wrong with it (the text is checked
     as a new status's is)."""
     checked = check_message(message)
     if spoiler_text is not None:
         # As a post's: one line, with the text at most STATUS_MAX_LENGTH together.
         spoiler_text = visibility.check_spoiler(spoiler_text, checked)
-    return Edit(checked, spoiler_text, None if sensitive is None else bool(sensitive))
+    media = media_changes.check_media_changes(media_attributes or ())
+    ids = None if media_ids is None else tuple(check_media_ids(media_ids))
+    return Edit(checked, spoiler_text, None if sensitive is None else bool(sensitive), media, ids)
 
 
 def edit_status(uid: int, status_id: int, message: Any, **changes: Any) -> Status:
-    """Edits `uid`'s status `status_id` (`spoiler_text=`, `sensitive=` too): the status
+    """Edits `uid`'s status `status_id` (`spoiler_text=`, `sensitive=` too, and
+    `media_attributes=` its attachments' alt texts and focal points): the status
     as it now is. StatusGone if it is gone, NotYours if someone else wrote it,
     EditRefused for a repost or one edited STATUS_VERSIONS_KEPT times already, ValueError
     for a bad text. Nothing changes on a refusal, nor when nothing would change."""
-    edit = check_edit(message, changes.get("spoiler_text"), changes.get("sensitive"))
+    edit = check_edit(
+        message,
+        changes.get("spoiler_text"),
+        changes.get("sensitive"),
+        changes.get("media_attributes"),
+        changes.get("media_ids"),
+    )
     conn = get_redis()
+    if edit.media or edit.media_ids is not None:
+        # Media: the alt texts are of this status's own attachments (checked first).
+        media_changes.check_attached(conn, uid, int(status_id), edit.media, edit.media_ids)
     done = do_edit(conn, uid, int(status_id), edit)
+    if media_changes.describe_attached(conn, uid, edit.media) and done.unchanged:
+        # Only alt texts changed: pages and processes forget the status's card, and the
+        # streams are told.
+        kept.forget(done.new["id"])
+        conn.publish(keys.STATUS_CHANGES_CHANNEL, keys.status_key(done.new["id"]))
+        events.publish(conn, events.status_updated(done.new))
     if done.unchanged:
         return done.new
     pipe = PackedPipeline(conn)

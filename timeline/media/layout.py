@@ -59,7 +59,9 @@ def read_focus(stored: str | None) -> tuple[float, float]:
     return (float(x), float(y))
 
 
-def decode_attachment(uid: int, media_id: int | str, fields: Mapping[str, str]) -> Attachment | None:
+def decode_attachment(
+    uid: int, media_id: int | str, fields: Mapping[str, str]
+) -> Attachment | None:
     """Attachment `media_id` of `uid` from its hash's fields (HGETALL's reply); None if
     it has none (never uploaded, or deleted)."""
     if not fields:

@@ -68,7 +68,9 @@ def get_attachment(uid: int, media_id: int, *, conn: Client | None = None) -> At
     return layout.decode_attachment(uid, media_id, fields)
 
 
-def get_attachments(uid: int, media_ids: Sequence[int], *, conn: Client | None = None) -> list[Attachment | None]:
+def get_attachments(
+    uid: int, media_ids: Sequence[int], *, conn: Client | None = None
+) -> list[Attachment | None]:
     """`uid`'s attachments `media_ids`, each or None (one round trip)."""
     batch = Batch(conn or get_redis())
     queued = queue_attachments(batch, uid, media_ids)

@@ -23,6 +23,7 @@ from ..follow_sets import followers as follower_sets
 from ..groups import services as groups
 from ..keeps import services as keeps
 from ..linkcards import services as linkcards
+from ..media import services as media
 from ..notifications import services as notifications
 from ..polls import services as polls
 from ..quotes import services as quotes
@@ -59,6 +60,8 @@ RESERVED_FIELDS = (
     | {visibility.VISIBILITY_FIELD}
     # Cards (timeline.linkcards): set by the card's job alone.
     | {"card"}
+    # Media (timeline.media): set from `media_ids=` by attaching them, only.
+    | {"media"}
 )
 
 
@@ -85,6 +88,8 @@ def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
     if reserved:
         raise ValueError(f"Extra data can't set {sorted(reserved)}")
     poll: polls.PollSpec | None = data.pop("poll", None)
+    # Media (timeline.media): `media_ids=` the caller's uploads, attached last (below).
+    media_ids = media.check_media_ids(data.pop("media_ids", None) or ())
     # Quotes: `quote_id` quotes a status (StatusGone, QuoteRefused), `quote_policy` asks
     # who may quote this one (else the author's default).
     data = dict(data)
@@ -107,6 +112,9 @@ def check_post(conn, uid: int, message: str, data: dict) -> Status | None:
         status.pop("visibility", None)
         if group.get("group_private") == "1":
             status["private"] = "1"
+    if status is not None and media_ids:
+        # Media: claimed for this status, all or none, once every other check passed.
+        status.update(media.attach(conn, uid, status["id"], media_ids))  # type: ignore[typeddict-item]
     return status
 
 
@@ -285,6 +293,8 @@ def queue_deletion(pipe, status: Status) -> None:
     keeps.queue_status_deleted(pipe, status)
     # Cards: its card's picture (the card itself went with the hash; timeline.linkcards).
     linkcards.queue_forget(pipe, status)
+    # Media: its attachments' files and records, by a job (timeline.media).
+    media.queue_status_deleted(pipe, status)
 
 
 def queue_deletion_notifications(pipe, status: Status) -> None:

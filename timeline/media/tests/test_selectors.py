@@ -22,7 +22,12 @@ def test_an_attachment_is_read_as_its_record(redis_conn):
     assert (found.id, found.uid, found.kind, found.state) == (9, 5, "image", "ready")
     assert found.url.endswith("attachments/tok9.jpg")
     assert found.preview_url.endswith("attachments/tok9-small.webp")
-    assert (found.width, found.height, found.preview_width, found.preview_height) == (800, 600, 640, 480)
+    assert (found.width, found.height, found.preview_width, found.preview_height) == (
+        800,
+        600,
+        640,
+        480,
+    )
     assert (found.blurhash, found.description, found.focus) == ("LEHV6nWB2y", "A cat", (0.5, -0.25))
     assert found.status_id is None
 
