@@ -112,6 +112,7 @@ def build_card(link: str) -> LinkCard | None:
                     "image_file": picture.name,
                     "width": picture.width,
                     "height": picture.height,
+                    "blurhash": picture.blurhash,
                 }
             )
     return card

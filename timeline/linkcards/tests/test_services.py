@@ -21,7 +21,7 @@ from timeline.posting import services as posting
 from timeline.reactions import services as reactions
 from timeline.statuses.selectors import get_status
 
-from .site import og_page, run_jobs
+from .site import jpeg_with_gps, og_page, run_jobs
 
 
 def _card(status_id: int):
@@ -48,6 +48,18 @@ def test_a_posted_link_gets_its_pages_opengraph_card_with_the_picture_redrawn(al
     assert picture.format == "WEBP" and (picture.width, picture.height) == (640, 427)
     assert (card.width, card.height) == (640, 427)
     assert not picture.getexif() and "exif" not in picture.info
+    assert len(card.blurhash) > 6  # the placeholder while it loads
+
+
+def test_a_card_picture_with_something_appended_is_refused_as_an_upload_is(alice, pages):
+    pages.pages["/polyglot.jpg"] = Page(
+        jpeg_with_gps() + b"PK\x03\x04 a zip", headers={"Content-Type": "image/jpeg"}
+    )
+    pages.pages["/poly"] = Page(og_page(image="/polyglot.jpg"))
+    status_id = posting.post_status(alice.uid, f"{pages.url('/poly')}")
+    run_jobs()
+    card = _card(status_id)
+    assert card is not None and card.title == "A page" and not card.image
 
 
 def test_a_page_without_tags_gives_a_card_from_its_title(alice, pages):
