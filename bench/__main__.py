@@ -38,6 +38,8 @@ PARTS = (
     "polls",
     "edits",
     "keeps",
+    # Cards: the link card job against a local page.
+    "cards",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

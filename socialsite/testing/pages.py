@@ -40,7 +40,8 @@ class PageServer:
 
             def do_GET(self) -> None:
                 server.requests.append((self.path, self.headers.get("Host", "")))
-                page = server.pages.get(self.path, Page(b"not here", 404))
+                # A query string asks for the same page (a fresh URL for a cache).
+                page = server.pages.get(self.path.split("?")[0], Page(b"not here", 404))
                 if page.delay:
                     time.sleep(page.delay)
                 try:
