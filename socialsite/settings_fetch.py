@@ -30,7 +30,5 @@ FETCH_MAX_REDIRECTS = int(_number("FETCH_MAX_REDIRECTS", 3))
 # remembered for less, so a page that was down is tried again soon.
 LINK_CARD_CACHE_SECONDS = int(_number("LINK_CARD_CACHE_SECONDS", 24 * 3600))
 LINK_CARD_FAILURE_SECONDS = int(_number("LINK_CARD_FAILURE_SECONDS", 3600))
-# A card's image is fetched up to this size, then re-encoded to at most this many pixels
-# a side.
+# A card's picture is fetched up to this size, then checked and redrawn as an upload.
 LINK_CARD_IMAGE_MAX_BYTES = int(_number("LINK_CARD_IMAGE_MAX_BYTES", 2 * 1024 * 1024))
-LINK_CARD_IMAGE_SIDE = int(_number("LINK_CARD_IMAGE_SIDE", 640))
