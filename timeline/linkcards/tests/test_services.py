@@ -9,6 +9,7 @@ from django.core.files.storage import default_storage
 from django.test import override_settings
 from PIL import Image
 
+from accounts.services import close_account
 from socialsite.redis import get_redis
 from socialsite.testing.pages import Page, html_page
 from timeline import keys
@@ -231,3 +232,14 @@ def test_a_link_to_a_private_address_is_never_fetched(alice, pages):
     status_id = posting.post_status(alice.uid, f"{pages.url('/og')}")
     run_jobs()
     assert _card(status_id) is None and pages.requests == []
+
+
+def test_a_closed_accounts_statuses_take_their_card_pictures_with_them(alice, pages):
+    status_id = posting.post_status(alice.uid, f"{pages.url('/og')}")
+    run_jobs()
+    card = _card(status_id)
+    assert default_storage.exists(card.image_file)
+    close_account(alice.uid)
+    run_jobs()
+    assert get_status(status_id) is None
+    assert not default_storage.exists(card.image_file)
