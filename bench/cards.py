@@ -10,9 +10,8 @@ import time
 import httpx
 from django.test import override_settings
 
-from socialsite.testing.pages import Page, page_server
+from socialsite.testing.pages import Page, jpeg_with_gps, og_page, page_server
 from timeline.linkcards import services as linkcards
-from timeline.linkcards.tests.site import jpeg_with_gps, og_page
 from timeline.statuses.services import create_status
 
 from . import seed

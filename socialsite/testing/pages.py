@@ -2,12 +2,15 @@
 started on a loopback address in a thread, answering each path with what a test put
 there, and noting every request it got."""
 
+import io
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from PIL import Image
 
 
 @dataclass
@@ -92,3 +95,26 @@ def page_server(host: str = "127.0.0.1") -> Iterator[PageServer]:
 
 def html_page(head: str, body: str = "<p>Hello</p>") -> bytes:
     return f"<!doctype html><html><head>{head}</head><body>{body}</body></html>".encode()
+
+
+def jpeg_with_gps(width: int = 1200, height: int = 800) -> bytes:
+    """A JPEG carrying EXIF with a GPS position and a camera, as phones write them."""
+    picture = Image.new("RGB", (width, height), (200, 30, 30))
+    exif = Image.Exif()
+    exif[0x010F] = "PhoneMaker"  # Make
+    exif[0x0112] = 1  # Orientation
+    exif.get_ifd(0x8825)[2] = (51.0, 30.0, 12.0)  # GPSLatitude
+    out = io.BytesIO()
+    picture.save(out, "JPEG", exif=exif.tobytes())
+    return out.getvalue()
+
+
+def og_page(title: str = "A page", image: str = "/picture.jpg", extra: str = "") -> bytes:
+    return html_page(
+        f'<meta property="og:title" content="{title}">'
+        '<meta property="og:description" content="What the page says about itself.">'
+        '<meta property="og:site_name" content="Example News">'
+        f'<meta property="og:image" content="{image}">'
+        '<meta property="og:image:alt" content="A red square">'
+        f"<title>Ignored when og:title is there</title>{extra}"
+    )
