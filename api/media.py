@@ -3,7 +3,8 @@
 
 from typing import Any
 
-from timeline.media.records import Attachment
+from timeline.media import pipeline, video
+from timeline.media.records import DESCRIPTION_MAX_CHARS, Attachment
 from timeline.media.selectors import status_attachments, with_attachments
 from timeline.media.services import MediaError, check_media_ids
 from timeline.statuses.records import Status
@@ -82,3 +83,19 @@ def media_ids_param(found: dict) -> dict:
         return {"media_ids": check_media_ids(given)}
     except MediaError as error:
         raise ApiError(422, f"Validation failed: {error}") from None
+
+
+def media_configuration() -> dict:
+    """The instance's `media_attachments` configuration: what an upload may be."""
+    return {
+        "supported_mime_types": [
+            *sorted(set(pipeline.MEDIA_TYPES.values())),
+            *sorted(t for types, _ in video.CONTAINERS.values() for t in types),
+        ],
+        "description_limit": DESCRIPTION_MAX_CHARS,
+        "image_size_limit": pipeline.MAX_BYTES,
+        "image_matrix_limit": pipeline.MAX_PIXELS,
+        "video_size_limit": video.MAX_BYTES,
+        "video_frame_rate_limit": 60,
+        "video_matrix_limit": video.MAX_PIXELS,
+    }

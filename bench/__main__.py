@@ -38,6 +38,8 @@ PARTS = (
     "polls",
     "edits",
     "keeps",
+    # Media: an upload beside Pillow's own work; a status with media in Redis.
+    "media",
     # Cards: the link card job against a local page.
     "cards",
 )

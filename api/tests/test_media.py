@@ -185,3 +185,13 @@ def test_put_status_changes_media_descriptions_not_the_media(alice, token_for, a
     )
     assert code == 422 and "not which media" in error["error"]
     assert call("get", f"/api/v1/statuses/{status['id']}")[1]["content"] == "<p>x</p>"
+
+
+def test_the_api_streams_status_entity_carries_media_attachments(alice, token_for):
+    from api.consumers import status_entity
+    from timeline.posting import services as posting
+
+    media = upload(token_for(alice), files.png(), name="a.png", content_type="image/png").json()
+    status_id = posting.post_status(alice.uid, "Streamed", media_ids=[int(media["id"])])
+    entity = status_entity("http://testserver", status_id, alice.uid)
+    assert [m["id"] for m in entity["media_attachments"]] == [media["id"]]

@@ -6,10 +6,12 @@ from django.templatetags.static import static
 from django.views.decorators.http import require_GET
 
 from socialsite.ratelimit import address, enforce
+from timeline.media.records import MAX_ATTACHMENTS
 from timeline.polls.services import poll_limits
 
 from .. import entities, oauth
 from ..http import ApiError, ApiRequest, endpoint, params, token_caller
+from ..media import media_configuration
 
 
 def _description() -> str:
@@ -20,17 +22,11 @@ def _configuration() -> dict:
     return {
         "statuses": {
             "max_characters": settings.STATUS_MAX_LENGTH,
-            "max_media_attachments": 0,
+            "max_media_attachments": MAX_ATTACHMENTS,
             "characters_reserved_per_url": 0,
         },
-        "media_attachments": {
-            "supported_mime_types": [],
-            "image_size_limit": 0,
-            "image_matrix_limit": 0,
-            "video_size_limit": 0,
-            "video_frame_rate_limit": 0,
-            "video_matrix_limit": 0,
-        },
+        # Media (timeline.media): what an upload may be.
+        "media_attachments": media_configuration(),
         # Polls: the limits a new status's poll is checked against.
         "polls": poll_limits(),
         "accounts": {"max_featured_tags": 0, "max_pinned_statuses": 0},

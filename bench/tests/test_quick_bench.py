@@ -36,6 +36,10 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     # A poll vote beside a like, with Redis's commands per vote.
     (vote,) = [row for row in results["rows"] if row["section"] == "poll vote"]
     assert vote["ours"]["round_trips"] == 3 and vote["notes"]["redis_commands_per_vote"] > 0
+    # Media: an upload beside Pillow's own work on the same file; a status with media.
+    upload, status, site = [row for row in results["rows"] if row["section"] == "media"]
+    assert upload["baseline"]["kind"] == "latency" and upload["notes"]["cpu_ms_pillow"] > 0
+    assert status["notes"]["bytes_added"] > 0 and site["ours"]["unit"] == "GB"
     # Every page has its row (each made with the data it names: test_page_owners), none
     # answered with an error; and each of the site's own WebSockets has one.
     http = {row["case"]: row for row in results["rows"] if row["section"] == "http"}

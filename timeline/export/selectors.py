@@ -24,6 +24,8 @@ from ..feeds.selectors import Page
 from ..graph.selectors import followers_page, following_page
 from ..keeps import selectors as keeps
 from ..lists.selectors import lists_of, members_page
+from ..media.records import Attachment
+from ..media.selectors import with_attachments
 from ..moderation.selectors import statuses_by
 from ..polls.selectors import exported_poll, votes_pages
 from ..reactions.selectors import likes_page
@@ -73,10 +75,29 @@ def exported_status(status: Status, versions: Sequence[Version] = ()) -> dict:
     # Polls: the status's poll, with its counts.
     if poll := exported_poll(status):
         shown["poll"] = poll
+    # Media (timeline.media): each attachment's file, kind and alt text.
+    if attachments := status.get("attachments"):
+        shown["media"] = [exported_attachment(attachment) for attachment in attachments]
     # Edits (timeline.edits).
     if status.get("edited"):
         shown["edited"] = moment(status["edited"])
         shown["versions"] = [exported_version(version) for version in versions]
+    return shown
+
+
+def exported_attachment(found: Attachment) -> dict:
+    """One of a status's attachments: its kind, file and preview, size and alt text."""
+    shown: dict[str, Any] = {
+        "kind": found.kind,
+        "url": found.url,
+        "preview_url": found.preview_url,
+        "width": found.width,
+        "height": found.height,
+    }
+    if found.description:
+        shown["description"] = found.description
+    if found.focus != (0.0, 0.0):
+        shown["focus"] = list(found.focus)
     return shown
 
 
@@ -94,6 +115,8 @@ def with_versions(pages: Iterator[list[Status]]) -> Iterator[list[tuple[Status, 
     """Pages of statuses as pages of (status, its earlier versions) (edits.selectors)."""
     for page in pages:
         found = versions_of(page)
+        # Media: the page's attachments, one round trip (timeline.media).
+        with_attachments(page)
         yield [(status, found.get(status["id"], [])) for status in page]
 
 

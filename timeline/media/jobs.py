@@ -5,6 +5,7 @@ idempotent (a job redone after a crash finds what is left)."""
 import logging
 import shutil
 from pathlib import Path
+from typing import Any
 
 from django.core.files import File
 from django.core.files.storage import default_storage
@@ -23,7 +24,7 @@ PURGE_BATCH = 100
 
 
 @jobs.handler("media_transcode")
-def transcode(args: dict) -> list[jobs.Job]:
+def transcode(args: dict[str, Any]) -> list[jobs.Job]:
     """Transcodes a "processing" upload to H.264 MP4 with a poster frame, its preview and
     blurhash, and marks it ready (or failed, saying why); the upload as sent is deleted."""
     uid, media_id = int(args["uid"]), int(args["id"])
@@ -42,6 +43,7 @@ def transcode(args: dict) -> list[jobs.Job]:
         except FileNotFoundError:
             done = (0, {layout.STATE: "failed", layout.ERROR: "The upload is gone."})
         except video.BadVideo as error:
+            log.info("media %s of %s failed to transcode: %s", media_id, uid, error)
             done = (0, {layout.STATE: "failed", layout.ERROR: str(error)})
         stored_bytes, finished = done
         if stored_bytes:
@@ -58,13 +60,13 @@ def transcode(args: dict) -> list[jobs.Job]:
     if not int(changed) and stored_bytes:
         # Deleted (or done by another run) meanwhile: these files are no one's.
         services.delete_files([layout.file_name(token, "mp4"), layout.preview_name(token)])
-    if int(changed) and status_id:
+    if int(changed) and str(status_id).isdigit():
         # Pages and processes forget what they kept of its status (statuses.cache).
         conn.publish(timeline_keys.STATUS_CHANGES_CHANNEL, timeline_keys.status_key(status_id))
     return []
 
 
-def _transcoded(source: Path, folder: Path, sound: bool) -> tuple[int, dict]:
+def _transcoded(source: Path, folder: Path, sound: bool) -> tuple[int, dict[str, Any]]:
     """The video at `source` made an MP4 and a preview in `folder`: (bytes they take,
     the attachment's ready fields)."""
     probe = video.probe(source)
@@ -84,7 +86,7 @@ def _transcoded(source: Path, folder: Path, sound: bool) -> tuple[int, dict]:
 
 
 @jobs.handler("media_expire")
-def expire(args: dict) -> list[jobs.Job]:
+def expire(args: dict[str, Any]) -> list[jobs.Job]:
     """Deletes an upload still not attached (or attached to a status never stored, or
     gone) when its time is up; one attached to a stored status, or to a direct message,
     stays."""
@@ -100,20 +102,20 @@ def expire(args: dict) -> list[jobs.Job]:
 
 
 @jobs.handler("media_delete")
-def delete(args: dict) -> list[jobs.Job]:
+def delete(args: dict[str, Any]) -> list[jobs.Job]:
     """Deletes a deleted status's attachments, files and records."""
     services.delete_media(int(args["uid"]), [int(i) for i in args["ids"]])
     return []
 
 
 @receiver(account_closed)
-def purge_closed_account_media(sender, uid: int, **kwargs) -> None:
+def purge_closed_account_media(sender: object, uid: int, **kwargs: object) -> None:
     """Queues the deletion of a closed account's attachments, every one of them."""
     jobs.enqueue(get_redis(), ("media_purge_user", {"uid": int(uid)}))
 
 
 @jobs.handler("media_purge_user")
-def purge_user(args: dict) -> list[jobs.Job]:
+def purge_user(args: dict[str, Any]) -> list[jobs.Job]:
     """Deletes a pass of a closed account's attachments; queues the next while any are left."""
     uid = int(args["uid"])
     media_ids = [int(i) for i in get_redis().zrange(keys.user_media_key(uid), 0, PURGE_BATCH - 1)]

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from django.core.files.storage import default_storage
 
-from .records import KINDS, Attachment, Kind, State
+from .records import KINDS, Attachment, State
 
 KIND, TOKEN, EXTENSION, WIDTH, HEIGHT = "k", "t", "e", "w", "h"
 PREVIEW_WIDTH, PREVIEW_HEIGHT, BLURHASH, DESCRIPTION, FOCUS = "v", "u", "b", "d", "x"
@@ -74,7 +74,7 @@ def decode_attachment(
     return Attachment(
         id=int(media_id),
         uid=int(uid),
-        kind=cast(Kind, kind if kind in KINDS else "image"),
+        kind=kind if kind in KINDS else "image",
         state=state,
         url=default_storage.url(file_name(token, fields.get(EXTENSION, ""))) if ready else "",
         preview_url=default_storage.url(preview_name(token)) if ready else "",
@@ -85,9 +85,10 @@ def decode_attachment(
         blurhash=fields.get(BLURHASH, ""),
         description=fields.get(DESCRIPTION, ""),
         focus=read_focus(fields.get(FOCUS)),
-        status_id=int(status) if status else None,
+        status_id=int(status) if status and status.isdigit() else None,
         duration=float(fields.get(DURATION, 0) or 0),
         error=fields.get(ERROR, ""),
+        attached_to=status or "",
     )
 
 

@@ -21,9 +21,10 @@ from socialsite.pictures import BadPicture, Budget
 MAX_BYTES = 16 * 1024 * 1024
 MAX_PIXELS = 40_000_000
 FORMATS = frozenset({"JPEG", "PNG", "WEBP", "GIF"})
-# A redrawn picture keeps at most this canvas (3840 x 2160, as Mastodon's): a phone's
-# 48-megapixel photo is served at a size screens show.
-KEPT_PIXELS = 3840 * 2160
+# A redrawn picture keeps at most this canvas (4096 x 4096): a phone's 48-megapixel
+# photo is served at a size screens show, and its usual 12 megapixels are kept as they
+# are (resampling 12 to Mastodon's 8.3 cost twice Pillow's decode and encode together).
+KEPT_PIXELS = 4096 * 4096
 PREVIEW_SIDE = 640
 JPEG_QUALITY = 85
 # The blurhash is worked out from a small copy: the placeholder is a handful of colours.
@@ -126,13 +127,17 @@ def _fit(picture: Image.Image, pixels: int) -> Image.Image:
         return picture
     scale = (pixels / (picture.width * picture.height)) ** 0.5
     size = (max(1, int(picture.width * scale)), max(1, int(picture.height * scale)))
-    return picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+    # Bicubic: at these sizes no eye tells it from Lanczos, at two thirds of its cost.
+    return picture.resize(size, Image.Resampling.BICUBIC, reducing_gap=2.0)
 
 
 def _preview(picture: Image.Image) -> Image.Image:
-    small = picture.copy()
-    small.thumbnail((PREVIEW_SIDE, PREVIEW_SIDE), Image.Resampling.LANCZOS, reducing_gap=3.0)
-    return small
+    scale = min(1.0, PREVIEW_SIDE / max(picture.size))
+    size = (max(1, round(picture.width * scale)), max(1, round(picture.height * scale)))
+    if size == picture.size:
+        return picture.copy()
+    # A box reduction to near the size first (cheap), then Lanczos on what is left.
+    return picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=2.0)
 
 
 def blurhash_of(picture: Image.Image) -> str:
@@ -153,7 +158,8 @@ def _encoded(picture: Image.Image, image_format: str) -> tuple[bytes, str]:
     icc = picture.info.get("icc_profile")
     extra = {"icc_profile": icc} if icc else {}
     if image_format == "JPEG":
-        picture.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY, optimize=False, **extra)
+        rgb = picture if picture.mode in ("RGB", "L") else picture.convert("RGB")
+        rgb.save(out, "JPEG", quality=JPEG_QUALITY, optimize=False, **extra)
     elif image_format == "WEBP":
         picture.save(out, "WEBP", quality=JPEG_QUALITY, **extra)
     else:
@@ -163,7 +169,9 @@ def _encoded(picture: Image.Image, image_format: str) -> tuple[bytes, str]:
 
 def upright(picture: Image.Image) -> Image.Image:
     """`picture` turned as its EXIF orientation says, in a mode that can be resampled."""
-    turned = ImageOps.exif_transpose(picture) or picture
+    # In place: the decoded picture is ours alone (a copy of 12 megapixels costs ~6 ms).
+    turned = picture
+    ImageOps.exif_transpose(turned, in_place=True)
     if turned.mode not in ("RGB", "RGBA", "L", "LA"):
         has_alpha = "A" in turned.getbands() or "transparency" in turned.info
         icc = turned.info.get("icc_profile")

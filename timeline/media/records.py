@@ -2,8 +2,9 @@
 and a status's stream event show it. A status holds its attachments' ids (the `media`
 field of its hash: "12,13"); their records are hashes of their own (media.layout)."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 Kind = Literal["image", "gifv", "video"]
 State = Literal["processing", "ready", "failed"]
@@ -42,6 +43,9 @@ class Attachment:
     duration: float = 0.0
     # Why the worker couldn't make it ("failed" only).
     error: str = ""
+    # What it is attached to: a status's id as text, or another owner's name (a direct
+    # message's, media.services.message_owner); "" until attached.
+    attached_to: str = ""
 
     @property
     def ready(self) -> bool:
@@ -57,7 +61,7 @@ class Attachment:
         return self.width / self.height if self.width and self.height else 1.0
 
 
-def media_ids_of(status: dict) -> list[int]:
+def media_ids_of(status: Mapping[str, Any]) -> list[int]:
     """The attachment ids a status's dict holds (its `media` field), in their order."""
     field = status.get("media")
     return [int(part) for part in str(field).split(",") if part] if field else []

@@ -32,14 +32,15 @@ def store_upload(
     )
 
 
-def attach_media(client: Client | Pipe, *, uid: int, media_ids: list[int], status_id: int) -> Any:
-    """Attaches `uid`'s uploads `media_ids` to `status_id`, all or none: [0, ""], or the
-    1-based place of the first refused and why ("gone", "failed", "attached")."""
+def attach_media(client: Client | Pipe, *, uid: int, media_ids: list[int], owner: str) -> Any:
+    """Attaches `uid`'s uploads `media_ids` to `owner` (a status id, or a direct message's
+    name), all or none: [0, ""], or the 1-based place of the first refused and why
+    ("gone", "failed", "attached")."""
     return _lua.run(
         client,
         "attach_media",
         [keys.attachment_key(uid, media_id) for media_id in media_ids],
-        [status_id],
+        [owner],
     )
 
 

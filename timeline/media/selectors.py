@@ -1,7 +1,7 @@
 """Reading attachments: one status's, a page of statuses' (one round trip, however many),
 and an uploader's own by id (the client API's GET /api/v1/media/:id)."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from socialsite.redis import Batch, Client, Reply, get_redis
@@ -22,7 +22,7 @@ def decode_queued(uid: int, queued: list[tuple[int, Reply]]) -> list[Attachment]
     return [attachment for attachment in found if attachment is not None]
 
 
-def _shown(statuses: Iterable[Any]) -> list[dict]:
+def _shown(statuses: Iterable[Any]) -> list[dict[str, Any]]:
     """The statuses a page shows cards of: each, a repost's original, a quoted status."""
     shown = [s for s in statuses if s]
     shown += [original for s in shown if (original := s.get("original"))]
@@ -57,7 +57,9 @@ def with_attachments(statuses: Sequence[Any], *, conn: Client | None = None) -> 
             status["attachments"] = found[status["id"]]
 
 
-def status_attachments(status: dict, *, conn: Client | None = None) -> list[Attachment]:
+def status_attachments(
+    status: Mapping[str, Any], *, conn: Client | None = None
+) -> list[Attachment]:
     """One status's attachments, in its order (one round trip; none without media)."""
     return attachments_of_statuses([status], conn=conn).get(status["id"], [])
 

@@ -11,7 +11,7 @@ import os
 import secrets
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from django.core.files.storage import default_storage
 from socialsite import jobs, offslot
 from socialsite.pictures import BadPicture
 from socialsite.redis import Client, get_redis
+from socialsite.text import check_display_text
 
 from . import keys, layout, pipeline, scripts, selectors, video
 from .records import DESCRIPTION_MAX_CHARS, MAX_ATTACHMENTS, Attachment, media_field, media_ids_of
@@ -51,12 +52,14 @@ def check_description(description: Any) -> str:
         return ""
     if not isinstance(description, str):
         raise MediaError("The description must be text.")
-    description = description.replace("\r\n", "\n").strip()
-    if len(description) > DESCRIPTION_MAX_CHARS:
+    text: str = description.replace("\r\n", "\n").strip()
+    if len(text) > DESCRIPTION_MAX_CHARS:
         raise MediaError(f"A description is at most {DESCRIPTION_MAX_CHARS:,} characters.")
-    if any(ord(c) < 32 and c not in "\n\t" for c in description):
-        raise MediaError("The description holds a control character.")
-    return description
+    try:
+        # As a status's text: line breaks kept, control and bidi characters refused.
+        return check_display_text(text, multiline=True)
+    except ValueError as error:
+        raise MediaError(f"The description: {error}") from None
 
 
 def check_focus(focus: Any) -> tuple[float, float] | None:
@@ -192,6 +195,43 @@ def upload_media(
     return found
 
 
+@dataclass(frozen=True)
+class Upload:
+    """One file of a form's uploads: its bytes, stated type and name, and alt text."""
+
+    data: bytes
+    media_type: str | None = None
+    filename: str | None = None
+    description: str | None = None
+
+
+def upload_many(uid: int, uploads: Sequence[Upload]) -> list[Attachment]:
+    """Stores a form's uploads (the composer's, with JavaScript off: upload on post), at
+    most MAX_ATTACHMENTS, all or none: MediaError naming the file refused (and the
+    others deleted again). Their ids go to the post as `media_ids=`."""
+    if len(uploads) > MAX_ATTACHMENTS:
+        raise MediaError(f"A status has at most {MAX_ATTACHMENTS} attachments.")
+    done: list[Attachment] = []
+    try:
+        for upload in uploads:
+            try:
+                done.append(
+                    upload_media(
+                        uid,
+                        upload.data,
+                        media_type=upload.media_type,
+                        filename=upload.filename,
+                        description=upload.description,
+                    )
+                )
+            except MediaError as error:
+                raise MediaError(f"{upload.filename or 'A file'}: {error}") from None
+    except BaseException:
+        delete_media(uid, [attachment.id for attachment in done])
+        raise
+    return done
+
+
 def _over_quota() -> str:
     most = settings.MEDIA_MAX_BYTES_PER_USER
     return f"Your media take all the room your account has ({most // (1024 * 1024)} MB)."
@@ -231,7 +271,7 @@ def update_media(
     conn = get_redis()
     key = keys.attachment_key(uid, media_id)
     found = selectors.get_attachment(uid, media_id, conn=conn)
-    if found is None or (found.status_id is not None and not attached):
+    if found is None or (found.attached_to and not attached):
         raise NoSuchMedia("Record not found")
     pipe = conn.pipeline(transaction=False)
     # Only if it is still there (a deletion may have come between).
@@ -277,19 +317,26 @@ ATTACH_REFUSALS = {
 }
 
 
-def attach(conn: Client, uid: int, status_id: int, media_ids: Sequence[int]) -> dict[str, str]:
-    """Attaches `uid`'s uploads `media_ids` to status `status_id` (its id allocated, the
-    status not yet stored), all or none, in one script: the status's `media` field.
-    MediaError saying which can't be (someone else's, gone, failed, attached elsewhere)."""
+def attach(conn: Client, uid: int, owner: int | str, media_ids: Sequence[int]) -> dict[str, str]:
+    """Attaches `uid`'s uploads `media_ids` to `owner`: a status's id (allocated, the
+    status not yet stored) or another owner's name (`message_owner`), all or none, in one
+    script; the owner's `media` field. MediaError saying which can't be (someone else's,
+    gone, failed, attached elsewhere). Attaching them again to the same owner is no error."""
     if not media_ids:
         return {}
-    done, why = scripts.attach_media(conn, uid=uid, media_ids=list(media_ids), status_id=status_id)
+    done, why = scripts.attach_media(conn, uid=uid, media_ids=list(media_ids), owner=str(owner))
     if int(done):
         raise MediaError(ATTACH_REFUSALS[why].format(id=media_ids[int(done) - 1]))
     return {"media": media_field(list(media_ids))}
 
 
-def queue_status_deleted(pipe: Any, status: dict) -> None:
+def message_owner(conversation_id: int, message_id: int) -> str:
+    """The owner name of a direct message's attachments (for `attach`): such attachments
+    are kept until the message's deletion deletes them (`delete_media`)."""
+    return f"dm{conversation_id}.{message_id}"
+
+
+def queue_status_deleted(pipe: Any, status: Mapping[str, Any]) -> None:
     """Queues the deletion of a deleted status's attachments (files and records: a job)."""
     if status.get("media"):
         jobs.enqueue(pipe, delete_job(int(status["uid"]), media_ids_of(status)))
@@ -365,6 +412,6 @@ def delete_picture(picture_names: Iterable[str]) -> None:
     delete_files(picture_names)
 
 
-def temporary_dir() -> tempfile.TemporaryDirectory:
+def temporary_dir() -> tempfile.TemporaryDirectory[str]:
     """A private temporary directory for the worker's files."""
     return tempfile.TemporaryDirectory(prefix="socialsite-media-", dir=os.environ.get("TMPDIR"))

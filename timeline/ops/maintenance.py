@@ -13,6 +13,7 @@ from ..discovery import activity
 from ..edits import repair as edit_repair
 from ..feeds import home_list
 from ..follow_sets import following as following_sets
+from ..media import repair as media_repair
 from ..polls import repair as polls_repair
 from ..quotes.keys import QUOTES_PATTERN, quotes_key
 from ..reactions import marks_sync
@@ -29,7 +30,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
     replies, bookmarks) against existing statuses, that both sides of follows, list
     memberships, likes and bookmarks agree, the liked and reposted marks (statuses.marks),
     keep's marks, followed tags and pins (ops.keeps), polls (their counts, voters' copies
-    and closing: polls.repair), and the counters of
+    and closing: polls.repair), attachments (media.repair), and the counters of
     users, statuses and lists against their sets; with `fix`, repairs what it finds, in
     that order (each fix can change what the next one counts).
 
@@ -42,6 +43,7 @@ def repair(*, fix: bool = False, progress: Progress = lambda _: None) -> RepairR
         check_pairs(conn, pairing, report, progress)
     _check_marks(report, progress)
     _check_polls(report, progress)
+    _check_media(report, progress)
     # Keep: bookmark marks, followed tags and pins (ops.keeps).
     report.findings.extend(
         Finding(*found) for found in check_keeps(conn, fix=fix, progress=progress)
@@ -150,6 +152,15 @@ def _check_polls(report: RepairReport, progress: Progress) -> None:
     found = polls_repair.check_polls(fix=report.fixed, progress=progress)
     report.checked.update(found.checked)
     report.findings.extend(Finding("polls", key, problem) for key, problem in found.findings)
+
+
+def _check_media(report: RepairReport, progress: Progress) -> None:
+    """Attachments: their uploaders' indexes and quotas, those left behind by a status
+    gone or never attached (timeline.media.repair)."""
+    found = media_repair.check_media(fix=report.fixed, chunk=CHUNK)
+    report.checked["attachments"] = found.checked
+    report.findings.extend(Finding("media", key, problem) for key, problem in found.findings)
+    progress(f"attachments: {found.checked} checked")
 
 
 @dataclass(frozen=True)

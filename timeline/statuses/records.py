@@ -4,6 +4,8 @@ those keeps it as it is, at no cost)."""
 
 from typing import Required, TypedDict
 
+from timeline.media.records import Attachment
+
 
 class Status(TypedDict, total=False):
     """A status: the contract's five fields always, the rest where the status has them."""
@@ -90,7 +92,7 @@ class Status(TypedDict, total=False):
     # Media (timeline.media): its attachments' ids ("12,13"), in their order; added for
     # a page, never stored: the attachments themselves (media.selectors.with_attachments).
     media: str
-    attachments: list
+    attachments: list[Attachment]
     # Link cards (timeline.linkcards): the first link's preview card (JSON), set by its
     # job after the post.
     card: str

@@ -1,5 +1,7 @@
--- Attaches a post's uploads to its status, all or none (the uploader's slot).
--- KEYS the attachments' hashes, in the post's order  ARGV[1] the status id
+-- Attaches a post's uploads to its status (or a direct message), all or none (the
+-- uploader's slot).
+-- KEYS the attachments' hashes, in the post's order  ARGV[1] the owner: a status id, or a
+-- direct message's name
 -- Returns {0, ""} attached; {i, why} for the first that can't be: "gone" (none such, or
 -- someone else's), "failed" (its conversion failed), "attached" (to another status).
 for i, key in ipairs(KEYS) do

@@ -243,3 +243,44 @@ def test_the_layout_lists_every_file_an_attachment_may_have():
         "attachments/abc-small.webp",
         "attachments/incoming/abc.mp4",
     ]
+
+
+def test_the_export_holds_a_statuses_media_with_alt_text(alice):
+    import json
+
+    found = services.upload_media(alice.uid, files.png(), description="A green square")
+    posting.post_status(alice.uid, "Mine", media_ids=[found.id])
+    data = json.loads(b"".join(alice.client.post("/export/")))
+    (status,) = data["statuses"]
+    (media,) = status["media"]
+    assert media["kind"] == "image" and media["description"] == "A green square"
+    assert media["url"] == found.url and media["width"] == 300
+
+
+def test_a_direct_messages_uploads_attach_to_it_and_outlive_the_expiry(alice, redis_conn):
+    found = services.upload_media(alice.uid, files.png())
+    owner = services.message_owner(7, 3)
+    assert services.attach(redis_conn, alice.uid, owner, [found.id]) == {"media": str(found.id)}
+    # Again to the same message: no error (a retried send).
+    services.attach(redis_conn, alice.uid, owner, [found.id])
+    attached = selectors.get_attachment(alice.uid, found.id)
+    assert (attached.attached_to, attached.status_id) == (owner, None)
+    with pytest.raises(MediaError, match="another status"):
+        posting.post_status(alice.uid, "Reused", media_ids=[found.id])
+    jobs.release_due_jobs(redis_conn, now=10**11)
+    run_jobs()
+    assert selectors.get_attachment(alice.uid, found.id) is not None
+    assert services.delete_media(alice.uid, [found.id]) == 1
+    assert selectors.get_attachment(alice.uid, found.id) is None
+
+
+def test_a_forms_uploads_are_stored_all_or_none(alice, redis_conn):
+    good = services.Upload(files.png(), "image/png", "a.png", "First")
+    bad = services.Upload(b"not a picture", "image/png", "b.png")
+    with pytest.raises(MediaError, match="b.png: That file is not a picture"):
+        services.upload_many(alice.uid, [good, bad])
+    assert nothing_stored(redis_conn, alice.uid)
+    with pytest.raises(MediaError, match="at most 4"):
+        services.upload_many(alice.uid, [good] * 5)
+    made = services.upload_many(alice.uid, [good, good])
+    assert [a.description for a in made] == ["First", "First"]
