@@ -16,6 +16,7 @@ from accounts.records import UserProfile
 from accounts.services import get_users
 from socialsite.links import url
 from timeline.audience.selectors import Relation
+from timeline.linkcards.selectors import card_entity
 from timeline.lists.records import TimelineList
 from timeline.polls.selectors import poll_entity
 from timeline.statuses.display import linkify
@@ -199,6 +200,8 @@ def status(site: str, found: Status, people: dict[int, dict]) -> dict | None:
         bookmarked=found.get("bookmarked", False),
         pinned=found.get("pinned", False),
         poll=poll_entity(found),
+        # Cards: its first link's preview card (timeline.linkcards), None if none.
+        card=card_entity(found),
         emojis=emojis_in(site, found["message"], found.get("spoiler_text", "")),  # apiprefs
     )
     # Media (timeline.media): its attachments, read with the page (api.media).

@@ -7,6 +7,7 @@ from oauth2_provider import views as dot
 
 from .views import (
     accounts,
+    cards,
     edits,
     errors,
     filters,
@@ -90,6 +91,8 @@ api_patterns = [
     route("v1/statuses", statuses.create),
     route("v1/statuses/<str:status_id>", statuses.status),
     route("v1/statuses/<str:status_id>/context", statuses.context),
+    # Cards (timeline.linkcards): a status's link preview card.
+    route("v1/statuses/<str:status_id>/card", cards.status_card),
     route("v1/statuses/<str:status_id>/favourite", statuses.favourite),
     route("v1/statuses/<str:status_id>/unfavourite", statuses.unfavourite),
     route("v1/statuses/<str:status_id>/reblog", statuses.reblog),

@@ -44,6 +44,8 @@ PARTS = (
     "media",
     # Media on the pages (mediaweb): the home page of 30 cards with media.
     "media_pages",
+    # Cards: the link card job against a local page.
+    "cards",
 )
 # The parts measured on a cluster too. The others compare with baselines (the book's
 # port among them, whose MULTI spans users' keys: a cluster refuses it) on one server.

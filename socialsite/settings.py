@@ -13,6 +13,9 @@ from socialsite.deploy import secret_key
 from socialsite.embedded_redis import socket_path
 from socialsite.redis import cluster_options
 
+# Cards (issue 33): the outbound fetcher's and link preview cards' settings.
+from socialsite.settings_fetch import *  # noqa: F403
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR", BASE_DIR / "var"))
 
@@ -141,6 +144,8 @@ TEMPLATES = [
                 "authorised_apps": "api.views.oauth.authorised_apps_panel",
                 # Polls: a status's poll as its card shows it.
                 "poll_of": "timeline.polls.selectors.poll_of",
+                # Cards (issue 33): a status's link preview card.
+                "link_card_of": "timeline.linkcards.selectors.card_of",
             },
             "filters": {
                 "status_text": "timeline.statuses.display.status_text",

@@ -5,7 +5,7 @@ layers below its own (socialsite/tests/test_layout.py, ROOMS, holds it):
     push
     follow_sets, media
     statuses
-    audience, discovery
+    audience, discovery, linkcards
     quotes
     feeds
     conversations, direct, lists, notifications, ranking

@@ -15,6 +15,7 @@ class TimelineConfig(AppConfig):
         from .edits import services as edits  # noqa: F401
         from .feeds import fanout, refill  # noqa: F401
         from .groups import moderation as group_moderation
+        from .linkcards import services as linkcards  # noqa: F401
         from .media import jobs as media_jobs  # noqa: F401
         from .moderation import groups as group_jobs  # noqa: F401
         from .moderation import services as moderation  # noqa: F401

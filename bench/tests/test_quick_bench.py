@@ -36,6 +36,9 @@ def test_the_quick_bench_runs_every_part_and_writes_its_results(tmp_path):
     # A poll vote beside a like, with Redis's commands per vote.
     (vote,) = [row for row in results["rows"] if row["section"] == "poll vote"]
     assert vote["ours"]["round_trips"] == 3 and vote["notes"]["redis_commands_per_vote"] > 0
+    # Cards: the link card job for a new link beside httpx's bare fetches (bench/cards.py).
+    (card,) = [row for row in results["rows"] if row["section"] == "link card"]
+    assert card["ours"]["round_trips"] <= 4 and card["baseline"]["kind"] == "latency"
     # Media: an upload beside Pillow's own work on the same file; a status with media.
     upload, status, site = [row for row in results["rows"] if row["section"] == "media"]
     assert upload["baseline"]["kind"] == "latency" and upload["notes"]["cpu_ms_pillow"] > 0

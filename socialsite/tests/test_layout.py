@@ -20,7 +20,7 @@ ROOMS = (
     ("push",),  # Web Push subscriptions (api.push delivers)
     ("follow_sets", "media"),  # storage of the follow graph; media attachments
     ("statuses",),  # the status record, its cache, marks and cards
-    ("audience", "discovery"),  # who may see what; trends, suggestions
+    ("audience", "discovery", "linkcards"),  # who may see what; trends, suggestions; link cards
     ("quotes",),  # who may quote, a status's quotes, the quoted status as a viewer sees it
     ("feeds",),  # fan-out, homes and every timeline's page
     ("conversations", "direct", "lists", "notifications", "ranking"),

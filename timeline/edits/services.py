@@ -23,6 +23,7 @@ from socialsite.redis import PackedPipeline, get_redis
 
 from .. import keys
 from ..conversations import services as conversations
+from ..linkcards import services as linkcards
 from ..media import changes as media_changes
 from ..media.services import check_media_ids
 from ..notifications import services as notifications
@@ -113,6 +114,8 @@ def edit_status(uid: int, status_id: int, message: Any, **changes: Any) -> Statu
     else:
         # Many to tell: a job tells them all, a pass at a time, after the request.
         jobs.enqueue(pipe, notify_job(done.new, 0))
+    # Cards: the new text's link card, or none (timeline.linkcards).
+    linkcards.queue_card(pipe, done.new)
     events.publish(pipe, events.status_updated(done.new))
     pipe.execute()
     return done.new

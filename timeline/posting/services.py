@@ -23,6 +23,7 @@ from ..follow_sets import followers as follower_sets
 from ..follow_sets import options as follow_options
 from ..groups import services as groups
 from ..keeps import services as keeps
+from ..linkcards import services as linkcards
 from ..media import services as media
 from ..notifications import services as notifications
 from ..notifications import subscriptions
@@ -59,6 +60,8 @@ RESERVED_FIELDS = (
     | {"edited"}
     # Visibility (vis): posts say `visibility`, never its stored letter.
     | {visibility.VISIBILITY_FIELD}
+    # Cards (timeline.linkcards): set by the card's job alone.
+    | {"card"}
     # Media (timeline.media): set from `media_ids=` by attaching them, only.
     | {"media"}
 )
@@ -241,6 +244,8 @@ def queue_delivery(pipe: PackedPipeline, status: Status, stored: _Stored) -> Non
     # Keep: the homes of its #tags' followers, by jobs alone (feeds.tag_fanout).
     for job in tag_fanout.tag_jobs(fanout.fan_out_job(status, audience="tags"), status):
         jobs.enqueue(pipe, job)
+    # Cards: its first link's preview card, fetched by the worker (timeline.linkcards).
+    linkcards.queue_card(pipe, status)
 
 
 def queue_post_notifications(pipe, status: Status) -> None:
@@ -297,6 +302,8 @@ def queue_deletion(pipe, status: Status) -> None:
     ):
         jobs.enqueue(pipe, job)
     keeps.queue_status_deleted(pipe, status)
+    # Cards: its card's picture (the card itself went with the hash; timeline.linkcards).
+    linkcards.queue_forget(pipe, status)
     # Media: its attachments' files and records, by a job (timeline.media).
     media.queue_status_deleted(pipe, status)
 

@@ -93,3 +93,6 @@ class Status(TypedDict, total=False):
     # a page, never stored: the attachments themselves (media.selectors.with_attachments).
     media: str
     attachments: list[Attachment]
+    # Link cards (timeline.linkcards): the first link's preview card (JSON), set by its
+    # job after the post.
+    card: str
