@@ -44,7 +44,7 @@ def method_not_allowed_page(get_response: Callable) -> Callable:
 
 
 # The Content-Security-Policy of every answer (OWASP's cheat sheet, as Mastodon's): the
-# site's own scripts, styles, pictures (and MEDIA_ORIGINS') and sockets only, and nothing
+# site's own scripts, styles, pictures and videos (and MEDIA_ORIGINS') and sockets only, and nothing
 # inline, which no page has (socialsite/tests/test_csp.py reads every template for it). A
 # view may change a directive for its answer (`with_policy`): the OAuth consent page lets
 # its form lead to the app's redirect URI.
@@ -54,6 +54,8 @@ CONTENT_SECURITY_POLICY: dict[str, str] = {
     "style-src": "'self'",
     # data: for the admin's icons, drawn inline in its stylesheets.
     "img-src": "'self' data:",
+    # Videos and animated GIFs on statuses (timeline.media), from MEDIA_ORIGINS too.
+    "media-src": "'self'",
     # 'self' takes in the site's own ws:// and wss:// (CSP Level 3).
     "connect-src": "'self'",
     "font-src": "'self'",
@@ -73,7 +75,8 @@ def policy_text(changes: Mapping[str, str]) -> str:
 @functools.lru_cache(maxsize=64)
 def _policy_text(changes: tuple[tuple[str, str], ...], media: tuple[str, ...]) -> str:
     directives = {**CONTENT_SECURITY_POLICY, **dict(changes)}
-    directives["img-src"] = " ".join([directives["img-src"], *media])
+    for name in ("img-src", "media-src"):
+        directives[name] = " ".join([directives[name], *media])
     return "; ".join(f"{name} {value}" for name, value in directives.items())
 
 

@@ -104,10 +104,11 @@ def test_every_address_answers_with_a_policy_allowing_no_inline_script_or_style(
     assert unguarded == []
 
 
-def test_pictures_may_come_from_the_media_origins_named(client, settings):
+def test_pictures_and_videos_may_come_from_the_media_origins_named(client, settings):
     settings.MEDIA_ORIGINS = ["https://media.example"]
     policy = client.get("/accounts/login/")["Content-Security-Policy"]
     assert "img-src 'self' data: https://media.example;" in policy
+    assert "media-src 'self' https://media.example;" in policy
 
 
 def test_a_media_origin_that_is_no_origin_is_refused():
