@@ -134,6 +134,7 @@ TEMPLATES = [
                 "quote_panel": "timeline.posting.quote_views.quote_panel",
                 "posting_panel": "timeline.posting.preferences.posting_panel",
                 "chosen_visibility": "timeline.posting.preferences.chosen_visibility",
+                "composer": "timeline.posting.composer.composer",
                 "visibility_labels": "timeline.statuses.visibility.LABELS",
                 "avatar_url": "accounts.avatars.avatar_url",
                 "group_name": "timeline.groups.page_reads.group_name",
