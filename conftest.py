@@ -71,6 +71,9 @@ def daphne_server(django_db_setup, django_db_blocker):
         "OFF_SLOT_SECONDS": "120",
         # Web Push (apipush): subscriptions to the push service a test runs on loopback.
         "PUSH_ALLOW_HTTP": "1",
+        # Trends read through this server are worked out afresh: the JS clients' start-up
+        # reads them too, and a minute's copy of none would hide a test's trend.
+        "TRENDS_KEPT_SECONDS": "0",
     }
     # The slow-client tests stall a socket for as long as a loaded run takes to publish
     # thousands of events; daphne's pings (unanswered behind what it doesn't read) must

@@ -99,6 +99,8 @@ if HTTP_CONCURRENCY < 1:
 HTTP_SLOT_SECONDS = float(os.environ.get("HTTP_SLOT_SECONDS", "2"))
 OFF_SLOT_PROCESSES = int(os.environ.get("OFF_SLOT_PROCESSES", "1"))
 OFF_SLOT_SECONDS = float(os.environ.get("OFF_SLOT_SECONDS", "30"))
+# How long each process keeps trending tags and Explore's trends (timeline.discovery.trends).
+TRENDS_KEPT_SECONDS = float(os.environ.get("TRENDS_KEPT_SECONDS", "60"))
 if HTTP_SLOT_SECONDS <= 0 or OFF_SLOT_SECONDS <= 0 or OFF_SLOT_PROCESSES < 1:
     raise ImproperlyConfigured(
         "HTTP_SLOT_SECONDS and OFF_SLOT_SECONDS must be over 0, OFF_SLOT_PROCESSES 1 or more"

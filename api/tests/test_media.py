@@ -188,7 +188,7 @@ def test_put_status_changes_media_descriptions_not_the_media(alice, token_for, a
 
 
 def test_the_api_streams_status_entity_carries_media_attachments(alice, token_for):
-    from api.consumers import status_entity
+    from api.stream_events import status_entity
     from timeline.posting import services as posting
 
     media = upload(token_for(alice), files.png(), name="a.png", content_type="image/png").json()

@@ -37,8 +37,8 @@ def markers_view(request: ApiRequest) -> dict:
         found = markers.get_markers(uid, timelines)
         return {name: marker_entity(marker) for name, marker in found.items()}
     check_caller(request, "write", user=True, public=False)
-    positions = marker_positions(request)
     limit_rate(request, "markers")
+    positions = marker_positions(request)
     saved = markers.save_markers(uid, positions)
     return {name: marker_entity(marker) for name, marker in saved.items()}
 

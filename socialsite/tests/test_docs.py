@@ -125,7 +125,7 @@ def _file_names() -> set[str]:
 
 
 # Names that look like files but are not: a library.
-NOT_FILES = {"Mastodon.py"}
+NOT_FILES = {"Mastodon.py", "masto.js"}
 
 
 def named_files(text: str) -> set[str]:

@@ -389,13 +389,18 @@ LIMITED = {
     "avatar_changes": ("member", "POST", "/accounts/avatar/remove/", {}, "user"),
     "group_moderation": ("member", "POST", "/g/nogroup/requests/bob/approve/", {}, "user"),
     "settings_changes": ("member", "POST", "/accounts/logout/everywhere/", {}, "user"),
-    # Media (timeline.media): an upload through the client API, with the member's token.
+    # Media (timeline.media): an upload through the client API (TOKEN_SCOPES).
     "media": ("member", "POST", "/api/v2/media", {}, "user"),
     # A made-up token reads as a visitor (one offering none is refused before Django).
     "anonymous_reads": ("visitor", "GET", "/api/v1/timelines/public", {}, "ip:127.0.0.1"),
-    # Web Push (apipush): sent with the member's token granting push.
+    # Web Push: sent with the member's token granting push (TOKEN_SCOPES).
     "push_subscriptions": ("visitor", "POST", "/api/v1/push/subscription", {}, "user"),
+    # Markers, with the member's token; filters, on the settings page.
+    "markers": ("visitor", "POST", "/api/v1/markers", {}, "user"),
+    "filter_changes": ("member", "POST", "/accounts/filters/", {}, "user"),
 }  # fmt: skip
+# The limits of the client API's calls only a token may make: the scopes it is given.
+TOKEN_SCOPES = {"push_subscriptions": "read push", "media": "write", "markers": "read write"}
 fields = st.dictionaries(
     st.one_of(st.sampled_from(FIELD_NAMES), odd_text), field_values, max_size=4
 )
@@ -417,14 +422,9 @@ def test_a_request_over_a_limit_is_429_whatever_it_sends_and_changes_nothing(
         who, cookie = "visitor", signing.dumps({"alice": "n"}, salt=devices.SALT, compress=True)
         site.clients[who].cookies[settings.DEVICE_COOKIE_NAME] = cookie
     headers = {"HTTP_AUTHORIZATION": "Bearer made-up"} if name == "anonymous_reads" else {}
-    if name == "push_subscriptions":  # Web Push (apipush): only a token may subscribe
-        app, _ = register_app("fuzz", OOB, "read push")
-        token = issue_token(app, member, "read push")
-        caller_for_token(token)  # its check is cached now, not by the refused request
-        headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
-    if name == "media":  # uploads through the client API, with the member's token
-        app, _ = register_app("fuzz", OOB, "write")
-        token = issue_token(app, member, "write")
+    if name in TOKEN_SCOPES:  # the member's token
+        app, _ = register_app("fuzz", OOB, TOKEN_SCOPES[name])
+        token = issue_token(app, member, TOKEN_SCOPES[name])
         caller_for_token(token)  # its check is cached now, not by the refused request
         headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
 

@@ -1,22 +1,24 @@
 """Trending #tags for the home page: the dashboard's counts of the last hour
-(discovery.activity, counted by the workers from the event stream), kept TRENDS_KEPT_SECONDS
-in each process, so a home page reads them once a minute, not at every view. Explore's
-trends (timeline.explore) are kept the same way, by `Kept`."""
+(discovery.activity, counted by the workers from the event stream), kept
+settings.TRENDS_KEPT_SECONDS (a minute) in each process, so a home page reads them once a
+minute, not at every view. Explore's trends (timeline.explore) are kept the same way, by
+`Kept`."""
 
 import time
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from django.conf import settings
+
 from . import activity
 
-TRENDS_KEPT_SECONDS = 60
 TRENDS_SHOWN = 5
 
 T = TypeVar("T")
 
 
 class Kept(Generic[T]):
-    """A value worked out at most once every TRENDS_KEPT_SECONDS in this process."""
+    """A value worked out at most once every settings.TRENDS_KEPT_SECONDS in this process."""
 
     def __init__(self, work_out: Callable[[], T]) -> None:
         self.work_out = work_out
@@ -25,7 +27,7 @@ class Kept(Generic[T]):
 
     def get(self) -> T:
         now = time.monotonic()
-        if self.value is None or now - self.value[0] >= TRENDS_KEPT_SECONDS:
+        if self.value is None or now - self.value[0] >= settings.TRENDS_KEPT_SECONDS:
             self.value = (now, self.work_out())
         return self.value[1]
 
@@ -39,7 +41,7 @@ _tags: Kept[list[tuple[str, int]]] = Kept(
 
 def trending_tags() -> list[tuple[str, int]]:
     """The TRENDS_SHOWN most used #tags of the last hour, with their counts, most used
-    first: no round trip if this process read them in the last TRENDS_KEPT_SECONDS."""
+    first: no round trip if this process read them in the last settings.TRENDS_KEPT_SECONDS."""
     return _tags.get()
 
 

@@ -135,7 +135,7 @@ def test_slash_searches_question_mark_helps_and_n_writes(daphne_server):
 
         # No composer on global: n goes home, to its composer.
         page.keyboard.press("n")
-        composer = page.locator("main form.post-form textarea")
+        composer = page.locator("main form.post-form textarea[name=message]")
         expect(composer).to_be_focused()
         expect(page).to_have_url(f"{daphne_server}/#new-status")
         page.keyboard.type("j is for jam")

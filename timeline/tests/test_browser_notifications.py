@@ -36,7 +36,7 @@ def test_a_like_shows_in_the_badge_and_messages_appear_live_in_both_windows(
     bob.goto(f"{daphne_server}/messages/")
     expect(bob.locator("body")).to_have_attribute("data-live", "on")
     alice.goto(f"{daphne_server}/messages/new/")
-    alice.get_by_label("To").fill("bob")
+    alice.get_by_label("To", exact=True).fill("bob")
     alice.get_by_label("Message").fill("Hi <b>bob</b>!")
     alice.get_by_role("button", name="Send").click()
     alice_thread = alice.locator("#conversation")
