@@ -60,8 +60,28 @@ def render_profile(
         lists = list(view.viewer_lists)
         lists_form = ListMembershipForm(lists=lists) if lists else listless_membership_form()
     page = view.page
-    context = {"view": view, "page": page, "lists_form": lists_form, "media_tab": media}
+    context = {
+        "view": view,
+        "profile_card": profile_card(view),
+        "page": page,
+        "lists_form": lists_form,
+        "media_tab": media,
+    }
     return render(request, "timeline/profile.html", context, status=status)
+
+
+def profile_card(view: selectors.ProfilePage) -> dict:
+    """What the profile's card shows of `view` (timeline/_profile_card.html), and
+    nothing else: the card is kept under it, so its statuses aren't in it."""
+    return {
+        "user": view.user,
+        "relation": view.relation,
+        "is_following": view.is_following,
+        "follows_viewer": view.follows_viewer,
+        "showing_reposts": view.showing_reposts,
+        "notifying": view.notifying,
+        "followers_in_common": view.followers_in_common,
+    }
 
 
 @require_POST
