@@ -2,13 +2,14 @@
 subscribe with: VAPID_PRIVATE_KEY, else made once and kept in var/ as the secret key is."""
 
 import base64
-import os
 from functools import cache
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from django.conf import settings
 from py_vapid import Vapid, Vapid01
+
+from socialsite.deploy import write_private_once
 
 
 def _key_path() -> Path:
@@ -28,14 +29,7 @@ def vapid() -> Vapid:
     if not path.exists():
         made = Vapid()
         made.generate_keys()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process made it first: read theirs
-            pass
-        else:
-            with os.fdopen(fd, "wb") as f:
-                f.write(made.private_pem())
+        write_private_once(path, made.private_pem())
     return Vapid.from_file(str(path))
 
 

@@ -35,15 +35,20 @@ def machine_key(var_dir: Path) -> str:
     """
     path = var_dir / KEY_FILE_NAME
     if not path.exists():
-        var_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process made it first: read theirs
-            pass
-        else:
-            with os.fdopen(fd, "w") as f:
-                f.write(secrets.token_urlsafe(48))
+        write_private_once(path, secrets.token_urlsafe(48).encode())
     return path.read_text().strip()
+
+
+def write_private_once(path: Path, content: bytes) -> None:
+    """Makes `path` (mode 0600, its folder too if need be) holding `content`, unless it
+    exists: when two processes start together, the first one's file is everyone's."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: read theirs
+        return
+    with os.fdopen(fd, "wb") as f:
+        f.write(content)
 
 
 def secret_key(environ, var_dir: Path, debug: bool) -> str:
