@@ -3,33 +3,19 @@ sample, track or follow stream and no live home but its members' (as fan-out del
 members who show the group in home); a public group's post is public. End to end too:
 home.json (chunked and WebSocket) and /live/ carry nothing of it to a non-member."""
 
-import asyncio
 import json
 
 import pytest
 
 from accounts.services import create_user
-from streaming import services
 from streaming.filters import create_filter
-from streaming.home_filter import HomeFilter
 from streaming.hub import Hub
 from timeline.follow_sets import members as member_sets
 from timeline.graph.services import follow_user
 from timeline.groups import services as groups
 from timeline.posting.services import post_status
 
-
-async def next_line(listener, timeout=5.0):
-    async with asyncio.timeout(timeout):
-        return await listener.lines.get()
-
-
-async def home_stream(hub: Hub, uid: int):
-    match = HomeFilter(uid)
-    listener = await hub.join(match)
-    match.begin_load()
-    match.load(await services.home_state(uid, match.keep))
-    return listener
+from .listeners import home_stream, next_line
 
 
 def private_group(owner: int, *members: int) -> int:

@@ -13,15 +13,11 @@ from streaming.streams import Stream
 from timeline.posting.services import delete_status, post_status
 
 from .clients import subscribers
+from .listeners import next_line
 
 
 def everything(event):
     return True
-
-
-async def next_line(listener, timeout=5.0):
-    async with asyncio.timeout(timeout):
-        return await listener.lines.get()
 
 
 async def test_many_listeners_share_one_subscription_that_ends_with_the_last(redis_conn):

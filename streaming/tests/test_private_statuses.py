@@ -14,18 +14,7 @@ from timeline.graph.services import follow_user
 from timeline.posting.services import delete_status, post_status
 from timeline.safety import services as safety
 
-
-async def next_line(listener, timeout=5.0):
-    async with asyncio.timeout(timeout):
-        return await listener.lines.get()
-
-
-async def home_stream(hub: Hub, uid: int):
-    match = HomeFilter(uid)
-    listener = await hub.join(match)
-    match.begin_load()
-    match.load(await services.home_state(uid, match.keep))
-    return listener
+from .listeners import home_stream, next_line
 
 
 async def test_a_private_status_reaches_no_public_stream_only_followers_homes(alice_uid):

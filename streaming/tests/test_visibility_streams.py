@@ -2,13 +2,10 @@
 and a profile's live timeline but no public stream (sample, track, follow, the global
 and tag pages' live timelines); a direct one reaches no follower's live home."""
 
-import asyncio
 import json
 
 from accounts.services import create_user
-from streaming import services
 from streaming.filters import create_filter
-from streaming.home_filter import HomeFilter
 from streaming.hub import Hub
 from streaming.page_filter import GlobalFilter, ProfileFilter, TagFilter
 from streaming.viewers import Viewer
@@ -16,18 +13,7 @@ from timeline.audience import selectors as safety
 from timeline.graph.services import follow_user
 from timeline.posting.services import post_status
 
-
-async def next_line(listener, timeout=5.0):
-    async with asyncio.timeout(timeout):
-        return await listener.lines.get()
-
-
-async def home_stream(hub: Hub, uid: int):
-    match = HomeFilter(uid)
-    listener = await hub.join(match)
-    match.begin_load()
-    match.load(await services.home_state(uid, match.keep))
-    return listener
+from .listeners import home_stream, next_line
 
 
 async def test_an_unlisted_status_reaches_homes_and_the_profile_but_no_public_stream(alice_uid):
